@@ -1,0 +1,457 @@
+// OpenVINO IR (v10, v11) loader: <net> XML with pugixml, nested bodies walked iteratively.
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <pugixml.hpp>
+#include <unordered_map>
+
+#include "loaders/loader.hpp"
+
+namespace condlint {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class IrBuilder {
+ public:
+  IrBuilder(const std::string& path, std::string& bytes) : path_(path), bytes_(bytes), lines_(bytes) {}
+
+  std::unique_ptr<Model> build();
+
+ private:
+  struct Pending {
+    pugi::xml_node container;  // <net>, <then_body>, <else_body> or <body>
+    int graph;
+  };
+
+  // A location for an XML element that belongs to graph g (and node n of it, when n >= 0).
+  SourceLocation loc_of(const pugi::xml_node& x, int g, int n = -1) const {
+    SourceLocation l;
+    l.file = path_;
+    // offset_debug() points at the element's name; report the '<' before it, where editors put it.
+    l.offset = x.offset_debug();
+    if (l.offset > 0 && x.type() == pugi::node_element) --l.offset;
+    lines_.locate(l.offset, l.line, l.column);
+    l.graph = g;
+    l.node_index = n;
+    return l;
+  }
+  struct Where {
+    int g, n;
+  };
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
+    ir_->problems.push_back({k, std::move(msg), std::move(loc)});
+  }
+  void bad_attr(const pugi::xml_node& x, Where w, const std::string& what) {
+    problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
+  }
+  // Reads an integer attribute; records a problem when present but unparsable.
+  std::optional<int64_t> int_attr(const pugi::xml_node& n, const char* name, Where w, bool required);
+  Port read_port(const pugi::xml_node& p, Where w, bool output);
+  void read_graph(const Pending& job, std::vector<Pending>& work);
+  void resolve_edges(int g);
+  void build_views();
+  ValueDesc value_of(int g, const ValueRef& src) const;
+
+  const std::string& path_;
+  std::string& bytes_;
+  LineIndex lines_;
+  std::unique_ptr<Model> model_;
+  IrData* ir_ = nullptr;
+};
+
+std::optional<int64_t> IrBuilder::int_attr(const pugi::xml_node& n, const char* name, Where node_path,
+                                           bool required) {
+  const auto a = n.attribute(name);
+  if (!a) {
+    if (required)
+      bad_attr(n, node_path, std::string("<") + n.name() + "> has no '" + name + "' attribute");
+    return std::nullopt;
+  }
+  int64_t v = 0;
+  if (!parse_int64(a.value(), v)) {
+    bad_attr(n, node_path, std::string("<") + n.name() + "> attribute " + name + "=\"" + a.value() +
+                               "\" is not an integer");
+    return std::nullopt;
+  }
+  return v;
+}
+
+Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output) {
+  Port port;
+  port.loc = loc_of(p, node_path.g, node_path.n);
+  port.id = p.attribute("id").value();
+  if (!p.attribute("id")) bad_attr(p, node_path, "<port> has no 'id' attribute");
+  else int_attr(p, "id", node_path, true);
+  port.names = p.attribute("names").value();
+  port.type.kind = TypeDesc::Kind::Tensor;
+  if (const auto prec = p.attribute("precision")) {
+    if (auto t = parse_ov_elem_type(prec.value())) port.type.elem = *t;
+    else bad_attr(p, node_path, std::string("port precision \"") + prec.value() + "\" is not an OpenVINO element type");
+  } else if (!output) {
+    port.type.kind = TypeDesc::Kind::Unknown;  // input ports usually state no precision
+  }
+  port.shape = Shape::of({});
+  bool any_dim = false;
+  for (auto d = p.child("dim"); d; d = d.next_sibling("dim")) {
+    any_dim = true;
+    if (auto dim = parse_ov_dim(d.child_value())) {
+      port.shape.dims.push_back(*dim);
+    } else {
+      bad_attr(d, node_path, std::string("<dim>") + d.child_value() + "</dim> is not a dimension");
+      port.shape.dims.push_back(Dim::dynamic());
+    }
+  }
+  if (!any_dim) port.attrs_no_dims = true;
+  return port;
+}
+
+void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
+  const auto layers = job.container.child("layers");
+  const Where gpath{job.graph, -1};
+  if (!layers)
+    problem(IrProblem::Kind::NotIr, std::string("<") + job.container.name() + "> has no <layers> element",
+            loc_of(job.container, job.graph));
+  for (auto l = layers.child("layer"); l; l = l.next_sibling("layer")) {
+    Node node;
+    node.id = l.attribute("id").value();
+    node.name = l.attribute("name").value();
+    node.op = l.attribute("type").value();
+    node.version = l.attribute("version").value();
+    const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
+    const Where npath{job.graph, node_index};
+    node.loc = loc_of(l, job.graph, node_index);
+    int_attr(l, "id", npath, true);
+    if (!l.attribute("type")) bad_attr(l, npath, "<layer> has no 'type' attribute");
+    ir_->graph_extra[job.graph].layer_ids.emplace_back(node.id, node.loc);
+    for (auto a : l.child("data").attributes()) node.attrs[a.name()] = a.value();
+    for (auto p = l.child("input").child("port"); p; p = p.next_sibling("port"))
+      node.inputs.push_back(read_port(p, npath, false));
+    for (auto p = l.child("output").child("port"); p; p = p.next_sibling("port"))
+      node.outputs.push_back(read_port(p, npath, true));
+    node.sources.assign(node.inputs.size(), ValueRef{});
+
+    const auto data = l.child("data");
+    const bool is_param = node.op == "Parameter", is_const = node.op == "Const" || node.op == "Constant";
+    if (is_param || is_const) {
+      // The data attributes are authoritative for the value these layers produce.
+      std::optional<ElemType> et;
+      if (const auto a = data.attribute("element_type")) {
+        et = parse_ov_elem_type(a.value());
+        if (!et) bad_attr(data, npath, std::string("element_type=\"") + a.value() + "\" is not an OpenVINO element type");
+      }
+      std::optional<Shape> shape;
+      if (const auto a = data.attribute("shape")) {
+        std::string why;
+        shape = parse_ov_shape(a.value(), &why);
+        if (!shape) bad_attr(data, npath, std::string("shape=\"") + a.value() + "\": " + why);
+      }
+      if (!node.outputs.empty()) {
+        if (et) node.outputs[0].type = TypeDesc::tensor(*et);
+        if (shape) {
+          node.outputs[0].shape = *shape;
+          node.outputs[0].attrs_no_dims = false;
+        }
+      }
+      if (is_const) {
+        IrConst c;
+        c.graph = job.graph;
+        c.node = node_index;
+        c.offset = int_attr(data, "offset", npath, false);
+        c.size = int_attr(data, "size", npath, false);
+        c.elem = et.value_or(ElemType::Unknown);
+        c.shape = shape;
+        ir_->consts.push_back(c);
+      }
+    }
+
+    auto add_body = [&](const char* tag, const std::string& role) -> int {
+      const auto body = l.child(tag);
+      if (!body) return -1;
+      Graph g;
+      g.parent_graph = job.graph;
+      g.parent_node = node_index;
+      g.role = role;
+      g.depth = model_->graphs[job.graph].depth + 1;
+      const int gi = static_cast<int>(model_->graphs.size());
+      g.loc = loc_of(body, gi);
+      model_->graphs.push_back(std::move(g));
+      ir_->graph_extra.emplace_back();
+      work.push_back({body, gi});
+      node.bodies.emplace_back(role, gi);
+      return gi;
+    };
+    if (node.op == "If") {
+      IrIf info;
+      info.graph = job.graph;
+      info.node = node_index;
+      const char* body_tags[2] = {"then_body", "else_body"};
+      const char* map_tags[2] = {"then_port_map", "else_port_map"};
+      const char* roles[2] = {"then", "else"};
+      for (int b = 0; b < 2; ++b) {
+        info.body_graph[b] = add_body(body_tags[b], roles[b]);
+        info.has_body[b] = info.body_graph[b] >= 0;
+        const auto pm = l.child(map_tags[b]);
+        info.has_port_map[b] = static_cast<bool>(pm);
+        for (auto e = pm.first_child(); e; e = e.next_sibling()) {
+          const std::string tag = e.name();
+          if (tag != "input" && tag != "output") continue;
+          IrPortMapEntry entry;
+          entry.is_input = tag == "input";
+          entry.loc = loc_of(e, job.graph, node_index);
+          auto ext = int_attr(e, "external_port_id", npath, true);
+          auto in = int_attr(e, "internal_layer_id", npath, true);
+          entry.has_external = ext.has_value();
+          entry.has_internal = in.has_value();
+          entry.external_port_id = ext.value_or(0);
+          entry.internal_layer_id = in.value_or(0);
+          info.port_map[b].push_back(entry);
+        }
+      }
+      ir_->ifs.push_back(std::move(info));
+    } else if (l.child("body")) {
+      add_body("body", "body");
+    }
+    model_->graphs[job.graph].nodes.push_back(std::move(node));
+  }
+
+  for (auto e = job.container.child("edges").child("edge"); e; e = e.next_sibling("edge")) {
+    IrEdge edge;
+    edge.loc = loc_of(e, job.graph);
+    const char* names[4] = {"from-layer", "from-port", "to-layer", "to-port"};
+    std::string* fields[4] = {&edge.from_layer, &edge.from_port, &edge.to_layer, &edge.to_port};
+    for (int i = 0; i < 4; ++i) {
+      *fields[i] = e.attribute(names[i]).value();
+      if (!int_attr(e, names[i], gpath, true)) edge.parsed = false;
+    }
+    ir_->graph_extra[job.graph].edges.push_back(std::move(edge));
+  }
+}
+
+void IrBuilder::resolve_edges(int g) {
+  Graph& graph = model_->graphs[g];
+  std::unordered_map<std::string, int> by_id;
+  for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id.emplace(graph.nodes[i].id, i);
+  auto port_index = [](const std::vector<Port>& ports, const std::string& id) {
+    for (size_t i = 0; i < ports.size(); ++i)
+      if (ports[i].id == id) return static_cast<int>(i);
+    return -1;
+  };
+  for (auto& e : ir_->graph_extra[g].edges) {
+    if (!e.parsed) {
+      e.status = IrEdge::Status::Unparsed;
+      continue;
+    }
+    auto from = by_id.find(e.from_layer);
+    auto to = by_id.find(e.to_layer);
+    if (from == by_id.end()) { e.status = IrEdge::Status::MissingFromLayer; continue; }
+    if (to == by_id.end()) { e.status = IrEdge::Status::MissingToLayer; continue; }
+    const int out = port_index(graph.nodes[from->second].outputs, e.from_port);
+    const int in = port_index(graph.nodes[to->second].inputs, e.to_port);
+    if (out < 0) { e.status = IrEdge::Status::MissingFromPort; continue; }
+    if (in < 0) { e.status = IrEdge::Status::MissingToPort; continue; }
+    ValueRef& src = graph.nodes[to->second].sources[in];
+    if (src.valid()) { e.status = IrEdge::Status::DuplicateTarget; continue; }
+    src = ValueRef{g, from->second, out};
+  }
+}
+
+ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
+  ValueDesc v;
+  if (!src.valid()) return v;
+  const Node& n = model_->graphs[g].nodes[src.node];
+  const Port& p = n.outputs[src.output];
+  v.present = true;
+  v.type = p.type;
+  v.shape = p.shape;
+  v.scalar_or_dynamic_rank = p.attrs_no_dims;
+  v.label = n.op + " '" + (n.name.empty() ? n.id : n.name) + "'";
+  v.loc = p.loc;
+  return v;
+}
+
+void IrBuilder::build_views() {
+  for (const IrIf& info : ir_->ifs) {
+    const Graph& parent = model_->graphs[info.graph];
+    const Node& node = parent.nodes[info.node];
+    ConditionalView view;
+    view.graph = info.graph;
+    view.node = info.node;
+    view.name = "If '" + node.display() + "'";
+    view.loc = node.loc;
+    // Outer inputs: what feeds each If input port (the producer's port; the If port when unconnected).
+    std::vector<ValueDesc> outer(node.inputs.size());
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      outer[i] = value_of(info.graph, node.sources[i]);
+      if (!outer[i].present) {
+        outer[i].type = node.inputs[i].type;
+        outer[i].shape = node.inputs[i].shape;
+        outer[i].scalar_or_dynamic_rank = node.inputs[i].attrs_no_dims;
+        outer[i].label = "If input " + std::to_string(i);
+      } else {
+        // The If's own port states the shape it expects; prefer it when the producer left dims out.
+        if (outer[i].scalar_or_dynamic_rank && !node.inputs[i].attrs_no_dims) {
+          outer[i].shape = node.inputs[i].shape;
+          outer[i].scalar_or_dynamic_rank = false;
+        }
+      }
+      outer[i].loc = node.inputs[i].loc;
+    }
+    if (!node.inputs.empty() && node.sources[0].valid()) {
+      view.has_condition = true;
+      view.condition = outer[0];
+      view.condition.label = "condition from " + outer[0].label;
+    }
+    for (size_t j = 0; j < node.outputs.size(); ++j) {
+      ValueDesc d;
+      d.present = true;
+      d.type = node.outputs[j].type;
+      d.shape = node.outputs[j].shape;
+      d.scalar_or_dynamic_rank = node.outputs[j].attrs_no_dims;
+      d.label = "If output " + std::to_string(j);
+      d.loc = node.outputs[j].loc;
+      view.outputs.push_back(d);
+    }
+    for (int b = 0; b < 2; ++b) {
+      BranchView& br = view.branch[b];
+      br.name = b == 0 ? "then" : "else";
+      br.graph = info.body_graph[b];
+      if (br.graph < 0) continue;
+      const Graph& body = model_->graphs[br.graph];
+      std::unordered_map<std::string, int> by_id;
+      for (int i = 0; i < static_cast<int>(body.nodes.size()); ++i) by_id.emplace(body.nodes[i].id, i);
+      // Inputs as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins.
+      std::map<int64_t, const IrPortMapEntry*> ins;
+      std::map<int64_t, const IrPortMapEntry*> outs;
+      for (const auto& e : info.port_map[b]) {
+        if (!e.has_external || !e.has_internal) continue;
+        (e.is_input ? ins : outs).emplace(e.external_port_id, &e);
+      }
+      for (const auto& [ext, e] : ins) {
+        if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
+        auto it = by_id.find(std::to_string(e->internal_layer_id));
+        if (it == by_id.end() || body.nodes[it->second].op != "Parameter") continue;
+        const Node& param = body.nodes[it->second];
+        InputBinding ib;
+        ib.outer_index = static_cast<int>(ext);
+        ib.outer = outer[static_cast<size_t>(ext)];
+        ib.inner.present = true;
+        if (!param.outputs.empty()) {
+          ib.inner.type = param.outputs[0].type;
+          ib.inner.shape = param.outputs[0].shape;
+          ib.inner.scalar_or_dynamic_rank = param.outputs[0].attrs_no_dims;
+        }
+        ib.inner.label = "Parameter '" + (param.name.empty() ? param.id : param.name) + "'";
+        ib.inner.loc = param.loc;
+        ib.loc = e->loc;
+        br.inputs.push_back(std::move(ib));
+      }
+      int number = 0;
+      for (const auto& [ext, e] : outs) {
+        if (ext < 0) continue;
+        OutputBinding ob;
+        ob.output_index = number++;
+        ob.loc = e->loc;
+        auto it = by_id.find(std::to_string(e->internal_layer_id));
+        if (it != by_id.end() && body.nodes[it->second].op == "Result") {
+          const Node& res = body.nodes[it->second];
+          if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
+          if (!ob.value.present && !res.inputs.empty()) {
+            ob.value.present = true;
+            ob.value.type = res.inputs[0].type;
+            ob.value.shape = res.inputs[0].shape;
+            ob.value.scalar_or_dynamic_rank = res.inputs[0].attrs_no_dims;
+          }
+          ob.value.label = "Result '" + (res.name.empty() ? res.id : res.name) + "'";
+          ob.value.loc = res.loc;
+        }
+        br.outputs.push_back(std::move(ob));
+      }
+    }
+    model_->conditionals.push_back(std::move(view));
+  }
+}
+
+std::unique_ptr<Model> IrBuilder::build() {
+  model_ = std::make_unique<Model>();
+  model_->format = Format::IR;
+  model_->path = path_;
+  model_->ir = std::make_unique<IrData>();
+  ir_ = model_->ir.get();
+
+  fs::path weights = fs::path(path_).replace_extension(".bin");
+  ir_->weights_path = weights.string();
+  std::error_code ec;
+  if (fs::is_regular_file(weights, ec)) {
+    const auto sz = fs::file_size(weights, ec);
+    if (!ec) ir_->weights_size = sz;
+  }
+
+  Graph main;
+  main.role = "main";
+  model_->graphs.push_back(main);
+  ir_->graph_extra.emplace_back();
+
+  pugi::xml_document doc;
+  // In place, so that offset_debug() is an offset into the file's own bytes. Entities other than the
+  // five predefined ones are never expanded, and DOCTYPE is skipped, so no entity expansion attack applies.
+  const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default, pugi::encoding_utf8);
+  if (!res) {
+    SourceLocation l;
+    l.file = path_;
+    l.offset = res.offset;
+    lines_.locate(l.offset, l.line, l.column);
+    l.graph = 0;
+    problem(IrProblem::Kind::MalformedXml, res.description(), l);
+    return std::move(model_);
+  }
+  const auto root = doc.document_element();
+  if (std::string_view(root.name()) != "net") {
+    problem(IrProblem::Kind::NotIr,
+            std::string("the root element is <") + root.name() + ">, not <net>: this is not an OpenVINO IR file",
+            loc_of(root, 0));
+    return std::move(model_);
+  }
+  model_->graphs[0].loc = loc_of(root, 0);
+  ir_->net_version = root.attribute("version").value();
+  if (ir_->net_version != "10" && ir_->net_version != "11") {
+    problem(IrProblem::Kind::NotIr,
+            root.attribute("version") ? "IR version \"" + ir_->net_version + "\" is not supported (10 and 11 are)"
+                                      : std::string("<net> has no version attribute (IR 10 and 11 have one)"),
+            loc_of(root, 0));
+  }
+  std::vector<Pending> work{{root, 0}};
+  while (!work.empty()) {
+    Pending job = work.back();
+    work.pop_back();
+    read_graph(job, work);
+  }
+  for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g) resolve_edges(g);
+  build_views();
+  return std::move(model_);
+}
+
+}  // namespace
+
+std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes) {
+  try {
+    IrBuilder b(path, bytes);
+    return b.build();
+  } catch (const std::bad_alloc&) {
+    auto m = std::make_unique<Model>();
+    m->format = Format::IR;
+    m->path = path;
+    m->ir = std::make_unique<IrData>();
+    Graph g;
+    g.role = "main";
+    m->graphs.push_back(g);
+    SourceLocation l;
+    l.file = path;
+    l.graph = 0;
+    m->ir->problems.push_back({IrProblem::Kind::MalformedXml, "out of memory while reading the file", l});
+    return m;
+  }
+}
+
+}  // namespace condlint

@@ -1,0 +1,158 @@
+#include "loaders/loader.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <system_error>
+
+namespace condlint {
+
+namespace fs = std::filesystem;
+
+std::optional<Format> format_from_name(const fs::path& p) {
+  const std::string name = p.filename().string();
+  auto ends_with = [&](std::string_view suf) {
+    return name.size() >= suf.size() && name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+  };
+  if (ends_with(".nnapi.json")) return Format::NNAPI;
+  if (ends_with(".onnx")) return Format::ONNX;
+  if (ends_with(".xml")) return Format::IR;
+  return std::nullopt;
+}
+
+bool read_file(const std::string& path, std::string& out, std::string& err) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) {
+    err = "is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    err = std::string("cannot open: ") + std::strerror(errno);
+    return false;
+  }
+  in.seekg(0, std::ios::end);
+  const auto size = in.tellg();
+  if (size < 0) {
+    err = "cannot determine the file size";
+    return false;
+  }
+  in.seekg(0, std::ios::beg);
+  out.resize(static_cast<size_t>(size));
+  if (size > 0 && !in.read(out.data(), size)) {
+    err = "read failed";
+    return false;
+  }
+  return true;
+}
+
+LineIndex::LineIndex(std::string_view text) : size_(text.size()) {
+  starts_.push_back(0);
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (!nl) break;
+    p = static_cast<const char*>(nl) + 1;
+    starts_.push_back(static_cast<size_t>(p - text.data()));
+  }
+}
+
+void LineIndex::locate(int64_t offset, int& line, int& column) const {
+  if (offset < 0) {
+    line = column = 0;
+    return;
+  }
+  const size_t off = std::min(static_cast<size_t>(offset), size_);
+  auto it = std::upper_bound(starts_.begin(), starts_.end(), off);
+  const size_t idx = static_cast<size_t>(it - starts_.begin()) - 1;
+  line = static_cast<int>(idx + 1);
+  column = static_cast<int>(off - starts_[idx] + 1);
+}
+
+static bool xml_root_is_net(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char buf[4096];
+  in.read(buf, sizeof buf);
+  std::string_view s(buf, static_cast<size_t>(in.gcount()));
+  // Skip the prolog: declarations, comments, processing instructions, DOCTYPE, whitespace.
+  size_t i = 0;
+  while (i < s.size()) {
+    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') { ++i; continue; }
+    if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) { i += 3; continue; }
+    if (s.compare(i, 4, "<!--") == 0) {
+      const auto e = s.find("-->", i + 4);
+      if (e == std::string_view::npos) return false;
+      i = e + 3;
+      continue;
+    }
+    if (s.compare(i, 2, "<?") == 0 || s.compare(i, 2, "<!") == 0) {
+      const auto e = s.find('>', i);
+      if (e == std::string_view::npos) return false;
+      i = e + 1;
+      continue;
+    }
+    break;
+  }
+  if (s.compare(i, 4, "<net") != 0) return false;
+  return i + 4 >= s.size() || s[i + 4] == ' ' || s[i + 4] == '>' || s[i + 4] == '\t' || s[i + 4] == '\n' ||
+         s[i + 4] == '\r' || s[i + 4] == '/';
+}
+
+Collected collect_inputs(const std::vector<std::string>& paths) {
+  Collected c;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    const auto st = fs::status(p, ec);
+    if (ec || !fs::exists(st)) {
+      c.errors.push_back(p + ": no such file or directory");
+      continue;
+    }
+    if (!fs::is_directory(st)) {
+      c.files.push_back(p);
+      continue;
+    }
+    std::vector<std::string> found;
+    fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
+    if (ec) {
+      c.errors.push_back(p + ": " + ec.message());
+      continue;
+    }
+    for (; it != end; it.increment(ec)) {
+      if (ec) {
+        c.errors.push_back(p + ": " + ec.message());
+        break;
+      }
+      std::error_code fec;
+      if (!it->is_regular_file(fec)) continue;
+      const auto fmt = format_from_name(it->path());
+      if (!fmt) continue;
+      if (*fmt == Format::IR && !xml_root_is_net(it->path())) continue;
+      found.push_back(it->path().string());
+    }
+    std::sort(found.begin(), found.end());
+    c.files.insert(c.files.end(), found.begin(), found.end());
+  }
+  return c;
+}
+
+LoadResult load_file(const std::string& path) {
+  LoadResult r;
+  const auto fmt = format_from_name(path);
+  if (!fmt) {
+    r.io_error = "unknown model format (expected .xml, .onnx or .nnapi.json)";
+    return r;
+  }
+  std::string bytes, err;
+  if (!read_file(path, bytes, err)) {
+    r.io_error = err;
+    return r;
+  }
+  switch (*fmt) {
+    case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
+    default: r.io_error = "format not supported yet"; break;
+  }
+  return r;
+}
+
+}  // namespace condlint

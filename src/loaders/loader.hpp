@@ -1,0 +1,52 @@
+// Loaders turn a file into a Model. They never throw past this boundary: a file that cannot be
+// parsed becomes a Model that records the problem (format rules report it with a location).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace condlint {
+
+struct LoadResult {
+  std::unique_ptr<Model> model;  // null on an I/O error
+  std::string io_error;          // set when the file could not be read at all
+};
+
+// Decides the format from the file name: .xml -> IR, .onnx -> ONNX, .nnapi.json -> NNAPI.
+std::optional<Format> format_from_name(const std::filesystem::path& p);
+
+// Loads one file of any supported format.
+LoadResult load_file(const std::string& path);
+
+// Format loaders over bytes already read (so tests and fuzzers can feed buffers).
+std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes);
+
+// Collects the model files under the given paths: files as given, directories walked recursively
+// (IR: .xml files whose root element is <net>), in a deterministic order.
+struct Collected {
+  std::vector<std::string> files;
+  std::vector<std::string> errors;  // paths that do not exist or cannot be read
+};
+Collected collect_inputs(const std::vector<std::string>& paths);
+
+// Reads a whole file. Returns false with a message on failure.
+bool read_file(const std::string& path, std::string& out, std::string& err);
+
+// Maps byte offsets to 1-based line and column.
+class LineIndex {
+ public:
+  explicit LineIndex(std::string_view text);
+  void locate(int64_t offset, int& line, int& column) const;
+
+ private:
+  std::vector<size_t> starts_;
+  size_t size_ = 0;
+};
+
+}  // namespace condlint

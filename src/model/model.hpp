@@ -1,0 +1,186 @@
+// The unified in-memory model: graphs of nodes, with a source location on every element,
+// and the Conditional view that gives every If the same face in all formats.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/types.hpp"
+
+namespace condlint {
+
+enum class Format { IR, ONNX, NNAPI };
+std::string_view to_string(Format f);
+
+struct SourceLocation {
+  std::string file;      // path as given on the command line
+  int line = 0;          // 1-based; 0 = unknown
+  int column = 0;        // 1-based; 0 = unknown
+  int64_t offset = -1;   // byte offset in the file; -1 = unknown
+  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
+  std::string node;      // logical path such as main/if_3/then/Add_7; filled from graph/node_index
+                         // when a finding is reported, so loaders never build O(depth) strings
+  int graph = -1;        // the graph the element belongs to
+  int node_index = -1;   // the node within that graph (-1: the graph itself)
+};
+
+// Where a node input reads from: a node output in this graph or in an enclosing one.
+struct ValueRef {
+  int graph = -1;
+  int node = -1;
+  int output = -1;
+  bool valid() const { return graph >= 0 && node >= 0 && output >= 0; }
+};
+
+struct Port {
+  std::string id;           // the format's own id (IR port id, ONNX value name, NNAPI operand index)
+  TypeDesc type;            // declared type, Kind::Unknown when the file does not state it
+  Shape shape;              // declared shape (rank_known=false when not stated)
+  std::string names;        // tensor names, if any
+  bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
+                               // OpenVINO's serializer writes it
+  SourceLocation loc;
+};
+
+struct Node {
+  std::string id;           // format id (IR layer id)
+  std::string name;
+  std::string op;           // "If", "Add", "Parameter", ...
+  std::string version;      // IR opset ("opset8"), ONNX domain:version
+  std::vector<Port> inputs;
+  std::vector<Port> outputs;
+  std::vector<ValueRef> sources;  // one per input; invalid when unconnected
+  std::map<std::string, std::string> attrs;
+  std::vector<std::pair<std::string, int>> bodies;  // role ("then", "else", "body") -> graph index
+  SourceLocation loc;
+  std::string display() const { return name.empty() ? "layer" + id : name; }
+};
+
+struct Graph {
+  int parent_graph = -1;
+  int parent_node = -1;
+  std::string role;         // "main", "then", "else", "body"
+  int depth = 0;            // nesting depth, main = 0
+  std::vector<Node> nodes;
+  SourceLocation loc;
+};
+
+// ----- The Conditional view -----
+
+// A value as seen at a boundary of the conditional: its type, shape and where it is stated.
+struct ValueDesc {
+  bool present = false;
+  TypeDesc type;
+  Shape shape;
+  std::string label;        // human name: "Parameter 'x'", "Result 'out'", "input 1"
+  bool scalar_or_dynamic_rank = false;  // IR port without <dim>: scalar for the condition, but
+                                        // not comparable as a shape (may be a dynamic rank)
+  SourceLocation loc;
+  // The shape to compare with others: unknown rank when the file left it ambiguous.
+  Shape comparable_shape() const { return scalar_or_dynamic_rank ? Shape::unknown() : shape; }
+};
+
+struct InputBinding {
+  int outer_index = -1;     // index among the conditional's inputs (IR: If input; NNAPI: operand pos)
+  ValueDesc outer;          // the outer value bound in
+  ValueDesc inner;          // the branch parameter it is bound to
+  SourceLocation loc;       // the binding itself (port-map entry)
+};
+
+struct OutputBinding {
+  int output_index = -1;    // index among the conditional's outputs (after IR renumbering)
+  ValueDesc value;          // what the branch produces
+  SourceLocation loc;       // the binding itself
+};
+
+struct BranchView {
+  std::string name;         // "then" / "else"
+  int graph = -1;           // -1 when the branch is missing
+  std::vector<InputBinding> inputs;
+  std::vector<OutputBinding> outputs;  // sorted by output_index
+};
+
+struct ConditionalView {
+  int graph = -1;
+  int node = -1;
+  std::string name;         // display name
+  SourceLocation loc;
+  bool has_condition = false;
+  ValueDesc condition;
+  std::vector<ValueDesc> outputs;   // the conditional's declared outputs
+  BranchView branch[2];             // 0 = then, 1 = else
+};
+
+// ----- Format-specific data that format rules read -----
+
+// A parse problem the IR loader recorded; IR rules turn these into findings.
+struct IrProblem {
+  enum class Kind { MalformedXml, NotIr, BadAttribute } kind;
+  std::string message;
+  SourceLocation loc;
+};
+
+struct IrPortMapEntry {
+  bool is_input = true;
+  bool has_external = false, has_internal = false;
+  int64_t external_port_id = 0;
+  int64_t internal_layer_id = 0;
+  SourceLocation loc;
+};
+
+struct IrIf {
+  int graph = -1, node = -1;
+  bool has_body[2] = {false, false};
+  bool has_port_map[2] = {false, false};
+  std::vector<IrPortMapEntry> port_map[2];
+  int body_graph[2] = {-1, -1};
+};
+
+struct IrEdge {
+  enum class Status { Ok, Unparsed, MissingFromLayer, MissingFromPort, MissingToLayer, MissingToPort, DuplicateTarget };
+  std::string from_layer, from_port, to_layer, to_port;
+  bool parsed = true;
+  Status status = Status::Ok;
+  SourceLocation loc;
+};
+
+struct IrGraphExtra {
+  std::vector<IrEdge> edges;
+  std::vector<std::pair<std::string, SourceLocation>> layer_ids;  // every layer id in file order
+};
+
+struct IrConst {
+  int graph = -1, node = -1;
+  std::optional<int64_t> offset, size;
+  ElemType elem = ElemType::Unknown;
+  std::optional<Shape> shape;
+};
+
+struct IrData {
+  std::string net_version;
+  std::string weights_path;             // the .bin beside the .xml
+  std::optional<uint64_t> weights_size; // nullopt when the .bin does not exist
+  std::vector<IrProblem> problems;
+  std::vector<IrIf> ifs;
+  std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
+  std::vector<IrConst> consts;
+};
+
+struct Model {
+  Format format = Format::IR;
+  std::string path;                 // as given
+  std::vector<Graph> graphs;        // flat: graph 0 is main, bodies follow; never recursive
+  std::vector<ConditionalView> conditionals;
+  std::unique_ptr<IrData> ir;       // set for IR models
+
+  const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
+  // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").
+  // Built by walking up the parents, iteratively, only when asked.
+  std::string path_of(int graph, int node = -1) const;
+};
+
+}  // namespace condlint

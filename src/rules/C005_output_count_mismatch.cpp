@@ -1,0 +1,38 @@
+// C005 output-count-mismatch: the conditional and its two branches disagree on how many outputs there are.
+#include "rules/engine.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  for (const auto& c : m.conditionals) {
+    const size_t n = c.outputs.size();
+    const bool have_then = c.branch[0].graph >= 0, have_else = c.branch[1].graph >= 0;
+    const size_t t = c.branch[0].outputs.size(), e = c.branch[1].outputs.size();
+    if (n == 0) {
+      r.report(c.loc, c.name + " has no outputs; a conditional must produce at least one");
+      continue;
+    }
+    if (have_then && have_else && t != e) {
+      std::string extra = t > e ? " (OpenVINO rejects a then branch with more outputs than the else branch)"
+                                : " (OpenVINO silently drops the else branch's extra outputs)";
+      if (m.format != Format::IR) extra.clear();
+      r.report(c.loc, c.name + ": the then branch gives " + std::to_string(t) + " outputs, the else branch " +
+                          std::to_string(e) + "; the conditional has " + std::to_string(n) + extra);
+      continue;
+    }
+    for (int b = 0; b < 2; ++b) {
+      const auto& br = c.branch[b];
+      if (br.graph < 0 || br.outputs.size() == n) continue;
+      const size_t k = br.outputs.size();
+      r.report(c.loc, c.name + " has " + std::to_string(n) + " outputs but the " + br.name + " branch gives " +
+                          std::to_string(k) +
+                          (k < n ? "; output " + std::to_string(k) + " has no value in that branch" : std::string()));
+      break;
+    }
+  }
+}
+}  // namespace
+
+CONDLINT_RULE(C005, "output-count-mismatch", Level::Error, kAllFormats,
+              "The conditional's output count differs from a branch's output count", check)

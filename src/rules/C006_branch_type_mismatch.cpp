@@ -1,0 +1,24 @@
+// C006 branch-type-mismatch: the two branches give different types for one output.
+#include "rules/engine.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  for (const auto& c : m.conditionals) {
+    const auto& t = c.branch[0].outputs;
+    const auto& e = c.branch[1].outputs;
+    for (size_t i = 0; i < t.size() && i < e.size(); ++i) {
+      const ValueDesc& a = t[i].value;
+      const ValueDesc& b = e[i].value;
+      if (!a.present || !b.present || same_type(a.type, b.type)) continue;
+      r.report(c.loc, c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " +
+                          a.type.str() + " (" + a.label + "), the else branch gives " + b.type.str() + " (" +
+                          b.label + ")");
+    }
+  }
+}
+}  // namespace
+
+CONDLINT_RULE(C006, "branch-type-mismatch", Level::Error, kAllFormats,
+              "The then and else branches give different types for one output", check)

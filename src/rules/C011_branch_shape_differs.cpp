@@ -1,0 +1,24 @@
+// C011 branch-shape-differs: the branches give different shapes for one output (legal, but not portable).
+#include "rules/engine.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  for (const auto& c : m.conditionals) {
+    const auto& t = c.branch[0].outputs;
+    const auto& e = c.branch[1].outputs;
+    for (size_t i = 0; i < t.size() && i < e.size(); ++i) {
+      if (!t[i].value.present || !e[i].value.present) continue;
+      const Shape a = t[i].value.comparable_shape(), b = e[i].value.comparable_shape();
+      if (!a.rank_known || !b.rank_known || a == b) continue;
+      r.report(c.loc, c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " + a.str() +
+                          ", the else branch gives " + b.str() +
+                          "; runtimes that need static shapes (TensorRT, OpenVINO CPU with static rank) reject this");
+    }
+  }
+}
+}  // namespace
+
+CONDLINT_RULE(C011, "branch-shape-differs", Level::Note, kAllFormats,
+              "The two branches give different shapes for one output", check)

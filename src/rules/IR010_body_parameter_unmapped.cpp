@@ -1,0 +1,34 @@
+// IR010 body-parameter-unmapped: a body Parameter receives no value from the If.
+#include <set>
+
+#include "rules/engine.hpp"
+#include "rules/support/ir_util.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  for (const auto& f : m.ir->ifs) {
+    const auto inputs = static_cast<int64_t>(m.node(f.graph, f.node).inputs.size());
+    for (int b = 0; b < 2; ++b) {
+      if (f.body_graph[b] < 0) continue;
+      std::set<int64_t> bound;
+      for (const auto& e : f.port_map[b])
+        if (e.is_input && e.has_internal && e.has_external && e.external_port_id >= 0 && e.external_port_id < inputs)
+          bound.insert(e.internal_layer_id);
+      const Graph& body = m.graphs[f.body_graph[b]];
+      for (const Node& n : body.nodes) {
+        if (n.op != "Parameter") continue;
+        int64_t id = 0;
+        if (!parse_int64(n.id, id) || bound.count(id)) continue;
+        r.report(n.loc, "Parameter '" + n.display() + "' of " + branch_tag(b, "body") + " of If '" +
+                            m.node(f.graph, f.node).display() + "' is bound to no If input by " +
+                            branch_tag(b, "map"));
+      }
+    }
+  }
+}
+}  // namespace
+
+CONDLINT_RULE(IR010, "body-parameter-unmapped", Level::Error, kIR,
+              "A body Parameter has no input port-map entry", check)

@@ -1,0 +1,79 @@
+#include "rules/engine.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace condlint {
+
+std::string_view to_string(Level l) {
+  switch (l) {
+    case Level::Off: return "off";
+    case Level::Note: return "note";
+    case Level::Warning: return "warning";
+    case Level::Error: return "error";
+  }
+  return "error";
+}
+
+bool parse_level(std::string_view s, Level& out) {
+  if (s == "off" || s == "none") out = Level::Off;
+  else if (s == "note" || s == "info") out = Level::Note;
+  else if (s == "warning" || s == "warn") out = Level::Warning;
+  else if (s == "error") out = Level::Error;
+  else return false;
+  return true;
+}
+
+void Reporter::report(const SourceLocation& loc, std::string message) {
+  Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc};
+  if (f.loc.file.empty()) f.loc.file = model_.path;
+  if (f.loc.node.empty()) f.loc.node = model_.path_of(f.loc.graph < 0 ? 0 : f.loc.graph, f.loc.node_index);
+  out_.push_back(std::move(f));
+}
+
+const RuleDef* find_rule(std::string_view id) {
+  for (const RuleDef* r : all_rules())
+    if (r->id == id) return r;
+  return nullptr;
+}
+
+static bool matches(std::string_view id, const std::vector<std::string>& prefixes) {
+  return std::any_of(prefixes.begin(), prefixes.end(),
+                     [&](const std::string& p) { return id.substr(0, p.size()) == p; });
+}
+
+bool RuleSelection::is_on(const RuleDef& r) const { return level_of(r) != Level::Off; }
+
+Level RuleSelection::level_of(const RuleDef& r) const {
+  if (!enable.empty() && !matches(r.id, enable)) return Level::Off;
+  if (matches(r.id, disable)) return Level::Off;
+  auto it = levels.find(std::string(r.id));
+  return it == levels.end() ? r.level : it->second;
+}
+
+std::vector<Finding> run_rules(const Model& model, const RuleSelection& sel) {
+  std::vector<Finding> out;
+  const unsigned bit = model.format == Format::IR ? kIR : model.format == Format::ONNX ? kONNX : kNNAPI;
+  for (const RuleDef* r : all_rules()) {
+    if (!(r->formats & bit)) continue;
+    const Level lvl = sel.level_of(*r);
+    if (lvl == Level::Off) continue;
+    Reporter rep(model, *r, lvl, out);
+    r->check(model, rep);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
+    const int la = a.loc.line > 0 ? a.loc.line : 1 << 30, lb = b.loc.line > 0 ? b.loc.line : 1 << 30;
+    return std::tie(la, a.loc.column, a.loc.pointer, a.loc.node, a.rule) <
+           std::tie(lb, b.loc.column, b.loc.pointer, b.loc.node, b.rule);
+  });
+  return out;
+}
+
+std::string describe(const ValueDesc& v) {
+  std::string s = v.type.str();
+  if (v.shape.rank_known || v.type.kind == TypeDesc::Kind::Tensor) s += " " + v.shape.str();
+  if (!v.label.empty()) s += " (" + v.label + ")";
+  return s;
+}
+
+}  // namespace condlint

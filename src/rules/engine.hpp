@@ -1,0 +1,84 @@
+// The rule engine. It knows nothing of any particular rule: rules are plain definitions
+// (ID, name, level, formats, summary, check function) listed in registry.cpp.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace condlint {
+
+enum class Level { Off = 0, Note = 1, Warning = 2, Error = 3 };
+std::string_view to_string(Level l);
+bool parse_level(std::string_view s, Level& out);  // "off", "note", "warning", "error"
+
+struct Finding {
+  std::string rule;      // "C006"
+  std::string name;      // "branch-type-mismatch"
+  Level level = Level::Error;
+  std::string message;
+  SourceLocation loc;
+};
+
+class Reporter;
+using CheckFn = void (*)(const Model&, Reporter&);
+
+enum FormatMask : unsigned { kIR = 1u, kONNX = 2u, kNNAPI = 4u, kAllFormats = 7u };
+
+struct RuleDef {
+  std::string_view id;
+  std::string_view name;
+  Level level;
+  unsigned formats;
+  std::string_view summary;   // one line, used by `condlint rules` and SARIF shortDescription
+  CheckFn check;
+};
+
+// Collects the findings of one rule run.
+class Reporter {
+ public:
+  Reporter(const Model& model, const RuleDef& rule, Level level, std::vector<Finding>& out)
+      : model_(model), rule_(rule), level_(level), out_(out) {}
+  // Records a finding; the logical node path is filled in from loc.graph / loc.node_index.
+  void report(const SourceLocation& loc, std::string message);
+  const RuleDef& rule() const { return rule_; }
+
+ private:
+  const Model& model_;
+  const RuleDef& rule_;
+  Level level_;
+  std::vector<Finding>& out_;
+};
+
+// Every rule, in ID order (defined in registry.cpp).
+const std::vector<const RuleDef*>& all_rules();
+const RuleDef* find_rule(std::string_view id);
+
+struct RuleSelection {
+  std::vector<std::string> enable;   // when non-empty, only rules whose ID starts with one of these
+  std::vector<std::string> disable;  // rules whose ID starts with one of these are off
+  std::map<std::string, Level> levels;  // per-rule level overrides (Off disables)
+  bool is_on(const RuleDef& r) const;
+  Level level_of(const RuleDef& r) const;
+};
+
+// Runs every selected rule that applies to the model's format; findings sorted by position.
+std::vector<Finding> run_rules(const Model& model, const RuleSelection& sel);
+
+// Helpers for rule messages.
+std::string describe(const ValueDesc& v);  // "f32 [2,4] (Parameter 'x')"
+
+}  // namespace condlint
+
+// Defines the accessor `const RuleDef& rule_<ID>()` for one rule file.
+#define CONDLINT_RULE(ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK)                          \
+  namespace condlint {                                                                   \
+  const RuleDef& rule_##ID() {                                                           \
+    static const RuleDef def{#ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK};                 \
+    return def;                                                                          \
+  }                                                                                      \
+  }

@@ -1,0 +1,23 @@
+// The table of contents: every rule condlint has, in ID order. Adding a rule = one file in this
+// folder + one line here + one page rules/<ID>.md. IDs are stable: never renumber or reuse one.
+#include "rules/engine.hpp"
+
+#define CONDLINT_RULES(X)                                                                          \
+  X(C001) X(C002) X(C003) X(C004) X(C005) X(C006) X(C007) X(C008) X(C009) X(C010) X(C011)          \
+  X(IR001) X(IR002) X(IR003) X(IR004) X(IR005) X(IR006) X(IR007) X(IR008) X(IR009) X(IR010)       \
+  X(IR011) X(IR012) X(IR013) X(IR014) X(IR015) X(IR016) X(IR017) X(IR018) X(IR019)
+
+namespace condlint {
+
+#define DECLARE(ID) const RuleDef& rule_##ID();
+CONDLINT_RULES(DECLARE)
+#undef DECLARE
+
+const std::vector<const RuleDef*>& all_rules() {
+#define LIST(ID) &rule_##ID(),
+  static const std::vector<const RuleDef*> rules{CONDLINT_RULES(LIST)};
+#undef LIST
+  return rules;
+}
+
+}  // namespace condlint

@@ -1,0 +1,55 @@
+// Helpers shared by the test files.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "loaders/loader.hpp"
+#include "rules/engine.hpp"
+
+namespace condlint::test {
+
+inline std::filesystem::path source_dir() { return CONDLINT_SOURCE_DIR; }
+inline std::filesystem::path shared_dir() { return source_dir().parent_path() / "shared"; }
+
+struct CmdResult {
+  int exit_code = -1;
+  std::string out;
+};
+
+// Runs a shell command, capturing standard output (stderr goes to the test log).
+inline CmdResult run(const std::string& cmd) {
+  CmdResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+inline std::string condlint_cmd() { return std::string("\"") + CONDLINT_BINARY + "\""; }
+
+inline std::vector<Finding> lint(const std::string& path) {
+  LoadResult lr = load_file(path);
+  if (!lr.model) return {};
+  return run_rules(*lr.model, RuleSelection{});
+}
+
+inline std::string write_temp(const std::string& name, const std::string& content) {
+  auto dir = std::filesystem::temp_directory_path() / ("condlint-test-" + std::to_string(getpid()));
+  auto p = dir / name;
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << content;
+  return p.string();
+}
+
+}  // namespace condlint::test
