@@ -26,6 +26,7 @@ struct LintOptions {
   std::string fail_on = "error";
   std::vector<std::string> enable, disable;
   std::vector<std::string> paths;
+  std::string nnapi_target = "runtime";
 };
 
 bool valid_rule_selector(const std::string& s) {
@@ -50,6 +51,7 @@ int run_lint(const LintOptions& o) {
   RuleSelection sel;
   sel.enable = o.enable;
   sel.disable = o.disable;
+  sel.options.nnapi_target = o.nnapi_target;
 
   const Collected inputs = collect_inputs(o.paths);
   RunResult result;
@@ -175,6 +177,11 @@ int main(int argc, char** argv) {
     lint_cmd->add_option("--enable", lint.enable,
                          "Run only these rules; an ID (C006) or a prefix (IR, C0); repeatable");
     lint_cmd->add_option("--disable", lint.disable, "Do not run these rules; an ID or a prefix; repeatable");
+    lint_cmd->add_option("--nnapi-target", lint.nnapi_target,
+                         "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
+                         "or as HAL drivers must (hal: error)")
+        ->check(CLI::IsMember({"runtime", "hal"}))
+        ->capture_default_str();
 
     std::string rules_format = "text";
     auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");

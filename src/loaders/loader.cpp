@@ -150,8 +150,10 @@ LoadResult load_file(const std::string& path) {
   }
   switch (*fmt) {
     case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
-    default: r.io_error = "format not supported yet"; break;
+    case Format::ONNX: r.model = load_onnx(path, bytes); break;
+    case Format::NNAPI: r.model = load_nnapi(path, bytes); break;
   }
+  if (!r.model) r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";
   return r;
 }
 

@@ -26,6 +26,8 @@ LoadResult load_file(const std::string& path);
 
 // Format loaders over bytes already read (so tests and fuzzers can feed buffers).
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes);
+std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes);   // onnx_loader.cpp
+std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively
 // (IR: .xml files whose root element is <net>), in a deterministic order.

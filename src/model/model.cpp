@@ -1,5 +1,8 @@
 #include "model/model.hpp"
 
+#include "model/nnapi_data.hpp"
+#include "model/onnx_data.hpp"
+
 namespace condlint {
 
 std::string_view to_string(Format f) {
@@ -14,6 +17,11 @@ std::string_view to_string(Format f) {
 }  // namespace condlint
 
 namespace condlint {
+
+Model::Model() = default;
+Model::~Model() = default;
+Model::Model(Model&&) noexcept = default;
+Model& Model::operator=(Model&&) noexcept = default;
 
 std::string Model::path_of(int graph, int node) const {
   std::vector<std::string> owned;

@@ -170,12 +170,22 @@ struct IrData {
   std::vector<IrConst> consts;
 };
 
+// Defined in model/onnx_data.hpp and model/nnapi_data.hpp: what ONNX and NNAPI rules read.
+struct OnnxData;
+struct NnapiData;
+
 struct Model {
+  Model();
+  ~Model();
+  Model(Model&&) noexcept;
+  Model& operator=(Model&&) noexcept;
   Format format = Format::IR;
   std::string path;                 // as given
   std::vector<Graph> graphs;        // flat: graph 0 is main, bodies follow; never recursive
   std::vector<ConditionalView> conditionals;
   std::unique_ptr<IrData> ir;       // set for IR models
+  std::unique_ptr<OnnxData> onnx;   // set for ONNX models
+  std::unique_ptr<NnapiData> nnapi; // set for NNAPI models
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

@@ -9,13 +9,12 @@ using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
   for (const auto& f : m.ir->ifs) {
-    const auto inputs = static_cast<int64_t>(m.node(f.graph, f.node).inputs.size());
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
+      // A Parameter named by any input entry counts as mapped: a wrong external_port_id is IR006's finding.
       std::set<int64_t> bound;
       for (const auto& e : f.port_map[b])
-        if (e.is_input && e.has_internal && e.has_external && e.external_port_id >= 0 && e.external_port_id < inputs)
-          bound.insert(e.internal_layer_id);
+        if (e.is_input && e.has_internal) bound.insert(e.internal_layer_id);
       const Graph& body = m.graphs[f.body_graph[b]];
       for (const Node& n : body.nodes) {
         if (n.op != "Parameter") continue;

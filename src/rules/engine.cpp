@@ -58,7 +58,7 @@ std::vector<Finding> run_rules(const Model& model, const RuleSelection& sel) {
     if (!(r->formats & bit)) continue;
     const Level lvl = sel.level_of(*r);
     if (lvl == Level::Off) continue;
-    Reporter rep(model, *r, lvl, out);
+    Reporter rep(model, *r, lvl, out, sel.options);
     r->check(model, rep);
   }
   std::stable_sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {

@@ -24,6 +24,11 @@ struct Finding {
   SourceLocation loc;
 };
 
+// Settings some rules read (set from the command line or the config file).
+struct RuleOptions {
+  std::string nnapi_target = "runtime";  // "runtime" (Android's runtime) or "hal" (HAL drivers)
+};
+
 class Reporter;
 using CheckFn = void (*)(const Model&, Reporter&);
 
@@ -41,17 +46,20 @@ struct RuleDef {
 // Collects the findings of one rule run.
 class Reporter {
  public:
-  Reporter(const Model& model, const RuleDef& rule, Level level, std::vector<Finding>& out)
-      : model_(model), rule_(rule), level_(level), out_(out) {}
+  Reporter(const Model& model, const RuleDef& rule, Level level, std::vector<Finding>& out,
+           const RuleOptions& options)
+      : model_(model), rule_(rule), level_(level), out_(out), options_(options) {}
   // Records a finding; the logical node path is filled in from loc.graph / loc.node_index.
   void report(const SourceLocation& loc, std::string message);
   const RuleDef& rule() const { return rule_; }
+  const RuleOptions& options() const { return options_; }
 
  private:
   const Model& model_;
   const RuleDef& rule_;
   Level level_;
   std::vector<Finding>& out_;
+  const RuleOptions& options_;
 };
 
 // Every rule, in ID order (defined in registry.cpp).
@@ -62,6 +70,7 @@ struct RuleSelection {
   std::vector<std::string> enable;   // when non-empty, only rules whose ID starts with one of these
   std::vector<std::string> disable;  // rules whose ID starts with one of these are off
   std::map<std::string, Level> levels;  // per-rule level overrides (Off disables)
+  RuleOptions options;
   bool is_on(const RuleDef& r) const;
   Level level_of(const RuleDef& r) const;
 };
