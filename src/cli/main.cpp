@@ -5,9 +5,11 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
@@ -136,6 +138,63 @@ int run_rules_list(const std::string& format) {
   return kExitClean;
 }
 
+struct RunCmdOptions {
+  std::string model;
+  std::vector<std::string> data;
+  std::string branches = "both";
+  std::vector<std::string> pins;
+  std::optional<double> atol, rtol;
+  std::string save;
+  std::string format = "text";
+  std::string output;
+  int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
+};
+
+int run_exec(const RunCmdOptions& o) {
+  exec::RunConfig cfg;
+  for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
+  cfg.both_branches = o.branches == "both";
+  for (const auto& p : o.pins) {
+    const auto eq = p.rfind('=');
+    const std::string v = eq == std::string::npos ? "" : p.substr(eq + 1);
+    if (eq == std::string::npos || eq == 0 || (v != "true" && v != "false")) {
+      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '" << p << "'\n";
+      return kExitError;
+    }
+    cfg.pins[p.substr(0, eq)] = v == "true";
+  }
+  cfg.atol = o.atol;
+  cfg.rtol = o.rtol;
+  if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
+    std::cerr << "condlint: --atol and --rtol must not be negative\n";
+    return kExitError;
+  }
+  cfg.save_dir = o.save;
+  if (o.max_elements > 0) cfg.limits.max_elements = o.max_elements;
+  if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;
+  if (o.max_iterations > 0) cfg.limits.max_loop_iterations = o.max_iterations;
+  if (o.timeout_ms > 0) cfg.limits.timeout_ms = o.timeout_ms;
+  const exec::ModelResult r = exec::run_model(o.model, cfg);
+  std::ofstream file;
+  std::ostream* os = &std::cout;
+  if (!o.output.empty()) {
+    file.open(o.output, std::ios::binary);
+    if (!file) {
+      std::cerr << "condlint: cannot write " << o.output << "\n";
+      return kExitError;
+    }
+    os = &file;
+  }
+  if (o.format == "json") exec::write_run_json(*os, r);
+  else exec::write_run_text(*os, r);
+  os->flush();
+  if (!r.error.empty()) {
+    if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << r.error << "\n";
+    return kExitError;
+  }
+  return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -187,6 +246,29 @@ int main(int argc, char** argv) {
     auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");
     rules_cmd->add_option("--format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
+    RunCmdOptions runo;
+    auto* run_cmd = app.add_subcommand(
+        "run", "Run an ONNX model on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
+               "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
+    run_cmd->add_option("model", runo.model, "ONNX model file")->required();
+    run_cmd->add_option("--data", runo.data,
+                        "A test_data_set_N directory or a directory holding them; repeatable\n"
+                        "(default: the test_data_set_* beside the model)");
+    run_cmd->add_option("--branches", runo.branches,
+                        "both: also run the branch the data does not select, by pinning each If's condition")
+        ->check(CLI::IsMember({"taken", "both"}))
+        ->capture_default_str();
+    run_cmd->add_option("--pin", runo.pins, "Pin an If's condition: NODE=true|false, NODE its path (main/if_0); repeatable");
+    run_cmd->add_option("--atol", runo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
+    run_cmd->add_option("--rtol", runo.rtol, "Relative tolerance (default per element type)");
+    run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
+    run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+    run_cmd->add_option("-o,--output", runo.output, "Write the report to FILE instead of standard output");
+    run_cmd->add_option("--max-elements", runo.max_elements, "Largest tensor, in elements (default 1e8)");
+    run_cmd->add_option("--max-bytes", runo.max_bytes, "Most bytes all live tensors may hold (default 2 GiB)");
+    run_cmd->add_option("--max-iterations", runo.max_iterations, "Most iterations of one Loop (default 1e6)");
+    run_cmd->add_option("--timeout-ms", runo.timeout_ms, "Time limit of one run in ms (default 60000)");
+
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -198,6 +280,7 @@ int main(int argc, char** argv) {
 
     if (*lint_cmd) return run_lint(lint);
     if (*rules_cmd) return run_rules_list(rules_format);
+    if (*run_cmd) return run_exec(runo);
     return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "condlint: internal error: " << e.what() << "\n";

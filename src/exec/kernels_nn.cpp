@@ -1,0 +1,410 @@
+// Matrix and neural-network kernels: MatMul, Gemm, Conv, pooling, normalization, quantization.
+#include <cmath>
+#include <limits>
+
+#include "exec/kernel_util.hpp"
+
+namespace condlint::exec {
+
+Tensor matmul(const Tensor& a0, const Tensor& b0, DT out) {
+  if (a0.rank() == 0 || b0.rank() == 0) fail("MatMul operands must not be scalars");
+  Tensor a = a0.rank() == 1 ? reshape_copy(a0, {1, a0.shape[0]}) : a0;
+  Tensor b = b0.rank() == 1 ? reshape_copy(b0, {b0.shape[0], 1}) : b0;
+  const int64_t M = a.shape[a.rank() - 2], K = a.shape[a.rank() - 1];
+  const int64_t K2 = b.shape[b.rank() - 2], N = b.shape[b.rank() - 1];
+  if (K != K2) fail("MatMul inner dimensions differ: " + a0.describe() + " x " + b0.describe());
+  Dims ab(a.shape.begin(), a.shape.end() - 2), bb(b.shape.begin(), b.shape.end() - 2);
+  Dims batch = broadcast_shapes({&ab, &bb});
+  Dims od = batch;
+  od.push_back(M);
+  od.push_back(N);
+  Tensor r(out, od);
+  const Dims sa = bstrides(ab, batch), sb = bstrides(bb, batch);
+  const bool fl = is_float(out);
+  for_broadcast(batch, std::array<Dims, 2>{sa, sb}, [&](int64_t bi, const std::array<int64_t, 2>& ix) {
+    const int64_t ao = ix[0] * M * K, bo = ix[1] * K * N, oo = bi * M * N;
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        if (fl) {
+          double s = 0;
+          for (int64_t k = 0; k < K; ++k) s += a.getf(ao + i * K + k) * b.getf(bo + k * N + j);
+          r.f[oo + i * N + j] = s;
+        } else {
+          int64_t s = 0;
+          for (int64_t k = 0; k < K; ++k) s += a.i[ao + i * K + k] * b.i[bo + k * N + j];
+          r.i[oo + i * N + j] = s;
+        }
+      }
+  });
+  if (batch.empty() && od.size() == 2) {
+    Dims fin;
+    if (a0.rank() != 1) fin.push_back(M);
+    if (b0.rank() != 1) fin.push_back(N);
+    r.shape = fin;
+  } else {
+    Dims fin = batch;
+    if (a0.rank() != 1) fin.push_back(M);
+    if (b0.rank() != 1) fin.push_back(N);
+    r.shape = fin;
+  }
+  normalize(r);
+  return r;
+}
+
+namespace {
+
+inline void put(Tensor& t, int64_t k, double v) {
+  if (is_float(t.dt)) t.f[k] = v;
+  else t.i[k] = double_to_int(t.dt, v);
+}
+
+void need_float(const Tensor& x, const char* op) {
+  if (!is_float(x.dt)) fail(std::string(op) + " needs a floating-point input, got " + dt_name(x.dt));
+}
+
+void k_matmul(OpCtx& c) { c.set(0, matmul(c.t(0), c.t(1), c.t(0).dt)); }
+
+void k_matmul_integer(OpCtx& c) {
+  Tensor a = cast_tensor(c.t(0), DT::I32), b = cast_tensor(c.t(1), DT::I32);
+  if (c.has(2)) {
+    const Tensor& za = c.t(2);
+    const int64_t K = a.shape.back();
+    for (int64_t k = 0; k < a.numel(); ++k) a.i[k] -= za.geti(za.numel() == 1 ? 0 : (k / K) % std::max<int64_t>(za.numel(), 1));
+  }
+  if (c.has(3)) {
+    const Tensor& zb = c.t(3);
+    const int64_t N = b.shape.back();
+    for (int64_t k = 0; k < b.numel(); ++k) b.i[k] -= zb.geti(zb.numel() == 1 ? 0 : k % N);
+  }
+  c.set(0, matmul(a, b, DT::I32));
+}
+
+void k_gemm(OpCtx& c) {
+  Tensor a = c.t(0), b = c.t(1);
+  if (a.rank() != 2 || b.rank() != 2) fail("Gemm needs 2-D A and B");
+  if (c.attr_i("transA", 0)) a = transpose(a, {1, 0});
+  if (c.attr_i("transB", 0)) b = transpose(b, {1, 0});
+  const double alpha = c.attr_f("alpha", 1.0f), beta = c.attr_f("beta", 1.0f);
+  Tensor y = matmul(a, b, a.dt);
+  if (is_float(y.dt))
+    for (double& v : y.f) v *= alpha;
+  if (c.has(2)) {
+    const Tensor& cc = c.t(2);
+    const Dims o = broadcast_shapes({&y.shape, &cc.shape});
+    if (o != y.shape) fail("Gemm C does not broadcast to the output");
+    for_broadcast(o, std::array<Dims, 1>{bstrides(cc.shape, o)}, [&](int64_t k, const std::array<int64_t, 1>& ix) {
+      if (is_float(y.dt)) y.f[k] += beta * cc.getf(ix[0]);
+      else y.i[k] += static_cast<int64_t>(beta) * cc.i[ix[0]];
+    });
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+// Spatial geometry shared by Conv and pooling.
+struct Geo {
+  int64_t nd = 0;
+  Dims in, k, out, stride, dil, pad_lo, pad_hi;
+};
+
+Geo geometry(OpCtx& c, const Dims& in_spatial, const Dims& kernel, bool ceil_mode = false) {
+  Geo g;
+  g.nd = static_cast<int64_t>(in_spatial.size());
+  g.in = in_spatial;
+  g.k = kernel;
+  g.stride = c.attr_ints("strides");
+  g.dil = c.attr_ints("dilations");
+  if (g.stride.empty()) g.stride.assign(g.nd, 1);
+  if (g.dil.empty()) g.dil.assign(g.nd, 1);
+  auto pads = c.attr_ints("pads");
+  if (pads.empty()) pads.assign(2 * g.nd, 0);
+  if (static_cast<int64_t>(pads.size()) != 2 * g.nd || static_cast<int64_t>(g.stride.size()) != g.nd ||
+      static_cast<int64_t>(g.dil.size()) != g.nd)
+    fail("pads/strides/dilations do not match the spatial rank");
+  const std::string ap = c.attr_s("auto_pad", "NOTSET");
+  g.pad_lo.assign(g.nd, 0);
+  g.pad_hi.assign(g.nd, 0);
+  g.out.assign(g.nd, 0);
+  for (int64_t d = 0; d < g.nd; ++d) {
+    const int64_t ek = (g.k[d] - 1) * g.dil[d] + 1;
+    if (g.stride[d] <= 0) fail("stride must be positive");
+    if (ap == "SAME_UPPER" || ap == "SAME_LOWER") {
+      g.out[d] = (g.in[d] + g.stride[d] - 1) / g.stride[d];
+      const int64_t total = std::max<int64_t>(0, (g.out[d] - 1) * g.stride[d] + ek - g.in[d]);
+      g.pad_lo[d] = ap == "SAME_UPPER" ? total / 2 : total - total / 2;
+      g.pad_hi[d] = total - g.pad_lo[d];
+    } else if (ap == "VALID") {
+      g.out[d] = (g.in[d] - ek) / g.stride[d] + 1;
+    } else {
+      g.pad_lo[d] = pads[d];
+      g.pad_hi[d] = pads[d + g.nd];
+      const int64_t span = g.in[d] + g.pad_lo[d] + g.pad_hi[d] - ek;
+      g.out[d] = (ceil_mode ? (span + g.stride[d] - 1) / g.stride[d] : span / g.stride[d]) + 1;
+      if (ceil_mode && (g.out[d] - 1) * g.stride[d] >= g.in[d] + g.pad_lo[d]) --g.out[d];
+    }
+    if (g.out[d] < 0) fail("kernel larger than the padded input");
+  }
+  return g;
+}
+
+// Iterates over every position of a multi-dimensional index space.
+template <typename F>
+void for_each_index(const Dims& d, F&& f) {
+  const int64_t n = checked_numel(d);
+  std::vector<int64_t> idx(d.size(), 0);
+  for (int64_t k = 0; k < n; ++k) {
+    f(idx);
+    for (int a = static_cast<int>(d.size()) - 1; a >= 0; --a) {
+      if (++idx[a] < d[a]) break;
+      idx[a] = 0;
+    }
+  }
+}
+
+void k_conv(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  const Tensor& w = c.t(1);
+  if (x.rank() < 3 || w.rank() != x.rank()) fail("Conv needs X and W of the same rank >= 3");
+  const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
+  const int64_t group = c.attr_i("group", 1);
+  if (group <= 0 || C % group || M % group || w.shape[1] != C / group) fail("Conv group does not match channels");
+  Dims sp(x.shape.begin() + 2, x.shape.end()), ks(w.shape.begin() + 2, w.shape.end());
+  Geo g = geometry(c, sp, ks);
+  Dims od{N, M};
+  od.insert(od.end(), g.out.begin(), g.out.end());
+  Tensor y(x.dt, od);
+  const Dims xs = strides_of(x.shape), ws = strides_of(w.shape), ys = strides_of(od);
+  const int64_t cg = C / group, mg = M / group;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m) {
+      const int64_t gi = m / mg;
+      for_each_index(g.out, [&](const std::vector<int64_t>& o) {
+        double s = c.has(2) ? c.t(2).getf(m) : 0.0;
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for_each_index(g.k, [&](const std::vector<int64_t>& kk) {
+            int64_t xo = n * xs[0] + (gi * cg + ci) * xs[1];
+            int64_t wo = m * ws[0] + ci * ws[1];
+            for (int64_t d = 0; d < g.nd; ++d) {
+              const int64_t p = o[d] * g.stride[d] + kk[d] * g.dil[d] - g.pad_lo[d];
+              if (p < 0 || p >= g.in[d]) return;
+              xo += p * xs[2 + d];
+              wo += kk[d] * ws[2 + d];
+            }
+            s += x.getf(xo) * w.getf(wo);
+          });
+        int64_t yo = n * ys[0] + m * ys[1];
+        for (int64_t d = 0; d < g.nd; ++d) yo += o[d] * ys[2 + d];
+        put(y, yo, s);
+      });
+    }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+template <bool Max>
+void k_pool(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  if (x.rank() < 3) fail("pooling needs rank >= 3");
+  const auto ks = c.attr_ints("kernel_shape");
+  Dims sp(x.shape.begin() + 2, x.shape.end());
+  if (ks.size() != sp.size()) fail("kernel_shape does not match the spatial rank");
+  Geo g = geometry(c, sp, ks, c.attr_i("ceil_mode", 0) != 0);
+  const bool count_pad = c.attr_i("count_include_pad", 0) != 0;
+  Dims od{x.shape[0], x.shape[1]};
+  od.insert(od.end(), g.out.begin(), g.out.end());
+  Tensor y(x.dt, od);
+  Tensor ind(DT::I64, c.want(1) ? od : Dims{0});
+  const Dims xs = strides_of(x.shape), ys = strides_of(od);
+  for (int64_t n = 0; n < x.shape[0]; ++n)
+    for (int64_t ch = 0; ch < x.shape[1]; ++ch)
+      for_each_index(g.out, [&](const std::vector<int64_t>& o) {
+        double s = Max ? -std::numeric_limits<double>::infinity() : 0.0;
+        int64_t cnt = 0, padded = 0, arg = -1;
+        for_each_index(g.k, [&](const std::vector<int64_t>& kk) {
+          int64_t xo = n * xs[0] + ch * xs[1];
+          bool in = true, in_pad = true;
+          for (int64_t d = 0; d < g.nd; ++d) {
+            const int64_t p = o[d] * g.stride[d] + kk[d] * g.dil[d] - g.pad_lo[d];
+            if (p < 0 || p >= g.in[d]) in = false;
+            if (p < -g.pad_lo[d] || p >= g.in[d] + g.pad_hi[d]) in_pad = false;
+            xo += p * xs[2 + d];
+          }
+          if (in_pad) ++padded;
+          if (!in) return;
+          const double v = x.getf(xo);
+          ++cnt;
+          if (Max) {
+            if (v > s) { s = v; arg = xo; }
+          } else s += v;
+        });
+        int64_t yo = n * ys[0] + ch * ys[1];
+        for (int64_t d = 0; d < g.nd; ++d) yo += o[d] * ys[2 + d];
+        if (Max) put(y, yo, s);
+        else put(y, yo, s / static_cast<double>(count_pad ? padded : std::max<int64_t>(cnt, 1)));
+        if (c.want(1) && Max) {
+          // index into the unpadded input, row-major (storage_order 0)
+          ind.i[yo] = arg;
+        }
+      });
+  normalize(y);
+  c.set(0, std::move(y));
+  if (c.want(1)) c.set(1, std::move(ind));
+}
+
+template <bool Max>
+void k_global_pool(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  if (x.rank() < 2) fail("global pooling needs rank >= 2");
+  Dims od{x.shape[0], x.shape[1]};
+  for (size_t a = 2; a < x.rank(); ++a) od.push_back(1);
+  Tensor y(x.dt, od);
+  const int64_t nc = x.shape[0] * x.shape[1];
+  const int64_t inner = nc != 0 ? x.numel() / nc : 0;
+  for (int64_t k = 0; k < x.shape[0] * x.shape[1]; ++k) {
+    double s = Max ? -std::numeric_limits<double>::infinity() : 0.0;
+    for (int64_t i = 0; i < inner; ++i) s = Max ? std::max(s, x.getf(k * inner + i)) : s + x.getf(k * inner + i);
+    put(y, k, Max ? s : s / static_cast<double>(inner));
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+void k_batchnorm(OpCtx& c) {
+  need_float(c.t(0), "BatchNormalization");
+  if (c.attr_i("training_mode", 0)) throw ExecError(ErrKind::Unsupported, "unsupported op BatchNormalization in training mode at " + c.path);
+  const Tensor& x = c.t(0);
+  const Tensor &sc = c.t(1), &b = c.t(2), &mean = c.t(3), &var = c.t(4);
+  const double eps = c.attr_f("epsilon", 1e-5f);
+  Tensor y(x.dt, x.shape);
+  const int64_t C = x.rank() > 1 ? x.shape[1] : 1;
+  int64_t inner = 1;
+  for (size_t a = 2; a < x.rank(); ++a) inner *= x.shape[a];
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    const int64_t ch = (k / inner) % C;
+    put(y, k, sc.getf(ch) * (x.f[k] - mean.getf(ch)) / std::sqrt(var.getf(ch) + eps) + b.getf(ch));
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+void k_instancenorm(OpCtx& c) {
+  need_float(c.t(0), "InstanceNormalization");
+  const Tensor& x = c.t(0);
+  const Tensor &sc = c.t(1), &b = c.t(2);
+  const double eps = c.attr_f("epsilon", 1e-5f);
+  Tensor y(x.dt, x.shape);
+  const int64_t C = x.shape[1];
+  int64_t inner = 1;
+  for (size_t a = 2; a < x.rank(); ++a) inner *= x.shape[a];
+  for (int64_t nc = 0; nc < x.shape[0] * C; ++nc) {
+    double m = 0, v = 0;
+    for (int64_t i = 0; i < inner; ++i) m += x.f[nc * inner + i];
+    m /= static_cast<double>(inner);
+    for (int64_t i = 0; i < inner; ++i) v += (x.f[nc * inner + i] - m) * (x.f[nc * inner + i] - m);
+    v /= static_cast<double>(inner);
+    for (int64_t i = 0; i < inner; ++i)
+      put(y, nc * inner + i, sc.getf(nc % C) * (x.f[nc * inner + i] - m) / std::sqrt(v + eps) + b.getf(nc % C));
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+void k_lrn(OpCtx& c) {
+  need_float(c.t(0), "LRN");
+  const Tensor& x = c.t(0);
+  const double alpha = c.attr_f("alpha", 1e-4f), beta = c.attr_f("beta", 0.75f), bias = c.attr_f("bias", 1.0f);
+  const int64_t size = c.attr_i("size", 1);
+  Tensor y(x.dt, x.shape);
+  const int64_t C = x.shape[1];
+  int64_t inner = 1;
+  for (size_t a = 2; a < x.rank(); ++a) inner *= x.shape[a];
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    const int64_t ch = (k / inner) % C, base = k - ch * inner;
+    const int64_t lo = std::max<int64_t>(0, ch - (size - 1) / 2), hi = std::min<int64_t>(C - 1, ch + (size - 1) / 2 + ((size - 1) % 2));
+    double s = 0;
+    for (int64_t j = lo; j <= hi; ++j) s += x.f[base + j * inner] * x.f[base + j * inner];
+    put(y, k, x.f[k] / std::pow(bias + alpha / static_cast<double>(size) * s, beta));
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+// Per-axis parameter of a quantize/dequantize op.
+double param(const Tensor& p, int64_t k, int64_t axis, const Tensor& x) {
+  if (p.numel() == 1) return p.getf(0);
+  int64_t inner = 1;
+  for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
+  return p.getf((k / inner) % x.shape[axis]);
+}
+
+void k_quantize(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  const Tensor& s = c.t(1);
+  const DT dt = c.has(2) ? c.t(2).dt : DT::U8;
+  const int64_t axis = x.rank() ? norm_axis(c.attr_i("axis", 1), x.rank()) : 0;
+  Tensor y(dt, x.shape);
+  const double lo = dt == DT::U8 ? 0 : dt == DT::I8 ? -128 : dt == DT::U16 ? 0 : -32768;
+  const double hi = dt == DT::U8 ? 255 : dt == DT::I8 ? 127 : dt == DT::U16 ? 65535 : 32767;
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
+    const double q = std::nearbyint(x.getf(k) / param(s, k, axis, x)) + zp;
+    y.i[k] = static_cast<int64_t>(std::clamp(q, lo, hi));
+  }
+  c.set(0, std::move(y));
+}
+
+void k_dequantize(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  const Tensor& s = c.t(1);
+  const int64_t axis = x.rank() ? norm_axis(c.attr_i("axis", 1), x.rank()) : 0;
+  Tensor y(s.dt, x.shape);
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
+    put(y, k, (x.getf(k) - zp) * param(s, k, axis, x));
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+void k_det(OpCtx& c) {
+  need_float(c.t(0), "Det");
+  const Tensor& x = c.t(0);
+  if (x.rank() < 2 || x.shape[x.rank() - 1] != x.shape[x.rank() - 2]) fail("Det needs square matrices");
+  const int64_t n = x.shape.back();
+  Dims od(x.shape.begin(), x.shape.end() - 2);
+  Tensor y(x.dt, od);
+  for (int64_t b = 0; b < y.numel(); ++b) {
+    std::vector<double> m(x.f.begin() + b * n * n, x.f.begin() + (b + 1) * n * n);
+    double det = 1;
+    for (int64_t col = 0; col < n; ++col) {
+      int64_t piv = col;
+      for (int64_t r = col + 1; r < n; ++r)
+        if (std::abs(m[r * n + col]) > std::abs(m[piv * n + col])) piv = r;
+      if (m[piv * n + col] == 0) { det = 0; break; }
+      if (piv != col) {
+        for (int64_t j = 0; j < n; ++j) std::swap(m[piv * n + j], m[col * n + j]);
+        det = -det;
+      }
+      det *= m[col * n + col];
+      for (int64_t r = col + 1; r < n; ++r) {
+        const double f = m[r * n + col] / m[col * n + col];
+        for (int64_t j = col; j < n; ++j) m[r * n + j] -= f * m[col * n + j];
+      }
+    }
+    put(y, b, det);
+  }
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
+}  // namespace
+
+void register_nn_ops(KernelTable& t) {
+  t["MatMul"] = k_matmul; t["MatMulInteger"] = k_matmul_integer; t["Gemm"] = k_gemm; t["Conv"] = k_conv;
+  t["MaxPool"] = k_pool<true>; t["AveragePool"] = k_pool<false>; t["GlobalMaxPool"] = k_global_pool<true>;
+  t["GlobalAveragePool"] = k_global_pool<false>; t["BatchNormalization"] = k_batchnorm;
+  t["InstanceNormalization"] = k_instancenorm; t["LRN"] = k_lrn; t["QuantizeLinear"] = k_quantize;
+  t["DequantizeLinear"] = k_dequantize; t["Det"] = k_det;
+}
+
+}  // namespace condlint::exec

@@ -1,0 +1,487 @@
+#include "exec/onnx_io.hpp"
+
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace condlint::exec {
+
+namespace fs = std::filesystem;
+
+std::string parse_proto(const std::string& bytes, google::protobuf::MessageLite& msg, int recursion_limit) {
+  if (bytes.size() > static_cast<size_t>(INT32_MAX)) return "file larger than 2 GiB";
+  google::protobuf::io::ArrayInputStream ais(bytes.data(), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream cis(&ais);
+  cis.SetRecursionLimit(recursion_limit);
+  cis.SetTotalBytesLimit(INT32_MAX);
+  if (!msg.ParseFromCodedStream(&cis) || !cis.ConsumedEntireMessage())
+    return "not a valid " + msg.GetTypeName() + " (protobuf parse failed, or nesting deeper than " +
+           std::to_string(recursion_limit) + ")";
+  return "";
+}
+
+std::string read_file_bytes(const fs::path& p, std::string& out, int64_t max_bytes) {
+  std::error_code ec;
+  const auto size = fs::file_size(p, ec);
+  if (ec) return "cannot read " + p.string() + ": " + ec.message();
+  if (static_cast<int64_t>(size) > max_bytes) return p.string() + " is larger than " + std::to_string(max_bytes) + " bytes";
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return "cannot open " + p.string();
+  out.resize(size);
+  in.read(out.data(), static_cast<std::streamsize>(size));
+  if (static_cast<size_t>(in.gcount()) != size) return "short read on " + p.string();
+  return "";
+}
+
+namespace {
+
+template <typename T>
+T load_le(const char* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+void set_from_raw(Tensor& t, const std::string& raw, int64_t n) {
+  const unsigned w = dt_bytes(t.dt);
+  if (static_cast<int64_t>(raw.size()) != n * static_cast<int64_t>(w))
+    fail("raw_data holds " + std::to_string(raw.size()) + " bytes, shape " + dims_str(t.shape) + " of " +
+         dt_name(t.dt) + " needs " + std::to_string(n * w));
+  const char* p = raw.data();
+  for (int64_t k = 0; k < n; ++k, p += w) {
+    switch (t.dt) {
+      case DT::F32: t.f[k] = load_le<float>(p); break;
+      case DT::F64: t.f[k] = load_le<double>(p); break;
+      case DT::F16: t.f[k] = f16_bits_to_f32(load_le<uint16_t>(p)); break;
+      case DT::BF16: t.f[k] = bf16_bits_to_f32(load_le<uint16_t>(p)); break;
+      case DT::I8: t.i[k] = load_le<int8_t>(p); break;
+      case DT::U8: t.i[k] = load_le<uint8_t>(p); break;
+      case DT::Bool: t.i[k] = load_le<uint8_t>(p) != 0; break;
+      case DT::I16: t.i[k] = load_le<int16_t>(p); break;
+      case DT::U16: t.i[k] = load_le<uint16_t>(p); break;
+      case DT::I32: t.i[k] = load_le<int32_t>(p); break;
+      case DT::U32: t.i[k] = load_le<uint32_t>(p); break;
+      case DT::I64: case DT::U64: t.i[k] = load_le<int64_t>(p); break;
+      default: fail("raw_data for an unsupported type");
+    }
+  }
+}
+
+template <typename Field>
+void need(const Field& f, int64_t n, const char* name, const Tensor& t) {
+  if (static_cast<int64_t>(f.size()) != n)
+    fail(std::string(name) + " holds " + std::to_string(f.size()) + " values, shape " + dims_str(t.shape) +
+         " needs " + std::to_string(n));
+}
+
+}  // namespace
+
+Tensor tensor_from_proto(const onnx::TensorProto& tp) {
+  if (!dt_known(tp.data_type()))
+    throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' has element type " +
+                                              std::to_string(tp.data_type()) + ", which the executor does not support");
+  if (tp.data_location() == onnx::TensorProto::EXTERNAL)
+    throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' keeps its data in an external file");
+  const DT dt = static_cast<DT>(tp.data_type());
+  Dims d(tp.dims().begin(), tp.dims().end());
+  // Validate the declared size against the data before allocating anything.
+  int64_t declared = 1;
+  bool big = false;
+  for (int64_t x : d) {
+    if (x < 0) fail("tensor '" + tp.name() + "' has a negative dimension " + dims_str(d));
+    if (x != 0 && declared > INT64_MAX / x) big = true;
+    else declared *= x;
+  }
+  int64_t available = -1;
+  if (tp.has_raw_data()) available = dt_bytes(dt) ? static_cast<int64_t>(tp.raw_data().size() / dt_bytes(dt)) : -1;
+  else {
+    switch (dt) {
+      case DT::F32: available = tp.float_data_size(); break;
+      case DT::F64: available = tp.double_data_size(); break;
+      case DT::I64: available = tp.int64_data_size(); break;
+      case DT::U32: case DT::U64: available = tp.uint64_data_size(); break;
+      case DT::Str: available = tp.string_data_size(); break;
+      default: available = tp.int32_data_size(); break;
+    }
+  }
+  if (big || (available >= 0 && declared != available && std::find(d.begin(), d.end(), 0) == d.end()))
+    fail("tensor '" + tp.name() + "' declares shape " + dims_str(d) + (big ? " (more than 2^63 elements)" : "") +
+         " but carries " + std::to_string(available) + " values");
+  Tensor t(dt, d);
+  const int64_t n = t.numel();
+  if (n == 0) return t;
+  if (tp.has_raw_data() && dt != DT::Str) {
+    set_from_raw(t, tp.raw_data(), n);
+    return t;
+  }
+  switch (dt) {
+    case DT::F32: need(tp.float_data(), n, "float_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = tp.float_data(k); break;
+    case DT::F64: need(tp.double_data(), n, "double_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = tp.double_data(k); break;
+    case DT::F16: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = f16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k))); break;
+    case DT::BF16: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = bf16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k))); break;
+    case DT::I64: need(tp.int64_data(), n, "int64_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = tp.int64_data(k); break;
+    case DT::U32: case DT::U64: need(tp.uint64_data(), n, "uint64_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, static_cast<int64_t>(tp.uint64_data(k))); break;
+    case DT::Str: need(tp.string_data(), n, "string_data", t); for (int64_t k = 0; k < n; ++k) t.s[k] = tp.string_data(k); break;
+    default: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, tp.int32_data(k)); break;
+  }
+  return t;
+}
+
+void tensor_to_proto(const Tensor& t, onnx::TensorProto& tp) {
+  tp.set_data_type(static_cast<int>(t.dt));
+  tp.clear_dims();
+  for (int64_t x : t.shape) tp.add_dims(x);
+  const int64_t n = t.numel();
+  if (is_string(t.dt)) {
+    for (int64_t k = 0; k < n; ++k) tp.add_string_data(t.s[k]);
+    return;
+  }
+  std::string raw;
+  raw.resize(static_cast<size_t>(n) * dt_bytes(t.dt));
+  char* p = raw.data();
+  auto put = [&](auto v) { std::memcpy(p, &v, sizeof v); p += sizeof v; };
+  for (int64_t k = 0; k < n; ++k) {
+    switch (t.dt) {
+      case DT::F32: put(static_cast<float>(t.f[k])); break;
+      case DT::F64: put(t.f[k]); break;
+      case DT::F16: put(f32_to_f16_bits(static_cast<float>(t.f[k]))); break;
+      case DT::BF16: put(f32_to_bf16_bits(static_cast<float>(t.f[k]))); break;
+      case DT::I8: put(static_cast<int8_t>(t.i[k])); break;
+      case DT::U8: case DT::Bool: put(static_cast<uint8_t>(t.i[k])); break;
+      case DT::I16: put(static_cast<int16_t>(t.i[k])); break;
+      case DT::U16: put(static_cast<uint16_t>(t.i[k])); break;
+      case DT::I32: put(static_cast<int32_t>(t.i[k])); break;
+      case DT::U32: put(static_cast<uint32_t>(t.i[k])); break;
+      default: put(t.i[k]); break;
+    }
+  }
+  tp.set_raw_data(raw);
+}
+
+Value value_from_sequence(const onnx::SequenceProto& sp) {
+  std::vector<Value> items;
+  switch (sp.elem_type()) {
+    case onnx::SequenceProto::TENSOR:
+      for (const auto& t : sp.tensor_values()) items.push_back(Value::tensor(tensor_from_proto(t)));
+      break;
+    case onnx::SequenceProto::SEQUENCE:
+      for (const auto& s : sp.sequence_values()) items.push_back(value_from_sequence(s));
+      break;
+    case onnx::SequenceProto::OPTIONAL:
+      for (const auto& o : sp.optional_values()) items.push_back(value_from_optional(o));
+      break;
+    case onnx::SequenceProto::UNDEFINED:
+      if (sp.tensor_values_size() || sp.sequence_values_size()) fail("sequence with undefined element type holds values");
+      break;
+    default:
+      throw ExecError(ErrKind::Unsupported, "sequence of maps");
+  }
+  return Value::sequence(std::move(items));
+}
+
+Value value_from_optional(const onnx::OptionalProto& op) {
+  switch (op.elem_type()) {
+    case onnx::OptionalProto::TENSOR:
+      if (op.has_tensor_value()) return Value::optional(std::make_shared<const Value>(Value::tensor(tensor_from_proto(op.tensor_value()))));
+      return Value::optional(nullptr);
+    case onnx::OptionalProto::SEQUENCE:
+      if (op.has_sequence_value()) return Value::optional(std::make_shared<const Value>(value_from_sequence(op.sequence_value())));
+      return Value::optional(nullptr);
+    case onnx::OptionalProto::UNDEFINED:
+      return Value::optional(nullptr);
+    default:
+      throw ExecError(ErrKind::Unsupported, "optional of this element kind");
+  }
+}
+
+Value read_pb_value(const std::string& bytes, const onnx::TypeProto* type) {
+  if (type && type->has_sequence_type()) {
+    onnx::SequenceProto sp;
+    if (auto e = parse_proto(bytes, sp); !e.empty()) fail(e);
+    return value_from_sequence(sp);
+  }
+  if (type && type->has_optional_type()) {
+    onnx::OptionalProto op;
+    if (auto e = parse_proto(bytes, op); !e.empty()) fail(e);
+    return value_from_optional(op);
+  }
+  onnx::TensorProto tp;
+  if (auto e = parse_proto(bytes, tp); !e.empty()) fail(e);
+  if (type && type->has_tensor_type() && type->tensor_type().elem_type() != 0 &&
+      type->tensor_type().elem_type() != tp.data_type())
+    fail("golden tensor has element type " + std::to_string(tp.data_type()) + ", the model declares " +
+         std::to_string(type->tensor_type().elem_type()));
+  return Value::tensor(tensor_from_proto(tp));
+}
+
+namespace {
+void fill_sequence(const Value& v, onnx::SequenceProto& sp);
+void fill_optional(const Value& v, onnx::OptionalProto& op) {
+  if (!v.opt) return;
+  if (v.opt->kind == Value::Kind::Tensor) {
+    op.set_elem_type(onnx::OptionalProto::TENSOR);
+    tensor_to_proto(*v.opt->t, *op.mutable_tensor_value());
+  } else if (v.opt->kind == Value::Kind::Sequence) {
+    op.set_elem_type(onnx::OptionalProto::SEQUENCE);
+    fill_sequence(*v.opt, *op.mutable_sequence_value());
+  }
+}
+void fill_sequence(const Value& v, onnx::SequenceProto& sp) {
+  sp.set_elem_type(onnx::SequenceProto::TENSOR);
+  if (!v.seq) return;
+  for (const auto& x : *v.seq) {
+    if (x.kind == Value::Kind::Tensor) {
+      sp.set_elem_type(onnx::SequenceProto::TENSOR);
+      tensor_to_proto(*x.t, *sp.add_tensor_values());
+    } else if (x.kind == Value::Kind::Sequence) {
+      sp.set_elem_type(onnx::SequenceProto::SEQUENCE);
+      fill_sequence(x, *sp.add_sequence_values());
+    } else if (x.kind == Value::Kind::Optional) {
+      sp.set_elem_type(onnx::SequenceProto::OPTIONAL);
+      fill_optional(x, *sp.add_optional_values());
+    }
+  }
+}
+}  // namespace
+
+std::string write_pb_value(const Value& v, const std::string& name) {
+  if (v.kind == Value::Kind::Sequence) {
+    onnx::SequenceProto sp;
+    sp.set_name(name);
+    fill_sequence(v, sp);
+    return sp.SerializeAsString();
+  }
+  if (v.kind == Value::Kind::Optional) {
+    onnx::OptionalProto op;
+    op.set_name(name);
+    fill_optional(v, op);
+    return op.SerializeAsString();
+  }
+  onnx::TensorProto tp;
+  tp.set_name(name);
+  if (v.t) tensor_to_proto(*v.t, tp);
+  return tp.SerializeAsString();
+}
+
+// ---------------------------------------------------------------- .npy
+Value read_npy(const std::string& b) {
+  if (b.size() < 10 || b.compare(0, 6, "\x93NUMPY") != 0) fail("not a .npy file (no \\x93NUMPY magic)");
+  const int major = static_cast<unsigned char>(b[6]);
+  size_t hlen, off;
+  if (major == 1) {
+    hlen = static_cast<unsigned char>(b[8]) | (static_cast<unsigned char>(b[9]) << 8);
+    off = 10;
+  } else {
+    if (b.size() < 12) fail(".npy header truncated");
+    hlen = load_le<uint32_t>(b.data() + 8);
+    off = 12;
+  }
+  if (off + hlen > b.size()) fail(".npy header runs past the end of the file");
+  const std::string h = b.substr(off, hlen);
+  auto field = [&](const std::string& key) -> std::string {
+    const auto p = h.find("'" + key + "'");
+    if (p == std::string::npos) fail(".npy header has no '" + key + "'");
+    auto q = h.find(':', p);
+    if (q == std::string::npos) fail(".npy header malformed");
+    ++q;
+    while (q < h.size() && h[q] == ' ') ++q;
+    if (q < h.size() && h[q] == '\'') {
+      const auto e = h.find('\'', q + 1);
+      if (e == std::string::npos) fail(".npy header malformed");
+      return h.substr(q + 1, e - q - 1);
+    }
+    if (q < h.size() && h[q] == '(') {
+      const auto e = h.find(')', q);
+      if (e == std::string::npos) fail(".npy header malformed");
+      return h.substr(q + 1, e - q - 1);
+    }
+    const auto e = h.find_first_of(",}", q);
+    return h.substr(q, e == std::string::npos ? std::string::npos : e - q);
+  };
+  const std::string descr = field("descr");
+  if (field("fortran_order").find("True") != std::string::npos) throw ExecError(ErrKind::Unsupported, ".npy in Fortran order");
+  Dims d;
+  {
+    const std::string shp = field("shape");
+    size_t k = 0;
+    while (k < shp.size()) {
+      while (k < shp.size() && (shp[k] == ' ' || shp[k] == ',')) ++k;
+      if (k >= shp.size()) break;
+      size_t e = k;
+      while (e < shp.size() && std::isdigit(static_cast<unsigned char>(shp[e]))) ++e;
+      if (e == k) fail(".npy shape malformed: (" + shp + ")");
+      if (e - k > 18) fail(".npy dimension too large");
+      d.push_back(std::stoll(shp.substr(k, e - k)));
+      k = e;
+    }
+  }
+  if (descr.size() < 3) fail(".npy descr '" + descr + "' not understood");
+  const char endian = descr[0];
+  const char kind = descr[1];
+  const int width = std::atoi(descr.c_str() + 2);
+  DT dt = DT::Undefined;
+  if (kind == 'f') dt = width == 2 ? DT::F16 : width == 4 ? DT::F32 : width == 8 ? DT::F64 : DT::Undefined;
+  else if (kind == 'i') dt = width == 1 ? DT::I8 : width == 2 ? DT::I16 : width == 4 ? DT::I32 : width == 8 ? DT::I64 : DT::Undefined;
+  else if (kind == 'u') dt = width == 1 ? DT::U8 : width == 2 ? DT::U16 : width == 4 ? DT::U32 : width == 8 ? DT::U64 : DT::Undefined;
+  else if (kind == 'b' && width == 1) dt = DT::Bool;
+  else if (kind == 'U') dt = DT::Str;
+  if (dt == DT::Undefined) throw ExecError(ErrKind::Unsupported, ".npy element type '" + descr + "'");
+  Tensor t(dt, d);
+  const int64_t n = t.numel();
+  const size_t data = off + hlen;
+  const size_t w = dt == DT::Str ? static_cast<size_t>(width) * 4 : dt_bytes(dt);
+  if (w == 0 || (b.size() - data) / w < static_cast<size_t>(n))
+    fail(".npy data holds fewer bytes than shape " + dims_str(d) + " needs");
+  const bool swap = endian == '>' && w > 1;
+  for (int64_t k = 0; k < n; ++k) {
+    std::string e = b.substr(data + k * w, w);
+    if (dt == DT::Str) {
+      std::string out;
+      for (size_t c = 0; c + 4 <= e.size(); c += 4) {
+        uint32_t cp = swap ? (static_cast<unsigned char>(e[c]) << 24 | static_cast<unsigned char>(e[c + 1]) << 16 |
+                              static_cast<unsigned char>(e[c + 2]) << 8 | static_cast<unsigned char>(e[c + 3]))
+                           : load_le<uint32_t>(e.data() + c);
+        if (cp == 0) break;
+        if (cp < 0x80) out += static_cast<char>(cp);
+        else if (cp < 0x800) { out += static_cast<char>(0xc0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+        else if (cp < 0x10000) { out += static_cast<char>(0xe0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+        else { out += static_cast<char>(0xf0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+      }
+      t.s[k] = out;
+      continue;
+    }
+    if (swap) std::reverse(e.begin(), e.end());
+    std::string one = e;
+    switch (dt) {
+      case DT::F32: t.f[k] = load_le<float>(one.data()); break;
+      case DT::F64: t.f[k] = load_le<double>(one.data()); break;
+      case DT::F16: t.f[k] = f16_bits_to_f32(load_le<uint16_t>(one.data())); break;
+      case DT::I8: t.i[k] = load_le<int8_t>(one.data()); break;
+      case DT::U8: t.i[k] = load_le<uint8_t>(one.data()); break;
+      case DT::Bool: t.i[k] = load_le<uint8_t>(one.data()) != 0; break;
+      case DT::I16: t.i[k] = load_le<int16_t>(one.data()); break;
+      case DT::U16: t.i[k] = load_le<uint16_t>(one.data()); break;
+      case DT::I32: t.i[k] = load_le<int32_t>(one.data()); break;
+      case DT::U32: t.i[k] = load_le<uint32_t>(one.data()); break;
+      default: t.i[k] = load_le<int64_t>(one.data()); break;
+    }
+  }
+  return Value::tensor(std::move(t));
+}
+
+std::string write_npy(const Tensor& t) {
+  std::string descr;
+  switch (t.dt) {
+    case DT::F32: descr = "<f4"; break;
+    case DT::F64: descr = "<f8"; break;
+    case DT::F16: descr = "<f2"; break;
+    case DT::I8: descr = "|i1"; break;
+    case DT::U8: descr = "|u1"; break;
+    case DT::Bool: descr = "|b1"; break;
+    case DT::I16: descr = "<i2"; break;
+    case DT::U16: descr = "<u2"; break;
+    case DT::I32: descr = "<i4"; break;
+    case DT::U32: descr = "<u4"; break;
+    case DT::I64: descr = "<i8"; break;
+    case DT::U64: descr = "<u8"; break;
+    default: throw ExecError(ErrKind::Unsupported, std::string("writing .npy of ") + dt_name(t.dt));
+  }
+  std::string shape = "(";
+  for (size_t k = 0; k < t.shape.size(); ++k) shape += std::to_string(t.shape[k]) + (t.shape.size() == 1 ? "," : k + 1 < t.shape.size() ? ", " : "");
+  shape += ")";
+  std::string h = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
+  while ((10 + h.size() + 1) % 64) h += ' ';
+  h += '\n';
+  std::string out = "\x93NUMPY";
+  out += '\x01';
+  out += '\x00';
+  out += static_cast<char>(h.size() & 0xff);
+  out += static_cast<char>(h.size() >> 8);
+  out += h;
+  onnx::TensorProto tp;
+  tensor_to_proto(t, tp);
+  out += tp.raw_data();
+  return out;
+}
+
+// ---------------------------------------------------------------- data sets
+namespace {
+int trailing_number(const std::string& s) {
+  size_t k = s.size();
+  while (k > 0 && std::isdigit(static_cast<unsigned char>(s[k - 1]))) --k;
+  if (k == s.size() || s.size() - k > 6) return -1;
+  return std::stoi(s.substr(k));
+}
+
+DataSet scan_set(const fs::path& dir) {
+  DataSet ds;
+  ds.dir = dir;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (!e.is_regular_file(ec)) continue;
+    const std::string stem = e.path().stem().string();
+    const std::string ext = e.path().extension().string();
+    if (ext != ".pb" && ext != ".npy") continue;
+    const bool in = stem.rfind("input_", 0) == 0, out = stem.rfind("output_", 0) == 0;
+    if (!in && !out) continue;
+    const int k = trailing_number(stem);
+    if (k < 0 || k > 100000) continue;
+    auto& v = in ? ds.inputs : ds.outputs;
+    if (v.size() <= static_cast<size_t>(k)) v.resize(k + 1);
+    v[k] = e.path();
+  }
+  const fs::path pins = dir / "pins.json";
+  if (fs::exists(pins, ec)) {
+    std::string bytes;
+    if (auto err = read_file_bytes(pins, bytes, 1 << 20); !err.empty()) ds.pins_error = err;
+    else {
+      try {
+        auto j = nlohmann::json::parse(bytes);
+        const auto& p = j.contains("pins") ? j["pins"] : j;
+        if (!p.is_object()) ds.pins_error = "pins.json: \"pins\" must be an object of node path -> true|false";
+        else
+          for (auto it = p.begin(); it != p.end(); ++it) {
+            if (!it.value().is_boolean()) {
+              ds.pins_error = "pins.json: pin '" + it.key() + "' is not true or false";
+              break;
+            }
+            ds.pins[it.key()] = it.value().get<bool>();
+          }
+      } catch (const std::exception& e) {
+        ds.pins_error = std::string("pins.json: ") + e.what();
+      }
+    }
+  }
+  return ds;
+}
+}  // namespace
+
+std::vector<DataSet> find_data_sets(const fs::path& dir) {
+  std::vector<DataSet> out;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return out;
+  if (dir.filename().string().rfind("test_data_set_", 0) == 0) {
+    out.push_back(scan_set(dir));
+    return out;
+  }
+  std::vector<std::pair<int, fs::path>> dirs;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory(ec) && e.path().filename().string().rfind("test_data_set_", 0) == 0)
+      dirs.emplace_back(trailing_number(e.path().filename().string()), e.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (auto& [n, p] : dirs) out.push_back(scan_set(p));
+  return out;
+}
+
+std::string pins_json(const std::map<std::string, bool>& pins) {
+  nlohmann::json j;
+  j["pins"] = nlohmann::json::object();
+  for (auto& [k, v] : pins) j["pins"][k] = v;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace condlint::exec

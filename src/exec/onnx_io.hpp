@@ -1,0 +1,49 @@
+// ONNX protobuf <-> executor values, model parsing, golden data in the backend-test layout (.pb and .npy).
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+#include <onnx/onnx-data.pb.h>
+
+#include "exec/tensor.hpp"
+
+namespace condlint::exec {
+
+// Parses a serialized protobuf message with a raised, bounded recursion limit. Returns an error text or "".
+std::string parse_proto(const std::string& bytes, google::protobuf::MessageLite& msg, int recursion_limit = 256);
+std::string read_file_bytes(const std::filesystem::path& p, std::string& out, int64_t max_bytes = 1LL << 31);
+
+Tensor tensor_from_proto(const onnx::TensorProto& tp);  // throws ExecError
+void tensor_to_proto(const Tensor& t, onnx::TensorProto& tp);
+Value value_from_sequence(const onnx::SequenceProto& sp);
+Value value_from_optional(const onnx::OptionalProto& op);
+
+// Reads one .pb golden file as the message the declared type calls for (tensor, sequence, optional).
+// `type` may be null (then a TensorProto is assumed).
+Value read_pb_value(const std::string& bytes, const onnx::TypeProto* type);
+// Writes a value as the message its kind calls for.
+std::string write_pb_value(const Value& v, const std::string& name);
+
+// .npy (NumPy format 1.0/2.0/3.0; little- or big-endian numbers, bool, and fixed-width unicode strings).
+Value read_npy(const std::string& bytes);
+std::string write_npy(const Tensor& t);
+
+// One golden data set: test_data_set_N with input_K / output_K (.pb or .npy) and optional pins.json.
+struct DataSet {
+  std::filesystem::path dir;
+  std::vector<std::filesystem::path> inputs, outputs;  // index K -> file ("" when absent)
+  std::map<std::string, bool> pins;                    // node path -> condition value
+  std::string pins_error;                              // pins.json unreadable
+};
+// Lists data sets: `dir` is either a test_data_set_N itself or a directory holding test_data_set_* (sorted
+// numerically).
+std::vector<DataSet> find_data_sets(const std::filesystem::path& dir);
+// Writes pins.json content.
+std::string pins_json(const std::map<std::string, bool>& pins);
+
+}  // namespace condlint::exec

@@ -1,0 +1,368 @@
+#include "exec/runner.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "exec/compare.hpp"
+#include "exec/interpreter.hpp"
+#include "exec/onnx_io.hpp"
+
+namespace condlint::exec {
+
+namespace fs = std::filesystem;
+
+const char* to_string(CaseStatus s) {
+  switch (s) {
+    case CaseStatus::Passed: return "passed";
+    case CaseStatus::Mismatch: return "mismatch";
+    case CaseStatus::Failed: return "failed";
+    case CaseStatus::Unsupported: return "unsupported";
+  }
+  return "?";
+}
+
+namespace {
+
+Value read_golden(const fs::path& p, const onnx::TypeProto* type) {
+  std::string bytes;
+  if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
+  try {
+    if (p.extension() == ".npy") return read_npy(bytes);
+    return read_pb_value(bytes, type);
+  } catch (const ExecError& e) {
+    throw ExecError(e.kind, p.filename().string() + ": " + e.what());
+  }
+}
+
+struct Loaded {
+  std::vector<Value> inputs;
+  std::vector<std::optional<Value>> outputs;
+  std::string error;
+  ErrKind kind = ErrKind::Invalid;
+};
+
+Loaded load_data_set(const DataSet& ds, const Interpreter& ip) {
+  Loaded l;
+  try {
+    const auto ins = ip.data_inputs();
+    const auto outs = ip.data_outputs();
+    if (ds.inputs.size() > ins.size())
+      fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " + std::to_string(ins.size()) + " inputs");
+    for (size_t k = 0; k < ins.size(); ++k) {
+      if (k >= ds.inputs.size() || ds.inputs[k].empty())
+        fail("data set has no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'");
+      l.inputs.push_back(read_golden(ds.inputs[k], ins[k]->has_type() ? &ins[k]->type() : nullptr));
+    }
+    if (ds.outputs.size() > outs.size())
+      fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " + std::to_string(outs.size()) + " outputs");
+    for (size_t k = 0; k < outs.size(); ++k) {
+      if (k >= ds.outputs.size() || ds.outputs[k].empty()) l.outputs.emplace_back();
+      else l.outputs.emplace_back(read_golden(ds.outputs[k], outs[k]->has_type() ? &outs[k]->type() : nullptr));
+    }
+  } catch (const ExecError& e) {
+    l.error = e.what();
+    l.kind = e.kind;
+  }
+  return l;
+}
+
+std::string file_bytes(const fs::path& p) {
+  std::string b;
+  read_file_bytes(p, b);
+  return b;
+}
+
+// Runs one case: inputs + pins, compares with golden outputs when given.
+CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const std::vector<Value>& inputs,
+                    const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
+                    Trace& trace, std::vector<Value>& outputs) {
+  CaseResult cr;
+  cr.pins = pins;
+  RunOptions ro;
+  ro.limits = cfg.limits;
+  ro.pins = pins;
+  Interpreter ip(model, ro);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    outputs = ip.run(inputs);
+  } catch (const ExecError& e) {
+    cr.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+    cr.message = e.what();
+    if (e.kind == ErrKind::Resource) cr.message = "resource limit: " + cr.message;
+    if (e.kind == ErrKind::Timeout) cr.message = "stopped: " + cr.message;
+  } catch (const std::exception& e) {
+    cr.status = CaseStatus::Failed;
+    cr.message = std::string("internal error: ") + e.what();
+  }
+  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  trace = ip.trace;
+  for (auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
+  cr.branch_problems = trace.branch_problems;
+  for (const auto& [path, v] : pins)
+    if (!trace.ifs.count(path) && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Failed;
+      cr.message = "pin '" + path + "' matched no If that ran";
+    }
+  if (cr.status != CaseStatus::Passed) return cr;
+  const auto outs = ip.data_outputs();
+  for (size_t k = 0; k < outs.size() && k < outputs.size(); ++k) {
+    OutputResult o;
+    o.name = outs[k]->name();
+    if (outs[k]->has_type())
+      if (auto e = check_against_type(outputs[k], outs[k]->type()); !e.empty()) {
+        o.ok = false;
+        o.detail = "output '" + o.name + "' " + e;
+      }
+    if (golden && k < golden->size() && (*golden)[k]) {
+      o.compared = true;
+      cr.golden = true;
+      Comparison cmp = compare_values(outputs[k], *(*golden)[k], cfg.atol, cfg.rtol);
+      o.max_abs = cmp.max_abs;
+      o.max_rel = cmp.max_rel;
+      o.first_index = cmp.first_index;
+      o.tolerance = cmp.tolerance;
+      if (!cmp.ok) {
+        o.ok = false;
+        o.detail = cmp.reason;
+      }
+    }
+    if (!o.ok && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Mismatch;
+      cr.message = "output '" + o.name + "': " + o.detail;
+    }
+    cr.outputs.push_back(std::move(o));
+  }
+  if (cr.status == CaseStatus::Passed && !cr.branch_problems.empty()) {
+    cr.status = CaseStatus::Mismatch;
+    cr.message = cr.branch_problems.front();
+  }
+  return cr;
+}
+
+std::string save_case(const fs::path& dir, int index, const Interpreter& ip, const std::vector<Value>& inputs,
+                      const std::vector<Value>& outputs, const std::map<std::string, bool>& pins) {
+  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) return "";
+  const auto ins = ip.data_inputs();
+  const auto outs = ip.data_outputs();
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(inputs[k], k < ins.size() ? ins[k]->name() : "");
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(outputs[k], k < outs.size() ? outs[k]->name() : "");
+  }
+  if (!pins.empty()) {
+    std::ofstream f(d / "pins.json", std::ios::binary);
+    f << pins_json(pins);
+  }
+  return d.string();
+}
+
+}  // namespace
+
+ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
+  ModelResult mr;
+  mr.model = model_path.string();
+  std::string bytes;
+  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
+    mr.error = e;
+    return mr;
+  }
+  onnx::ModelProto model;
+  if (auto e = parse_proto(bytes, model); !e.empty()) {
+    mr.error = model_path.string() + ": " + e;
+    return mr;
+  }
+  bytes.clear();
+  bytes.shrink_to_fit();
+  guard().limits = cfg.limits;
+  const Interpreter probe(model, {});
+
+  std::vector<DataSet> sets;
+  if (cfg.data_dirs.empty()) sets = find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
+  for (const auto& d : cfg.data_dirs) {
+    auto s = find_data_sets(d);
+    if (s.empty()) {
+      mr.error = "no test_data_set_* in " + d.string();
+      return mr;
+    }
+    sets.insert(sets.end(), s.begin(), s.end());
+  }
+  bool synthetic = false;
+  if (sets.empty()) {
+    if (!probe.data_inputs().empty()) {
+      mr.error = "no golden data: no test_data_set_* beside the model and no --data";
+      return mr;
+    }
+    sets.emplace_back();  // the model takes no inputs: run it once
+    synthetic = true;
+  }
+
+  // Pin sets already covered by a data set of its own, keyed by input bytes: derived runs skip them.
+  std::set<std::pair<std::string, std::map<std::string, bool>>> covered_by_data;
+  std::vector<std::string> input_keys(sets.size());
+  for (size_t s = 0; s < sets.size(); ++s) {
+    for (const auto& p : sets[s].inputs) input_keys[s] += file_bytes(p) + '\x1f';
+    std::map<std::string, bool> pins = sets[s].pins;
+    for (auto& [k, v] : cfg.pins) pins[k] = v;
+    covered_by_data.insert({input_keys[s], pins});
+  }
+
+  int save_index = 0;
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const DataSet& ds = sets[s];
+    const std::string name = synthetic ? "" : ds.dir.string();
+    if (!ds.pins_error.empty()) {
+      CaseResult cr;
+      cr.data_set = name;
+      cr.status = CaseStatus::Failed;
+      cr.message = ds.pins_error;
+      mr.cases.push_back(cr);
+      continue;
+    }
+    Loaded l;
+    if (!synthetic) l = load_data_set(ds, probe);
+    if (!l.error.empty()) {
+      CaseResult cr;
+      cr.data_set = name;
+      cr.status = l.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+      cr.message = l.error;
+      mr.cases.push_back(cr);
+      continue;
+    }
+    std::map<std::string, bool> base = ds.pins;
+    for (auto& [k, v] : cfg.pins) base[k] = v;
+    std::set<std::pair<std::string, bool>> done;  // (If path, branch) already run for these inputs
+    std::vector<std::map<std::string, bool>> work{base};
+    int runs = 0;
+    for (size_t w = 0; w < work.size(); ++w) {
+      if (runs++ >= cfg.max_runs_per_data_set) break;
+      const bool derived = w > 0;
+      Trace trace;
+      std::vector<Value> outputs;
+      CaseResult cr = run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, work[w], trace, outputs);
+      cr.data_set = name;
+      cr.derived = derived;
+      for (auto& [path, site] : trace.ifs) {
+        auto& cov = mr.if_coverage[path];
+        for (bool b : site.ran) {
+          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+          done.insert({path, b});
+        }
+      }
+      if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed) {
+        RunOptions ro;
+        Interpreter ip(model, ro);
+        cr.saved_to = save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, work[w]);
+      }
+      if (cfg.both_branches && cr.status != CaseStatus::Unsupported) {
+        for (auto& [path, site] : trace.ifs)
+          for (bool b : {true, false}) {
+            if (done.count({path, b}) || site.ran.count(b)) continue;
+            auto pins = work[w];
+            pins[path] = b;
+            done.insert({path, b});
+            if (covered_by_data.count({input_keys[s], pins})) continue;
+            work.push_back(pins);
+          }
+      }
+      mr.cases.push_back(std::move(cr));
+    }
+  }
+  for (const auto& c : mr.cases) {
+    if (c.status == CaseStatus::Passed) ++mr.passed;
+    else if (c.status == CaseStatus::Unsupported) ++mr.unsupported;
+    else ++mr.failed;
+  }
+  for (auto& [p, v] : mr.if_coverage) std::sort(v.begin(), v.end());
+  return mr;
+}
+
+namespace {
+std::string pins_str(const std::map<std::string, bool>& pins) {
+  std::string s;
+  for (auto& [k, v] : pins) s += (s.empty() ? "" : ", ") + k + "=" + (v ? "true" : "false");
+  return s;
+}
+}  // namespace
+
+void write_run_text(std::ostream& os, const ModelResult& r) {
+  os << r.model << "\n";
+  if (!r.error.empty()) {
+    os << "  error: " << r.error << "\n";
+    return;
+  }
+  for (const auto& c : r.cases) {
+    os << "  " << to_string(c.status) << "  " << (c.data_set.empty() ? "(no inputs)" : fs::path(c.data_set).filename().string());
+    if (!c.pins.empty()) os << "  pins: " << pins_str(c.pins);
+    if (c.derived) os << "  [other branch, " << (c.golden ? "compared" : "no golden data") << "]";
+    os << "\n";
+    if (!c.message.empty()) os << "      " << c.message << "\n";
+    for (const auto& o : c.outputs)
+      if (o.compared && o.ok)
+        os << "      output '" << o.name << "': max abs err " << o.max_abs << ", max rel err " << o.max_rel << " (" << o.tolerance << ")\n";
+    for (size_t k = 1; k < c.branch_problems.size(); ++k) os << "      " << c.branch_problems[k] << "\n";
+    if (!c.saved_to.empty()) os << "      saved to " << c.saved_to << "\n";
+  }
+  for (const auto& [path, branches] : r.if_coverage) {
+    os << "  If " << path << ": ran";
+    for (bool b : branches) os << (b ? " then" : " else");
+    if (branches.size() < 2) os << " (the other branch did not run)";
+    os << "\n";
+  }
+  os << "summary: " << r.passed << " passed, " << r.failed << " failed, " << r.unsupported << " unsupported\n";
+}
+
+void write_run_json(std::ostream& os, const ModelResult& r) {
+  nlohmann::json j;
+  j["model"] = r.model;
+  if (!r.error.empty()) j["error"] = r.error;
+  j["summary"] = {{"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported},
+                  {"runs", r.cases.size()}};
+  j["cases"] = nlohmann::json::array();
+  for (const auto& c : r.cases) {
+    nlohmann::json jc;
+    jc["data_set"] = c.data_set;
+    jc["status"] = to_string(c.status);
+    jc["pins"] = nlohmann::json::object();
+    for (auto& [k, v] : c.pins) jc["pins"][k] = v;
+    jc["derived"] = c.derived;
+    jc["golden"] = c.golden;
+    if (!c.message.empty()) jc["message"] = c.message;
+    jc["ms"] = c.ms;
+    jc["outputs"] = nlohmann::json::array();
+    for (const auto& o : c.outputs) {
+      nlohmann::json jo{{"name", o.name}, {"compared", o.compared}, {"ok", o.ok}};
+      if (o.compared) {
+        jo["max_abs_error"] = o.max_abs;
+        jo["max_rel_error"] = o.max_rel;
+        jo["tolerance"] = o.tolerance;
+      }
+      if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
+      if (!o.detail.empty()) jo["detail"] = o.detail;
+      jc["outputs"].push_back(jo);
+    }
+    jc["branch_problems"] = c.branch_problems;
+    jc["ifs"] = nlohmann::json::object();
+    for (auto& [p, b] : c.if_branches) {
+      auto& arr = jc["ifs"][p] = nlohmann::json::array();
+      for (bool x : b) arr.push_back(x ? "then" : "else");
+    }
+    if (!c.saved_to.empty()) jc["saved_to"] = c.saved_to;
+    j["cases"].push_back(jc);
+  }
+  j["if_coverage"] = nlohmann::json::object();
+  for (auto& [p, b] : r.if_coverage) {
+    auto& arr = j["if_coverage"][p] = nlohmann::json::array();
+    for (bool x : b) arr.push_back(x ? "then" : "else");
+  }
+  os << j.dump(2) << "\n";
+}
+
+}  // namespace condlint::exec

@@ -1,0 +1,66 @@
+// `condlint run`: a model, its golden data sets, both branches of every If, comparison and reports.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "exec/tensor.hpp"
+
+namespace condlint::exec {
+
+struct RunConfig {
+  std::vector<std::filesystem::path> data_dirs;  // empty: the test_data_set_* beside the model
+  bool both_branches = true;
+  std::map<std::string, bool> pins;              // --pin
+  std::optional<double> atol, rtol;
+  std::filesystem::path save_dir;                // --save
+  Limits limits;
+  int max_runs_per_data_set = 256;
+};
+
+struct OutputResult {
+  std::string name;
+  bool compared = false;
+  bool ok = true;
+  std::string detail;  // mismatch reason or type problem
+  double max_abs = 0, max_rel = 0;
+  std::string first_index;
+  std::string tolerance;
+};
+
+enum class CaseStatus { Passed, Mismatch, Failed, Unsupported };
+const char* to_string(CaseStatus s);
+
+struct CaseResult {
+  std::string data_set;              // directory of the data set ("" when the model has no inputs and no data)
+  std::map<std::string, bool> pins;  // pins in force for this run
+  bool derived = false;              // a pinned run condlint added to reach the other branch
+  bool golden = false;               // outputs compared with golden data
+  CaseStatus status = CaseStatus::Passed;
+  std::string message;
+  std::vector<OutputResult> outputs;
+  std::vector<std::string> branch_problems;
+  std::map<std::string, std::vector<bool>> if_branches;  // If path -> branches that ran
+  double ms = 0;
+  std::string saved_to;
+};
+
+struct ModelResult {
+  std::string model;
+  std::string error;  // the model itself could not be read (exit 2 for `run`, a failure for tests)
+  std::vector<CaseResult> cases;
+  int passed = 0, failed = 0, unsupported = 0;
+  // Every If seen, with the branches run across all cases.
+  std::map<std::string, std::vector<bool>> if_coverage;
+};
+
+ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
+
+void write_run_text(std::ostream& os, const ModelResult& r);
+void write_run_json(std::ostream& os, const ModelResult& r);
+
+}  // namespace condlint::exec

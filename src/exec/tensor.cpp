@@ -1,0 +1,309 @@
+#include "exec/tensor.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace condlint::exec {
+
+bool dt_known(int t) {
+  switch (t) {
+    case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 11: case 12:
+    case 13: case 16:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const char* dt_name(DT t) {
+  switch (t) {
+    case DT::F32: return "f32";
+    case DT::U8: return "u8";
+    case DT::I8: return "i8";
+    case DT::U16: return "u16";
+    case DT::I16: return "i16";
+    case DT::I32: return "i32";
+    case DT::I64: return "i64";
+    case DT::Str: return "string";
+    case DT::Bool: return "bool";
+    case DT::F16: return "f16";
+    case DT::F64: return "f64";
+    case DT::U32: return "u32";
+    case DT::U64: return "u64";
+    case DT::BF16: return "bf16";
+    default: return "undefined";
+  }
+}
+
+bool is_float(DT t) { return t == DT::F32 || t == DT::F64 || t == DT::F16 || t == DT::BF16; }
+bool is_string(DT t) { return t == DT::Str; }
+bool is_signed_int(DT t) { return t == DT::I8 || t == DT::I16 || t == DT::I32 || t == DT::I64; }
+bool is_unsigned_int(DT t) { return t == DT::U8 || t == DT::U16 || t == DT::U32 || t == DT::U64; }
+
+unsigned dt_bytes(DT t) {
+  switch (t) {
+    case DT::U8: case DT::I8: case DT::Bool: return 1;
+    case DT::U16: case DT::I16: case DT::F16: case DT::BF16: return 2;
+    case DT::F32: case DT::I32: case DT::U32: return 4;
+    case DT::F64: case DT::I64: case DT::U64: return 8;
+    default: return 0;
+  }
+}
+
+uint16_t f32_to_f16_bits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const uint32_t sign = (x >> 16) & 0x8000u;
+  const uint32_t absx = x & 0x7fffffffu;
+  if (absx >= 0x7f800000u) return static_cast<uint16_t>(sign | (absx > 0x7f800000u ? 0x7e00u : 0x7c00u));
+  if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
+  if (absx < 0x38800000u) {  // subnormal or zero in half
+    float a;
+    std::memcpy(&a, &absx, 4);
+    // round to nearest even multiple of 2^-24
+    const float scaled = a * 16777216.0f;  // 2^24
+    const float r = std::nearbyint(scaled);
+    return static_cast<uint16_t>(sign | static_cast<uint32_t>(r));
+  }
+  uint32_t mant = absx & 0x7fffffu;
+  int32_t exp = static_cast<int32_t>(absx >> 23) - 127 + 15;
+  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  const uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+float f16_bits_to_f32(uint16_t h) {
+  const uint32_t sign = (static_cast<uint32_t>(h) & 0x8000u) << 16;
+  const uint32_t exp = (h >> 10) & 0x1fu;
+  const uint32_t mant = h & 0x3ffu;
+  float out;
+  if (exp == 0) {
+    out = std::ldexp(static_cast<float>(mant), -24);
+    if (sign) out = -out;
+    return out;
+  }
+  uint32_t x;
+  if (exp == 31) x = sign | 0x7f800000u | (mant << 13);
+  else x = sign | ((exp - 15 + 127) << 23) | (mant << 13);
+  std::memcpy(&out, &x, 4);
+  return out;
+}
+
+uint16_t f32_to_bf16_bits(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);
+  const uint32_t lsb = (x >> 16) & 1u;
+  x += 0x7fffu + lsb;
+  return static_cast<uint16_t>(x >> 16);
+}
+
+float bf16_bits_to_f32(uint16_t h) {
+  uint32_t x = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+double round_to(DT t, double v) {
+  switch (t) {
+    case DT::F32: return static_cast<double>(static_cast<float>(v));
+    case DT::F16: return f16_bits_to_f32(f32_to_f16_bits(static_cast<float>(v)));
+    case DT::BF16: return bf16_bits_to_f32(f32_to_bf16_bits(static_cast<float>(v)));
+    default: return v;
+  }
+}
+
+int64_t wrap_to(DT t, int64_t v) {
+  switch (t) {
+    case DT::Bool: return v != 0;
+    case DT::I8: return static_cast<int8_t>(v);
+    case DT::U8: return static_cast<uint8_t>(v);
+    case DT::I16: return static_cast<int16_t>(v);
+    case DT::U16: return static_cast<uint16_t>(v);
+    case DT::I32: return static_cast<int32_t>(v);
+    case DT::U32: return static_cast<uint32_t>(v);
+    default: return v;
+  }
+}
+
+int64_t double_to_int(DT t, double v) {
+  if (t == DT::Bool) return v != 0.0;
+  if (std::isnan(v)) return t == DT::I64 ? std::numeric_limits<int64_t>::min() : 0;
+  if (t == DT::U64) {
+    if (v <= 0) return static_cast<int64_t>(static_cast<uint64_t>(static_cast<int64_t>(std::max(v, -9.2e18))));
+    if (v >= 18446744073709551615.0) return -1;
+    return static_cast<int64_t>(static_cast<uint64_t>(v));
+  }
+  if (v >= 9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
+  return wrap_to(t, static_cast<int64_t>(v));
+}
+
+[[noreturn]] void fail(const std::string& msg) { throw ExecError(ErrKind::Invalid, msg); }
+
+Guard& guard() {
+  thread_local Guard g;
+  return g;
+}
+
+std::string dims_str(const Dims& d) {
+  std::string s = "[";
+  for (size_t k = 0; k < d.size(); ++k) s += (k ? "," : "") + std::to_string(d[k]);
+  return s + "]";
+}
+
+int64_t checked_numel(const Dims& d) {
+  int64_t n = 1;
+  bool overflow = false;
+  for (int64_t x : d) {
+    if (x < 0) throw ExecError(ErrKind::Invalid, "negative dimension in shape " + dims_str(d));
+    if (x != 0 && n > std::numeric_limits<int64_t>::max() / x) overflow = true;
+    else n *= x;
+  }
+  for (int64_t x : d)
+    if (x == 0) return 0;
+  if (overflow || n > guard().limits.max_elements)
+    throw ExecError(ErrKind::Resource, "tensor of shape " + dims_str(d) + " has " +
+                                           (overflow ? std::string("more than 2^63") : std::to_string(n)) +
+                                           " elements, above the limit of " +
+                                           std::to_string(guard().limits.max_elements));
+  return n;
+}
+
+Hold::Hold(int64_t bytes) : bytes_(bytes) {
+  Guard& g = guard();
+  if (g.live_bytes + bytes > g.limits.max_total_bytes) {
+    bytes_ = 0;
+    throw ExecError(ErrKind::Resource, "tensors would hold " + std::to_string(g.live_bytes + bytes) +
+                                           " bytes, above the limit of " + std::to_string(g.limits.max_total_bytes));
+  }
+  g.live_bytes += bytes;
+  if (g.live_bytes > g.peak_bytes) g.peak_bytes = g.live_bytes;
+}
+Hold& Hold::operator=(const Hold& o) {
+  if (this != &o) {
+    Hold tmp(o.bytes_);
+    guard().live_bytes -= bytes_;
+    bytes_ = tmp.bytes_;
+    tmp.bytes_ = 0;
+  }
+  return *this;
+}
+Hold& Hold::operator=(Hold&& o) noexcept {
+  if (this != &o) {
+    guard().live_bytes -= bytes_;
+    bytes_ = o.bytes_;
+    o.bytes_ = 0;
+  }
+  return *this;
+}
+Hold::~Hold() { guard().live_bytes -= bytes_; }
+
+Tensor::Tensor(DT t, Dims d) : dt(t), shape(std::move(d)) {
+  const int64_t n = checked_numel(shape);
+  hold = Hold(n * 8 + 64);
+  if (is_float(t)) f.assign(n, 0.0);
+  else if (is_string(t)) s.assign(n, std::string());
+  else i.assign(n, 0);
+}
+
+int64_t Tensor::numel() const {
+  int64_t n = 1;
+  for (int64_t x : shape) n *= x;
+  return n;
+}
+
+void Tensor::out_of_range(int64_t k) const {
+  throw ExecError(ErrKind::Invalid, "element " + std::to_string(k) + " of " + describe() + " does not exist");
+}
+
+int64_t Tensor::geti(int64_t k) const {
+  if (k < 0 || k >= static_cast<int64_t>(is_float(dt) ? f.size() : i.size())) out_of_range(k);
+  if (is_float(dt)) return double_to_int(DT::I64, f[k]);
+  return i[k];
+}
+
+std::string Tensor::describe() const { return std::string(dt_name(dt)) + dims_str(shape); }
+
+std::string Value::describe() const {
+  switch (kind) {
+    case Kind::Tensor: return t ? t->describe() : "tensor(null)";
+    case Kind::Sequence: return "sequence(" + std::to_string(seq ? seq->size() : 0) + ")";
+    case Kind::Optional: return opt ? "optional(" + opt->describe() + ")" : "optional(none)";
+    default: return "none";
+  }
+}
+
+namespace {
+std::string float_to_string(double v, DT from) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "INF" : "-INF";
+  char buf[64];
+  std::to_chars_result r;
+  if (from == DT::F64) r = std::to_chars(buf, buf + sizeof buf, v);
+  else r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+  return std::string(buf, r.ptr);
+}
+
+double string_to_double(const std::string& s) {
+  std::string t;
+  for (char c : s) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t == "nan" || t == "+nan" || t == "-nan") return std::numeric_limits<double>::quiet_NaN();
+  if (t == "inf" || t == "+inf" || t == "infinity" || t == "+infinity") return std::numeric_limits<double>::infinity();
+  if (t == "-inf" || t == "-infinity") return -std::numeric_limits<double>::infinity();
+  try {
+    size_t pos = 0;
+    double v = std::stod(s, &pos);
+    return v;
+  } catch (...) {
+    fail("cannot convert string '" + s + "' to a number");
+  }
+}
+}  // namespace
+
+Tensor cast_tensor(const Tensor& x, DT to) {
+  Tensor y(to, x.shape);
+  const int64_t n = x.numel();
+  if (is_string(to)) {
+    for (int64_t k = 0; k < n; ++k) {
+      if (is_string(x.dt)) y.s[k] = x.s[k];
+      else if (is_float(x.dt)) y.s[k] = float_to_string(x.f[k], x.dt);
+      else if (x.dt == DT::U64) y.s[k] = std::to_string(static_cast<uint64_t>(x.i[k]));
+      else if (x.dt == DT::Bool) y.s[k] = x.i[k] ? "True" : "False";
+      else y.s[k] = std::to_string(x.i[k]);
+    }
+    return y;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    if (is_string(x.dt)) {
+      const double v = string_to_double(x.s[k]);
+      if (is_float(to)) y.f[k] = round_to(to, v);
+      else y.i[k] = double_to_int(to, v);
+    } else if (is_float(x.dt)) {
+      if (is_float(to)) y.f[k] = round_to(to, x.f[k]);
+      else y.i[k] = double_to_int(to, x.f[k]);
+    } else {
+      const int64_t v = x.i[k];
+      if (is_float(to)) y.f[k] = round_to(to, x.dt == DT::U64 ? static_cast<double>(static_cast<uint64_t>(v))
+                                                               : static_cast<double>(v));
+      else y.i[k] = wrap_to(to, v);
+    }
+  }
+  return y;
+}
+
+void normalize(Tensor& x) {
+  if (is_float(x.dt)) {
+    if (x.dt != DT::F64)
+      for (double& v : x.f) v = round_to(x.dt, v);
+  } else if (!is_string(x.dt)) {
+    if (x.dt != DT::I64 && x.dt != DT::U64)
+      for (int64_t& v : x.i) v = wrap_to(x.dt, v);
+  }
+}
+
+}  // namespace condlint::exec
