@@ -183,7 +183,8 @@ std::vector<Value> Interpreter::run(const std::vector<Value>& inputs) {
   Scope root;
   for (size_t k = 0; k < ins.size(); ++k) {
     if (ins[k]->has_type())
-      if (auto e = check_against_type(inputs[k], ins[k]->type()); !e.empty())
+      // Kind and element type must match; shapes are not enforced on inputs (ONNX's own data sets break them).
+      if (auto e = check_type_rec(inputs[k], ins[k]->type(), false, false); !e.empty())
         fail("input '" + ins[k]->name() + "' " + e);
   }
   // Initializers first, then inputs by name (inputs override initializers of the same name).
@@ -295,7 +296,7 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
     } else {
       const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain());
       if (s && s->HasFunction()) {
-        run_function(*s->GetFunction(), c);
+        run_function(*s->GetFunction(), c, s);
       } else if (s && s->HasContextDependentFunction()) {
         std::vector<onnx::TypeProto> types;
         for (const Value* v : c.in) {
@@ -312,7 +313,7 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
         if (!s->BuildContextDependentFunction(ctx, fp))
           throw ExecError(ErrKind::Unsupported, "unsupported op " + n.op_type() + " at " + path +
                                                     " (its function body cannot be built for these inputs)");
-        run_function(fp, c);
+        run_function(fp, c, s);
       } else {
         throw ExecError(ErrKind::Unsupported, "unsupported op " + (n.domain().empty() ? "" : n.domain() + ".") +
                                                   n.op_type() + " at " + path);
@@ -337,7 +338,7 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
   }
 }
 
-void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c) {
+void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c, const onnx::OpSchema* schema) {
   if (c.depth + 1 > opts.limits.max_depth)
     throw ExecError(ErrKind::Resource, "function nesting deeper than " + std::to_string(opts.limits.max_depth));
   int opset = default_opset_;
@@ -354,6 +355,11 @@ void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c) {
       auto& at = (*attrs)[a];
       if (at.ref_attr_name().empty()) continue;
       const auto* src = c.attr(at.ref_attr_name());
+      if (!src && schema) {
+        auto it = schema->attributes().find(at.ref_attr_name());
+        if (it != schema->attributes().end() && it->second.default_value.type() != onnx::AttributeProto::UNDEFINED)
+          src = &it->second.default_value;
+      }
       if (!src) {
         attrs->DeleteSubrange(a, 1);
         continue;

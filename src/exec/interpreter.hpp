@@ -15,6 +15,10 @@
 
 #include "exec/tensor.hpp"
 
+namespace onnx {
+class OpSchema;
+}
+
 namespace condlint::exec {
 
 struct Scope {
@@ -93,7 +97,8 @@ class Interpreter {
   // For control-flow kernels.
   std::vector<Value> run_graph(const onnx::GraphProto& g, const Scope* parent, const std::vector<Value>& inputs,
                                const std::string& path, int depth);
-  void run_function(const onnx::FunctionProto& f, OpCtx& c);
+  // `schema` (may be null) supplies defaults for attributes the caller does not set.
+  void run_function(const onnx::FunctionProto& f, OpCtx& c, const onnx::OpSchema* schema = nullptr);
   void check_deadline();
   bool pin_for(const std::string& path, bool computed);
   void record_branch_problem(const std::string& msg) {
@@ -121,5 +126,7 @@ class Interpreter {
 // `elem_shapes`: also check the shapes of sequence elements (branch graphs often declare them loosely).
 std::string check_against_type(const Value& v, const onnx::TypeProto& t, bool elem_shapes = true);
 std::string type_str(const onnx::TypeProto& t);
+// Kind and element types only (no shapes).
+std::string check_type_rec(const Value& v, const onnx::TypeProto& t, bool elem_shapes, bool top);
 
 }  // namespace condlint::exec

@@ -242,8 +242,19 @@ void k_pool(OpCtx& c) {
         if (Max) put(y, yo, s);
         else put(y, yo, s / static_cast<double>(count_pad ? padded : std::max<int64_t>(cnt, 1)));
         if (c.want(1) && Max) {
-          // index into the unpadded input, row-major (storage_order 0)
-          ind.i[yo] = arg;
+          // index into the unpadded input: row-major (storage_order 0) or column-major over the spatial dims (1)
+          if (c.attr_i("storage_order", 0) == 1 && arg >= 0) {
+            int64_t rem = arg - n * xs[0] - ch * xs[1], col = 0, mul = 1;
+            for (int64_t d = 0; d < g.nd; ++d) {
+              const int64_t co = rem / xs[2 + d];
+              rem %= xs[2 + d];
+              col += co * mul;
+              mul *= g.in[d];
+            }
+            ind.i[yo] = n * xs[0] + ch * xs[1] + col;
+          } else {
+            ind.i[yo] = arg;
+          }
         }
       });
   normalize(y);
@@ -332,6 +343,7 @@ void k_lrn(OpCtx& c) {
 // Per-axis parameter of a quantize/dequantize op.
 double param(const Tensor& p, int64_t k, int64_t axis, const Tensor& x) {
   if (p.numel() == 1) return p.getf(0);
+  if (axis < 0) fail("per-axis quantization parameter of " + p.describe() + " with an axis out of range");
   int64_t inner = 1;
   for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
   return p.getf((k / inner) % x.shape[axis]);
@@ -341,13 +353,17 @@ void k_quantize(OpCtx& c) {
   const Tensor& x = c.t(0);
   const Tensor& s = c.t(1);
   const DT dt = c.has(2) ? c.t(2).dt : DT::U8;
-  const int64_t axis = x.rank() ? norm_axis(c.attr_i("axis", 1), x.rank()) : 0;
+  const int64_t ra = c.attr_i("axis", 1), rr = static_cast<int64_t>(x.rank());
+  const int64_t axis = ra >= -rr && ra < rr ? (ra < 0 ? ra + rr : ra) : -1;
   Tensor y(dt, x.shape);
   const double lo = dt == DT::U8 ? 0 : dt == DT::I8 ? -128 : dt == DT::U16 ? 0 : -32768;
   const double hi = dt == DT::U8 ? 255 : dt == DT::I8 ? 127 : dt == DT::U16 ? 65535 : 32767;
   for (int64_t k = 0; k < x.numel(); ++k) {
     const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
-    const double q = std::nearbyint(x.getf(k) / param(s, k, axis, x)) + zp;
+    const double sc = param(s, k, axis, x);
+    // divide in the input's own precision, as the reference does (float32 rounding decides .5 ties)
+    const double ratio = x.dt == DT::F64 ? x.getf(k) / sc : static_cast<double>(static_cast<float>(x.getf(k)) / static_cast<float>(sc));
+    const double q = std::nearbyint(ratio) + zp;
     y.i[k] = static_cast<int64_t>(std::clamp(q, lo, hi));
   }
   c.set(0, std::move(y));
@@ -356,7 +372,8 @@ void k_quantize(OpCtx& c) {
 void k_dequantize(OpCtx& c) {
   const Tensor& x = c.t(0);
   const Tensor& s = c.t(1);
-  const int64_t axis = x.rank() ? norm_axis(c.attr_i("axis", 1), x.rank()) : 0;
+  const int64_t ra = c.attr_i("axis", 1), rr = static_cast<int64_t>(x.rank());
+  const int64_t axis = ra >= -rr && ra < rr ? (ra < 0 ? ra + rr : ra) : -1;
   Tensor y(s.dt, x.shape);
   for (int64_t k = 0; k < x.numel(); ++k) {
     const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
