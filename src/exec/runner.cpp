@@ -113,7 +113,7 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
     if (outs[k]->has_type())
       if (auto e = check_against_type(outputs[k], outs[k]->type()); !e.empty()) {
         o.ok = false;
-        o.detail = "output '" + o.name + "' " + e;
+        o.detail = e;
       }
     if (golden && k < golden->size() && (*golden)[k]) {
       o.compared = true;
@@ -134,7 +134,7 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
     }
     cr.outputs.push_back(std::move(o));
   }
-  if (cr.status == CaseStatus::Passed && !cr.branch_problems.empty()) {
+  if (!cr.branch_problems.empty()) {  // the branch's own problem explains an output problem it causes
     cr.status = CaseStatus::Mismatch;
     cr.message = cr.branch_problems.front();
   }
@@ -215,6 +215,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   }
 
   int save_index = 0;
+  std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
   for (size_t s = 0; s < sets.size(); ++s) {
     const DataSet& ds = sets[s];
     const std::string name = synthetic ? "" : ds.dir.string();
@@ -238,7 +239,8 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
     }
     std::map<std::string, bool> base = ds.pins;
     for (auto& [k, v] : cfg.pins) base[k] = v;
-    std::set<std::pair<std::string, bool>> done;  // (If path, branch) already run for these inputs
+    // (If path, branch) already run for these inputs, across data sets with the same inputs
+    std::set<std::pair<std::string, bool>>& done = done_by_input[input_keys[s]];
     std::vector<std::map<std::string, bool>> work{base};
     int runs = 0;
     for (size_t w = 0; w < work.size(); ++w) {

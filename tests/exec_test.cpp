@@ -1,0 +1,400 @@
+// Reference executor: tensors, guards, golden data, comparison, both-branch runs, the `run` command.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "exec/compare.hpp"
+#include "exec/interpreter.hpp"
+#include "exec/onnx_io.hpp"
+#include "exec/runner.hpp"
+#include "tests/test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace condlint::exec;
+
+namespace {
+
+// ---- small model builder
+onnx::ValueInfoProto vi(const std::string& name, int elem, std::vector<int64_t> dims) {
+  onnx::ValueInfoProto v;
+  v.set_name(name);
+  auto* tt = v.mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(elem);
+  auto* sh = tt->mutable_shape();
+  for (auto d : dims) sh->add_dim()->set_dim_value(d);
+  return v;
+}
+
+onnx::NodeProto* node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
+                      const std::string& name = "") {
+  auto* n = g.add_node();
+  n->set_op_type(op);
+  n->set_name(name);
+  for (auto& i : in) n->add_input(i);
+  for (auto& o : out) n->add_output(o);
+  return n;
+}
+
+void add_const(onnx::GraphProto& g, const std::string& name, float v) {
+  auto* n = node(g, "Constant", {}, {name});
+  auto* a = n->add_attribute();
+  a->set_name("value_float");
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(v);
+}
+
+onnx::GraphProto* add_graph_attr(onnx::NodeProto* n, const std::string& name) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::GRAPH);
+  return a->mutable_g();
+}
+
+onnx::ModelProto model_with(const onnx::GraphProto& g, int opset = 17) {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* op = m.add_opset_import();
+  op->set_version(opset);
+  *m.mutable_graph() = g;
+  return m;
+}
+
+// main: y = If(c1) then { If(c2) then {x + 1} else {x + 2} } else { x * 3 }; x, c1, c2 are inputs.
+// `bad_else` makes the outer else branch produce i64 instead of f32.
+onnx::ModelProto nested_if_model(bool bad_else = false) {
+  onnx::GraphProto g;
+  g.set_name("main");
+  *g.add_input() = vi("x", 1, {2});
+  *g.add_input() = vi("c1", 9, {});
+  *g.add_input() = vi("c2", 9, {});
+  *g.add_output() = vi("y", 1, {2});
+  auto* outer = node(g, "If", {"c1"}, {"y"}, "outer");
+  auto* then1 = add_graph_attr(outer, "then_branch");
+  then1->set_name("then1");
+  *then1->add_output() = vi("t1", 1, {2});
+  auto* inner = node(*then1, "If", {"c2"}, {"t1"}, "inner");
+  auto* then2 = add_graph_attr(inner, "then_branch");
+  add_const(*then2, "one", 1.0f);
+  node(*then2, "Add", {"x", "one"}, {"t2"});
+  *then2->add_output() = vi("t2", 1, {2});
+  auto* else2 = add_graph_attr(inner, "else_branch");
+  add_const(*else2, "two", 2.0f);
+  node(*else2, "Add", {"x", "two"}, {"e2"});
+  *else2->add_output() = vi("e2", 1, {2});
+  auto* else1 = add_graph_attr(outer, "else_branch");
+  add_const(*else1, "three", 3.0f);
+  node(*else1, "Mul", {"x", "three"}, {"e1f"});
+  if (bad_else) {
+    auto* cast = node(*else1, "Cast", {"e1f"}, {"e1"});
+    auto* a = cast->add_attribute();
+    a->set_name("to");
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(7);
+    *else1->add_output() = vi("e1", 1, {2});
+  } else {
+    node(*else1, "Identity", {"e1f"}, {"e1"});
+    *else1->add_output() = vi("e1", 1, {2});
+  }
+  return model_with(g);
+}
+
+Value f32(std::vector<double> v, Dims shape) {
+  Tensor t(DT::F32, std::move(shape));
+  for (size_t k = 0; k < v.size(); ++k) t.f[k] = v[k];
+  return Value::tensor(std::move(t));
+}
+Value boolean(bool b) {
+  Tensor t(DT::Bool, {});
+  t.i[0] = b;
+  return Value::tensor(std::move(t));
+}
+
+struct TempDir {
+  fs::path p;
+  TempDir() {
+    p = fs::temp_directory_path() / ("condlint_exec_" + std::to_string(::getpid()) + "_" +
+                                     std::to_string(reinterpret_cast<uintptr_t>(this)));
+    fs::remove_all(p);
+    fs::create_directories(p);
+  }
+  ~TempDir() { fs::remove_all(p); }
+};
+
+void write(const fs::path& p, const std::string& bytes) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+// Writes model.onnx and test_data_set_0 (inputs; outputs when given).
+void write_case(const fs::path& dir, const onnx::ModelProto& m, const std::vector<Value>& in, const std::vector<Value>& out) {
+  write(dir / "model.onnx", m.SerializeAsString());
+  for (size_t k = 0; k < in.size(); ++k) write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(in[k], ""));
+  for (size_t k = 0; k < out.size(); ++k) write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(out[k], ""));
+}
+
+}  // namespace
+
+TEST(ExecTensor, HugeTensorIsAResourceErrorNotAnAllocation) {
+  guard().limits = Limits{};
+  try {
+    Tensor t(DT::F32, {1000000, 1000000});
+    FAIL() << "a 10^12-element tensor was allocated";
+  } catch (const ExecError& e) {
+    EXPECT_EQ(e.kind, ErrKind::Resource);
+    EXPECT_NE(std::string(e.what()).find("1000000000000 elements"), std::string::npos) << e.what();
+  }
+  // A TensorProto that declares 10^12 elements but carries none is rejected before any allocation.
+  onnx::TensorProto tp;
+  tp.set_data_type(1);
+  tp.add_dims(1000000);
+  tp.add_dims(1000000);
+  EXPECT_THROW(tensor_from_proto(tp), ExecError);
+  // Overflowing shapes are caught too.
+  EXPECT_THROW(checked_numel({INT64_MAX, 4}), ExecError);
+}
+
+TEST(ExecTensor, LiveBytesLimitHolds) {
+  guard().limits = Limits{};
+  guard().limits.max_total_bytes = 1 << 20;
+  Tensor a(DT::F32, {1000});
+  EXPECT_THROW(Tensor(DT::F32, {200000}), ExecError);
+  guard().limits = Limits{};
+}
+
+TEST(ExecTensor, HalfAndBfloatRoundTrip) {
+  EXPECT_EQ(f16_bits_to_f32(f32_to_f16_bits(1.5f)), 1.5f);
+  EXPECT_EQ(f16_bits_to_f32(f32_to_f16_bits(65504.0f)), 65504.0f);
+  EXPECT_TRUE(std::isinf(f16_bits_to_f32(f32_to_f16_bits(70000.0f))));
+  EXPECT_EQ(bf16_bits_to_f32(f32_to_bf16_bits(3.0f)), 3.0f);
+  EXPECT_EQ(round_to(DT::F16, 0.1), static_cast<double>(f16_bits_to_f32(0x2e66)));
+  EXPECT_EQ(wrap_to(DT::I8, 130), -126);
+  EXPECT_EQ(wrap_to(DT::U8, -1), 255);
+}
+
+TEST(ExecCompare, ToleranceNaNShapeAndFirstIndex) {
+  EXPECT_TRUE(compare_values(f32({1.0, NAN}, {2}), f32({1.0, NAN}, {2}), {}, {}).ok);
+  EXPECT_FALSE(compare_values(f32({1.0, 1.0}, {2}), f32({1.0, NAN}, {2}), {}, {}).ok);
+  EXPECT_FALSE(compare_values(f32({1.0, NAN}, {2}), f32({1.0, 1.0}, {2}), {}, {}).ok);
+  // f32 defaults: atol 1e-5, rtol 1e-3 -> 1000 vs 1000.9 passes, 1000 vs 1001.1 fails.
+  EXPECT_TRUE(compare_values(f32({1000.9}, {1}), f32({1000}, {1}), {}, {}).ok);
+  EXPECT_FALSE(compare_values(f32({1001.1}, {1}), f32({1000}, {1}), {}, {}).ok);
+  EXPECT_TRUE(compare_values(f32({1001.1}, {1}), f32({1000}, {1}), 2.0, {}).ok);
+  auto c = compare_values(f32({1, 2, 3, 5}, {2, 2}), f32({1, 2, 3, 4}, {2, 2}), {}, {});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.first_index, "[1,1]");
+  EXPECT_DOUBLE_EQ(c.max_abs, 1.0);
+  EXPECT_FALSE(compare_values(f32({1, 2}, {2}), f32({1, 2}, {1, 2}), {}, {}).ok);
+  Tensor i(DT::I64, {2});
+  EXPECT_FALSE(compare_values(Value::tensor(i), f32({0, 0}, {2}), {}, {}).ok);
+}
+
+TEST(ExecGolden, NpyRoundTripAndPinsJson) {
+  Tensor t(DT::F32, {2, 3});
+  for (int k = 0; k < 6; ++k) t.f[k] = k * 0.5;
+  Value v = read_npy(write_npy(t));
+  ASSERT_TRUE(v.is_tensor());
+  EXPECT_EQ(v.t->shape, (Dims{2, 3}));
+  EXPECT_TRUE(compare_values(v, Value::tensor(t), 0.0, 0.0).ok);
+  EXPECT_THROW(read_npy("not numpy"), ExecError);
+
+  TempDir d;
+  write(d.p / "test_data_set_0" / "input_0.npy", write_npy(t));
+  write(d.p / "test_data_set_0" / "pins.json", pins_json({{"main/outer", false}}));
+  write(d.p / "test_data_set_1" / "input_0.pb", write_pb_value(Value::tensor(t), "x"));
+  write(d.p / "test_data_set_1" / "pins.json", "{\"pins\": {\"main/outer\": 3}}");
+  auto sets = find_data_sets(d.p);
+  ASSERT_EQ(sets.size(), 2u);
+  EXPECT_EQ(sets[0].pins.at("main/outer"), false);
+  EXPECT_TRUE(sets[0].pins_error.empty());
+  EXPECT_FALSE(sets[1].pins_error.empty());
+}
+
+TEST(ExecGolden, PbReaderFollowsTheDeclaredType) {
+  // A SequenceProto read as a tensor would be garbage; the declared type picks the message.
+  onnx::SequenceProto sp;
+  sp.set_elem_type(onnx::SequenceProto::TENSOR);
+  Tensor t(DT::F32, {1});
+  t.f[0] = 4;
+  tensor_to_proto(t, *sp.add_tensor_values());
+  onnx::TypeProto seq_type;
+  seq_type.mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+  Value v = read_pb_value(sp.SerializeAsString(), &seq_type);
+  ASSERT_EQ(v.kind, Value::Kind::Sequence);
+  ASSERT_EQ(v.seq->size(), 1u);
+  onnx::TypeProto opt_type;
+  opt_type.mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+  onnx::OptionalProto op;
+  op.set_elem_type(onnx::OptionalProto::TENSOR);
+  Value o = read_pb_value(op.SerializeAsString(), &opt_type);
+  ASSERT_EQ(o.kind, Value::Kind::Optional);
+  EXPECT_EQ(o.opt, nullptr);
+}
+
+TEST(ExecRun, BothBranchesOfNestedIfsRun) {
+  TempDir d;
+  // Data selects outer=then, inner=then: x + 1.
+  write_case(d.p, nested_if_model(), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 3}, {2})});
+  RunConfig cfg;
+  ModelResult r = run_model(d.p / "model.onnx", cfg);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.failed, 0) << (r.cases.empty() ? "" : r.cases[0].message);
+  ASSERT_TRUE(r.if_coverage.count("main/outer"));
+  ASSERT_TRUE(r.if_coverage.count("main/outer/then/inner"));
+  EXPECT_EQ(r.if_coverage["main/outer"].size(), 2u);
+  EXPECT_EQ(r.if_coverage["main/outer/then/inner"].size(), 2u);
+  EXPECT_EQ(r.cases.size(), 3u);  // data, outer pinned to else, inner pinned to else
+  EXPECT_TRUE(r.cases[0].golden);
+  EXPECT_FALSE(r.cases[1].golden);
+
+  cfg.both_branches = false;
+  r = run_model(d.p / "model.onnx", cfg);
+  EXPECT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.if_coverage["main/outer"].size(), 1u);
+}
+
+TEST(ExecRun, PinnedBranchWithWrongTypeFails) {
+  TempDir d;
+  write_case(d.p, nested_if_model(true), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 3}, {2})});
+  ModelResult r = run_model(d.p / "model.onnx", RunConfig{});
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.passed, 2);
+  ASSERT_EQ(r.failed, 1);
+  const CaseResult* bad = nullptr;
+  for (const auto& c : r.cases)
+    if (c.status != CaseStatus::Passed) bad = &c;
+  ASSERT_NE(bad, nullptr);
+  EXPECT_EQ(bad->pins.at("main/outer"), false);
+  EXPECT_NE(bad->message.find("If 'main/outer' else branch output 0 has element type i64"), std::string::npos) << bad->message;
+}
+
+TEST(ExecRun, GoldenMismatchAndPinsFromDataSet) {
+  TempDir d;
+  write_case(d.p, nested_if_model(), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 4}, {2})});
+  ModelResult r = run_model(d.p / "model.onnx", RunConfig{});
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch);
+  EXPECT_EQ(r.cases[0].outputs[0].first_index, "[1]");
+  // A second data set pins the outer If to else: golden x * 3 is compared, and no derived run repeats it.
+  write(d.p / "test_data_set_0" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
+  for (int k = 0; k < 3; ++k)
+    fs::copy_file(d.p / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"),
+                  d.p / "test_data_set_1" / ("input_" + std::to_string(k) + ".pb"),
+                  (fs::create_directories(d.p / "test_data_set_1"), fs::copy_options::overwrite_existing));
+  write(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({3, 6}, {2}), ""));
+  write(d.p / "test_data_set_1" / "pins.json", pins_json({{"main/outer", false}}));
+  r = run_model(d.p / "model.onnx", RunConfig{});
+  EXPECT_EQ(r.failed, 0);
+  int golden_pinned = 0, derived_outer = 0;
+  for (const auto& c : r.cases) {
+    if (c.golden && c.pins.count("main/outer")) ++golden_pinned;
+    if (c.derived && c.pins.size() == 1 && c.pins.count("main/outer")) ++derived_outer;
+  }
+  EXPECT_EQ(golden_pinned, 1);
+  EXPECT_EQ(derived_outer, 0);
+  // Wrong golden data for the pinned branch is caught.
+  write(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
+  r = run_model(d.p / "model.onnx", RunConfig{});
+  EXPECT_EQ(r.failed, 1);
+}
+
+TEST(ExecRun, SaveRecordsEveryBranchAsGoldenData) {
+  TempDir d;
+  write_case(d.p / "m", nested_if_model(), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {});
+  RunConfig cfg;
+  cfg.save_dir = d.p / "saved";
+  ModelResult r = run_model(d.p / "m" / "model.onnx", cfg);
+  EXPECT_EQ(r.failed, 0);
+  ASSERT_EQ(find_data_sets(d.p / "saved").size(), 3u);
+  EXPECT_TRUE(fs::exists(d.p / "saved" / "test_data_set_1" / "pins.json"));
+  RunConfig again;
+  again.data_dirs = {d.p / "saved"};
+  r = run_model(d.p / "m" / "model.onnx", again);
+  EXPECT_EQ(r.failed, 0);
+  EXPECT_EQ(r.passed, 3);
+  int golden = 0;
+  for (const auto& c : r.cases) golden += c.golden;
+  EXPECT_EQ(golden, 3);  // every branch now has golden data; no derived run is needed
+}
+
+TEST(ExecRun, UnsupportedOpLoopLimitAndHugeTensorAreResultsNotCrashes) {
+  TempDir d;
+  {
+    onnx::GraphProto g;
+    *g.add_input() = vi("x", 1, {1});
+    *g.add_output() = vi("y", 1, {1});
+    node(g, "FancyOp", {"x"}, {"y"}, "fancy");
+    write_case(d.p / "u", model_with(g), {f32({1}, {1})}, {});
+    ModelResult r = run_model(d.p / "u" / "model.onnx", RunConfig{});
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].status, CaseStatus::Unsupported);
+    EXPECT_NE(r.cases[0].message.find("unsupported op FancyOp at main/fancy"), std::string::npos) << r.cases[0].message;
+  }
+  {
+    // Loop without trip count whose condition stays true.
+    onnx::GraphProto g;
+    *g.add_input() = vi("c", 9, {});
+    *g.add_output() = vi("y", 1, {});
+    add_const(g, "zero", 0.0f);
+    auto* loop = node(g, "Loop", {"", "c", "zero"}, {"y"}, "forever");
+    auto* body = add_graph_attr(loop, "body");
+    *body->add_input() = vi("i", 7, {});
+    *body->add_input() = vi("cin", 9, {});
+    *body->add_input() = vi("acc", 1, {});
+    node(*body, "Identity", {"cin"}, {"cout"});
+    node(*body, "Identity", {"acc"}, {"acc_out"});
+    *body->add_output() = vi("cout", 9, {});
+    *body->add_output() = vi("acc_out", 1, {});
+    write_case(d.p / "l", model_with(g), {boolean(true)}, {});
+    RunConfig cfg;
+    cfg.limits.max_loop_iterations = 1000;
+    ModelResult r = run_model(d.p / "l" / "model.onnx", cfg);
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+    EXPECT_NE(r.cases[0].message.find("iteration limit"), std::string::npos) << r.cases[0].message;
+  }
+  {
+    onnx::GraphProto g;
+    *g.add_output() = vi("y", 1, {});
+    auto* n = node(g, "Constant", {}, {"shape"});
+    auto* a = n->add_attribute();
+    a->set_name("value_ints");
+    a->set_type(onnx::AttributeProto::INTS);
+    a->add_ints(1000000);
+    a->add_ints(1000000);
+    node(g, "ConstantOfShape", {"shape"}, {"y"}, "huge");
+    write(d.p / "h" / "model.onnx", model_with(g).SerializeAsString());
+    ModelResult r = run_model(d.p / "h" / "model.onnx", RunConfig{});
+    ASSERT_EQ(r.cases.size(), 1u);
+    EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+    EXPECT_NE(r.cases[0].message.find("resource limit"), std::string::npos) << r.cases[0].message;
+    EXPECT_NE(r.cases[0].message.find("main/huge"), std::string::npos) << r.cases[0].message;
+  }
+  {
+    write(d.p / "g" / "model.onnx", "this is not protobuf");
+    ModelResult r = run_model(d.p / "g" / "model.onnx", RunConfig{});
+    EXPECT_FALSE(r.error.empty());
+  }
+}
+
+TEST(ExecCli, RunExitCodesAndJsonSummary) {
+  using condlint::test::condlint_cmd;
+  using condlint::test::run;
+  TempDir d;
+  write_case(d.p, nested_if_model(), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 3}, {2})});
+  const std::string m = (d.p / "model.onnx").string();
+  auto r = run(condlint_cmd() + " run " + m + " --format json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["summary"]["passed"], 3);
+  EXPECT_EQ(j["summary"]["failed"], 0);
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/outer=maybe").exit_code, 2);
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --branches sideways").exit_code, 2);
+  EXPECT_EQ(run(condlint_cmd() + " run " + (d.p / "absent.onnx").string()).exit_code, 2);
+  // Pinning the outer If against golden data made for the then branch is a mismatch.
+  r = run(condlint_cmd() + " run " + m + " --pin main/outer=false --branches taken");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 1);
+}
