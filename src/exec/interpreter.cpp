@@ -62,6 +62,7 @@ const KernelTable& kernels() {
     register_nn_ops(t);
     register_sequence_ops(t);
     register_control_flow(t);
+    register_resize_ops(t);
     return t;
   }();
   return table;

@@ -113,5 +113,6 @@ void register_reduce_ops(KernelTable& t);
 void register_nn_ops(KernelTable& t);
 void register_sequence_ops(KernelTable& t);
 void register_control_flow(KernelTable& t);
+void register_resize_ops(KernelTable& t);
 
 }  // namespace condlint::exec

@@ -414,6 +414,71 @@ void k_det(OpCtx& c) {
   c.set(0, std::move(y));
 }
 
+void k_conv_transpose(OpCtx& c) {
+  const Tensor& x = c.t(0);
+  const Tensor& w = c.t(1);
+  need_float(x, "ConvTranspose");
+  if (x.rank() < 3 || w.rank() != x.rank()) fail("ConvTranspose needs X and W of the same rank >= 3");
+  const int64_t nd = static_cast<int64_t>(x.rank()) - 2;
+  const int64_t N = x.shape[0], C = x.shape[1], group = c.attr_i("group", 1);
+  if (group <= 0 || C % group || w.shape[0] != C) fail("ConvTranspose group does not match channels");
+  const int64_t Mg = w.shape[1], M = Mg * group;
+  auto strides = c.attr_ints("strides"), dil = c.attr_ints("dilations"), outpad = c.attr_ints("output_padding");
+  auto pads = c.attr_ints("pads"), out_shape = c.attr_ints("output_shape");
+  if (strides.empty()) strides.assign(nd, 1);
+  if (dil.empty()) dil.assign(nd, 1);
+  if (outpad.empty()) outpad.assign(nd, 0);
+  if (pads.empty()) pads.assign(2 * nd, 0);
+  if (static_cast<int64_t>(strides.size()) != nd || static_cast<int64_t>(dil.size()) != nd ||
+      static_cast<int64_t>(outpad.size()) != nd || static_cast<int64_t>(pads.size()) != 2 * nd)
+    fail("ConvTranspose attributes do not match the spatial rank");
+  const std::string ap = c.attr_s("auto_pad", "NOTSET");
+  Dims out(nd), lo(nd);
+  for (int64_t d = 0; d < nd; ++d) {
+    const int64_t in = x.shape[2 + d], ek = (w.shape[2 + d] - 1) * dil[d] + 1;
+    const int64_t full = strides[d] * (in - 1) + outpad[d] + ek;
+    if (!out_shape.empty() || ap == "SAME_UPPER" || ap == "SAME_LOWER") {
+      const int64_t want = !out_shape.empty() ? out_shape[out_shape.size() - nd + d] : in * strides[d];
+      const int64_t total = full - want;
+      const int64_t half = total >= 0 ? total / 2 : -((-total + 1) / 2);  // floor division, as the spec's Python
+      lo[d] = ap == "SAME_UPPER" ? half : total - half;
+      out[d] = want;
+    } else {
+      lo[d] = pads[d];
+      out[d] = full - pads[d] - pads[d + nd];
+    }
+    if (out[d] < 0) fail("ConvTranspose output size is negative");
+  }
+  Dims od{N, M};
+  od.insert(od.end(), out.begin(), out.end());
+  Tensor y(x.dt, od);
+  const Dims xs = strides_of(x.shape), ws = strides_of(w.shape), ys = strides_of(od);
+  Dims xsp(x.shape.begin() + 2, x.shape.end()), ksp(w.shape.begin() + 2, w.shape.end());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t ci = 0; ci < C; ++ci) {
+      const int64_t g = ci / (C / group);
+      for_each_index(xsp, [&](const std::vector<int64_t>& ip) {
+        int64_t xo = n * xs[0] + ci * xs[1];
+        for (int64_t d = 0; d < nd; ++d) xo += ip[d] * xs[2 + d];
+        const double xv = x.getf(xo);
+        for_each_index(ksp, [&](const std::vector<int64_t>& kk) {
+          int64_t yo = n * ys[0], wo = ci * ws[0];
+          for (int64_t d = 0; d < nd; ++d) {
+            const int64_t o = ip[d] * strides[d] + kk[d] * dil[d] - lo[d];
+            if (o < 0 || o >= out[d]) return;
+            yo += o * ys[2 + d];
+            wo += kk[d] * ws[2 + d];
+          }
+          for (int64_t m = 0; m < Mg; ++m) y.f[yo + (g * Mg + m) * ys[1]] += xv * w.getf(wo + m * ws[1]);
+        });
+      });
+    }
+  if (c.has(2))
+    for (int64_t k = 0; k < y.numel(); ++k) y.f[k] += c.t(2).getf((k / ys[1]) % M);
+  normalize(y);
+  c.set(0, std::move(y));
+}
+
 }  // namespace
 
 void register_nn_ops(KernelTable& t) {
@@ -422,6 +487,7 @@ void register_nn_ops(KernelTable& t) {
   t["GlobalAveragePool"] = k_global_pool<false>; t["BatchNormalization"] = k_batchnorm;
   t["InstanceNormalization"] = k_instancenorm; t["LRN"] = k_lrn; t["QuantizeLinear"] = k_quantize;
   t["DequantizeLinear"] = k_dequantize; t["Det"] = k_det;
+  t["ConvTranspose"] = k_conv_transpose;
 }
 
 }  // namespace condlint::exec
