@@ -9,6 +9,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "report/report.hpp"
@@ -174,7 +175,10 @@ int run_exec(const RunCmdOptions& o) {
   if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;
   if (o.max_iterations > 0) cfg.limits.max_loop_iterations = o.max_iterations;
   if (o.timeout_ms > 0) cfg.limits.timeout_ms = o.timeout_ms;
-  const exec::ModelResult r = exec::run_model(o.model, cfg);
+  const bool nnapi = exec::is_nnapi_path(o.model);
+  if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;  // Android's default loop timeout
+  if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
+  const exec::ModelResult r = nnapi ? exec::run_nnapi_model(o.model, cfg) : exec::run_model(o.model, cfg);
   std::ofstream file;
   std::ostream* os = &std::cout;
   if (!o.output.empty()) {
@@ -248,7 +252,7 @@ int main(int argc, char** argv) {
 
     RunCmdOptions runo;
     auto* run_cmd = app.add_subcommand(
-        "run", "Run an ONNX model on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
+        "run", "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
                "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
     run_cmd->add_option("model", runo.model, "ONNX model file")->required();
     run_cmd->add_option("--data", runo.data,

@@ -1,0 +1,60 @@
+// Runs the Android NNAPI control-flow CTS vectors (../shared/corpus/nnapi-cts) with the reference executor.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include "exec/nnapi_exec.hpp"
+#include "tests/test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace condlint::exec;
+
+TEST(ExecNnapiConformance, CtsVectors) {
+  const fs::path dir = condlint::test::shared_dir() / "corpus" / "nnapi-cts";
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) GTEST_SKIP() << dir << " is absent (the shared corpus is not checked out)";
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (is_nnapi_path(e.path())) files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GT(files.size(), 700u);
+  int passed = 0, failed = 0, unsupported = 0, expected_failures = 0, runs = 0, ifs_both = 0, ifs = 0, golden = 0;
+  int no_value = 0, timeouts = 0;
+  for (const auto& f : files) {
+    RunConfig cfg;
+    cfg.limits.timeout_ms = 100;  // Android's default is 2 s; the infinite-loop vectors only need to stop
+    const ModelResult r = run_nnapi_model(f, cfg);
+    ASSERT_TRUE(r.error.empty()) << f << ": " << r.error;
+    bool ok = r.failed == 0 && r.unsupported == 0;
+    for (const auto& c : r.cases) {
+      ++runs;
+      if (c.message.rfind("failed as expected", 0) == 0) {
+        ++expected_failures;
+        no_value += c.message.find("has no value") != std::string::npos;
+        timeouts += c.message.find("loop timeout") != std::string::npos;
+      }
+      golden += c.golden && c.status == CaseStatus::Passed;
+    }
+    for (auto& [p, b] : r.if_coverage) {
+      ++ifs;
+      ifs_both += b.size() == 2;
+    }
+    if (ok) ++passed;
+    else if (r.failed) {
+      ++failed;
+      for (const auto& c : r.cases)
+        if (c.status != CaseStatus::Passed) ADD_FAILURE() << f.filename() << ": " << c.message;
+    } else ++unsupported;
+  }
+  std::cout << "NNAPI CTS: " << files.size() << " vectors, " << passed << " passed (" << expected_failures
+            << " failing as expected), " << failed << " failed, " << unsupported << " unsupported; " << runs
+            << " runs; " << ifs_both << " of " << ifs << " IFs ran both branches\n";
+  std::cout << golden << " runs compared with golden outputs\n";
+  EXPECT_EQ(expected_failures, 11);
+  EXPECT_EQ(no_value, 6);  // if_no_value*: the condition operand has no value
+  EXPECT_EQ(timeouts, 5);  // while_infinite_loop*: stopped by the loop timeout
+  EXPECT_EQ(golden, 752);
+  EXPECT_EQ(passed, static_cast<int>(files.size()));
+}
