@@ -18,6 +18,9 @@ const fs::path kNodeDir = "/usr/share/libonnx-testdata/data/node";
 
 // Tests whose golden data the executor does not reproduce, with the reason (docs/golden-data.md keeps the same list).
 const std::map<std::string, std::string> kKnownWrong = {
+    // The generator computed the expected values with epsilon = 1e-2 but did not put epsilon on the node,
+    // so the node carries the default 1e-6 (onnx/backend/test/case/node/adam.py, export_adam_multiple).
+    {"test_adam_multiple", "golden data made with epsilon 1e-2, node uses the default 1e-6"},
 };
 
 enum class Verdict { Passed, Wrong, Unsupported };

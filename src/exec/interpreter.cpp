@@ -63,6 +63,8 @@ const KernelTable& kernels() {
     register_sequence_ops(t);
     register_control_flow(t);
     register_resize_ops(t);
+    register_extra_ops(t);
+    register_rnn_ops(t);
     return t;
   }();
   return table;
@@ -292,7 +294,8 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
     auto lf = local_functions_.find({n.domain(), n.op_type()});
     if (lf != local_functions_.end()) {
       run_function(*lf->second, c);
-    } else if (auto it = kernels().find(n.op_type()); std_domain && it != kernels().end()) {
+    } else if (auto it = kernels().find(std_domain ? n.op_type() : n.domain() + "." + n.op_type());
+               it != kernels().end()) {
       it->second(c);
     } else {
       const onnx::OpSchema* s = onnx::OpSchemaRegistry::Schema(n.op_type(), opset, n.domain());

@@ -114,5 +114,7 @@ void register_nn_ops(KernelTable& t);
 void register_sequence_ops(KernelTable& t);
 void register_control_flow(KernelTable& t);
 void register_resize_ops(KernelTable& t);
+void register_extra_ops(KernelTable& t);
+void register_rnn_ops(KernelTable& t);  // also ai.onnx.preview.training ops, keyed "domain.Op"
 
 }  // namespace condlint::exec

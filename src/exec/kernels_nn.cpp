@@ -161,9 +161,7 @@ void for_each_index(const Dims& d, F&& f) {
   }
 }
 
-void k_conv(OpCtx& c) {
-  const Tensor& x = c.t(0);
-  const Tensor& w = c.t(1);
+Tensor conv_core(OpCtx& c, const Tensor& x, const Tensor& w, const Tensor* bias, DT out_dt) {
   if (x.rank() < 3 || w.rank() != x.rank()) fail("Conv needs X and W of the same rank >= 3");
   const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
   const int64_t group = c.attr_i("group", 1);
@@ -172,14 +170,14 @@ void k_conv(OpCtx& c) {
   Geo g = geometry(c, sp, ks);
   Dims od{N, M};
   od.insert(od.end(), g.out.begin(), g.out.end());
-  Tensor y(x.dt, od);
+  Tensor y(out_dt, od);
   const Dims xs = strides_of(x.shape), ws = strides_of(w.shape), ys = strides_of(od);
   const int64_t cg = C / group, mg = M / group;
   for (int64_t n = 0; n < N; ++n)
     for (int64_t m = 0; m < M; ++m) {
       const int64_t gi = m / mg;
       for_each_index(g.out, [&](const std::vector<int64_t>& o) {
-        double s = c.has(2) ? c.t(2).getf(m) : 0.0;
+        double s = bias ? bias->getf(m) : 0.0;
         for (int64_t ci = 0; ci < cg; ++ci)
           for_each_index(g.k, [&](const std::vector<int64_t>& kk) {
             int64_t xo = n * xs[0] + (gi * cg + ci) * xs[1];
@@ -198,7 +196,67 @@ void k_conv(OpCtx& c) {
       });
     }
   normalize(y);
-  c.set(0, std::move(y));
+  return y;
+}
+
+void k_conv(OpCtx& c) { c.set(0, conv_core(c, c.t(0), c.t(1), c.has(2) ? &c.t(2) : nullptr, c.t(0).dt)); }
+
+// x - zero_point as f64 (zero point scalar or per axis-`axis` slice)
+Tensor shifted(const Tensor& x, const Tensor* zp, int64_t axis) {
+  Tensor r(DT::F64, x.shape);
+  int64_t inner = 1;
+  if (zp && zp->numel() > 1)
+    for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
+  for (int64_t k = 0; k < x.numel(); ++k) {
+    double z = 0;
+    if (zp && zp->numel() == 1) z = zp->getf(0);
+    else if (zp && zp->numel() > 1) z = zp->getf((k / inner) % x.shape[axis]);
+    r.f[k] = x.getf(k) - z;
+  }
+  return r;
+}
+
+void k_conv_integer(OpCtx& c) {
+  Tensor x = shifted(c.t(0), c.has(2) ? &c.t(2) : nullptr, 1);
+  Tensor w = shifted(c.t(1), c.has(3) ? &c.t(3) : nullptr, 0);
+  Tensor y = conv_core(c, x, w, nullptr, DT::F64);
+  c.set(0, cast_tensor(y, DT::I32));
+}
+
+Tensor requantize(const Tensor& real, double scale, const Tensor& zp_t) {
+  const DT dt = zp_t.dt;
+  Tensor y(dt, real.shape);
+  const double zp = zp_t.numel() ? zp_t.getf(0) : 0;
+  const double lo = dt == DT::U8 ? 0 : -128, hi = dt == DT::U8 ? 255 : 127;
+  for (int64_t k = 0; k < y.numel(); ++k) y.i[k] = static_cast<int64_t>(std::clamp(std::nearbyint(real.f[k] / scale) + zp, lo, hi));
+  return y;
+}
+
+void k_qlinear_matmul(OpCtx& c) {
+  Tensor a = shifted(c.t(0), &c.t(2), static_cast<int64_t>(c.t(0).rank()) - 2);
+  Tensor b = shifted(c.t(3), &c.t(5), static_cast<int64_t>(c.t(3).rank()) - 1);
+  if (c.t(1).numel() != 1 || c.t(4).numel() != 1) throw ExecError(ErrKind::Unsupported, "unsupported op QLinearMatMul with per-axis scales at " + c.path);
+  Tensor y = matmul(a, b, DT::F64);
+  for (double& v : y.f) v *= c.t(1).getf(0) * c.t(4).getf(0);
+  c.set(0, requantize(y, c.t(6).getf(0), c.t(7)));
+}
+
+void k_qlinear_conv(OpCtx& c) {
+  Tensor x = shifted(c.t(0), &c.t(2), 1);
+  Tensor w = shifted(c.t(3), &c.t(5), 0);
+  const Tensor& xs = c.t(1);
+  const Tensor& ws = c.t(4);
+  Tensor y = conv_core(c, x, w, nullptr, DT::F64);
+  const int64_t M = y.rank() > 1 ? y.shape[1] : 1;
+  const int64_t inner = M ? y.numel() / std::max<int64_t>(y.shape[0] * M, 1) : 1;
+  for (int64_t k = 0; k < y.numel(); ++k) {
+    const int64_t m = (k / inner) % M;
+    const double wsc = ws.numel() == 1 ? ws.getf(0) : ws.getf(m);
+    double v = y.f[k];
+    if (c.has(8)) v += c.t(8).getf(m);
+    y.f[k] = v * xs.getf(0) * wsc;
+  }
+  c.set(0, requantize(y, c.t(6).getf(0), c.t(7)));
 }
 
 template <bool Max>
@@ -282,7 +340,7 @@ void k_global_pool(OpCtx& c) {
 
 void k_batchnorm(OpCtx& c) {
   need_float(c.t(0), "BatchNormalization");
-  if (c.attr_i("training_mode", 0)) throw ExecError(ErrKind::Unsupported, "unsupported op BatchNormalization in training mode at " + c.path);
+  const bool training = c.attr_i("training_mode", 0) != 0;
   const Tensor& x = c.t(0);
   const Tensor &sc = c.t(1), &b = c.t(2), &mean = c.t(3), &var = c.t(4);
   const double eps = c.attr_f("epsilon", 1e-5f);
@@ -290,12 +348,40 @@ void k_batchnorm(OpCtx& c) {
   const int64_t C = x.rank() > 1 ? x.shape[1] : 1;
   int64_t inner = 1;
   for (size_t a = 2; a < x.rank(); ++a) inner *= x.shape[a];
+  std::vector<double> m(C), v(C);
+  for (int64_t ch = 0; ch < C; ++ch) {
+    m[ch] = mean.getf(ch);
+    v[ch] = var.getf(ch);
+  }
+  if (training) {  // batch statistics (population variance) over every axis but 1
+    std::vector<double> s(C, 0), s2(C, 0);
+    const double n = static_cast<double>(C ? x.numel() / C : 1);
+    for (int64_t k = 0; k < x.numel(); ++k) s[(k / inner) % C] += x.f[k];
+    for (int64_t ch = 0; ch < C; ++ch) m[ch] = s[ch] / n;
+    for (int64_t k = 0; k < x.numel(); ++k) {
+      const double dlt = x.f[k] - m[(k / inner) % C];
+      s2[(k / inner) % C] += dlt * dlt;
+    }
+    for (int64_t ch = 0; ch < C; ++ch) v[ch] = s2[ch] / n;
+  }
   for (int64_t k = 0; k < x.numel(); ++k) {
     const int64_t ch = (k / inner) % C;
-    put(y, k, sc.getf(ch) * (x.f[k] - mean.getf(ch)) / std::sqrt(var.getf(ch) + eps) + b.getf(ch));
+    put(y, k, sc.getf(ch) * (x.f[k] - m[ch]) / std::sqrt(v[ch] + eps) + b.getf(ch));
   }
   normalize(y);
   c.set(0, std::move(y));
+  if (training) {
+    const double mom = c.attr_f("momentum", 0.9f);
+    Tensor rm(mean.dt, mean.shape), rv(var.dt, var.shape);
+    for (int64_t ch = 0; ch < C && ch < rm.numel() && ch < rv.numel(); ++ch) {
+      put(rm, ch, mean.getf(ch) * mom + m[ch] * (1 - mom));
+      put(rv, ch, var.getf(ch) * mom + v[ch] * (1 - mom));
+    }
+    normalize(rm);
+    normalize(rv);
+    if (c.want(1)) c.set(1, std::move(rm));
+    if (c.want(2)) c.set(2, std::move(rv));
+  }
 }
 
 void k_instancenorm(OpCtx& c) {
@@ -488,6 +574,7 @@ void register_nn_ops(KernelTable& t) {
   t["InstanceNormalization"] = k_instancenorm; t["LRN"] = k_lrn; t["QuantizeLinear"] = k_quantize;
   t["DequantizeLinear"] = k_dequantize; t["Det"] = k_det;
   t["ConvTranspose"] = k_conv_transpose;
+  t["ConvInteger"] = k_conv_integer; t["QLinearMatMul"] = k_qlinear_matmul; t["QLinearConv"] = k_qlinear_conv;
 }
 
 }  // namespace condlint::exec
