@@ -160,6 +160,14 @@ struct IrConst {
   std::optional<Shape> shape;
 };
 
+// An XML comment `<!-- condlint-disable ID [ID...] -->` directly before or inside a <layer>:
+// findings of those rules (IDs or prefixes; none = every rule) at that layer or its ports are suppressed.
+struct IrSuppression {
+  int graph = -1, node = -1;
+  std::vector<std::string> rules;
+  SourceLocation loc;  // the comment
+};
+
 struct IrData {
   std::string net_version;
   std::string weights_path;             // the .bin beside the .xml
@@ -168,6 +176,7 @@ struct IrData {
   std::vector<IrIf> ifs;
   std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
   std::vector<IrConst> consts;
+  std::vector<IrSuppression> suppressions;  // condlint-disable comments, in file order
 };
 
 // Defined in model/onnx_data.hpp and model/nnapi_data.hpp: what ONNX and NNAPI rules read.
