@@ -9,7 +9,27 @@ packages=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev googletest libgtest-dev
   python3-jsonschema   # validates the JSON report against schemas/ in the test suite
   libonnx-testdata     # ONNX node tests with golden data (conformance tests)
+  libyaml-cpp-dev      # the .condlint.yaml configuration file
+  chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
 )
+
+# The SARIF validator (npm @microsoft/sarif-multitool-linux) into tools/sarif/node_modules (gitignored),
+# used by the SARIF test and CI. Optional: skipped with a message when npm is unavailable.
+root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sarif_tool="$root_dir/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ -f "$sarif_tool" ]; then
+  chmod u+x "$sarif_tool"
+elif command -v npm >/dev/null 2>&1; then
+  echo "install-deps: installing @microsoft/sarif-multitool-linux into tools/sarif/node_modules"
+  mkdir -p "$root_dir/tools/sarif"
+  if npm install --prefix "$root_dir/tools/sarif" --no-save --no-audit --no-fund @microsoft/sarif-multitool-linux >/dev/null; then
+    chmod u+x "$sarif_tool"  # npm may skip the package's postinstall chmod
+  else
+    echo "install-deps: npm install failed; the SARIF validation test will be skipped" >&2
+  fi
+else
+  echo "install-deps: npm not found; skipping the SARIF validator (its test will be skipped)"
+fi
 
 missing=()
 for p in "${packages[@]}"; do
