@@ -13,32 +13,15 @@ packages=(
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
 )
 
-# The SARIF validator (npm @microsoft/sarif-multitool-linux) into tools/sarif/node_modules (gitignored),
-# used by the SARIF test and CI. Optional: skipped with a message when npm is unavailable.
-root_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-sarif_tool="$root_dir/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
-if [ -f "$sarif_tool" ]; then
-  chmod u+x "$sarif_tool"
-elif command -v npm >/dev/null 2>&1; then
-  echo "install-deps: installing @microsoft/sarif-multitool-linux into tools/sarif/node_modules"
-  mkdir -p "$root_dir/tools/sarif"
-  if npm install --prefix "$root_dir/tools/sarif" --no-save --no-audit --no-fund @microsoft/sarif-multitool-linux >/dev/null; then
-    chmod u+x "$sarif_tool"  # npm may skip the package's postinstall chmod
-  else
-    echo "install-deps: npm install failed; the SARIF validation test will be skipped" >&2
-  fi
-else
-  echo "install-deps: npm not found; skipping the SARIF validator (its test will be skipped)"
-fi
-
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
+apt_install() {
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  return 0
 fi
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
@@ -50,3 +33,30 @@ fi
 echo "install-deps: installing ${missing[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+apt_install
+
+# npm packages, installed into project-local folders (gitignored; no lock file, so no registry
+# addresses are recorded). onnxruntime-node ships a CPU libonnxruntime.so; --ignore-scripts skips its
+# post-install download step, which is not needed on Linux x64.
+install_npm() {  # install_npm DIR PACKAGE...
+  local dir="$1"; shift
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: npm not found; skipping $* (tests that need them will say they skip)" >&2
+    return 0
+  fi
+  echo "install-deps: npm install into $dir: $*"
+  (cd "$dir" && npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --loglevel=error "$@") ||
+    echo "install-deps: npm install failed in $dir (tests that need it will say they skip)" >&2
+}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ ! -f "$root/tools/ort/node_modules/onnxruntime-node/package.json" ] || [ ! -f "$root/tools/ort/node_modules/onnx-proto/package.json" ]; then
+  install_npm "$root/tools/ort" onnxruntime-node@1.30.0 onnx-proto@8.0.1
+fi
+# The SARIF validator (used by the SARIF test and CI). Its npm post-install step only sets the
+# executable bit, which --ignore-scripts skips, so it is set here.
+sarif_tool="$root/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ ! -f "$sarif_tool" ]; then
+  install_npm "$root/tools/sarif" @microsoft/sarif-multitool-linux@5.7.0
+fi
+if [ -f "$sarif_tool" ]; then chmod u+x "$sarif_tool"; fi
