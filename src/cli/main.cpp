@@ -136,6 +136,9 @@ class Progress {
     if (!on_) return;
     const size_t done = ++done_;
     std::lock_guard<std::mutex> lock(mu_);
+    const size_t pct = done * 100 / total_;
+    if (pct == last_pct_ && done != total_) return;  // redraw once per percent
+    last_pct_ = pct;
     const int width = 30, filled = static_cast<int>(width * done / total_);
     std::cerr << "\r[" << std::string(filled, '#') << std::string(width - filled, '.') << "] " << done << "/" << total_
               << " files" << std::flush;
@@ -148,6 +151,7 @@ class Progress {
   size_t total_;
   bool on_;
   std::atomic<size_t> done_{0};
+  size_t last_pct_ = static_cast<size_t>(-1);
   std::mutex mu_;
 };
 
