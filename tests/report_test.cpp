@@ -339,6 +339,7 @@ TEST(Suppressions, CommentBeforeOrInsideTheLayerSuppressesButStaysInSarif) {
     const auto text = run(condlint_cmd() + " lint " + q(path));
     EXPECT_EQ(text.exit_code, 0) << path;
     EXPECT_EQ(text.out.find("[C006]"), std::string::npos);
+    EXPECT_NE(text.out.find("0 errors, 0 warnings, 0 notes (1 suppressed)"), std::string::npos) << text.out;
     const json doc = json::parse(run(condlint_cmd() + " lint --format sarif " + q(path)).out);
     const auto& res = doc["runs"][0]["results"];
     ASSERT_EQ(res.size(), 1u);

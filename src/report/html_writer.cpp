@@ -160,7 +160,7 @@ constexpr std::string_view kFallbackTemplate =
 void write_html(std::ostream& os, const RunResult& r) {
   const Summary s = summarize(r);
   std::map<std::string, size_t> by_rule, by_format;
-  size_t suppressed = 0;
+  const size_t suppressed = s.suppressed;
   std::set<std::string> rules_seen, formats_seen;
   for (const auto& f : r.files) {
     const std::string fmt = f.format.empty() ? "unknown" : f.format;
@@ -170,10 +170,7 @@ void write_html(std::ostream& os, const RunResult& r) {
       ++by_format[fmt];
       rules_seen.insert(x.rule);
     }
-    for (const auto& x : f.suppressed) {
-      ++suppressed;
-      rules_seen.insert(x.finding.rule);
-    }
+    for (const auto& x : f.suppressed) rules_seen.insert(x.finding.rule);
   }
 
   // ---- Summary: cards per level, tables per rule and per format ----

@@ -106,6 +106,7 @@ struct RunResult {
 
 struct Summary {
   size_t files = 0, errors = 0, warnings = 0, notes = 0, io_errors = 0;
+  size_t suppressed = 0;  // suppressed results (not in errors/warnings/notes)
 };
 Summary summarize(const RunResult& r);
 
