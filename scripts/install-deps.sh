@@ -16,9 +16,10 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
+apt_install() {
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+  echo "install-deps: all ${#packages[@]} Debian packages present"
+  return 0
 fi
 
 cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
@@ -30,3 +31,23 @@ fi
 echo "install-deps: installing ${missing[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+apt_install
+
+# npm packages, installed into project-local folders (gitignored; no lock file, so no registry
+# addresses are recorded). onnxruntime-node ships a CPU libonnxruntime.so; --ignore-scripts skips its
+# post-install download step, which is not needed on Linux x64.
+install_npm() {  # install_npm DIR PACKAGE...
+  local dir="$1"; shift
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: npm not found; skipping $* (tests that need them will say they skip)" >&2
+    return 0
+  fi
+  echo "install-deps: npm install into $dir: $*"
+  (cd "$dir" && npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --loglevel=error "$@") ||
+    echo "install-deps: npm install failed in $dir (tests that need it will say they skip)" >&2
+}
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ ! -f "$root/tools/ort/node_modules/onnxruntime-node/package.json" ] || [ ! -f "$root/tools/ort/node_modules/onnx-proto/package.json" ]; then
+  install_npm "$root/tools/ort" onnxruntime-node@1.30.0 onnx-proto@8.0.1
+fi

@@ -27,8 +27,7 @@ class IrBuilder {
 
   // A location for an XML element that belongs to graph g (and node n of it, when n >= 0).
   SourceLocation loc_of(const pugi::xml_node& x, int g, int n = -1) const {
-    SourceLocation l;
-    l.file = path_;
+    SourceLocation l;  // the file name is filled in when a finding is reported
     // offset_debug() points at the element's name; report the '<' before it, where editors put it.
     l.offset = x.offset_debug();
     if (l.offset > 0 && x.type() == pugi::node_element) --l.offset;
@@ -124,7 +123,6 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
     node.loc = loc_of(l, job.graph, node_index);
     int_attr(l, "id", npath, true);
     if (!l.attribute("type")) bad_attr(l, npath, "<layer> has no 'type' attribute");
-    ir_->graph_extra[job.graph].layer_ids.emplace_back(node.id, node.loc);
     for (auto a : l.child("data").attributes()) node.attrs[a.name()] = a.value();
     for (auto p = l.child("input").child("port"); p; p = p.next_sibling("port"))
       node.inputs.push_back(read_port(p, npath, false));

@@ -150,7 +150,6 @@ struct IrEdge {
 
 struct IrGraphExtra {
   std::vector<IrEdge> edges;
-  std::vector<std::pair<std::string, SourceLocation>> layer_ids;  // every layer id in file order
 };
 
 struct IrConst {

@@ -7,13 +7,15 @@ namespace {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
-  for (const auto& extra : m.ir->graph_extra) {
-    std::unordered_map<std::string, const SourceLocation*> seen;
-    for (const auto& [id, loc] : extra.layer_ids) {
+  for (const auto& g : m.graphs) {
+    std::unordered_map<std::string_view, const SourceLocation*> seen;
+    seen.reserve(g.nodes.size());
+    for (const Node& n : g.nodes) {
+      const std::string& id = n.id;
       if (id.empty()) continue;
-      auto [it, fresh] = seen.emplace(id, &loc);
+      auto [it, fresh] = seen.emplace(id, &n.loc);
       if (!fresh)
-        r.report(loc, "layer id \"" + id + "\" is used a second time in this graph (first at line " +
+        r.report(n.loc, "layer id \"" + id + "\" is used a second time in this graph (first at line " +
                           std::to_string(it->second->line) + "); edges and port maps to it are ambiguous");
     }
   }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, AddressSanitizer + UBSan) and runs each for SECONDS (default 60),
+# seeded from corpus/. Crashers are written to fuzz/crashers/<target>/; keep each one as a regression
+# case under tests/ once fixed.
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+secs="${1:-60}"; shift || true
+build="$root/build-fuzz"
+cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCONDLINT_FUZZ=ON -DCONDLINT_SANITIZE=ON >/dev/null
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  for f in "$root"/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" .cpp)"); done
+fi
+cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+for t in "${targets[@]}"; do
+  seeds="$build/seeds/$t"; crash="$root/fuzz/crashers/$t"
+  mkdir -p "$seeds" "$crash"
+  case "$t" in
+    ir_*) find "$root/corpus" -name '*.xml' -exec cp {} "$seeds/" \; ;;
+    onnx_*) find "$root/corpus" -name '*.onnx' -exec cp {} "$seeds/" \; ;;
+    nnapi_*) find "$root/corpus" -name '*.nnapi.json' -exec cp {} "$seeds/" \; ;;
+    *) find "$root/corpus" -type f -size -64k -exec cp {} "$seeds/" \; ;;
+  esac
+  echo "fuzz: $t for ${secs}s"
+  "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crash/" \
+    -print_final_stats=1 "$seeds" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true
+  if ls "$crash"/crash-* "$crash"/timeout-* "$crash"/oom-* >/dev/null 2>&1; then
+    echo "fuzz: $t found problems: $(ls "$crash")"; exit 1
+  fi
+done

@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// condlint's ONNX Runtime adapter. Protocol (the same as any `cmd:` runtime of `condlint diff`):
+//   node ort_run.js MODEL.onnx INPUT_DIR OUTPUT_DIR
+// reads INPUT_DIR/input_K.pb (onnx.TensorProto, K = the model's input order), runs the model on the
+// CPU, writes OUTPUT_DIR/output_K.pb (K = the model's output order). An output ONNX Runtime cannot
+// return to JavaScript (a sequence, map or optional) is written as output_K.unsupported with the reason.
+// Exit 0 on success, 1 when the model fails to load or run (message on stderr), 2 on usage errors.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+let ort, onnx;
+try {
+  ort = require('onnxruntime-node');
+  onnx = require('onnx-proto').onnx;
+} catch (e) {
+  process.stderr.write('ort_run: onnxruntime-node / onnx-proto are not installed (scripts/install-deps.sh installs them): ' + e.message + '\n');
+  process.exit(2);
+}
+
+const T = onnx.TensorProto.DataType;
+// ONNX element type -> [ort type name, typed array, bytes per element]
+const TYPES = {
+  [T.FLOAT]: ['float32', Float32Array, 4], [T.DOUBLE]: ['float64', Float64Array, 8],
+  [T.INT8]: ['int8', Int8Array, 1], [T.UINT8]: ['uint8', Uint8Array, 1],
+  [T.INT16]: ['int16', Int16Array, 2], [T.UINT16]: ['uint16', Uint16Array, 2],
+  [T.INT32]: ['int32', Int32Array, 4], [T.UINT32]: ['uint32', Uint32Array, 4],
+  [T.INT64]: ['int64', BigInt64Array, 8], [T.UINT64]: ['uint64', BigUint64Array, 8],
+  [T.BOOL]: ['bool', Uint8Array, 1], [T.FLOAT16]: ['float16', Uint16Array, 2],
+};
+const BY_ORT = Object.fromEntries(Object.entries(TYPES).map(([k, v]) => [v[0], Number(k)]));
+
+function toNumber(v) { return typeof v === 'object' && v !== null && 'low' in v ? Number(BigInt.asIntN(64, (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0))) : Number(v); }
+function toBigInt(v, unsigned) {
+  if (typeof v === 'object' && v !== null && 'low' in v) {
+    const b = (BigInt(v.high >>> 0) << 32n) | BigInt(v.low >>> 0);
+    return unsigned ? b : BigInt.asIntN(64, b);
+  }
+  return BigInt(v);
+}
+
+function tensorFromProto(tp) {
+  const dims = (tp.dims || []).map(toNumber);
+  const count = dims.reduce((a, b) => a * b, 1);
+  if (tp.dataType === T.STRING) {
+    const strs = (tp.stringData || []).map((b) => Buffer.from(b).toString('utf8'));
+    return new ort.Tensor('string', strs, dims);
+  }
+  const info = TYPES[tp.dataType];
+  if (!info) throw new Error('unsupported tensor element type ' + tp.dataType + ' in ' + (tp.name || 'input'));
+  const [name, Arr, size] = info;
+  let data;
+  if (tp.rawData && tp.rawData.length) {
+    const raw = Buffer.from(tp.rawData);
+    if (raw.length !== count * size) throw new Error('raw_data has ' + raw.length + ' bytes, expected ' + count * size);
+    const copy = new ArrayBuffer(raw.length);
+    new Uint8Array(copy).set(raw);
+    data = new Arr(copy);
+  } else {
+    data = new Arr(count);
+    const src = tp.dataType === T.FLOAT ? tp.floatData : tp.dataType === T.DOUBLE ? tp.doubleData
+      : tp.dataType === T.INT64 ? tp.int64Data : (tp.dataType === T.UINT32 || tp.dataType === T.UINT64) ? tp.uint64Data
+      : tp.int32Data;
+    for (let i = 0; i < count; i++) {
+      const v = src[i];
+      data[i] = (Arr === BigInt64Array || Arr === BigUint64Array) ? toBigInt(v, Arr === BigUint64Array) : toNumber(v);
+    }
+  }
+  return new ort.Tensor(name, data, dims);
+}
+
+function protoFromTensor(t, name) {
+  const tp = onnx.TensorProto.create({ name, dims: t.dims.map(Number) });
+  if (t.type === 'string') {
+    tp.dataType = T.STRING;
+    tp.stringData = t.data.map((s) => Buffer.from(String(s), 'utf8'));
+  } else {
+    const dt = BY_ORT[t.type];
+    if (dt === undefined) throw new Error('cannot write output of type ' + t.type);
+    tp.dataType = dt;
+    const d = t.data;
+    tp.rawData = Buffer.from(d.buffer, d.byteOffset, d.byteLength);
+  }
+  return onnx.TensorProto.encode(tp).finish();
+}
+
+async function main() {
+  const [modelPath, inDir, outDir] = process.argv.slice(2);
+  if (!modelPath || !inDir || !outDir) {
+    process.stderr.write('usage: ort_run.js MODEL.onnx INPUT_DIR OUTPUT_DIR\n');
+    process.exit(2);
+  }
+  const session = await ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
+  const feeds = {};
+  session.inputNames.forEach((name, k) => {
+    const f = path.join(inDir, 'input_' + k + '.pb');
+    if (!fs.existsSync(f)) throw new Error('missing ' + f + ' for input ' + name);
+    feeds[name] = tensorFromProto(onnx.TensorProto.decode(fs.readFileSync(f)));
+  });
+  const results = await session.run(feeds);
+  fs.mkdirSync(outDir, { recursive: true });
+  session.outputNames.forEach((name, k) => {
+    const t = results[name];
+    const base = path.join(outDir, 'output_' + k);
+    if (!t || typeof t.dims === 'undefined') {
+      fs.writeFileSync(base + '.unsupported', 'onnxruntime-node cannot return output ' + name + ' (a sequence, map or optional) to JavaScript\n');
+      return;
+    }
+    fs.writeFileSync(base + '.pb', protoFromTensor(t, name));
+  });
+}
+
+main().catch((e) => {
+  process.stderr.write('ort_run: ' + (e && e.message ? e.message : String(e)) + '\n');
+  process.exit(1);
+});
