@@ -2,8 +2,10 @@
 // iterative walk over every graph that
 //   - fills the unified Model (graph 0 role "graph", branches "then_branch"/"else_branch", bodies
 //     "body"), one Node per NodeProto with typed ports;
-//   - resolves every name through a chain of scopes (one hash map per graph, looked up through the
-//     parents: linear in the model, never a copy of the outer scope per branch);
+//   - resolves every name through the chain of enclosing scopes: one hash map of the names visible
+//     now (name -> innermost value; each value links to the one it hides), entries pushed as a graph
+//     defines them and popped when the walk leaves that graph. Lookups are O(1) at any depth and
+//     the whole walk is linear; the outer scope is never copied into a branch;
 //   - runs onnx's own per-node type and shape inference (the schema of the model's opset), with
 //     errors caught per node, to type values the file leaves undeclared;
 //   - records the ONNX problems (OnnxData::problems) that the ONNX rules report;
@@ -50,11 +52,12 @@ struct Value {
   const onnx::TensorProto* data = nullptr;     // initializer / Constant value, for inference
   TypeDesc type;
   Shape shape;
+  int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
 };
 
 struct GraphInfo {
   const onnx::GraphProto* proto = nullptr;
-  std::unordered_map<std::string_view, int> scope;                       // name -> value id
+  std::vector<int> defs;                                                 // values defined here, in order
   std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;  // value_info + outputs
   std::vector<int> output_values;                                        // per graph output; -1 undefined
   bool is_if_branch = false;
@@ -102,7 +105,11 @@ class OnnxBuilder {
   void read_node(size_t frame, std::vector<Frame>& stack);
   void finish_node(int g, int n);
   void end_graph(int g);
-  int lookup(int g, std::string_view name) const;
+  void leave_graph(int g);  // pops graph g's names from the visible scope
+  int lookup(std::string_view name) const {
+    auto it = visible_.find(name);
+    return it == visible_.end() ? -1 : it->second;
+  }
   int define(int g, Value v, bool check_shadow, const char* what);
   void infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types);
   const onnx::TypeProto* declared_type(int g, std::string_view name) const;
@@ -118,6 +125,7 @@ class OnnxBuilder {
   OnnxData* data_ = nullptr;
   std::vector<GraphInfo> gi_;
   std::vector<Value> values_;
+  std::unordered_map<std::string_view, int> visible_;  // the scope chain as seen from the current graph
   std::deque<onnx::TypeProto> owned_types_;  // inferred and synthesized types (stable addresses)
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
@@ -161,16 +169,6 @@ bool OnnxBuilder::parse() {
   return true;
 }
 
-int OnnxBuilder::lookup(int g, std::string_view name) const {
-  size_t guard = 0;
-  while (g >= 0 && guard++ <= gi_.size()) {
-    const auto& s = gi_[g].scope;
-    if (auto it = s.find(name); it != s.end()) return it->second;
-    g = model_->graphs[g].parent_graph;
-  }
-  return -1;
-}
-
 const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) const {
   const auto& d = gi_[g].declared;
   auto it = d.find(name);
@@ -187,10 +185,10 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
     v.type = onnx_type_desc(*v.tp);
     v.shape = onnx_shape(*v.tp);
   }
-  auto& scope = gi_[g].scope;
-  auto [it, fresh] = scope.emplace(v.name, id);
+  auto [it, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
-  if (!fresh) {
+  if (!fresh) v.hides = it->second;
+  if (!fresh && values_[it->second].graph == g) {
     const Value& prev = values_[it->second];
     const char* prev_what = prev.src == Value::Input ? "a graph input" : prev.src == Value::Initializer ? "an initializer" : "a node output";
     problem(PKind::DuplicateName,
@@ -198,11 +196,9 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
                 (prev.src == Value::NodeOutput ? " of " + node_label(g, prev.node) : std::string()) +
                 "; ONNX values are assigned once (SSA)",
             loc(g, n));
-    it->second = id;
-  } else if (check_shadow && g > 0) {
-    const int outer = lookup(model_->graphs[g].parent_graph, v.name);
-    if (outer >= 0) {
-      const Value& o = values_[outer];
+  } else if (!fresh && check_shadow) {
+    {
+      const Value& o = values_[it->second];
       problem(PKind::ShadowsOuter,
               "in " + where(g) + ", " + what + " " + qname(v.name) + " shadows the outer value of that name (" +
                   (o.src == Value::NodeOutput ? "output of " + node_label(o.graph, o.node)
@@ -211,6 +207,8 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
               loc(g, n));
     }
   }
+  it->second = id;
+  gi_[g].defs.push_back(id);
   values_.push_back(std::move(v));
   return id;
 }
@@ -292,7 +290,6 @@ void OnnxBuilder::begin_graph(int g) {
   info.declared.reserve(gp.value_info_size() + gp.output_size());
   for (const auto& vi : gp.value_info()) info.declared.emplace(vi.name(), &vi);
   for (const auto& vi : gp.output()) info.declared.emplace(vi.name(), &vi);
-  info.scope.reserve(gp.input_size() + gp.initializer_size() + gp.node_size() * 2);
 
   if (info.is_if_branch && gp.input_size() > 0) {
     std::set<std::string_view> inits;
@@ -328,8 +325,8 @@ void OnnxBuilder::begin_graph(int g) {
     auto* shape = sparse ? tt->mutable_shape() : dt->mutable_shape();
     for (int64_t d : src->dims()) shape->add_dim()->set_dim_value(d);
     const std::string_view name = t.name();
-    auto it = gi_[g].scope.find(name);
-    if (it != gi_[g].scope.end() && values_[it->second].src == Value::Input && values_[it->second].graph == g) {
+    auto it = visible_.find(name);
+    if (it != visible_.end() && values_[it->second].src == Value::Input && values_[it->second].graph == g) {
       // An input with a default value (always legal for IR < 4, allowed for IR >= 4).
       Value& v = values_[it->second];
       if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
@@ -389,7 +386,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   for (const auto& in : np.input()) {
     int id = -1;
     if (!in.empty()) {
-      id = lookup(g, in);
+      id = lookup(in);
       if (id < 0)
         problem(PKind::UndefinedName,
                 node_label(g, n) + " in " + where(g) + " reads " + qname(in) +
@@ -415,7 +412,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
               loc(g, n));
     if (np.input_size() >= 1 && !np.input(0).empty()) {
       ii.has_cond_name = true;
-      ii.cond_value = lookup(g, np.input(0));
+      ii.cond_value = lookup(np.input(0));
     }
   }
   for (const auto& a : np.attribute()) {
@@ -588,7 +585,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
       ctx.in_data.push_back(nullptr);
       continue;
     }
-    const int id = lookup(g, np.input(i));
+    const int id = lookup(np.input(i));
     if (id < 0 || !values_[id].tp) return;  // an input of unknown type: nothing to infer from
     ctx.in_types.push_back(values_[id].tp);
     ctx.in_data.push_back(values_[id].data);
@@ -619,7 +616,7 @@ void OnnxBuilder::end_graph(int g) {
   info.output_values.assign(outs.size(), -1);
   for (int k = 0; k < outs.size(); ++k) {
     const std::string& name = outs[k].name();
-    const int id = name.empty() ? -1 : lookup(g, name);
+    const int id = name.empty() ? -1 : lookup(name);
     info.output_values[k] = id;
     if (id < 0) {
       problem(PKind::UndefinedName,
@@ -644,6 +641,17 @@ void OnnxBuilder::end_graph(int g) {
               loc(g));
     }
   }
+}
+
+void OnnxBuilder::leave_graph(int g) {
+  auto& defs = gi_[g].defs;
+  for (auto it = defs.rbegin(); it != defs.rend(); ++it) {
+    const Value& v = values_[*it];
+    if (v.hides >= 0) visible_[v.name] = v.hides;
+    else visible_.erase(v.name);
+  }
+  defs.clear();
+  defs.shrink_to_fit();
 }
 
 ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
@@ -805,6 +813,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
       continue;
     }
     end_graph(g);
+    leave_graph(g);
     stack.pop_back();
   }
   if (data_->max_depth > kStockNesting) {
