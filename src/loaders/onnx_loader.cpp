@@ -17,6 +17,7 @@
 #include <onnx/onnx_pb.h>
 #include <pthread.h>
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
@@ -41,7 +42,9 @@ using PKind = OnnxProblem::Kind;
 
 constexpr int kRecursionLimit = 100000;  // protobuf message nesting; 1,000 nested Ifs need ~3,000
 constexpr int kStockNesting = 31;        // deepest If nesting protobuf's default limit (100) reads
-constexpr size_t kParseStack = size_t(1) << 30;  // stack of the loading thread (reserved, not touched)
+constexpr int kFallbackRecursionLimit = 8000;  // when no parsing thread can be started
+constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
+constexpr int kMaxInferTypeDepth = 32;          // deeper nested input types are not handed to onnx
 
 // One value visible in a scope.
 struct Value {
@@ -58,7 +61,9 @@ struct Value {
 struct GraphInfo {
   const onnx::GraphProto* proto = nullptr;
   std::vector<int> defs;                                                 // values defined here, in order
-  std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;  // value_info + outputs
+  // value_info + outputs by name: a short list is scanned, a long one hashed.
+  std::vector<const onnx::ValueInfoProto*> declared_list;
+  std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
   std::vector<int> output_values;                                        // per graph output; -1 undefined
   bool is_if_branch = false;
   int if_branch_index = -1;  // 0 then, 1 else
@@ -87,8 +92,7 @@ class OnnxBuilder {
   };
 
   SourceLocation loc(int g, int n = -1) const {
-    SourceLocation l;
-    l.file = path_;
+    SourceLocation l;  // file left empty: the reporter fills in the model's path
     l.graph = g;
     l.node_index = n;
     return l;
@@ -120,13 +124,15 @@ class OnnxBuilder {
 
   const std::string& path_;
   const std::string& bytes_;
-  onnx::ModelProto proto_;
+  // The parsed model and every TypeProto the loader makes live on one arena: no per-message frees.
+  google::protobuf::Arena arena_;
+  onnx::ModelProto& proto_ = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena_);
   std::unique_ptr<Model> model_;
   OnnxData* data_ = nullptr;
   std::vector<GraphInfo> gi_;
   std::vector<Value> values_;
   std::unordered_map<std::string_view, int> visible_;  // the scope chain as seen from the current graph
-  std::deque<onnx::TypeProto> owned_types_;  // inferred and synthesized types (stable addresses)
+  onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
   std::unordered_map<int64_t, int> if_at_;  // (graph << 32 | node) -> index in ifs_
@@ -142,12 +148,49 @@ std::string OnnxBuilder::where(int g) const {
   return gr.role + " of " + parent.op + " " + qname(parent.name);
 }
 
+struct ParseJob {
+  const std::string* bytes;
+  onnx::ModelProto* proto;
+  int limit;
+  bool ok = false;
+};
+
+void* parse_job(void* arg) {
+  auto* job = static_cast<ParseJob*>(arg);
+  try {
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(job->bytes->data()),
+                                              static_cast<int>(job->bytes->size()));
+    in.SetRecursionLimit(job->limit);
+    job->ok = job->proto->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  } catch (const std::exception&) {
+    job->ok = false;
+  }
+  return nullptr;
+}
+
 bool OnnxBuilder::parse() {
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes_.data()),
-                                            static_cast<int>(std::min<size_t>(bytes_.size(), INT32_MAX)));
-  in.SetRecursionLimit(kRecursionLimit);
-  bool ok = bytes_.size() <= static_cast<size_t>(INT32_MAX) && proto_.ParseFromCodedStream(&in) &&
-            in.ConsumedEntireMessage();
+  // protobuf parses nested messages recursively: parse on a thread whose stack is large enough for
+  // the bounded recursion limit, so a hostile nesting is a finding, never a crash. (The messages
+  // live on an arena, so freeing them is not recursive; everything after parsing is iterative.)
+  bool ok = false;
+  if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
+    ParseJob job{&bytes_, &proto_, kRecursionLimit};
+    pthread_attr_t attr;
+    pthread_t tid;
+    bool ran = false;
+    if (pthread_attr_init(&attr) == 0) {
+      if (pthread_attr_setstacksize(&attr, kParseStack) == 0 && pthread_create(&tid, &attr, parse_job, &job) == 0) {
+        pthread_join(tid, nullptr);
+        ran = true;
+      }
+      pthread_attr_destroy(&attr);
+    }
+    if (!ran) {
+      job.limit = kFallbackRecursionLimit;  // no thread: stay within the caller's stack
+      parse_job(&job);
+    }
+    ok = job.ok;
+  }
   if (!ok) {
     const WireScan scan = scan_wire(bytes_, kRecursionLimit);
     SourceLocation l = loc(0);
@@ -170,11 +213,17 @@ bool OnnxBuilder::parse() {
 }
 
 const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) const {
-  const auto& d = gi_[g].declared;
-  auto it = d.find(name);
-  if (it == d.end() || !it->second->has_type() || it->second->type().value_case() == onnx::TypeProto::VALUE_NOT_SET)
-    return nullptr;
-  return &it->second->type();
+  const onnx::ValueInfoProto* vi = nullptr;
+  if (!gi_[g].declared_list.empty()) {
+    for (const auto* p : gi_[g].declared_list)
+      if (p->name() == name) { vi = p; break; }
+  } else {
+    const auto& d = gi_[g].declared;
+    auto it = d.find(name);
+    if (it != d.end()) vi = it->second;
+  }
+  if (!vi || !vi->has_type() || vi->type().value_case() == onnx::TypeProto::VALUE_NOT_SET) return nullptr;
+  return &vi->type();
 }
 
 // Adds a name to graph g's scope. Returns the value id.
@@ -287,9 +336,15 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
 void OnnxBuilder::begin_graph(int g) {
   GraphInfo& info = gi_[g];
   const onnx::GraphProto& gp = *info.proto;
-  info.declared.reserve(gp.value_info_size() + gp.output_size());
-  for (const auto& vi : gp.value_info()) info.declared.emplace(vi.name(), &vi);
-  for (const auto& vi : gp.output()) info.declared.emplace(vi.name(), &vi);
+  model_->graphs[g].nodes.reserve(gp.node_size());
+  if (gp.value_info_size() + gp.output_size() <= 8) {
+    for (const auto& vi : gp.value_info()) info.declared_list.push_back(&vi);
+    for (const auto& vi : gp.output()) info.declared_list.push_back(&vi);
+  } else {
+    info.declared.reserve(gp.value_info_size() + gp.output_size());
+    for (const auto& vi : gp.value_info()) info.declared.emplace(vi.name(), &vi);
+    for (const auto& vi : gp.output()) info.declared.emplace(vi.name(), &vi);
+  }
 
   if (info.is_if_branch && gp.input_size() > 0) {
     std::set<std::string_view> inits;
@@ -317,7 +372,7 @@ void OnnxBuilder::begin_graph(int g) {
   }
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
     check_external(t, g, -1, "initializer " + qname(t.name()));
-    onnx::TypeProto& tp = owned_types_.emplace_back();
+    onnx::TypeProto& tp = *new_type();
     auto* tt = sparse ? tp.mutable_sparse_tensor_type() : nullptr;
     auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
     const auto* src = dims_from ? dims_from : &t;
@@ -357,7 +412,6 @@ void OnnxBuilder::begin_graph(int g) {
 Port OnnxBuilder::port_of(std::string_view name, int value_id) const {
   Port p;
   p.id = std::string(name);
-  p.loc.file = path_;
   if (value_id >= 0) {
     p.type = values_[value_id].type;
     p.shape = values_[value_id].shape;
@@ -547,8 +601,10 @@ struct NodeContext final : onnx::InferenceContext {
   const onnx::NodeProto& node;
   std::vector<const onnx::TypeProto*> in_types;
   std::vector<const onnx::TensorProto*> in_data;
-  std::vector<onnx::TypeProto> out;
-  explicit NodeContext(const onnx::NodeProto& n) : node(n), out(n.output_size()) {}
+  std::vector<onnx::TypeProto*> out;  // on the loader's arena
+  NodeContext(const onnx::NodeProto& n, google::protobuf::Arena* arena) : node(n), out(n.output_size()) {
+    for (auto& t : out) t = google::protobuf::Arena::CreateMessage<onnx::TypeProto>(arena);
+  }
   const onnx::AttributeProto* getAttribute(const std::string& name) const override {
     for (const auto& a : node.attribute())
       if (a.name() == name) return &a;
@@ -560,7 +616,7 @@ struct NodeContext final : onnx::InferenceContext {
   size_t getNumOutputs() const override { return out.size(); }
   onnx::TypeProto* getOutputType(size_t i) override {
     if (i >= out.size()) fail_type_inference("output ", i, " is out of range");
-    return &out[i];
+    return out[i];
   }
   onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
     fail_type_inference("subgraph inference is done by condlint itself");
@@ -576,7 +632,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   if (op == data_->opsets.end()) return;
   const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(op->second), domain);
   if (!schema || !schema->has_type_and_shape_inference_function()) return;
-  NodeContext ctx(np);
+  NodeContext ctx(np, &arena_);
   const Node& node = model_->graphs[g].nodes[n];
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
@@ -587,6 +643,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     }
     const int id = lookup(np.input(i));
     if (id < 0 || !values_[id].tp) return;  // an input of unknown type: nothing to infer from
+    if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return;  // onnx copies types recursively
     ctx.in_types.push_back(values_[id].tp);
     ctx.in_data.push_back(values_[id].data);
   }
@@ -604,9 +661,8 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     return;
   }
   for (size_t k = 0; k < ctx.out.size(); ++k) {
-    if (ctx.out[k].value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
-    owned_types_.push_back(std::move(ctx.out[k]));
-    out_types[k] = &owned_types_.back();
+    if (ctx.out[k]->value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
+    out_types[k] = ctx.out[k];
   }
 }
 
@@ -833,44 +889,18 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   return std::move(model_);
 }
 
-struct ThreadJob {
-  const std::string* path;
-  const std::string* bytes;
-  std::unique_ptr<Model> result;
-  std::string error;
-};
-
-void* run_job(void* arg) {
-  auto* job = static_cast<ThreadJob*>(arg);
-  try {
-    OnnxBuilder b(*job->path, *job->bytes);
-    job->result = b.build();
-  } catch (const std::bad_alloc&) {
-    job->error = "out of memory while reading the file";
-  } catch (const std::exception& e) {
-    job->error = std::string("internal error while reading the file: ") + e.what();
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes) {
-  // protobuf parses (and frees) nested messages recursively: run on a thread whose stack is large
-  // enough for the bounded recursion limit, so a hostile nesting is a finding, never a crash.
-  ThreadJob job{&path, &bytes, nullptr, {}};
-  pthread_attr_t attr;
-  pthread_t tid;
-  bool ran = false;
-  if (pthread_attr_init(&attr) == 0) {
-    if (pthread_attr_setstacksize(&attr, kParseStack) == 0 && pthread_create(&tid, &attr, run_job, &job) == 0) {
-      pthread_join(tid, nullptr);
-      ran = true;
-    }
-    pthread_attr_destroy(&attr);
+  std::string error;
+  try {
+    OnnxBuilder b(path, bytes);
+    return b.build();
+  } catch (const std::bad_alloc&) {
+    error = "out of memory while reading the file";
+  } catch (const std::exception& e) {
+    error = std::string("internal error while reading the file: ") + e.what();
   }
-  if (!ran) run_job(&job);
-  if (job.result) return std::move(job.result);
   auto m = std::make_unique<Model>();
   m->format = Format::ONNX;
   m->path = path;
@@ -881,7 +911,7 @@ std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& byt
   SourceLocation l;
   l.file = path;
   l.graph = 0;
-  m->onnx->problems.push_back({PKind::Parse, job.error.empty() ? "the file could not be read" : job.error, l});
+  m->onnx->problems.push_back({PKind::Parse, error, l});
   return m;
 }
 

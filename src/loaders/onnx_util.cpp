@@ -89,6 +89,26 @@ TypeDesc onnx_type_desc(const onnx::TypeProto& top) {
   return d;
 }
 
+int onnx_type_depth(const onnx::TypeProto& top) {
+  int depth = 0;
+  for (const onnx::TypeProto* t = &top; t;) {
+    ++depth;
+    switch (t->value_case()) {
+      case onnx::TypeProto::kSequenceType:
+        t = t->sequence_type().has_elem_type() ? &t->sequence_type().elem_type() : nullptr;
+        break;
+      case onnx::TypeProto::kOptionalType:
+        t = t->optional_type().has_elem_type() ? &t->optional_type().elem_type() : nullptr;
+        break;
+      case onnx::TypeProto::kMapType:
+        t = t->map_type().has_value_type() ? &t->map_type().value_type() : nullptr;
+        break;
+      default: t = nullptr;
+    }
+  }
+  return depth;
+}
+
 Shape onnx_shape(const onnx::TypeProto& t) {
   const onnx::TensorShapeProto* sp = nullptr;
   if (t.value_case() == onnx::TypeProto::kTensorType && t.tensor_type().has_shape()) sp = &t.tensor_type().shape();

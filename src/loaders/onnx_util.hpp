@@ -18,6 +18,8 @@ namespace condlint {
 ElemType onnx_elem_type(int32_t data_type);
 // TypeProto -> TypeDesc, iteratively; nesting deeper than 64 levels ends in Kind::Unknown.
 TypeDesc onnx_type_desc(const onnx::TypeProto& t);
+// How deeply a type nests (tensor = 1, sequence(tensor) = 2, ...), counted iteratively.
+int onnx_type_depth(const onnx::TypeProto& t);
 // The shape of a tensor or sparse tensor type; unknown rank for other kinds or when absent.
 // dim_param and unset dims are dynamic.
 Shape onnx_shape(const onnx::TypeProto& t);
