@@ -135,7 +135,12 @@ class OnnxBuilder {
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
-  std::unordered_map<int64_t, int> if_at_;  // (graph << 32 | node) -> index in ifs_
+  std::unordered_map<int64_t, int> if_at_;
+  struct CachedSchema {
+    const onnx::OpSchema* schema;
+    onnx::InferenceFunction fn;
+  };
+  std::unordered_map<std::string, CachedSchema> schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
   int64_t onnx_opset_ = -1;
   fs::path dir_;
   std::optional<fs::path> dir_canonical_;
@@ -630,8 +635,19 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   const std::string domain = dom == "ai.onnx" ? std::string() : dom;
   auto op = data_->opsets.find(domain);
   if (op == data_->opsets.end()) return;
-  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(op->second), domain);
-  if (!schema || !schema->has_type_and_shape_inference_function()) return;
+  // One registry lookup (and one copy of the inference function) per op type, not per node.
+  std::string key = np.op_type();
+  key += '\0';
+  key += domain;
+  auto cached = schema_cache_.find(key);
+  if (cached == schema_cache_.end()) {
+    const onnx::OpSchema* sc = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(op->second), domain);
+    CachedSchema c{sc, {}};
+    if (sc && sc->has_type_and_shape_inference_function()) c.fn = sc->GetTypeAndShapeInferenceFunction();
+    cached = schema_cache_.emplace(std::move(key), std::move(c)).first;
+  }
+  const onnx::OpSchema* schema = cached->second.schema;
+  if (!schema || !cached->second.fn) return;
   NodeContext ctx(np, &arena_);
   const Node& node = model_->graphs[g].nodes[n];
   ctx.in_types.reserve(np.input_size());
@@ -648,7 +664,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     ctx.in_data.push_back(values_[id].data);
   }
   try {
-    schema->GetTypeAndShapeInferenceFunction()(ctx);
+    cached->second.fn(ctx);
   } catch (const std::exception& e) {
     if (g > 0) {
       std::string msg = e.what();
