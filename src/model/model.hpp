@@ -197,8 +197,16 @@ struct Model {
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").
-  // Built by walking up the parents, iteratively, only when asked.
+  // Built by walking up the parents only when asked. Paths deeper than kHeadLevels + kTailLevels
+  // levels keep their outer and inner levels and elide the middle ("main/a/then/...(9,000 levels)...
+  // /z/then/Add"), so reporting stays linear however deep a file nests its conditionals.
   std::string path_of(int graph, int node = -1) const;
+  static constexpr int kHeadLevels = 4;
+  static constexpr int kTailLevels = 12;
+
+ private:
+  int anchor_of(int graph) const;
+  mutable std::vector<int> anchor_cache_;  // graph -> its ancestor at depth kHeadLevels
 };
 
 }  // namespace condlint
