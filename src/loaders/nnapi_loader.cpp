@@ -592,6 +592,7 @@ void NnBuilder::pack_values() {
       case nn::TENSOR_QUANT16_ASYMM: hi = 65535; break;
       default: break;
     }
+    o.value_failed = true;  // until packed
     bool items_ok = true;
     for (size_t i = 0; i < items.size(); ++i) {
       const JNode& it = doc_[items[i]];
@@ -675,6 +676,7 @@ void NnBuilder::pack_values() {
     o.offset = static_cast<uint32_t>(ov.size());
     o.length = static_cast<uint32_t>(len);
     o.has_value = true;
+    o.value_failed = false;
     o.location_loc = o.value_loc;
     ov += bytes;
   }

@@ -41,6 +41,7 @@ struct NnOperand {
   int32_t lifetime = 0;
   uint32_t pool_index = 0, offset = 0, length = 0;
   bool has_value = false;  // came from the `value` shorthand (location filled in by the loader)
+  bool value_failed = false;  // `value` was given but could not be packed (NN004 says why)
   enum class Extra { None, ChannelQuant, Extension } extra = Extra::None;
   std::vector<double> channel_scales;
   uint32_t channel_dim = 0;

@@ -11,6 +11,7 @@ void check(const Model& m, Reporter& r) {
   for (size_t g = 0; g < d->subgraphs.size(); ++g)
     for (size_t i = 0; i < d->subgraphs[g].operands.size(); ++i) {
       const NnOperand& o = d->subgraphs[g].operands[i];
+      if (o.value_failed) continue;  // NN004
       const std::string who = nnr::operand_label(*d, static_cast<int>(g), static_cast<int64_t>(i)) + " (" +
                               nn::lifetime_name(o.lifetime) + ")";
       const std::string loc = "location {poolIndex " + std::to_string(o.pool_index) + ", offset " + std::to_string(o.offset) +

@@ -10,7 +10,7 @@ void check(const Model& m, Reporter& r) {
   for (size_t g = 0; g < d->subgraphs.size(); ++g)
     for (size_t i = 0; i < d->subgraphs[g].operands.size(); ++i) {
       const NnOperand& o = d->subgraphs[g].operands[i];
-      if (!nn::is_constant(o.lifetime) || nn::is_extension(o.type) || o.type == nn::SUBGRAPH || nn::has_unknown_size(o)) continue;
+      if (!nn::is_constant(o.lifetime) || o.value_failed || nn::is_extension(o.type) || o.type == nn::SUBGRAPH || nn::has_unknown_size(o)) continue;
       if (nn::is_scalar(o.type) && !o.dimensions.empty()) continue;  // NN006
       const auto size = nn::byte_size(o);
       if (!size || *size == o.length) continue;
