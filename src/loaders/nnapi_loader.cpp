@@ -546,31 +546,6 @@ void NnBuilder::read_examples(int id) {
 
 // ----- the `value` shorthand -----
 
-bool to_half(double v, uint16_t& out) {
-  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  double a = std::fabs(v);
-  if (a == 0) {
-    out = sign;
-    return true;
-  }
-  if (a < std::ldexp(1.0, -14)) {  // subnormal (rounds up into the smallest normal if needed)
-    const double q = std::nearbyint(a / std::ldexp(1.0, -24));
-    out = static_cast<uint16_t>(sign | static_cast<uint16_t>(q));
-    return true;
-  }
-  int e = 0;
-  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
-  int E = e - 1;
-  double q = std::nearbyint((m * 2 - 1) * 1024);
-  if (q >= 1024) {
-    q = 0;
-    ++E;
-  }
-  if (E > 15) return false;
-  out = static_cast<uint16_t>(sign | ((E + 15) << 10) | static_cast<uint16_t>(q));
-  return true;
-}
-
 void NnBuilder::pack_values() {
   // Document order: main first, then referenced[0], ...; inside a graph by operand index. The
   // pending list was filled in that order while reading.
@@ -638,7 +613,7 @@ void NnBuilder::pack_values() {
       if (is_bool) raw = it.boolean ? 1 : 0;
       else if (t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16) {
         uint16_t h;
-        if (!to_half(it.number, h)) {
+        if (!nn::to_half(it.number, h)) {
           problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number) +
                                               " overflows binary16 (largest finite value 65504)",
                   NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));

@@ -1,6 +1,7 @@
 #include "model/nnapi_data.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 
 namespace condlint::nn {
@@ -142,5 +143,31 @@ std::string describe_operand(const NnOperand& o) {
   }
   return s;
 }
+
+bool to_half(double v, uint16_t& out) {
+  const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  double a = std::fabs(v);
+  if (a == 0) {
+    out = sign;
+    return true;
+  }
+  if (a < std::ldexp(1.0, -14)) {  // subnormal (rounds up into the smallest normal if needed)
+    const double q = std::nearbyint(a / std::ldexp(1.0, -24));
+    out = static_cast<uint16_t>(sign | static_cast<uint16_t>(q));
+    return true;
+  }
+  int e = 0;
+  const double m = std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  int E = e - 1;
+  double q = std::nearbyint((m * 2 - 1) * 1024);
+  if (q >= 1024) {
+    q = 0;
+    ++E;
+  }
+  if (E > 15) return false;
+  out = static_cast<uint16_t>(sign | ((E + 15) << 10) | static_cast<uint16_t>(q));
+  return true;
+}
+
 
 }  // namespace condlint::nn

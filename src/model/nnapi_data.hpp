@@ -161,6 +161,8 @@ ElemType elem_type(int32_t type);
 // "TENSOR_QUANT8_ASYMM [2,0] scale 0.5 zeroPoint 128" (scalars without dims; quantisation only
 // when it is not zero; extraParams when present).
 std::string describe_operand(const NnOperand& o);
+// IEEE-754 binary16 of v, rounded to nearest, ties to even; false when a finite v overflows.
+bool to_half(double v, uint16_t& out);
 // "[2,0]", "[] (unknown rank)", "scalar"
 std::string dims_str(const NnOperand& o);
 
