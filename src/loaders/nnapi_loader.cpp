@@ -847,6 +847,7 @@ std::unique_ptr<Model> NnBuilder::build() {
     if (schema_ok_) pack_values();
   }
   nn_->structurally_valid = schema_ok_;
+  doc_ = json::Document{};  // the DOM is no longer needed; free it before the model is built
   if (!schema_ok_ || nn_->subgraphs.empty()) {
     // Only the parse findings are reported; keep a main graph so that paths read "main".
     model_->graphs.resize(1);
