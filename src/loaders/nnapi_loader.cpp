@@ -794,6 +794,9 @@ void NnBuilder::build_views() {
         c.has_condition = true;
         c.condition = value_of(c.graph, op.inputs[0]);
         c.condition.label += ", input 0";
+        // Android rejects a condition of unknown size outright (not "cannot prove one element"):
+        // NN021 reports those, so C003/C004 are told not to judge this shape.
+        if (nn::has_unknown_size(sg.operands[op.inputs[0]])) c.condition.scalar_or_dynamic_rank = true;
       }
       for (size_t j = 0; j < op.outputs.size(); ++j) {
         ValueDesc v = value_of(c.graph, op.outputs[j]);
