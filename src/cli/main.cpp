@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/config.hpp"
+#include "importers/nnapi_testmodel.hpp"
 #include "loaders/loader.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
@@ -479,6 +480,15 @@ int main(int argc, char** argv) {
     auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");
     rules_cmd->add_option("--format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
 
+    std::vector<std::string> import_files;
+    std::string import_out;
+    auto* import_cmd = app.add_subcommand("import", "Convert models from other formats into ones condlint reads");
+    import_cmd->require_subcommand(1);
+    auto* import_nnapi = import_cmd->add_subcommand(
+        "nnapi-testmodel", "AOSP NNAPI generated test models (spec_*/NAME.example.cpp) -> DIR/NAME.nnapi.json with goldens");
+    import_nnapi->add_option("files", import_files, "*.example.cpp files")->required();
+    import_nnapi->add_option("-o,--output", import_out, "Directory to write the .nnapi.json files to")->required();
+
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -491,6 +501,12 @@ int main(int argc, char** argv) {
 
     if (*lint_cmd) return run_lint(lint);
     if (*rules_cmd) return run_rules_list(rules_format);
+    if (*import_nnapi) {
+      const ImportSummary s = import_nnapi_testmodels(import_files, import_out);
+      for (const auto& e : s.errors) std::cerr << "condlint: error: " << e << "\n";
+      std::cout << s.written.size() << " model(s) written to " << import_out << "\n";
+      return s.errors.empty() ? kExitClean : kExitError;
+    }
     return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "condlint: internal error: " << e.what() << "\n";
