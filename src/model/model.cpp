@@ -47,23 +47,37 @@ int Model::anchor_of(int g) const {
 }
 
 std::string Model::path_of(int graph, int node) const {
-  if (graph < 0 || graph >= static_cast<int>(graphs.size())) return graphs.empty() ? "main" : graphs[0].role;
+  const std::string root = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
+  if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
+  // Collects the segments of up to `max_levels` levels above g (innermost first); returns where it stopped
+  // (0 = reached the root). Bounded, so a malformed parent chain can never loop.
+  auto walk = [&](int g, int max_levels, std::vector<std::string>& segs) {
+    for (int levels = 0; g > 0 && levels < max_levels; ++levels) {
+      const int parent = graphs[g].parent_graph;
+      if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
+        segs.push_back(graphs[g].role);
+        return 0;  // a root of its own (e.g. an NNAPI subgraph nothing references)
+      }
+      level_segments(*this, g, segs);
+      g = parent;
+    }
+    return g;
+  };
   std::vector<std::string> tail;  // innermost first
   if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size())) tail.push_back(graphs[graph].nodes[node].display());
   // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
   // so one finding costs O(1) however deep the model is nested.
-  int g = graph, levels = 0;
-  while (g > 0 && levels < kTailLevels && graphs[g].parent_graph >= 0) {
-    level_segments(*this, g, tail);
-    g = graphs[g].parent_graph;
-    ++levels;
-  }
-  std::string out = graphs[0].role.empty() ? "main" : graphs[0].role;
-  if (g > 0) {  // still deeper than the tail: the head comes from the anchor's full path
-    const int anchor = anchor_of(g);
-    if (anchor > 0) out = path_of(anchor);
-    const int skipped = graphs[g].depth - (anchor > 0 ? graphs[anchor].depth : 0);
-    out += "/...(" + std::to_string(skipped) + " levels)...";
+  const int stop = walk(graph, kTailLevels, tail);
+  std::string out = root;
+  if (stop > 0) {
+    const int anchor = anchor_of(stop);
+    std::vector<std::string> head;
+    if (anchor > 0 && anchor != stop && walk(anchor, kHeadLevels + 1, head) == 0) {
+      for (auto it = head.rbegin(); it != head.rend(); ++it) out += "/" + *it;
+      out += "/...(" + std::to_string(graphs[stop].depth - graphs[anchor].depth) + " levels)...";
+    } else {
+      out += "/...";
+    }
   }
   for (auto it = tail.rbegin(); it != tail.rend(); ++it) {
     out += '/';
