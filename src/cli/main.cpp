@@ -428,12 +428,14 @@ int main(int argc, char** argv) {
         "port maps, output counts, element types, shapes and the condition, at every nesting depth.\n\n"
         "Examples:\n"
         "  condlint lint model.xml                     lint one OpenVINO IR file (model.bin beside it)\n"
+        "  condlint lint model.onnx m.nnapi.json       ONNX and Android NNAPI (JSON) models too\n"
         "  condlint lint models/ --format json -o r.json   lint a tree, JSON report\n"
         "  condlint lint m.xml --fail-on warning       exit 1 on warnings too\n"
         "  condlint lint m.xml --disable C011 --disable IR019\n"
         "  condlint lint models/ --sarif r.sarif       text on stdout, SARIF for code scanning\n"
         "  condlint lint models/ --format html -o r.html   a self-contained HTML report\n"
-        "  condlint rules                              list every rule\n\n"
+        "  condlint rules                              list every rule (pages: rules/<ID>.md)\n"
+        "  condlint import nnapi-testmodel X.example.cpp -o DIR   AOSP test vectors -> .nnapi.json\n\n"
         "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage, I/O or internal error.",
         "condlint"};
     app.set_version_flag("--version", std::string("condlint ") + CONDLINT_VERSION);
@@ -445,7 +447,8 @@ int main(int argc, char** argv) {
     LintOptions lint;
     auto* lint_cmd = app.add_subcommand("lint", "Lint model files or directories (walked recursively)");
     lint_cmd->add_option("paths", lint.paths,
-                         "Model files (.xml + .bin) or directories; in a directory, .xml files whose root is <net>")
+                         "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
+                         "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>)")
         ->required();
     lint_cmd->add_option("--format", lint.format, "Report format")
         ->check(CLI::IsMember({"text", "json", "sarif", "html"}))
