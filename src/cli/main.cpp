@@ -282,6 +282,11 @@ int run_lint(const LintOptions& o) {
       const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       spdlog::debug("{}: {} graphs, {} conditionals, {} findings in {:.1f} ms", path, lr.model->graphs.size(),
                     lr.model->conditionals.size(), fr.findings.size(), ms);
+      // With a single model, its memory goes back with the process: tearing a large model down
+      // piece by piece costs a tenth of the run and helps nobody.
+#if !defined(__SANITIZE_ADDRESS__)  // LeakSanitizer would rightly report it
+      if (inputs.files.size() == 1) (void)lr.model.release();
+#endif
     }
     progress.tick();
   };

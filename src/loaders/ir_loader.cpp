@@ -430,7 +430,6 @@ std::unique_ptr<Model> IrBuilder::build() {
   const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8);
   if (!res) {
     SourceLocation l;
-    l.file = path_;
     l.offset = res.offset;
     lines_.locate(l.offset, l.line, l.column);
     l.graph = 0;
@@ -478,7 +477,6 @@ std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes) {
     g.role = "main";
     m->graphs.push_back(g);
     SourceLocation l;
-    l.file = path;
     l.graph = 0;
     m->ir->problems.push_back({IrProblem::Kind::MalformedXml, "out of memory while reading the file", l});
     return m;

@@ -31,7 +31,6 @@ class NnBuilder {
   // ----- locations -----
   SourceLocation at(int64_t off, std::string ptr, int graph = -1) const {
     SourceLocation l;
-    l.file = path_;
     l.offset = off;
     lines_.locate(off, l.line, l.column);
     l.pointer = std::move(ptr);
@@ -878,7 +877,6 @@ std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& by
     m->graphs[0].role = "main";
     m->nnapi = std::make_unique<NnapiData>();
     SourceLocation l;
-    l.file = path;
     m->nnapi->problems.push_back({NnProblem::Kind::Malformed, std::string("the document could not be loaded: ") + e.what(), l});
     return m;
   }

@@ -925,7 +925,6 @@ std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& byt
   g.role = "graph";
   m->graphs.push_back(g);
   SourceLocation l;
-  l.file = path;
   l.graph = 0;
   m->onnx->problems.push_back({PKind::Parse, error, l});
   return m;

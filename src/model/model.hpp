@@ -16,16 +16,23 @@ namespace condlint {
 enum class Format { IR, ONNX, NNAPI };
 std::string_view to_string(Format f);
 
+// Where a model element stands in its file. Kept small: every node and port carries one. The file
+// name and the logical node path are added only when a finding is reported (ReportedLocation).
 struct SourceLocation {
-  std::string file;      // path as given on the command line
   int line = 0;          // 1-based; 0 = unknown
   int column = 0;        // 1-based; 0 = unknown
   int64_t offset = -1;   // byte offset in the file; -1 = unknown
-  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
-  std::string node;      // logical path such as main/if_3/then/Add_7; filled from graph/node_index
-                         // when a finding is reported, so loaders never build O(depth) strings
   int graph = -1;        // the graph the element belongs to
   int node_index = -1;   // the node within that graph (-1: the graph itself)
+  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
+};
+
+// A location as findings carry it: the file and the logical path (main/if_3/then/Add_7) filled in.
+struct ReportedLocation : SourceLocation {
+  ReportedLocation() = default;
+  ReportedLocation(const SourceLocation& l) : SourceLocation(l) {}  // NOLINT: implicit on purpose
+  std::string file;      // path as given on the command line
+  std::string node;      // logical path, computed from graph/node_index by Model::path_of
 };
 
 // Where a node input reads from: a node output in this graph or in an enclosing one.

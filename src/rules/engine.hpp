@@ -21,7 +21,7 @@ struct Finding {
   std::string name;      // "branch-type-mismatch"
   Level level = Level::Error;
   std::string message;
-  SourceLocation loc;
+  ReportedLocation loc;
 };
 
 // Settings some rules read (set from the command line or the config file).
