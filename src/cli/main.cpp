@@ -21,6 +21,14 @@
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CONDLINT_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CONDLINT_ASAN 1
+#endif
+#endif
+
 namespace {
 
 using namespace condlint;
@@ -284,7 +292,7 @@ int run_lint(const LintOptions& o) {
                     lr.model->conditionals.size(), fr.findings.size(), ms);
       // With a single model, its memory goes back with the process: tearing a large model down
       // piece by piece costs a tenth of the run and helps nobody.
-#if !defined(__SANITIZE_ADDRESS__)  // LeakSanitizer would rightly report it
+#if !defined(CONDLINT_ASAN)  // LeakSanitizer would rightly report it
       if (inputs.files.size() == 1) (void)lr.model.release();
 #endif
     }
