@@ -865,6 +865,12 @@ std::unique_ptr<Model> OnnxBuilder::build() {
       data_->if_since_version = s->SinceVersion();
   }
 
+  // Size the name tables once from the file size (about one value per 40 bytes of protobuf), so the
+  // walk does not rehash a table of hundreds of thousands of names as it grows.
+  const size_t estimate = std::min<size_t>(proto_.ByteSizeLong() / 40 + 16, size_t(1) << 22);
+  visible_.reserve(estimate);
+  values_.reserve(estimate);
+
   GraphInfo root;
   root.proto = &proto_.graph();
   gi_.push_back(std::move(root));
