@@ -4,6 +4,9 @@
 # case under tests/ once fixed.
 #   bash scripts/fuzz.sh [SECONDS] [TARGET...]
 set -euo pipefail
+# UBSan findings abort (so libFuzzer saves them as crashers) instead of printing and going on.
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-60}"; shift || true
 build="$root/build-fuzz"
@@ -14,19 +17,27 @@ if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
+status=0
 for t in "${targets[@]}"; do
   seeds="$build/seeds/$t"; crash="$root/fuzz/crashers/$t"
   mkdir -p "$seeds" "$crash"
   case "$t" in
     ir_*) find "$root/corpus" -name '*.xml' -exec cp {} "$seeds/" \; ;;
+    nnapi_testmodel_*) find "$root/tests/fixtures/nnapi_testmodel" -name '*.cpp' -exec cp {} "$seeds/" \; ;;
     onnx_*) find "$root/corpus" -name '*.onnx' -exec cp {} "$seeds/" \; ;;
     nnapi_*) find "$root/corpus" -name '*.nnapi.json' -exec cp {} "$seeds/" \; ;;
     *) find "$root/corpus" -type f -size -64k -exec cp {} "$seeds/" \; ;;
   esac
-  echo "fuzz: $t for ${secs}s"
+  echo "fuzz: $t for ${secs}s (log: $build/logs/$t.log)"
+  mkdir -p "$build/logs"
+  # Only new findings count: crashers already kept (and fixed) are moved to tests/fuzz_regressions/.
+  before="$(ls "$crash" | wc -l)"
   "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crash/" \
-    -print_final_stats=1 "$seeds" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)" || true
-  if ls "$crash"/crash-* "$crash"/timeout-* "$crash"/oom-* >/dev/null 2>&1; then
-    echo "fuzz: $t found problems: $(ls "$crash")"; exit 1
+    -print_final_stats=1 "$seeds" >"$build/logs/$t.log" 2>&1 || true
+  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|.*runtime error)" \
+    "$build/logs/$t.log" | sed "s/^/fuzz: $t: /" || true
+  if [ "$(ls "$crash" | wc -l)" != "$before" ]; then
+    echo "fuzz: $t found problems: $(ls "$crash")"; status=1
   fi
 done
+exit "$status"

@@ -264,10 +264,20 @@ void IrBuilder::resolve_edges(int g) {
   Graph& graph = model_->graphs[g];
   std::unordered_map<std::string, int> by_id;
   for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id.emplace(graph.nodes[i].id, i);
-  auto port_index = [](const std::vector<Port>& ports, const std::string& id) {
-    for (size_t i = 0; i < ports.size(); ++i)
-      if (ports[i].id == id) return static_cast<int>(i);
-    return -1;
+  // The first port with that id. Layers with many ports get a hash index (built on first use), so
+  // that a hostile layer with 100,000 ports and as many edges is not quadratic.
+  std::unordered_map<const std::vector<Port>*, std::unordered_map<std::string_view, int>> big;
+  auto port_index = [&big](const std::vector<Port>& ports, const std::string& id) {
+    if (ports.size() <= 16) {
+      for (size_t i = 0; i < ports.size(); ++i)
+        if (ports[i].id == id) return static_cast<int>(i);
+      return -1;
+    }
+    auto& index = big[&ports];
+    if (index.empty())
+      for (size_t i = 0; i < ports.size(); ++i) index.emplace(ports[i].id, static_cast<int>(i));
+    const auto it = index.find(id);
+    return it == index.end() ? -1 : it->second;
   };
   for (auto& e : ir_->graph_extra[g].edges) {
     if (!e.parsed) {

@@ -1,6 +1,7 @@
 #include "loaders/loader.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <system_error>
@@ -44,6 +45,23 @@ bool read_file(const std::string& path, std::string& out, std::string& err) {
     return false;
   }
   return true;
+}
+
+uint64_t max_model_file_bytes() {
+  uint64_t mb = kDefaultMaxFileMB;
+  if (const char* e = std::getenv("CONDLINT_MAX_FILE_MB"); e && *e) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(e, &end, 10);
+    if (end && *end == '\0' && v > 0 && v <= (UINT64_MAX >> 20)) mb = v;
+  }
+  return mb << 20;
+}
+
+std::string file_too_large(uint64_t size) {
+  const uint64_t cap = max_model_file_bytes();
+  if (size <= cap) return {};
+  return "the file has " + std::to_string(size) + " bytes, more than condlint reads into memory (" +
+         std::to_string(cap >> 20) + " MiB; set CONDLINT_MAX_FILE_MB to raise the limit)";
 }
 
 LineIndex::LineIndex(std::string_view text) : size_(text.size()) {
@@ -144,6 +162,13 @@ LoadResult load_file(const std::string& path) {
     return r;
   }
   std::string bytes, err;
+  std::error_code ec;
+  if (const auto size = fs::file_size(path, ec); !ec) {
+    if (std::string big = file_too_large(size); !big.empty()) {
+      r.io_error = big;
+      return r;
+    }
+  }
   if (!read_file(path, bytes, err)) {
     r.io_error = err;
     return r;

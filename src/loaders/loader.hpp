@@ -2,6 +2,7 @@
 // parsed becomes a Model that records the problem (format rules report it with a location).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -39,6 +40,15 @@ Collected collect_inputs(const std::vector<std::string>& paths);
 
 // Reads a whole file. Returns false with a message on failure.
 bool read_file(const std::string& path, std::string& out, std::string& err);
+
+// The largest model file (and NNAPI Blob file) the loaders read into memory, in bytes: the
+// environment variable CONDLINT_MAX_FILE_MB (MiB, a positive integer) when set, else 768 MiB
+// (kDefaultMaxFileMB). A larger file is never read: load_file gives an I/O error naming the size
+// and the limit; an NNAPI Blob file that large is an NN003 finding.
+constexpr uint64_t kDefaultMaxFileMB = 768;
+uint64_t max_model_file_bytes();
+// "" when a file of `size` bytes may be read, else the message saying it is too large.
+std::string file_too_large(uint64_t size);
 
 // Maps byte offsets to 1-based line and column.
 class LineIndex {

@@ -444,6 +444,12 @@ bool NnBuilder::load_file_blob(const std::string& rel, NnBlob& b, std::string& w
     why = "\"" + rel + "\" (" + target.string() + ") does not exist or is not a regular file";
     return false;
   }
+  if (const auto size = fs::file_size(target, ec); !ec) {
+    if (std::string big = file_too_large(size); !big.empty()) {
+      why = "\"" + rel + "\": " + big;
+      return false;
+    }
+  }
   std::string err;
   if (!read_file(target.string(), b.bytes, err)) {
     why = "cannot read \"" + rel + "\": " + err;

@@ -333,7 +333,7 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
   if (static_cast<uint64_t>(offset) > size || (length >= 0 && static_cast<uint64_t>(length) > size - offset)) {
     problem(PKind::ExternalDataMissing,
             who + ": external data \"" + location + "\" needs bytes " + std::to_string(offset) + ".." +
-                std::to_string(length >= 0 ? offset + length : offset) + " but the file has " + std::to_string(size),
+                std::to_string(static_cast<uint64_t>(offset) + static_cast<uint64_t>(length >= 0 ? length : 0)) + " but the file has " + std::to_string(size),
             loc(g, n));
   }
 }
