@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/config.hpp"
+#include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
 #include "importers/nnapi_testmodel.hpp"
@@ -469,7 +470,9 @@ int run_exec(const RunCmdOptions& o) {
   const bool nnapi = exec::is_nnapi_path(o.model);
   if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;  // Android's default loop timeout
   if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
-  const exec::ModelResult r = nnapi ? exec::run_nnapi_model(o.model, cfg) : exec::run_model(o.model, cfg);
+  const exec::ModelResult r = nnapi                          ? exec::run_nnapi_model(o.model, cfg)
+                              : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
+                                                          : exec::run_model(o.model, cfg);
   std::ofstream file;
   std::ostream* os = &std::cout;
   if (!o.output.empty()) {
