@@ -272,7 +272,47 @@ def ops():
     write_model("ops", g, w, [([X, I, A, B], [O0, O1, O2, O3, O4, O5, O6, O7], None)])
 
 
+def exec_case(name, else_body, golden, expect):
+    """corpus/ir/exec-cases/<name>: cond, x f32[2] -> If(then: Relu(x), else: else_body(graph, x)); one data set
+    with cond = true whose output_0 is `golden`; the .expect names the EX rule `lint --exec` must report."""
+    global ROOT
+    w = bytearray()
+    g = Graph(w)
+    cond = g.param("cond", "boolean", [])
+    x = g.param("x", "f32", [2])
+    t = Graph(w)
+    p = t.param("p", "f32", [2])
+    t.result("then_out", t.op("Relu", "relu", [p], "f32", [2]))
+    e = Graph(w)
+    p = e.param("p", "f32", [2])
+    e.result("else_out", else_body(e, p))
+    out = g.if_layer("sel", cond, [x], t, e, [("f32", [2])])
+    g.result("out", out[0])
+    X = np.array([1.5, -2.0], np.float32)
+    saved = ROOT
+    ROOT = os.path.join(os.path.dirname(saved), "exec-cases")
+    write_model(name, g, w, [([np.array(True), X], [golden(X)], None)])
+    with open(os.path.join(ROOT, name, name + ".expect"), "w") as f:
+        f.write(expect + "\n")
+    ROOT = saved
+
+
+def exec_cases():
+    # EX001: the golden output is wrong at index 1 (relu gives 0).
+    exec_case("golden_mismatch", lambda e, p: e.op("Negative", "neg", [p], "f32", [2]),
+              lambda X: np.array([1.5, 0.25], np.float32), "EX001  # data set 0 expects 0.25 where relu(-2) = 0")
+    # EX002: the else branch gathers index 5 of a 2-element tensor: it cannot run.
+    exec_case("branch_failed",
+              lambda e, p: e.op("Gather", "gather", [p, e.const("idx", "i64", [5, 0]), e.const("axis", "i64", 0)], "f32", [2],
+                                data={"batch_dims": 0}, version="opset8"),
+              lambda X: np.maximum(X, 0), "EX002  # the else branch (pinned) fails: Gather index 5 out of range")
+    # EX003: the else branch uses HSwish, which the executor does not implement.
+    exec_case("unsupported_op", lambda e, p: e.op("HSwish", "hswish", [p], "f32", [2], version="opset4"),
+              lambda X: np.maximum(X, 0), "EX003  # unsupported op HSwish at main/sel/else/hswish")
+
+
 if __name__ == "__main__":
+    exec_cases()
     spec_if()
     nested_if()
     ops()
