@@ -81,7 +81,7 @@ std::string if_model(const std::string& else_op, const std::string& out_prec = "
 }  // namespace
 
 TEST(ExecIr, CorpusModelsPassWithBothBranches) {
-  for (const char* name : {"spec_if", "nested_if", "ops"}) {
+  for (const char* name : {"spec_if", "nested_if", "ops", "if_in_loop"}) {
     SCOPED_TRACE(name);
     const ModelResult r = run_ir_model(corpus_model(name), RunConfig{});
     ASSERT_EQ(r.error, "");
@@ -206,4 +206,23 @@ TEST(ExecIr, RunCommandDispatchesXml) {
   const auto r = run(condlint_cmd() + " run \"" + corpus_model("nested_if").string() + "\" --format json");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"main/outer/then/inner\""), std::string::npos);
+}
+
+TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
+  const ModelResult r = run_ir_model(corpus_model("if_in_loop"), RunConfig{});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.failed, 0);
+  ASSERT_TRUE(r.if_coverage.count("main/loop/body/step_if"));
+  EXPECT_EQ(r.if_coverage.at("main/loop/body/step_if").size(), 2u);
+  // Pinned else at every iteration: data set 1 expects -a after 3 iterations and is compared.
+  bool pinned_compared = false;
+  for (const auto& c : r.cases)
+    if (!c.derived && c.golden && c.pins.count("main/loop/body/step_if") && c.status == CaseStatus::Passed) pinned_compared = true;
+  EXPECT_TRUE(pinned_compared);
+  RunConfig cfg;
+  cfg.limits.max_loop_iterations = 2;
+  const ModelResult lim = run_ir_model(corpus_model("if_in_loop"), cfg);
+  ASSERT_FALSE(lim.cases.empty());
+  EXPECT_EQ(lim.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(lim.cases[0].message.find("iteration limit of 2"), std::string::npos) << lim.cases[0].message;
 }

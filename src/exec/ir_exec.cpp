@@ -16,6 +16,8 @@
 #include "exec/onnx_io.hpp"
 #include "loaders/loader.hpp"
 
+#include <pugixml.hpp>
+
 namespace condlint::exec {
 
 namespace fs = std::filesystem;
@@ -119,9 +121,63 @@ std::string check_port(const Value& v, const Port& p) {
   return "";
 }
 
+// A Loop's <port_map> and <back_edges> (the lint loader does not keep them), keyed by the layer's offset.
+struct LoopMap {
+  struct In { int64_t ext = 0, internal = 0; bool sliced = false; };
+  struct Out { int64_t ext = 0, internal = 0; std::optional<int64_t> axis; };
+  std::vector<In> ins;
+  std::vector<Out> outs;
+  std::vector<std::pair<int64_t, int64_t>> back;  // from Result layer id -> to Parameter layer id
+  int64_t iter_layer = -1, cond_layer = -1;       // port_map purpose current_iteration / execution_condition
+};
+
+std::map<int64_t, LoopMap> read_loop_maps(std::string bytes) {
+  std::map<int64_t, LoopMap> out;
+  pugi::xml_document doc;
+  if (!doc.load_buffer_inplace(bytes.data(), bytes.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8))
+    return out;
+  auto num = [](const pugi::xml_attribute& a, int64_t def) {
+    if (!a) return def;
+    try {
+      return static_cast<int64_t>(std::stoll(a.value()));
+    } catch (const std::logic_error&) {
+      return def;
+    }
+  };
+  std::vector<pugi::xml_node> work{doc.document_element()};  // iterative walk
+  while (!work.empty()) {
+    pugi::xml_node n = work.back();
+    work.pop_back();
+    for (auto c = n.first_child(); c; c = c.next_sibling())
+      if (c.type() == pugi::node_element) work.push_back(c);
+    if (std::string(n.name()) != "layer" || std::string(n.attribute("type").value()) != "Loop") continue;
+    LoopMap m;
+    for (auto e = n.child("port_map").first_child(); e; e = e.next_sibling()) {
+      const std::string tag = e.name();
+      const std::string purpose = e.attribute("purpose").value();
+      if (tag == "input" && purpose == "current_iteration") m.iter_layer = num(e.attribute("internal_layer_id"), -1);
+      else if (tag == "output" && purpose == "execution_condition") m.cond_layer = num(e.attribute("internal_layer_id"), -1);
+      else if (tag == "input") m.ins.push_back({num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1),
+                                                static_cast<bool>(e.attribute("axis"))});
+      else if (tag == "output") {
+        LoopMap::Out o{num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1), std::nullopt};
+        if (e.attribute("axis")) o.axis = num(e.attribute("axis"), 0);
+        m.outs.push_back(o);
+      }
+    }
+    for (auto e = n.child("back_edges").child("edge"); e; e = e.next_sibling("edge"))
+      m.back.emplace_back(num(e.attribute("from-layer"), -1), num(e.attribute("to-layer"), -1));
+    int64_t off = n.offset_debug();
+    if (off > 0) --off;
+    out[off] = std::move(m);
+  }
+  return out;
+}
+
 class IrRunner {
  public:
-  IrRunner(const Model& m, RunOptions ro) : m_(m), dummy_(), ip_(dummy_, ro), limits_(ro.limits) {
+  IrRunner(const Model& m, RunOptions ro, const std::map<int64_t, LoopMap>* loops = nullptr)
+      : m_(m), dummy_(), ip_(dummy_, ro), limits_(ro.limits), loops_(loops) {
     for (size_t k = 0; k < m.ir->consts.size(); ++k) consts_[{m.ir->consts[k].graph, m.ir->consts[k].node}] = k;
     for (size_t k = 0; k < m.ir->ifs.size(); ++k) ifs_[{m.ir->ifs[k].graph, m.ir->ifs[k].node}] = k;
   }
@@ -453,6 +509,7 @@ class IrRunner {
       return r;
     }
     if (op == "If") return run_if(g, k, in, depth);
+    if (op == "Loop") return run_loop(g, k, in, depth);
     if (op == "Parameter") fail("Parameter without a value");
     throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
   }
@@ -608,6 +665,108 @@ class IrRunner {
   std::chrono::steady_clock::time_point deadline_;
   std::map<std::pair<int, int>, size_t> consts_;
   std::map<std::pair<int, int>, size_t> ifs_;
+  const std::map<int64_t, LoopMap>* loops_ = nullptr;
+
+ public:
+  std::vector<Value> run_loop(int g, int k, const std::vector<const Value*>& in, int depth) {
+    const Node& node = m_.node(g, k);
+    const std::string path = m_.path_of(g, k);
+    const LoopMap* lm = nullptr;
+    if (loops_)
+      if (auto it = loops_->find(node.loc.offset); it != loops_->end()) lm = &it->second;
+    int body = -1;
+    for (const auto& [role, gi] : node.bodies)
+      if (role == "body") body = gi;
+    if (!lm || body < 0) fail("Loop without <body> or <port_map>");
+    if (in.size() < 2 || !in[0]->is_tensor() || !in[1]->is_tensor() || in[0]->t->numel() != 1 || in[1]->t->numel() != 1)
+      fail("Loop needs a scalar trip count and a scalar execution condition");
+    const int64_t trip = in[0]->t->geti(0);
+    bool cond = in[1]->t->getf(0) != 0;
+    const auto& bnodes = m_.graphs[body].nodes;
+    std::unordered_map<int64_t, int> by_id;
+    for (int i = 0; i < static_cast<int>(bnodes.size()); ++i) {
+      try {
+        by_id.emplace(std::stoll(bnodes[i].id), i);
+      } catch (const std::logic_error&) {
+      }
+    }
+    auto layer = [&](int64_t id, const char* op) {
+      auto it = by_id.find(id);
+      if (it == by_id.end() || bnodes[it->second].op != op)
+        fail("Loop port_map names layer " + std::to_string(id) + ", which is not a " + op + " of the body");
+      return it->second;
+    };
+    const auto params = this->params(body), res = results(body);
+    std::map<int, Value> bound;
+    for (const auto& e : lm->ins) {
+      if (e.sliced) throw ExecError(ErrKind::Unsupported, "unsupported op Loop with a sliced input (axis) at " + path);
+      if (e.ext < 0 || e.ext >= static_cast<int64_t>(in.size())) fail("Loop port_map input " + std::to_string(e.ext) + " is not a Loop input");
+      bound[layer(e.internal, "Parameter")] = *in[e.ext];
+    }
+    auto res_pos = [&](int node_index) {
+      return static_cast<size_t>(std::find(res.begin(), res.end(), node_index) - res.begin());
+    };
+    const int iter_node = lm->iter_layer >= 0 ? layer(lm->iter_layer, "Parameter") : -1;
+    const int cond_node = lm->cond_layer >= 0 ? layer(lm->cond_layer, "Result") : -1;
+    (void)params;
+    std::vector<std::vector<Value>> per_iter(lm->outs.size());
+    std::vector<Value> last(lm->outs.size());
+    int64_t it_n = 0;
+    std::vector<Value> vals;
+    while (cond && (trip < 0 || it_n < trip)) {
+      if (it_n >= limits_.max_loop_iterations)
+        throw ExecError(ErrKind::Resource, "Loop at " + path + " reached the iteration limit of " + std::to_string(it_n) + " (--max-iterations)");
+      if (iter_node >= 0) {
+        const DT dt = bnodes[iter_node].outputs.empty() ? DT::I64 : dt_of(bnodes[iter_node].outputs[0].type.elem).value_or(DT::I64);
+        bound[iter_node] = Value::tensor(scalar_tensor(dt, static_cast<double>(it_n)));
+      }
+      vals = run_graph(body, bound, depth + 1);
+      for (size_t o = 0; o < lm->outs.size(); ++o) {
+        const size_t p = res_pos(layer(lm->outs[o].internal, "Result"));
+        if (lm->outs[o].axis) per_iter[o].push_back(vals.at(p));
+        else last[o] = vals.at(p);
+      }
+      for (const auto& [from, to] : lm->back) bound[layer(to, "Parameter")] = vals.at(res_pos(layer(from, "Result")));
+      if (cond_node >= 0) {
+        const Value& c = vals.at(res_pos(cond_node));
+        if (!c.is_tensor() || c.t->numel() != 1) fail("Loop body condition output is not a scalar");
+        cond = c.t->getf(0) != 0;
+      }
+      ++it_n;
+    }
+    // Outputs: ordered by the Loop's output ports (external_port_id is the port id or, failing that, the index).
+    std::vector<Value> out(node.outputs.size());
+    for (size_t o = 0; o < lm->outs.size(); ++o) {
+      int pos = -1;
+      for (size_t j = 0; j < node.outputs.size(); ++j)
+        if (node.outputs[j].id == std::to_string(lm->outs[o].ext)) pos = static_cast<int>(j);
+      if (pos < 0 && lm->outs[o].ext >= 0 && lm->outs[o].ext < static_cast<int64_t>(node.outputs.size())) pos = static_cast<int>(lm->outs[o].ext);
+      if (pos < 0) fail("Loop port_map output " + std::to_string(lm->outs[o].ext) + " is not a Loop output");
+      if (lm->outs[o].axis) {
+        if (per_iter[o].empty()) fail("Loop ran no iteration: concatenated output " + std::to_string(pos) + " is empty");
+        std::vector<const Tensor*> ts;
+        for (const auto& v : per_iter[o]) {
+          if (!v.is_tensor()) fail("Loop output is not a tensor");
+          ts.push_back(v.t.get());
+        }
+        out[pos] = Value::tensor(concat(ts, norm_axis(*lm->outs[o].axis, static_cast<int64_t>(ts[0]->rank()))));
+      } else {
+        if (last[o].kind == Value::Kind::None) {  // no iteration ran: the initial value of the back edge
+          const int r = layer(lm->outs[o].internal, "Result");
+          for (const auto& [from, to] : lm->back)
+            if (layer(from, "Result") == r) {
+              auto b = bound.find(layer(to, "Parameter"));
+              if (b != bound.end()) last[o] = b->second;
+            }
+          if (last[o].kind == Value::Kind::None) fail("Loop ran no iteration and output " + std::to_string(pos) + " has no initial value");
+        }
+        out[pos] = last[o];
+      }
+    }
+    for (size_t j = 0; j < out.size(); ++j)
+      if (out[j].kind == Value::Kind::None) fail("Loop output " + std::to_string(j) + " is not mapped");
+    return out;
+  }
 };
 
 Value read_golden(const fs::path& p) {
@@ -629,13 +788,13 @@ std::string file_bytes(const fs::path& p) {
 
 CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Value>& inputs,
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
-                    Trace& trace, std::vector<Value>& outputs) {
+                    Trace& trace, std::vector<Value>& outputs, const std::map<int64_t, LoopMap>* loops) {
   CaseResult cr;
   cr.pins = pins;
   RunOptions ro;
   ro.limits = cfg.limits;
   ro.pins = pins;
-  IrRunner ir(m, ro);
+  IrRunner ir(m, ro, loops);
   const auto t0 = std::chrono::steady_clock::now();
   try {
     outputs = ir.run(inputs);
@@ -725,6 +884,8 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
     mr.error = e;
     return mr;
   }
+  std::map<int64_t, LoopMap> loops;
+  if (bytes.find("\"Loop\"") != std::string::npos) loops = read_loop_maps(bytes);
   std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
   if (!model || !model->ir) {
     mr.error = model_path.string() + ": not an OpenVINO IR";
@@ -818,7 +979,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       const bool derived = w > 0;
       Trace trace;
       std::vector<Value> outputs;
-      CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, work[w], trace, outputs);
+      CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, work[w], trace, outputs, &loops);
       cr.data_set = name;
       cr.derived = derived;
       for (auto& [path, site] : trace.ifs) {

@@ -272,6 +272,36 @@ def ops():
     write_model("ops", g, w, [([X, I, A, B], [O0, O1, O2, O3, O4, O5, O6, O7], None)])
 
 
+def if_in_loop():
+    """corpus/ir/valid/if_in_loop.xml (Loop-5 whose body runs If(cond_in, a): then Relu(a), else -a, with a back
+    edge on a and the condition passed through) with golden data: the data selects then; the pinned data sets
+    run else at every iteration, so a flips sign once per iteration."""
+    d = os.path.join(ROOT, "if_in_loop")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    shutil.copy(os.path.join(os.path.dirname(ROOT), "valid", "if_in_loop.xml"), os.path.join(d, "if_in_loop.xml"))
+    A = np.array([[1.5, -2.0]], np.float32)
+    pin_else = {"main/loop/body/step_if": False}
+    sets = [
+        ([np.array([3], np.int64), np.array(True), A], [np.maximum(A, 0)], None),
+        ([np.array([3], np.int64), np.array(True), A], [-A], pin_else),        # (-1)^3
+        ([np.array([2], np.int64), np.array(True), A], [A], pin_else),         # (-1)^2
+        ([np.array([3], np.int64), np.array(False), A], [A], None),            # no iteration: a_init
+    ]
+    for n, (inputs, outputs, pins) in enumerate(sets):
+        ds = os.path.join(d, f"test_data_set_{n}")
+        os.makedirs(ds)
+        for k, a in enumerate(inputs):
+            with open(os.path.join(ds, f"input_{k}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(np.asarray(a), f"input_{k}").SerializeToString())
+        for k, a in enumerate(outputs):
+            with open(os.path.join(ds, f"output_{k}.pb"), "wb") as f:
+                f.write(numpy_helper.from_array(np.asarray(a), f"output_{k}").SerializeToString())
+        if pins:
+            with open(os.path.join(ds, "pins.json"), "w") as f:
+                json.dump({"pins": pins}, f)
+
+
 def exec_case(name, else_body, golden, expect):
     """corpus/ir/exec-cases/<name>: cond, x f32[2] -> If(then: Relu(x), else: else_body(graph, x)); one data set
     with cond = true whose output_0 is `golden`; the .expect names the EX rule `lint --exec` must report."""
@@ -312,6 +342,7 @@ def exec_cases():
 
 
 if __name__ == "__main__":
+    if_in_loop()
     exec_cases()
     spec_if()
     nested_if()
