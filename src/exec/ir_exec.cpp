@@ -342,15 +342,16 @@ class IrRunner {
     if (!c.shape || !c.shape->is_static()) fail("Const has no static shape");
     Dims d;
     for (const auto& x : c.shape->dims) d.push_back(x.lo);
-    Tensor t(*dt, d);
-    const int64_t n = t.numel();
+    const int64_t n = checked_numel(d);  // element limit checked before anything is allocated
     const int64_t bytes = n * static_cast<int64_t>(dt_bytes(*dt));
     if (!c.offset || !c.size) fail("Const has no offset/size");
-    if (*c.size != bytes) fail("Const size " + std::to_string(*c.size) + " does not match " + t.describe() + " (" + std::to_string(bytes) + " bytes)");
+    if (*c.size != bytes)
+      fail("Const size " + std::to_string(*c.size) + " does not match " + dt_name(*dt) + dims_str(d) + " (" + std::to_string(bytes) + " bytes)");
     if (!m_.ir->weights_size) fail("the weights file " + m_.ir->weights_path + " does not exist");
     if (*c.offset < 0 || static_cast<uint64_t>(*c.offset) > *m_.ir->weights_size ||
         static_cast<uint64_t>(bytes) > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
       fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) + ") lie outside the weights file");
+    Tensor t(*dt, d);
     std::string buf(static_cast<size_t>(bytes), '\0');
     std::ifstream f(m_.ir->weights_path, std::ios::binary);
     f.seekg(*c.offset);
