@@ -226,3 +226,17 @@ TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
   EXPECT_EQ(lim.cases[0].status, CaseStatus::Failed);
   EXPECT_NE(lim.cases[0].message.find("iteration limit of 2"), std::string::npos) << lim.cases[0].message;
 }
+
+TEST(ExecIr, LintExecReportsOnlyWithTheFlag) {
+  using namespace condlint::test;
+  const std::string m = (source_dir() / "corpus/ir/exec-cases/golden_mismatch/golden_mismatch.xml").string();
+  const auto plain = run(condlint_cmd() + " lint \"" + m + "\"");
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  EXPECT_EQ(plain.out.find("EX001"), std::string::npos);
+  const auto ex = run(condlint_cmd() + " lint --exec \"" + m + "\"");
+  EXPECT_EQ(ex.exit_code, 1) << ex.out;
+  EXPECT_NE(ex.out.find("[EX001]"), std::string::npos) << ex.out;
+  // Models whose golden data matches stay silent with --exec.
+  const auto ok = run(condlint_cmd() + " lint --exec \"" + (source_dir() / "corpus/ir/exec").string() + "\"");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+}
