@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "exec/lint_exec.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -67,7 +68,17 @@ class Corpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Corpus, FindingsMatchExpectations) {
   const fs::path model = source_dir() / GetParam();
-  const auto findings = lint(model.string());
+  // Models under corpus/**/exec-cases/ are linted as `lint --exec` does: with their golden data run.
+  std::vector<Finding> findings;
+  if (GetParam().find("/exec-cases/") != std::string::npos) {
+    LoadResult lr = load_file(model.string());
+    ASSERT_TRUE(lr.model) << lr.io_error;
+    exec::attach_exec_results(*lr.model, model.string());
+    EXPECT_TRUE(lr.model->exec) << GetParam() << ": no golden data ran";
+    findings = run_rules(*lr.model, RuleSelection{});
+  } else {
+    findings = lint(model.string());
+  }
   const fs::path ep = expect_path(model);
   const auto expected = fs::exists(ep) ? read_expectations(ep) : std::vector<Expectation>{};
   std::set<std::string> want, got;

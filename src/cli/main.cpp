@@ -17,6 +17,8 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/config.hpp"
+#include "exec/ir_exec.hpp"
+#include "exec/lint_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
 #include "importers/nnapi_testmodel.hpp"
@@ -52,6 +54,7 @@ struct LintOptions {
   int max_warnings = -1;
   unsigned jobs = 0;  // 0 = all cores
   bool quiet = false;
+  bool exec = false;  // --exec: run the executor where golden data sits beside a model (EX rules)
 };
 
 bool valid_rule_selector(const std::string& s) {
@@ -282,6 +285,7 @@ int run_lint(const LintOptions& o) {
       failed[i] = 1;
       spdlog::error("{}: {}", path, lr.io_error);
     } else {
+      if (o.exec) exec::attach_exec_results(*lr.model, path);
       fr.findings = run_rules(*lr.model, sel);
       apply_suppressions(*lr.model, cfg, fr);
       if (want_conditionals) {
@@ -469,7 +473,9 @@ int run_exec(const RunCmdOptions& o) {
   const bool nnapi = exec::is_nnapi_path(o.model);
   if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;  // Android's default loop timeout
   if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
-  const exec::ModelResult r = nnapi ? exec::run_nnapi_model(o.model, cfg) : exec::run_model(o.model, cfg);
+  const exec::ModelResult r = nnapi                          ? exec::run_nnapi_model(o.model, cfg)
+                              : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
+                                                          : exec::run_model(o.model, cfg);
   std::ofstream file;
   std::ostream* os = &std::cout;
   if (!o.output.empty()) {
@@ -536,6 +542,9 @@ int main(int argc, char** argv) {
     lint_cmd->add_option("--enable", lint.enable,
                          "Run only these rules; an ID (C006) or a prefix (IR, C0); repeatable");
     lint_cmd->add_option("--disable", lint.disable, "Do not run these rules; an ID or a prefix; repeatable");
+    lint_cmd->add_flag("--exec", lint.exec,
+                       "Also run the reference executor wherever golden data sits beside a model (test_data_set_*,\n"
+                       "NNAPI examples); mismatches and failing branches become findings EX001-EX003");
     lint_cmd->add_option("--nnapi-target", lint.nnapi_target,
                          "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
                          "or as HAL drivers must (hal: error)")

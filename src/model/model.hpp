@@ -185,6 +185,17 @@ struct IrData {
   std::vector<IrSuppression> suppressions;  // condlint-disable comments, in file order
 };
 
+// What `condlint lint --exec` found when it ran the model on the golden data beside it (EX rules read it).
+// Only --exec fills Model::exec; without it the EX rules stay silent.
+struct ExecFinding {
+  enum class Kind { GoldenMismatch, BranchFailed, Unsupported } kind = Kind::GoldenMismatch;
+  std::string message;
+  SourceLocation loc;  // the If (or the model's main graph when no node is known)
+};
+struct ExecResults {
+  std::vector<ExecFinding> findings;
+};
+
 // Defined in model/onnx_data.hpp and model/nnapi_data.hpp: what ONNX and NNAPI rules read.
 struct OnnxData;
 struct NnapiData;
@@ -201,6 +212,7 @@ struct Model {
   std::unique_ptr<IrData> ir;       // set for IR models
   std::unique_ptr<OnnxData> onnx;   // set for ONNX models
   std::unique_ptr<NnapiData> nnapi; // set for NNAPI models
+  std::unique_ptr<ExecResults> exec; // set by `lint --exec` only (exec/lint_exec.hpp)
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

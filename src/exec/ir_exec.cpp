@@ -1,0 +1,1018 @@
+#include "exec/ir_exec.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <queue>
+#include <set>
+#include <unordered_map>
+
+#include "exec/compare.hpp"
+#include "exec/interpreter.hpp"
+#include "exec/kernel_util.hpp"
+#include "exec/onnx_io.hpp"
+#include "loaders/loader.hpp"
+
+#include <pugixml.hpp>
+
+namespace condlint::exec {
+
+namespace fs = std::filesystem;
+
+bool is_ir_path(const fs::path& p) { return p.extension() == ".xml"; }
+
+namespace {
+
+std::optional<DT> dt_of(ElemType e) {
+  switch (e) {
+    case ElemType::Boolean: return DT::Bool;
+    case ElemType::F16: return DT::F16;
+    case ElemType::BF16: return DT::BF16;
+    case ElemType::F32: return DT::F32;
+    case ElemType::F64: return DT::F64;
+    case ElemType::I8: return DT::I8;
+    case ElemType::I16: return DT::I16;
+    case ElemType::I32: return DT::I32;
+    case ElemType::I64: return DT::I64;
+    case ElemType::U8: return DT::U8;
+    case ElemType::U16: return DT::U16;
+    case ElemType::U32: return DT::U32;
+    case ElemType::U64: return DT::U64;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<DT> dt_of_name(const std::string& s) {
+  static const std::map<std::string, DT> m{
+      {"boolean", DT::Bool}, {"f16", DT::F16}, {"bf16", DT::BF16}, {"f32", DT::F32}, {"f64", DT::F64},
+      {"i8", DT::I8},        {"i16", DT::I16}, {"i32", DT::I32},   {"i64", DT::I64}, {"u8", DT::U8},
+      {"u16", DT::U16},      {"u32", DT::U32}, {"u64", DT::U64}};
+  auto it = m.find(s);
+  if (it == m.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<int64_t> parse_int_list(const std::string& s) {
+  std::vector<int64_t> out;
+  std::string cur;
+  auto flush = [&] {
+    if (cur.empty()) return;
+    try {
+      size_t used = 0;
+      out.push_back(std::stoll(cur, &used));
+      if (used != cur.size()) fail("'" + cur + "' is not an integer");
+    } catch (const std::logic_error&) {
+      fail("'" + cur + "' is not an integer");
+    }
+    cur.clear();
+  };
+  for (char ch : s) {
+    if (ch == ',' || ch == ' ') flush();
+    else cur += ch;
+  }
+  flush();
+  return out;
+}
+
+void set_i(onnx::NodeProto& n, const std::string& name, int64_t v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INT);
+  a->set_i(v);
+}
+void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::INTS);
+  for (int64_t x : v) a->add_ints(x);
+}
+
+bool dims_match(const Dims& d, const Shape& s) {
+  if (!s.rank_known) return true;
+  if (s.dims.size() != d.size()) return false;
+  for (size_t k = 0; k < d.size(); ++k)
+    if (s.dims[k].is_static() && s.dims[k].lo != d[k]) return false;
+  return true;
+}
+
+std::string shape_str(const Shape& s) {
+  if (!s.rank_known) return "[?]";
+  std::string r = "[";
+  for (size_t k = 0; k < s.dims.size(); ++k) {
+    if (k) r += ",";
+    r += s.dims[k].is_static() ? std::to_string(s.dims[k].lo) : std::string("?");
+  }
+  return r + "]";
+}
+
+// Checks a value against a declared IR port: element type (when stated) and static dims (when stated).
+std::string check_port(const Value& v, const Port& p) {
+  if (!v.is_tensor()) return "is not a tensor";
+  const Tensor& t = *v.t;
+  std::string want;
+  if (p.type.kind == TypeDesc::Kind::Tensor)
+    if (auto d = dt_of(p.type.elem); d && *d != t.dt)
+      return "gives " + t.describe() + ", declared " + dt_name(*d) + (p.attrs_no_dims ? "" : shape_str(p.shape));
+  if (!p.attrs_no_dims && !dims_match(t.shape, p.shape))
+    return "gives " + t.describe() + ", declared shape " + shape_str(p.shape);
+  return "";
+}
+
+// A Loop's <port_map> and <back_edges> (the lint loader does not keep them), keyed by the layer's offset.
+struct LoopMap {
+  struct In { int64_t ext = 0, internal = 0; bool sliced = false; };
+  struct Out { int64_t ext = 0, internal = 0; std::optional<int64_t> axis; };
+  std::vector<In> ins;
+  std::vector<Out> outs;
+  std::vector<std::pair<int64_t, int64_t>> back;  // from Result layer id -> to Parameter layer id
+  int64_t iter_layer = -1, cond_layer = -1;       // port_map purpose current_iteration / execution_condition
+};
+
+std::map<int64_t, LoopMap> read_loop_maps(std::string bytes) {
+  std::map<int64_t, LoopMap> out;
+  pugi::xml_document doc;
+  if (!doc.load_buffer_inplace(bytes.data(), bytes.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8))
+    return out;
+  auto num = [](const pugi::xml_attribute& a, int64_t def) {
+    if (!a) return def;
+    try {
+      return static_cast<int64_t>(std::stoll(a.value()));
+    } catch (const std::logic_error&) {
+      return def;
+    }
+  };
+  std::vector<pugi::xml_node> work{doc.document_element()};  // iterative walk
+  while (!work.empty()) {
+    pugi::xml_node n = work.back();
+    work.pop_back();
+    for (auto c = n.first_child(); c; c = c.next_sibling())
+      if (c.type() == pugi::node_element) work.push_back(c);
+    if (std::string(n.name()) != "layer" || std::string(n.attribute("type").value()) != "Loop") continue;
+    LoopMap m;
+    for (auto e = n.child("port_map").first_child(); e; e = e.next_sibling()) {
+      const std::string tag = e.name();
+      const std::string purpose = e.attribute("purpose").value();
+      if (tag == "input" && purpose == "current_iteration") m.iter_layer = num(e.attribute("internal_layer_id"), -1);
+      else if (tag == "output" && purpose == "execution_condition") m.cond_layer = num(e.attribute("internal_layer_id"), -1);
+      else if (tag == "input") m.ins.push_back({num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1),
+                                                static_cast<bool>(e.attribute("axis"))});
+      else if (tag == "output") {
+        LoopMap::Out o{num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1), std::nullopt};
+        if (e.attribute("axis")) o.axis = num(e.attribute("axis"), 0);
+        m.outs.push_back(o);
+      }
+    }
+    for (auto e = n.child("back_edges").child("edge"); e; e = e.next_sibling("edge"))
+      m.back.emplace_back(num(e.attribute("from-layer"), -1), num(e.attribute("to-layer"), -1));
+    int64_t off = n.offset_debug();
+    if (off > 0) --off;
+    out[off] = std::move(m);
+  }
+  return out;
+}
+
+class IrRunner {
+ public:
+  IrRunner(const Model& m, RunOptions ro, const std::map<int64_t, LoopMap>* loops = nullptr)
+      : m_(m), dummy_(), ip_(dummy_, ro), limits_(ro.limits), loops_(loops) {
+    for (size_t k = 0; k < m.ir->consts.size(); ++k) consts_[{m.ir->consts[k].graph, m.ir->consts[k].node}] = k;
+    for (size_t k = 0; k < m.ir->ifs.size(); ++k) ifs_[{m.ir->ifs[k].graph, m.ir->ifs[k].node}] = k;
+  }
+
+  std::vector<int> params(int g) const { return of_type(g, "Parameter"); }
+  std::vector<int> results(int g) const { return of_type(g, "Result"); }
+
+  std::vector<Value> run(const std::vector<Value>& inputs) {
+    guard().limits = limits_;
+    deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.timeout_ms);
+    const auto ps = params(0);
+    if (inputs.size() != ps.size())
+      fail("the model has " + std::to_string(ps.size()) + " Parameters, the data set gives " + std::to_string(inputs.size()));
+    std::map<int, Value> bound;
+    for (size_t k = 0; k < ps.size(); ++k) {
+      const Node& p = m_.node(0, ps[k]);
+      if (!p.outputs.empty())
+        if (auto d = dt_of(p.outputs[0].type.elem); d && inputs[k].is_tensor() && inputs[k].t->dt != *d)
+          fail("input_" + std::to_string(k) + " for Parameter '" + p.display() + "' is " + inputs[k].t->describe() +
+               ", the model declares " + dt_name(*d));
+      bound[ps[k]] = inputs[k];
+    }
+    return run_graph(0, bound, 0);
+  }
+
+  Trace& trace() { return ip_.trace; }
+
+ private:
+  std::vector<int> of_type(int g, const char* op) const {
+    std::vector<int> out;
+    const auto& nodes = m_.graphs[g].nodes;
+    for (int k = 0; k < static_cast<int>(nodes.size()); ++k)
+      if (nodes[k].op == op) out.push_back(k);
+    return out;
+  }
+
+  void check_deadline() {
+    if (std::chrono::steady_clock::now() > deadline_)
+      throw ExecError(ErrKind::Timeout, "run exceeded the time limit of " + std::to_string(limits_.timeout_ms) + " ms");
+  }
+
+  // Runs graph g with its Parameters (node index -> value); returns the Results' values in file order.
+  std::vector<Value> run_graph(int g, const std::map<int, Value>& bound, int depth) {
+    if (depth > limits_.max_depth)
+      throw ExecError(ErrKind::Resource, "nesting deeper than " + std::to_string(limits_.max_depth) + " at " + m_.path_of(g));
+    check_deadline();
+    const auto& nodes = m_.graphs[g].nodes;
+    const int n = static_cast<int>(nodes.size());
+    std::vector<std::vector<Value>> vals(n);
+    std::vector<int> pending(n, 0);
+    std::vector<std::vector<int>> users(n);
+    for (int k = 0; k < n; ++k)
+      for (const auto& s : nodes[k].sources)
+        if (s.valid() && s.graph == g && s.node != k && s.node < n) {
+          ++pending[k];
+          users[s.node].push_back(k);
+        }
+    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
+    for (int k = 0; k < n; ++k)
+      if (!pending[k]) ready.push(k);
+    int done = 0;
+    while (!ready.empty()) {
+      const int k = ready.top();
+      ready.pop();
+      const Node& node = nodes[k];
+      std::vector<const Value*> in;
+      for (size_t i = 0; i < node.sources.size(); ++i) {
+        const ValueRef& s = node.sources[i];
+        if (!s.valid() || s.graph != g || s.node >= n || s.output >= static_cast<int>(vals[s.node].size()))
+          fail("at " + m_.path_of(g, k) + " (" + node.op + "): input " + std::to_string(i) + " is not connected");
+        in.push_back(&vals[s.node][s.output]);
+      }
+      if (node.op == "Parameter") {
+        auto it = bound.find(k);
+        if (it == bound.end()) fail("at " + m_.path_of(g, k) + ": Parameter has no value (no port_map entry binds it)");
+        vals[k] = {it->second};
+      } else {
+        try {
+          vals[k] = run_node(g, k, in, depth);
+        } catch (const ExecError& e) {
+          const std::string msg = e.what();
+          if (msg.rfind("at ", 0) == 0 || msg.rfind("unsupported op", 0) == 0) throw;
+          throw ExecError(e.kind, "at " + m_.path_of(g, k) + " (" + node.op + "): " + msg);
+        }
+        if (node.op != "Result" && vals[k].size() < node.outputs.size())
+          fail("at " + m_.path_of(g, k) + " (" + node.op + "): produced " + std::to_string(vals[k].size()) +
+               " outputs, the layer declares " + std::to_string(node.outputs.size()));
+      }
+      ++done;
+      for (int u : users[k])
+        if (--pending[u] == 0) ready.push(u);
+    }
+    if (done != n) fail(m_.path_of(g) + ": the graph has a cycle; " + std::to_string(n - done) + " layers never became ready");
+    std::vector<Value> outs;
+    for (int r : results(g)) {
+      if (vals[r].empty()) fail(m_.path_of(g, r) + ": Result has no value");
+      outs.push_back(vals[r][0]);
+    }
+    return outs;
+  }
+
+  // Calls an ONNX kernel with a synthetic node.
+  std::vector<Value> onnx(const std::string& op, const std::vector<const Value*>& in, const std::string& path,
+                          int depth, const std::function<void(onnx::NodeProto&)>& attrs = {}, int n_out = 1) {
+    auto it = kernels().find(op);
+    if (it == kernels().end()) throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
+    onnx::NodeProto node;
+    node.set_op_type(op);
+    for (size_t k = 0; k < in.size(); ++k) node.add_input(in[k] ? "i" + std::to_string(k) : "");
+    for (int k = 0; k < n_out; ++k) node.add_output("o" + std::to_string(k));
+    if (attrs) attrs(node);
+    Scope scope;
+    OpCtx c{ip_, node, scope, nullptr, path, 18, depth, in, {}};
+    it->second(c);
+    if (static_cast<int>(c.out.size()) < n_out) fail(op + " produced no output");
+    return c.out;
+  }
+
+  const Tensor& tensor_in(const std::vector<const Value*>& in, size_t k, const Node& node) {
+    if (k >= in.size() || !in[k]->is_tensor())
+      fail(node.op + " needs input " + std::to_string(k));
+    return *in[k]->t;
+  }
+
+  std::string attr(const Node& node, const std::string& name, const std::string& def) {
+    auto it = node.attrs.find(name);
+    return it == node.attrs.end() ? def : it->second;
+  }
+  bool attr_bool(const Node& node, const std::string& name, bool def) {
+    const std::string v = attr(node, name, def ? "true" : "false");
+    if (v == "true" || v == "1" || v == "True") return true;
+    if (v == "false" || v == "0" || v == "False") return false;
+    fail("attribute " + name + "=\"" + v + "\" is not a boolean");
+  }
+  int64_t attr_int(const Node& node, const std::string& name, int64_t def) {
+    auto it = node.attrs.find(name);
+    if (it == node.attrs.end()) return def;
+    auto v = parse_int_list(it->second);
+    if (v.size() != 1) fail("attribute " + name + "=\"" + it->second + "\" is not an integer");
+    return v[0];
+  }
+
+  void check_broadcast(const Node& node, const std::vector<const Value*>& in) {
+    const std::string ab = attr(node, "auto_broadcast", "numpy");
+    if (ab == "numpy") return;
+    if (ab == "none") {
+      for (size_t k = 1; k < in.size(); ++k)
+        if (in[k]->is_tensor() && in[0]->is_tensor() && in[k]->t->shape != in[0]->t->shape)
+          fail("auto_broadcast=none but shapes " + dims_str(in[0]->t->shape) + " and " + dims_str(in[k]->t->shape) + " differ");
+      return;
+    }
+    throw ExecError(ErrKind::Unsupported, "unsupported op " + node.op + " with auto_broadcast=" + ab);
+  }
+
+  Value read_const(int g, int k) {
+    const Node& node = m_.node(g, k);
+    auto it = consts_.find({g, k});
+    if (it == consts_.end()) fail("Const without data");
+    const IrConst& c = m_.ir->consts[it->second];
+    auto dt = dt_of(c.elem);
+    if (!dt) throw ExecError(ErrKind::Unsupported, "unsupported op Const of element type " + std::string(to_string(c.elem)) + " at " + m_.path_of(g, k));
+    if (!c.shape || !c.shape->is_static()) fail("Const has no static shape");
+    Dims d;
+    for (const auto& x : c.shape->dims) d.push_back(x.lo);
+    const int64_t n = checked_numel(d);  // element limit checked before anything is allocated
+    const int64_t bytes = n * static_cast<int64_t>(dt_bytes(*dt));
+    if (!c.offset || !c.size) fail("Const has no offset/size");
+    if (*c.size != bytes)
+      fail("Const size " + std::to_string(*c.size) + " does not match " + dt_name(*dt) + dims_str(d) + " (" + std::to_string(bytes) + " bytes)");
+    if (!m_.ir->weights_size) fail("the weights file " + m_.ir->weights_path + " does not exist");
+    if (*c.offset < 0 || static_cast<uint64_t>(*c.offset) > *m_.ir->weights_size ||
+        static_cast<uint64_t>(bytes) > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
+      fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) + ") lie outside the weights file");
+    Tensor t(*dt, d);
+    std::string buf(static_cast<size_t>(bytes), '\0');
+    std::ifstream f(m_.ir->weights_path, std::ios::binary);
+    f.seekg(*c.offset);
+    if (bytes && !f.read(buf.data(), bytes)) fail("cannot read the weights file " + m_.ir->weights_path);
+    const unsigned w = dt_bytes(*dt);
+    auto le = [&](int64_t e) {
+      uint64_t v = 0;
+      for (unsigned b = 0; b < w; ++b) v |= static_cast<uint64_t>(static_cast<unsigned char>(buf[e * w + b])) << (8 * b);
+      return v;
+    };
+    for (int64_t e = 0; e < n; ++e) {
+      const uint64_t v = le(e);
+      switch (*dt) {
+        case DT::F32: { float x; uint32_t u = static_cast<uint32_t>(v); std::memcpy(&x, &u, 4); t.f[e] = x; break; }
+        case DT::F64: { double x; std::memcpy(&x, &v, 8); t.f[e] = x; break; }
+        case DT::F16: t.f[e] = f16_bits_to_f32(static_cast<uint16_t>(v)); break;
+        case DT::BF16: t.f[e] = bf16_bits_to_f32(static_cast<uint16_t>(v)); break;
+        case DT::Bool: t.i[e] = v != 0; break;
+        case DT::I8: t.i[e] = static_cast<int8_t>(v); break;
+        case DT::I16: t.i[e] = static_cast<int16_t>(v); break;
+        case DT::I32: t.i[e] = static_cast<int32_t>(v); break;
+        default: t.i[e] = static_cast<int64_t>(v); break;
+      }
+    }
+    (void)node;
+    return Value::tensor(std::move(t));
+  }
+
+  std::vector<Value> run_node(int g, int k, const std::vector<const Value*>& in, int depth) {
+    check_deadline();
+    const Node& node = m_.node(g, k);
+    const std::string path = m_.path_of(g, k);
+    const std::string& op = node.op;
+    static const std::map<std::string, std::string> binary{
+        {"Add", "Add"},     {"Subtract", "Sub"}, {"Multiply", "Mul"}, {"Maximum", "Max"}, {"Minimum", "Min"},
+        {"Power", "Pow"},   {"Equal", "Equal"},  {"Less", "Less"},    {"Greater", "Greater"},
+        {"LessEqual", "LessOrEqual"}, {"GreaterEqual", "GreaterOrEqual"},
+        {"LogicalAnd", "And"}, {"LogicalOr", "Or"}, {"LogicalXor", "Xor"}};
+    static const std::map<std::string, std::string> unary{
+        {"Relu", "Relu"}, {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"}, {"Exp", "Exp"}, {"Log", "Log"},
+        {"Sqrt", "Sqrt"}, {"Abs", "Abs"},         {"Negative", "Neg"}, {"LogicalNot", "Not"}, {"Floor", "Floor"},
+        {"Ceiling", "Ceil"}};
+    if (op == "Result") return {*in.at(0)};
+    if (op == "Const" || op == "Constant") return {read_const(g, k)};
+    if (auto it = binary.find(op); it != binary.end()) {
+      if (in.size() != 2) fail(op + " takes 2 inputs");
+      check_broadcast(node, in);
+      return onnx(it->second, in, path, depth);
+    }
+    if (auto it = unary.find(op); it != unary.end()) {
+      if (in.size() != 1) fail(op + " takes 1 input");
+      return onnx(it->second, in, path, depth);
+    }
+    if (op == "NotEqual") {
+      check_broadcast(node, in);
+      auto eq = onnx("Equal", in, path, depth);
+      return onnx("Not", {&eq.at(0)}, path, depth);
+    }
+    if (op == "Divide") {
+      check_broadcast(node, in);
+      const Tensor& a = tensor_in(in, 0, node);
+      auto q = onnx("Div", in, path, depth);
+      if (!is_float(a.dt) && attr_bool(node, "m_pythondiv", true)) {
+        // Python (floor) division for integers: ONNX Div truncates.
+        const Tensor& b = tensor_in(in, 1, node);
+        Tensor r = *q.at(0).t;
+        const Dims out = r.shape;
+        for_broadcast<2>(out, {bstrides(a.shape, out), bstrides(b.shape, out)}, [&](int64_t o, const std::array<int64_t, 2>& ix) {
+          const int64_t x = a.i[ix[0]], y = b.i[ix[1]];
+          if (y != 0 && (x % y != 0) && ((x < 0) != (y < 0))) r.i[o] = wrap_to(r.dt, r.i[o] - 1);
+        });
+        return {Value::tensor(std::move(r))};
+      }
+      return q;
+    }
+    if (op == "Select") {
+      check_broadcast(node, in);
+      return onnx("Where", in, path, depth);
+    }
+    if (op == "Convert") {
+      const std::string to = attr(node, "destination_type", "");
+      auto dt = dt_of_name(to);
+      if (!dt) throw ExecError(ErrKind::Unsupported, "unsupported op Convert to '" + to + "' at " + path);
+      return {Value::tensor(cast_tensor(tensor_in(in, 0, node), *dt))};
+    }
+    if (op == "Concat") {
+      const int64_t axis = attr_int(node, "axis", 0);
+      return onnx("Concat", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+    }
+    if (op == "Reshape") {
+      const bool special_zero = attr_bool(node, "special_zero", false);
+      return onnx("Reshape", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "allowzero", special_zero ? 0 : 1); });
+    }
+    if (op == "Squeeze") {
+      if (in.size() == 1) {  // all dims of size 1
+        const Tensor& x = tensor_in(in, 0, node);
+        Dims d;
+        for (int64_t v : x.shape)
+          if (v != 1) d.push_back(v);
+        return {Value::tensor(reshape_copy(x, d))};
+      }
+      return onnx("Squeeze", in, path, depth);
+    }
+    if (op == "Unsqueeze") return onnx("Unsqueeze", in, path, depth);
+    if (op == "ShapeOf") {
+      auto s = onnx("Shape", in, path, depth);
+      const std::string ot = attr(node, "output_type", "i64");
+      if (ot == "i32") return {Value::tensor(cast_tensor(*s.at(0).t, DT::I32))};
+      if (ot != "i64") fail("ShapeOf output_type=\"" + ot + "\" is neither i32 nor i64");
+      return s;
+    }
+    if (op == "Gather") return gather(node, in);
+    if (op == "StridedSlice") return strided_slice(node, in, path, depth);
+    if (op == "MatMul") {
+      Tensor a = tensor_in(in, 0, node), b = tensor_in(in, 1, node);
+      auto tr = [](Tensor& t) {
+        if (t.rank() < 2) return;
+        std::vector<int64_t> perm(t.rank());
+        for (size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int64_t>(k);
+        std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+        t = transpose(t, perm);
+      };
+      if (attr_bool(node, "transpose_a", false)) tr(a);
+      if (attr_bool(node, "transpose_b", false)) tr(b);
+      const Value va = Value::tensor(std::move(a)), vb = Value::tensor(std::move(b));
+      return onnx("MatMul", {&va, &vb}, path, depth);
+    }
+    if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceProd") {
+      const bool keep = attr_bool(node, "keep_dims", false);
+      return onnx(op, in, path, depth, [&](onnx::NodeProto& n) {
+        set_i(n, "keepdims", keep ? 1 : 0);
+        set_i(n, "noop_with_empty_axes", 1);
+      });
+    }
+    if (op == "Softmax") {
+      const int64_t axis = attr_int(node, "axis", 1);
+      return onnx("Softmax", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+    }
+    if (op == "Transpose") {
+      const Tensor& x = tensor_in(in, 0, node);
+      std::vector<int64_t> perm = to_i64s(tensor_in(in, 1, node));
+      if (perm.empty())
+        for (int64_t r = static_cast<int64_t>(x.rank()) - 1; r >= 0; --r) perm.push_back(r);
+      return onnx("Transpose", {in[0]}, path, depth, [&](onnx::NodeProto& n) { set_ints(n, "perm", perm); });
+    }
+    if (op == "Broadcast") {
+      const std::string mode = attr(node, "mode", "numpy");
+      if (mode != "numpy" && mode != "bidirectional")
+        throw ExecError(ErrKind::Unsupported, "unsupported op Broadcast with mode=" + mode + " at " + path);
+      auto r = onnx("Expand", {in.at(0), in.at(1)}, path, depth);
+      if (mode == "numpy") {
+        const auto target = to_i64s(tensor_in(in, 1, node));
+        if (r.at(0).t->shape != Dims(target.begin(), target.end()))
+          fail("Broadcast (numpy) of " + in[0]->t->describe() + " to " + dims_str(target) + " gives " + r[0].t->describe());
+      }
+      return r;
+    }
+    if (op == "If") return run_if(g, k, in, depth);
+    if (op == "Loop") return run_loop(g, k, in, depth);
+    if (op == "Parameter") fail("Parameter without a value");
+    throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
+  }
+
+  std::vector<Value> gather(const Node& node, const std::vector<const Value*>& in) {
+    const Tensor& x = tensor_in(in, 0, node);
+    const Tensor& idx = tensor_in(in, 1, node);
+    const int64_t r = static_cast<int64_t>(x.rank());
+    int64_t axis = in.size() > 2 ? to_i64s(tensor_in(in, 2, node)).at(0) : 0;
+    int64_t bd = attr_int(node, "batch_dims", 0);
+    const int64_t ir = static_cast<int64_t>(idx.rank());
+    if (bd < 0) bd += ir;
+    axis = norm_axis(axis, r);
+    if (bd < 0 || bd > ir || bd > axis) fail("Gather batch_dims " + std::to_string(bd) + " is out of range");
+    for (int64_t k = 0; k < bd; ++k)
+      if (x.shape[k] != idx.shape[k]) fail("Gather batch dims of data " + dims_str(x.shape) + " and indices " + dims_str(idx.shape) + " differ");
+    // out = x[:axis] + idx[bd:] + x[axis+1:]
+    Dims out(x.shape.begin(), x.shape.begin() + axis);
+    out.insert(out.end(), idx.shape.begin() + bd, idx.shape.end());
+    out.insert(out.end(), x.shape.begin() + axis + 1, x.shape.end());
+    Tensor t(x.dt, out);
+    int64_t batch = 1, outer = 1, inner = 1;
+    for (int64_t k = 0; k < bd; ++k) batch *= x.shape[k];
+    for (int64_t k = bd; k < axis; ++k) outer *= x.shape[k];
+    for (int64_t k = axis + 1; k < r; ++k) inner *= x.shape[k];
+    int64_t nidx = 1;
+    for (int64_t k = bd; k < ir; ++k) nidx *= idx.shape[k];
+    const int64_t dim = x.shape[axis];
+    int64_t o = 0;
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t p = 0; p < outer; ++p)
+        for (int64_t j = 0; j < nidx; ++j) {
+          int64_t v = idx.geti(b * nidx + j);
+          if (v < 0) v += dim;
+          if (v < 0 || v >= dim) fail("Gather index " + std::to_string(idx.geti(b * nidx + j)) + " out of range for dim " + std::to_string(dim));
+          const int64_t base = ((b * outer + p) * dim + v) * inner;
+          for (int64_t q = 0; q < inner; ++q) copy_elem(x, base + q, t, o++);
+        }
+    return {Value::tensor(std::move(t))};
+  }
+
+  std::vector<Value> strided_slice(const Node& node, const std::vector<const Value*>& in, const std::string& path, int depth) {
+    const Tensor& x = tensor_in(in, 0, node);
+    const auto begin = to_i64s(tensor_in(in, 1, node));
+    const auto end = to_i64s(tensor_in(in, 2, node));
+    std::vector<int64_t> stride(begin.size(), 1);
+    if (in.size() > 3) stride = to_i64s(tensor_in(in, 3, node));
+    auto mask = [&](const char* name) { return parse_int_list(attr(node, name, "")); };
+    const auto bm = mask("begin_mask"), em = mask("end_mask"), nm = mask("new_axis_mask"), sm = mask("shrink_axis_mask"),
+               elm = mask("ellipsis_mask");
+    auto bit = [](const std::vector<int64_t>& m, size_t k) { return k < m.size() && m[k] != 0; };
+    for (size_t k = 0; k < begin.size(); ++k)
+      if (bit(nm, k) || bit(elm, k))
+        throw ExecError(ErrKind::Unsupported, "unsupported op StridedSlice with new_axis_mask/ellipsis_mask at " + path);
+    if (end.size() != begin.size() || stride.size() != begin.size() || begin.size() > x.rank())
+      fail("StridedSlice begin/end/stride lengths differ or exceed the rank");
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
+    std::vector<int64_t> starts, ends, axes, steps;
+    Dims shrunk;
+    for (size_t k = 0; k < begin.size(); ++k) {
+      const int64_t st = stride[k];
+      if (st == 0) fail("StridedSlice stride is 0");
+      int64_t b = begin[k], e = end[k];
+      if (bit(sm, k)) {
+        e = b == -1 ? kMax : b + 1;
+        if (st < 0) fail("StridedSlice shrink axis with a negative stride");
+      } else {
+        if (bit(bm, k)) b = st > 0 ? 0 : kMax;
+        if (bit(em, k)) e = st > 0 ? kMax : kMin;
+      }
+      starts.push_back(b);
+      ends.push_back(e);
+      axes.push_back(static_cast<int64_t>(k));
+      steps.push_back(st);
+    }
+    const Value vs = Value::tensor(i64_tensor(starts, {static_cast<int64_t>(starts.size())}));
+    const Value ve = Value::tensor(i64_tensor(ends, {static_cast<int64_t>(ends.size())}));
+    const Value va = Value::tensor(i64_tensor(axes, {static_cast<int64_t>(axes.size())}));
+    const Value vp = Value::tensor(i64_tensor(steps, {static_cast<int64_t>(steps.size())}));
+    auto r = onnx("Slice", {in[0], &vs, &ve, &va, &vp}, path, depth);
+    const Tensor& y = *r.at(0).t;
+    Dims d;
+    for (size_t k = 0; k < y.rank(); ++k) {
+      if (bit(sm, k)) {
+        if (y.shape[k] != 1) fail("StridedSlice shrink axis " + std::to_string(k) + " index out of range");
+        continue;
+      }
+      d.push_back(y.shape[k]);
+    }
+    if (d == y.shape) return r;
+    return {Value::tensor(reshape_copy(y, d))};
+  }
+
+  std::vector<Value> run_if(int g, int k, const std::vector<const Value*>& in, int depth) {
+    const Node& node = m_.node(g, k);
+    const std::string path = m_.path_of(g, k);
+    auto it = ifs_.find({g, k});
+    if (it == ifs_.end()) fail("If without bodies");
+    const IrIf& info = m_.ir->ifs[it->second];
+    if (in.empty() || !in[0]->is_tensor() || in[0]->t->numel() != 1) fail("If condition is not a one-element tensor");
+    const bool computed = in[0]->t->getf(0) != 0;
+    const bool use = ip_.pin_for(path, computed);
+    const int b = use ? 0 : 1;
+    const char* role = use ? "then" : "else";
+    const int body = info.body_graph[b];
+    if (body < 0) fail(std::string("If has no ") + role + "_body");
+    const auto& bnodes = m_.graphs[body].nodes;
+    std::unordered_map<std::string, int> by_id;
+    for (int i = 0; i < static_cast<int>(bnodes.size()); ++i) by_id.emplace(bnodes[i].id, i);
+    std::map<int, Value> bound;
+    std::map<int64_t, int64_t> outs;  // external port id -> internal layer id (first wins)
+    for (const auto& e : info.port_map[b]) {
+      if (!e.has_external || !e.has_internal) continue;
+      if (!e.is_input) {
+        outs.emplace(e.external_port_id, e.internal_layer_id);
+        continue;
+      }
+      if (e.external_port_id < 0 || e.external_port_id >= static_cast<int64_t>(in.size()))
+        fail(std::string(role) + "_port_map input external_port_id " + std::to_string(e.external_port_id) + " is not an If input");
+      auto p = by_id.find(std::to_string(e.internal_layer_id));
+      if (p == by_id.end() || bnodes[p->second].op != "Parameter")
+        fail(std::string(role) + "_port_map input internal_layer_id " + std::to_string(e.internal_layer_id) + " is not a Parameter");
+      bound.emplace(p->second, *in[e.external_port_id]);
+    }
+    // Run the body, then pick the Results the output port map names (renumbered by external id).
+    const auto res_idx = results(body);
+    const auto res_vals = run_graph(body, bound, depth + 1);
+    std::vector<Value> out;
+    int j = 0;
+    for (const auto& [ext, internal] : outs) {
+      if (ext < 0) continue;
+      auto p = by_id.find(std::to_string(internal));
+      if (p == by_id.end() || bnodes[p->second].op != "Result")
+        fail(std::string(role) + "_port_map output internal_layer_id " + std::to_string(internal) + " is not a Result");
+      const auto pos = std::find(res_idx.begin(), res_idx.end(), p->second) - res_idx.begin();
+      const Value& v = res_vals.at(static_cast<size_t>(pos));
+      if (j < static_cast<int>(node.outputs.size()))
+        if (auto why = check_port(v, node.outputs[j]); !why.empty())
+          ip_.record_branch_problem("If '" + node.display() + "' (" + path + ") output " + std::to_string(j) + ": " +
+                                    role + " branch " + why);
+      out.push_back(v);
+      ++j;
+    }
+    if (out.size() < node.outputs.size())
+      fail(std::string(role) + " branch maps " + std::to_string(out.size()) + " outputs, the If declares " + std::to_string(node.outputs.size()));
+    return out;
+  }
+
+  const Model& m_;
+  onnx::ModelProto dummy_;
+  Interpreter ip_;
+  Limits limits_;
+  std::chrono::steady_clock::time_point deadline_;
+  std::map<std::pair<int, int>, size_t> consts_;
+  std::map<std::pair<int, int>, size_t> ifs_;
+  const std::map<int64_t, LoopMap>* loops_ = nullptr;
+
+ public:
+  std::vector<Value> run_loop(int g, int k, const std::vector<const Value*>& in, int depth) {
+    const Node& node = m_.node(g, k);
+    const std::string path = m_.path_of(g, k);
+    const LoopMap* lm = nullptr;
+    if (loops_)
+      if (auto it = loops_->find(node.loc.offset); it != loops_->end()) lm = &it->second;
+    int body = -1;
+    for (const auto& [role, gi] : node.bodies)
+      if (role == "body") body = gi;
+    if (!lm || body < 0) fail("Loop without <body> or <port_map>");
+    if (in.size() < 2 || !in[0]->is_tensor() || !in[1]->is_tensor() || in[0]->t->numel() != 1 || in[1]->t->numel() != 1)
+      fail("Loop needs a scalar trip count and a scalar execution condition");
+    const int64_t trip = in[0]->t->geti(0);
+    bool cond = in[1]->t->getf(0) != 0;
+    const auto& bnodes = m_.graphs[body].nodes;
+    std::unordered_map<int64_t, int> by_id;
+    for (int i = 0; i < static_cast<int>(bnodes.size()); ++i) {
+      try {
+        by_id.emplace(std::stoll(bnodes[i].id), i);
+      } catch (const std::logic_error&) {
+      }
+    }
+    auto layer = [&](int64_t id, const char* op) {
+      auto it = by_id.find(id);
+      if (it == by_id.end() || bnodes[it->second].op != op)
+        fail("Loop port_map names layer " + std::to_string(id) + ", which is not a " + op + " of the body");
+      return it->second;
+    };
+    const auto params = this->params(body), res = results(body);
+    std::map<int, Value> bound;
+    for (const auto& e : lm->ins) {
+      if (e.sliced) throw ExecError(ErrKind::Unsupported, "unsupported op Loop with a sliced input (axis) at " + path);
+      if (e.ext < 0 || e.ext >= static_cast<int64_t>(in.size())) fail("Loop port_map input " + std::to_string(e.ext) + " is not a Loop input");
+      bound[layer(e.internal, "Parameter")] = *in[e.ext];
+    }
+    auto res_pos = [&](int node_index) {
+      return static_cast<size_t>(std::find(res.begin(), res.end(), node_index) - res.begin());
+    };
+    const int iter_node = lm->iter_layer >= 0 ? layer(lm->iter_layer, "Parameter") : -1;
+    const int cond_node = lm->cond_layer >= 0 ? layer(lm->cond_layer, "Result") : -1;
+    (void)params;
+    std::vector<std::vector<Value>> per_iter(lm->outs.size());
+    std::vector<Value> last(lm->outs.size());
+    int64_t it_n = 0;
+    std::vector<Value> vals;
+    while (cond && (trip < 0 || it_n < trip)) {
+      if (it_n >= limits_.max_loop_iterations)
+        throw ExecError(ErrKind::Resource, "Loop at " + path + " reached the iteration limit of " + std::to_string(it_n) + " (--max-iterations)");
+      if (iter_node >= 0) {
+        const DT dt = bnodes[iter_node].outputs.empty() ? DT::I64 : dt_of(bnodes[iter_node].outputs[0].type.elem).value_or(DT::I64);
+        bound[iter_node] = Value::tensor(scalar_tensor(dt, static_cast<double>(it_n)));
+      }
+      vals = run_graph(body, bound, depth + 1);
+      for (size_t o = 0; o < lm->outs.size(); ++o) {
+        const size_t p = res_pos(layer(lm->outs[o].internal, "Result"));
+        if (lm->outs[o].axis) per_iter[o].push_back(vals.at(p));
+        else last[o] = vals.at(p);
+      }
+      for (const auto& [from, to] : lm->back) bound[layer(to, "Parameter")] = vals.at(res_pos(layer(from, "Result")));
+      if (cond_node >= 0) {
+        const Value& c = vals.at(res_pos(cond_node));
+        if (!c.is_tensor() || c.t->numel() != 1) fail("Loop body condition output is not a scalar");
+        cond = c.t->getf(0) != 0;
+      }
+      ++it_n;
+    }
+    // Outputs: ordered by the Loop's output ports (external_port_id is the port id or, failing that, the index).
+    std::vector<Value> out(node.outputs.size());
+    for (size_t o = 0; o < lm->outs.size(); ++o) {
+      int pos = -1;
+      for (size_t j = 0; j < node.outputs.size(); ++j)
+        if (node.outputs[j].id == std::to_string(lm->outs[o].ext)) pos = static_cast<int>(j);
+      if (pos < 0 && lm->outs[o].ext >= 0 && lm->outs[o].ext < static_cast<int64_t>(node.outputs.size())) pos = static_cast<int>(lm->outs[o].ext);
+      if (pos < 0) fail("Loop port_map output " + std::to_string(lm->outs[o].ext) + " is not a Loop output");
+      if (lm->outs[o].axis) {
+        if (per_iter[o].empty()) fail("Loop ran no iteration: concatenated output " + std::to_string(pos) + " is empty");
+        std::vector<const Tensor*> ts;
+        for (const auto& v : per_iter[o]) {
+          if (!v.is_tensor()) fail("Loop output is not a tensor");
+          ts.push_back(v.t.get());
+        }
+        out[pos] = Value::tensor(concat(ts, norm_axis(*lm->outs[o].axis, static_cast<int64_t>(ts[0]->rank()))));
+      } else {
+        if (last[o].kind == Value::Kind::None) {  // no iteration ran: the initial value of the back edge
+          const int r = layer(lm->outs[o].internal, "Result");
+          for (const auto& [from, to] : lm->back)
+            if (layer(from, "Result") == r) {
+              auto b = bound.find(layer(to, "Parameter"));
+              if (b != bound.end()) last[o] = b->second;
+            }
+          if (last[o].kind == Value::Kind::None) fail("Loop ran no iteration and output " + std::to_string(pos) + " has no initial value");
+        }
+        out[pos] = last[o];
+      }
+    }
+    for (size_t j = 0; j < out.size(); ++j)
+      if (out[j].kind == Value::Kind::None) fail("Loop output " + std::to_string(j) + " is not mapped");
+    return out;
+  }
+};
+
+Value read_golden(const fs::path& p) {
+  std::string bytes;
+  if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
+  try {
+    if (p.extension() == ".npy") return read_npy(bytes);
+    return read_pb_value(bytes, nullptr);
+  } catch (const ExecError& e) {
+    throw ExecError(e.kind, p.filename().string() + ": " + e.what());
+  }
+}
+
+std::string file_bytes(const fs::path& p) {
+  std::string b;
+  read_file_bytes(p, b);
+  return b;
+}
+
+CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Value>& inputs,
+                    const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
+                    Trace& trace, std::vector<Value>& outputs, const std::map<int64_t, LoopMap>* loops) {
+  CaseResult cr;
+  cr.pins = pins;
+  RunOptions ro;
+  ro.limits = cfg.limits;
+  ro.pins = pins;
+  IrRunner ir(m, ro, loops);
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    outputs = ir.run(inputs);
+  } catch (const ExecError& e) {
+    cr.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+    cr.message = e.what();
+    if (e.kind == ErrKind::Resource) cr.message = "resource limit: " + cr.message;
+    if (e.kind == ErrKind::Timeout) cr.message = "stopped: " + cr.message;
+  } catch (const std::exception& e) {
+    cr.status = CaseStatus::Failed;
+    cr.message = std::string("internal error: ") + e.what();
+  }
+  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  trace = ir.trace();
+  for (auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
+  cr.branch_problems = trace.branch_problems;
+  for (const auto& [path, v] : pins)
+    if (!trace.ifs.count(path) && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Failed;
+      cr.message = "pin '" + path + "' matched no If that ran";
+    }
+  if (cr.status != CaseStatus::Passed) return cr;
+  const auto res = ir.results(0);
+  for (size_t k = 0; k < res.size() && k < outputs.size(); ++k) {
+    const Node& rn = m.node(0, res[k]);
+    OutputResult o;
+    o.name = rn.display();
+    if (!rn.inputs.empty())
+      if (auto e = check_port(outputs[k], rn.inputs[0]); !e.empty()) {
+        o.ok = false;
+        o.detail = e;
+      }
+    if (golden && k < golden->size() && (*golden)[k]) {
+      o.compared = true;
+      cr.golden = true;
+      Comparison cmp = compare_values(outputs[k], *(*golden)[k], cfg.atol, cfg.rtol);
+      o.max_abs = cmp.max_abs;
+      o.max_rel = cmp.max_rel;
+      o.first_index = cmp.first_index;
+      o.tolerance = cmp.tolerance;
+      if (!cmp.ok) {
+        o.ok = false;
+        o.detail = cmp.reason;
+      }
+    }
+    if (!o.ok && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Mismatch;
+      cr.message = "output '" + o.name + "': " + o.detail;
+    }
+    cr.outputs.push_back(std::move(o));
+  }
+  if (!cr.branch_problems.empty()) {
+    cr.status = CaseStatus::Mismatch;
+    cr.message = cr.branch_problems.front();
+  }
+  return cr;
+}
+
+std::string save_case(const fs::path& dir, int index, const std::vector<Value>& inputs, const std::vector<Value>& outputs,
+                      const std::map<std::string, bool>& pins) {
+  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) return "";
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(inputs[k], "input_" + std::to_string(k));
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(outputs[k], "output_" + std::to_string(k));
+  }
+  if (!pins.empty()) {
+    std::ofstream f(d / "pins.json", std::ios::binary);
+    f << pins_json(pins);
+  }
+  return d.string();
+}
+
+}  // namespace
+
+ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
+  ModelResult mr;
+  mr.model = model_path.string();
+  std::string bytes;
+  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
+    mr.error = e;
+    return mr;
+  }
+  std::map<int64_t, LoopMap> loops;
+  if (bytes.find("\"Loop\"") != std::string::npos) loops = read_loop_maps(bytes);
+  std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
+  if (!model || !model->ir) {
+    mr.error = model_path.string() + ": not an OpenVINO IR";
+    return mr;
+  }
+  for (const auto& p : model->ir->problems)
+    if (p.kind != IrProblem::Kind::BadAttribute) {
+      mr.error = model_path.string() + ": " + p.message;
+      return mr;
+    }
+  if (model->graphs.empty()) {
+    mr.error = model_path.string() + ": no graph";
+    return mr;
+  }
+  guard().limits = cfg.limits;
+  size_t n_params = 0, n_results = 0;
+  for (const auto& n : model->graphs[0].nodes) {
+    n_params += n.op == "Parameter";
+    n_results += n.op == "Result";
+  }
+
+  std::vector<DataSet> sets;
+  if (cfg.data_dirs.empty()) sets = find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
+  for (const auto& d : cfg.data_dirs) {
+    auto s = find_data_sets(d);
+    if (s.empty()) {
+      mr.error = "no test_data_set_* in " + d.string();
+      return mr;
+    }
+    sets.insert(sets.end(), s.begin(), s.end());
+  }
+  bool synthetic = false;
+  if (sets.empty()) {
+    if (n_params) {
+      mr.error = "no golden data: no test_data_set_* beside the model and no --data";
+      return mr;
+    }
+    sets.emplace_back();
+    synthetic = true;
+  }
+  std::set<std::pair<std::string, std::map<std::string, bool>>> covered_by_data;
+  std::vector<std::string> input_keys(sets.size());
+  for (size_t s = 0; s < sets.size(); ++s) {
+    for (const auto& p : sets[s].inputs) input_keys[s] += file_bytes(p) + '\x1f';
+    std::map<std::string, bool> pins = sets[s].pins;
+    for (auto& [k, v] : cfg.pins) pins[k] = v;
+    covered_by_data.insert({input_keys[s], pins});
+  }
+  int save_index = 0;
+  std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
+  for (size_t s = 0; s < sets.size(); ++s) {
+    const DataSet& ds = sets[s];
+    const std::string name = synthetic ? "" : ds.dir.string();
+    CaseResult bad;
+    bad.data_set = name;
+    bad.status = CaseStatus::Failed;
+    if (!ds.pins_error.empty()) {
+      bad.message = ds.pins_error;
+      mr.cases.push_back(bad);
+      continue;
+    }
+    std::vector<Value> inputs;
+    std::vector<std::optional<Value>> golden;
+    try {
+      if (!synthetic) {
+        if (ds.inputs.size() > n_params)
+          fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " + std::to_string(n_params) + " Parameters");
+        for (size_t k = 0; k < n_params; ++k) {
+          if (k >= ds.inputs.size() || ds.inputs[k].empty()) fail("data set has no input_" + std::to_string(k));
+          inputs.push_back(read_golden(ds.inputs[k]));
+        }
+        if (ds.outputs.size() > n_results)
+          fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " + std::to_string(n_results) + " Results");
+        for (size_t k = 0; k < n_results; ++k) {
+          if (k >= ds.outputs.size() || ds.outputs[k].empty()) golden.emplace_back();
+          else golden.emplace_back(read_golden(ds.outputs[k]));
+        }
+      }
+    } catch (const ExecError& e) {
+      bad.message = e.what();
+      mr.cases.push_back(bad);
+      continue;
+    }
+    std::map<std::string, bool> base = ds.pins;
+    for (auto& [k, v] : cfg.pins) base[k] = v;
+    std::set<std::pair<std::string, bool>>& done = done_by_input[input_keys[s]];
+    std::vector<std::map<std::string, bool>> work{base};
+    int runs = 0;
+    for (size_t w = 0; w < work.size(); ++w) {
+      if (runs++ >= cfg.max_runs_per_data_set) break;
+      const bool derived = w > 0;
+      Trace trace;
+      std::vector<Value> outputs;
+      CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, work[w], trace, outputs, &loops);
+      cr.data_set = name;
+      cr.derived = derived;
+      for (auto& [path, site] : trace.ifs) {
+        auto& cov = mr.if_coverage[path];
+        for (bool b : site.ran) {
+          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+          done.insert({path, b});
+        }
+      }
+      if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
+        cr.saved_to = save_case(cfg.save_dir, save_index++, inputs, outputs, work[w]);
+      if (cfg.both_branches && cr.status != CaseStatus::Unsupported) {
+        for (auto& [path, site] : trace.ifs)
+          for (bool b : {true, false}) {
+            if (done.count({path, b}) || site.ran.count(b)) continue;
+            auto pins = work[w];
+            pins[path] = b;
+            done.insert({path, b});
+            if (covered_by_data.count({input_keys[s], pins})) continue;
+            work.push_back(pins);
+          }
+      }
+      mr.cases.push_back(std::move(cr));
+    }
+  }
+  for (const auto& c : mr.cases) {
+    if (c.status == CaseStatus::Passed) ++mr.passed;
+    else if (c.status == CaseStatus::Unsupported) ++mr.unsupported;
+    else ++mr.failed;
+  }
+  for (auto& [p, v] : mr.if_coverage) std::sort(v.begin(), v.end());
+  return mr;
+}
+
+}  // namespace condlint::exec

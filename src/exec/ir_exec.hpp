@@ -1,0 +1,19 @@
+// OpenVINO IR execution (*.xml + .bin) against golden data in the backend-test layout, both branches of every
+// If. Reads the model with the lint loader (load_ir); reuses the ONNX kernels through thin adapters.
+#pragma once
+
+#include <filesystem>
+
+#include "exec/runner.hpp"
+
+namespace condlint::exec {
+
+// True when the file name ends in .xml.
+bool is_ir_path(const std::filesystem::path& p);
+
+// Runs every test_data_set_* beside the model (or cfg.data_dirs): input_K feeds the K-th Parameter of the
+// main graph (file order), output_K is compared with the K-th Result. Pins use the lint paths
+// (main/if_cond, main/loop/body/inner_if).
+ModelResult run_ir_model(const std::filesystem::path& model, const RunConfig& cfg);
+
+}  // namespace condlint::exec

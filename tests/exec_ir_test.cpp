@@ -1,0 +1,242 @@
+// OpenVINO IR execution: corpus/ir/exec models on their numpy-derived golden data, both branches of every If,
+// mismatches, branch problems, unsupported ops and hostile Const data.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+#include "exec/ir_exec.hpp"
+#include "exec/onnx_io.hpp"
+#include "tests/test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace condlint::exec;
+using condlint::test::source_dir;
+
+namespace {
+
+fs::path corpus_model(const std::string& name) { return source_dir() / "corpus/ir/exec" / name / (name + ".xml"); }
+
+void write(const fs::path& p, const std::string& s) {
+  std::ofstream f(p, std::ios::binary);
+  f << s;
+}
+
+// A temporary model directory with one data set.
+struct TmpModel {
+  fs::path dir;
+  explicit TmpModel(const std::string& tag) {
+    dir = fs::temp_directory_path() / ("condlint_ir_exec_" + tag + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "test_data_set_0");
+  }
+  ~TmpModel() { fs::remove_all(dir); }
+  void input(int k, const Tensor& t) { write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), "")); }
+  void output(int k, const Tensor& t) { write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), "")); }
+};
+
+Tensor f32(std::vector<double> v) {
+  Tensor t(DT::F32, {static_cast<int64_t>(v.size())});
+  t.f = v;
+  return t;
+}
+Tensor boolean(bool b) {
+  Tensor t(DT::Bool, {});
+  t.i[0] = b;
+  return t;
+}
+
+// cond, x f32[2] -> If(then: Relu(x), else: <else_op>(x)) declared `out_prec`.
+std::string if_model(const std::string& else_op, const std::string& out_prec = "FP32") {
+  auto body = [](const std::string& op) {
+    return R"(<layers>
+  <layer id="0" name="p" type="Parameter" version="opset1"><data element_type="f32" shape="2"/><output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>
+  <layer id="1" name="op" type=")" + op + R"(" version="opset1"><input><port id="0"><dim>2</dim></port></input><output><port id="1" precision="FP32"><dim>2</dim></port></output></layer>
+  <layer id="2" name="r" type="Result" version="opset1"><input><port id="0"><dim>2</dim></port></input></layer>
+</layers>
+<edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges>)";
+  };
+  return R"(<?xml version="1.0"?>
+<net name="t" version="11"><layers>
+<layer id="0" name="cond" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>
+<layer id="1" name="x" type="Parameter" version="opset1"><data element_type="f32" shape="2"/><output><port id="0" precision="FP32"><dim>2</dim></port></output></layer>
+<layer id="2" name="sel" type="If" version="opset8">
+<input><port id="0"/><port id="1"><dim>2</dim></port></input>
+<output><port id="2" precision=")" + out_prec + R"("><dim>2</dim></port></output>
+<then_port_map><input external_port_id="1" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></then_port_map>
+<else_port_map><input external_port_id="1" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></else_port_map>
+<then_body>)" + body("Relu") + R"(</then_body>
+<else_body>)" + body(else_op) + R"(</else_body>
+</layer>
+<layer id="3" name="out" type="Result" version="opset1"><input><port id="0"><dim>2</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
+<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
+</edges></net>
+)";
+}
+
+}  // namespace
+
+TEST(ExecIr, CorpusModelsPassWithBothBranches) {
+  for (const char* name : {"spec_if", "nested_if", "ops", "if_in_loop"}) {
+    SCOPED_TRACE(name);
+    const ModelResult r = run_ir_model(corpus_model(name), RunConfig{});
+    ASSERT_EQ(r.error, "");
+    EXPECT_EQ(r.failed, 0);
+    EXPECT_EQ(r.unsupported, 0);
+    EXPECT_GT(r.passed, 0);
+    int golden = 0;
+    for (const auto& c : r.cases) {
+      EXPECT_EQ(c.status, CaseStatus::Passed) << c.data_set << ": " << c.message;
+      golden += c.golden;
+    }
+    EXPECT_GT(golden, 0);
+    for (const auto& [path, branches] : r.if_coverage) EXPECT_EQ(branches.size(), 2u) << path;
+  }
+  const ModelResult n = run_ir_model(corpus_model("nested_if"), RunConfig{});
+  EXPECT_EQ(n.if_coverage.size(), 2u);
+  EXPECT_TRUE(n.if_coverage.count("main/outer/then/inner"));
+}
+
+TEST(ExecIr, GoldenDataForBothBranchesIsCompared) {
+  // spec_if has a data set per branch: each branch's outputs are compared with golden data (no derived run
+  // needed once both data sets exist for the same inputs? they differ in cond, so derived runs are added too).
+  const ModelResult r = run_ir_model(corpus_model("spec_if"), RunConfig{});
+  std::set<bool> compared;
+  for (const auto& c : r.cases)
+    if (c.golden) compared.insert(c.if_branches.at("main/if_cond").at(0));
+  EXPECT_EQ(compared, (std::set<bool>{true, false}));
+}
+
+TEST(ExecIr, PinningAgainstTheDataGivesAMismatch) {
+  RunConfig cfg;
+  cfg.pins["main/if_cond"] = false;  // data set 0 expects x + y (then); pinned else gives x + z
+  cfg.data_dirs.push_back(corpus_model("spec_if").parent_path() / "test_data_set_0");
+  const ModelResult r = run_ir_model(corpus_model("spec_if"), cfg);
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch) << r.cases[0].message;
+  EXPECT_GT(r.failed, 0);
+}
+
+TEST(ExecIr, PinThatMatchesNoIfFails) {
+  RunConfig cfg;
+  cfg.pins["main/nope"] = true;
+  const ModelResult r = run_ir_model(corpus_model("spec_if"), cfg);
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(r.cases[0].message.find("main/nope"), std::string::npos);
+}
+
+TEST(ExecIr, WrongGoldenValueIsAMismatchWithIndex) {
+  TmpModel m("mismatch");
+  write(m.dir / "m.xml", if_model("Negative"));
+  m.input(0, boolean(false));
+  m.input(1, f32({1.0, -2.0}));
+  m.output(0, f32({-1.0, 2.5}));  // -x would be 2.0 at index 1
+  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  ASSERT_EQ(r.error, "");
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch);
+  ASSERT_FALSE(r.cases[0].outputs.empty());
+  EXPECT_EQ(r.cases[0].outputs[0].first_index, "[1]");
+  // The other branch (then: Relu) ran too, without golden data.
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_TRUE(r.cases[1].derived);
+  EXPECT_EQ(r.cases[1].status, CaseStatus::Passed);
+}
+
+TEST(ExecIr, BranchOutputContradictingTheIfTypeIsABranchProblem) {
+  TmpModel m("branchtype");
+  write(m.dir / "m.xml", if_model("Negative", "I64"));
+  m.input(0, boolean(true));
+  m.input(1, f32({1.0, -2.0}));
+  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.cases.size(), 2u);
+  for (const auto& c : r.cases) {
+    EXPECT_EQ(c.status, CaseStatus::Mismatch);
+    ASSERT_FALSE(c.branch_problems.empty());
+    EXPECT_NE(c.branch_problems[0].find("If 'sel'"), std::string::npos) << c.branch_problems[0];
+    EXPECT_NE(c.branch_problems[0].find("output 0"), std::string::npos);
+    EXPECT_NE(c.branch_problems[0].find("i64"), std::string::npos);
+  }
+}
+
+TEST(ExecIr, UnsupportedOpInTheOtherBranchIsReportedWithItsPath) {
+  TmpModel m("unsupported");
+  write(m.dir / "m.xml", if_model("HSwish"));
+  m.input(0, boolean(true));
+  m.input(1, f32({1.0, -2.0}));
+  m.output(0, f32({1.0, 0.0}));
+  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
+  EXPECT_EQ(r.cases[1].status, CaseStatus::Unsupported);
+  EXPECT_EQ(r.cases[1].message, "unsupported op HSwish at main/sel/else/op");
+  EXPECT_EQ(r.unsupported, 1);
+}
+
+TEST(ExecIr, ConstOutsideTheWeightsFileFailsCleanly) {
+  TmpModel m("const");
+  write(m.dir / "m.xml", R"(<?xml version="1.0"?>
+<net name="c" version="11"><layers>
+<layer id="0" name="k" type="Const" version="opset1"><data element_type="f32" shape="4" offset="4" size="16"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>
+<layer id="1" name="out" type="Result" version="opset1"><input><port id="0"><dim>4</dim></port></input></layer>
+</layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>
+)");
+  write(m.dir / "m.bin", std::string(8, '\0'));
+  fs::remove_all(m.dir / "test_data_set_0");
+  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  ASSERT_EQ(r.error, "");
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(r.cases[0].message.find("outside the weights file"), std::string::npos) << r.cases[0].message;
+  // In bounds: runs and gives zeros.
+  write(m.dir / "m.bin", std::string(20, '\0'));
+  const ModelResult ok = run_ir_model(m.dir / "m.xml", RunConfig{});
+  ASSERT_EQ(ok.cases.size(), 1u);
+  EXPECT_EQ(ok.cases[0].status, CaseStatus::Passed) << ok.cases[0].message;
+}
+
+TEST(ExecIr, RunCommandDispatchesXml) {
+  using namespace condlint::test;
+  const auto r = run(condlint_cmd() + " run \"" + corpus_model("nested_if").string() + "\" --format json");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("\"main/outer/then/inner\""), std::string::npos);
+}
+
+TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
+  const ModelResult r = run_ir_model(corpus_model("if_in_loop"), RunConfig{});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.failed, 0);
+  ASSERT_TRUE(r.if_coverage.count("main/loop/body/step_if"));
+  EXPECT_EQ(r.if_coverage.at("main/loop/body/step_if").size(), 2u);
+  // Pinned else at every iteration: data set 1 expects -a after 3 iterations and is compared.
+  bool pinned_compared = false;
+  for (const auto& c : r.cases)
+    if (!c.derived && c.golden && c.pins.count("main/loop/body/step_if") && c.status == CaseStatus::Passed) pinned_compared = true;
+  EXPECT_TRUE(pinned_compared);
+  RunConfig cfg;
+  cfg.limits.max_loop_iterations = 2;
+  const ModelResult lim = run_ir_model(corpus_model("if_in_loop"), cfg);
+  ASSERT_FALSE(lim.cases.empty());
+  EXPECT_EQ(lim.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(lim.cases[0].message.find("iteration limit of 2"), std::string::npos) << lim.cases[0].message;
+}
+
+TEST(ExecIr, LintExecReportsOnlyWithTheFlag) {
+  using namespace condlint::test;
+  const std::string m = (source_dir() / "corpus/ir/exec-cases/golden_mismatch/golden_mismatch.xml").string();
+  const auto plain = run(condlint_cmd() + " lint \"" + m + "\"");
+  EXPECT_EQ(plain.exit_code, 0) << plain.out;
+  EXPECT_EQ(plain.out.find("EX001"), std::string::npos);
+  const auto ex = run(condlint_cmd() + " lint --exec \"" + m + "\"");
+  EXPECT_EQ(ex.exit_code, 1) << ex.out;
+  EXPECT_NE(ex.out.find("[EX001]"), std::string::npos) << ex.out;
+  // Models whose golden data matches stay silent with --exec.
+  const auto ok = run(condlint_cmd() + " lint --exec \"" + (source_dir() / "corpus/ir/exec").string() + "\"");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+}
