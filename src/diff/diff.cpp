@@ -333,6 +333,7 @@ OutputDiff compare_output(const std::string& name, const Value& a, const Value& 
   od.max_rel = c.max_rel;
   od.tolerance = c.tolerance;
   od.first_index = c.first_index;
+  od.mismatches = c.mismatches;
   if (!c.ok) {
     od.status = OutputDiff::Status::Diverge;
     od.detail = c.reason;
@@ -450,6 +451,10 @@ bool DiffResult::all_agree() const {
 DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg) {
   DiffResult res;
   for (auto* r : runtimes) res.runtimes.push_back(r->name());
+  if (res.runtimes.size() == 2 && res.runtimes[0] == res.runtimes[1]) {
+    res.runtimes[0] += "#1";
+    res.runtimes[1] += "#2";
+  }
   res.models.resize(models.size());
   const fs::path work = make_work_dir(cfg);
   if (work.empty()) {
@@ -524,7 +529,7 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
           c.ms.push_back(o.ms);
           if (!o.ok && c.status != CaseDiff::Status::Failed) {
             c.status = CaseDiff::Status::Failed;
-            c.message = runtimes[r]->name() + " failed: " + c.runtime_errors.back();
+            c.message = res.runtimes[r] + " failed: " + c.runtime_errors.back();
           }
         }
         if (c.status == CaseDiff::Status::Agree && runtimes.size() >= 2) {
@@ -540,21 +545,21 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
               OutputDiff od;
               od.name = nm;
               od.status = OutputDiff::Status::NotComparable;
-              od.detail = !na.empty() ? runtimes[0]->name() + ": " + na : runtimes[1]->name() + ": " + nb;
+              od.detail = !na.empty() ? res.runtimes[0] + ": " + na : res.runtimes[1] + ": " + nb;
               ++md.not_comparable_outputs;
               c.outputs.push_back(od);
               continue;
             }
             if (!ha || !hb || !a.outputs[o] || !b.outputs[o]) {
               c.status = CaseDiff::Status::Failed;
-              c.message = (!ha || !a.outputs[o] ? runtimes[0]->name() : runtimes[1]->name()) + " returned no output " +
+              c.message = (!ha || !a.outputs[o] ? res.runtimes[0] : res.runtimes[1]) + " returned no output " +
                           std::to_string(o) + " ('" + nm + "')";
               break;
             }
             OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
             if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
               c.status = CaseDiff::Status::Diverge;
-              c.message = "output '" + nm + "': " + od.detail;
+              c.message = "output '" + nm + "' diverges";
             }
             c.outputs.push_back(std::move(od));
           }
@@ -600,8 +605,11 @@ void write_diff_text(std::ostream& os, const DiffResult& r) {
         } else {
           os << "      output '" << o.name << "': " << out_status_name(o.status) << ", max abs err " << fmt(o.max_abs)
              << ", max rel err " << fmt(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
+          if (o.mismatches > 0) os << "; " << o.mismatches << (o.mismatches == 1 ? " element differs" : " elements differ");
           if (!o.first_index.empty())
             os << "; first mismatch at " << o.first_index << (o.value_a.empty() ? "" : ": " + A + " " + o.value_a + ", " + B + " " + o.value_b);
+          if (o.status == OutputDiff::Status::Diverge && o.value_a.empty())
+            os << "; " << B << " vs " << A << ": " << o.detail;
           os << "\n";
         }
       }
@@ -656,6 +664,7 @@ void write_diff_json(std::ostream& os, const DiffResult& r) {
           jo["tolerance"] = o.tolerance;
         }
         if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
+        if (o.mismatches) jo["mismatches"] = o.mismatches;
         if (!o.value_a.empty()) jo["value_a"] = o.value_a;
         if (!o.value_b.empty()) jo["value_b"] = o.value_b;
         if (!o.detail.empty()) jo["detail"] = o.detail;

@@ -89,6 +89,7 @@ struct OutputDiff {
   std::string tolerance;
   std::string first_index;
   std::string value_a, value_b;  // at first_index
+  int64_t mismatches = 0;
 };
 
 struct CaseDiff {

@@ -327,7 +327,10 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
       error = "runtime '" + spec + "': the template must contain {model}, {inputs} and {outputs}";
       return nullptr;
     }
-    return std::make_unique<CmdRuntime>(spec, t, o);
+    // Reports name it by its program: cmd:NAME (the first word of the template, without its directory).
+    std::string prog = t.substr(0, t.find(' '));
+    prog = fs::path(prog).filename().string();
+    return std::make_unique<CmdRuntime>("cmd:" + (prog.empty() ? t : prog), t, o);
   }
   error = "unknown runtime '" + spec + "' (ref, onnxruntime, or cmd:TEMPLATE with {model} {inputs} {outputs})";
   return nullptr;
