@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Command 1 of the README: install what is missing, build, and lint the bundled corpus.
-# Reports go to reports/out/ (text and JSON). Exits 0 when the run completed (the corpus holds
+# Reports go to reports/out/ (text, JSON, SARIF, HTML and a screenshot of the HTML). Exits 0 when the run completed (the corpus holds
 # failing models on purpose), 2 when condlint could not run.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -13,11 +13,34 @@ cd "$root"
 set +e
 "$bin" lint corpus --format json --output "$out/corpus.json"
 code=$?
-"$bin" lint corpus --output "$out/corpus.txt"
+"$bin" lint corpus --output "$out/corpus.txt" --sarif "$out/corpus.sarif" --html "$out/corpus.html"
 set -e
 if [ "$code" -ge 2 ]; then
   echo "demo: condlint failed (exit $code)" >&2
   exit 2
 fi
 tail -n 1 "$out/corpus.txt"
-echo "demo: reports written to reports/out/ (corpus.txt, corpus.json); lint exit code $code"
+# Validate the SARIF as CI does (the Multitool exits 0 even for invalid files: read its output).
+sarif_tool="$root/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ -x "$sarif_tool" ]; then
+  rm -f "$out/corpus.sarif.validation.sarif"
+  "$sarif_tool" validate "$out/corpus.sarif" --rule-kind "Sarif;Gh" -o "$out/corpus.sarif.validation.sarif" >/dev/null 2>&1 || true
+  /usr/bin/python3 - "$out/corpus.sarif.validation.sarif" <<'PY' || { echo "demo: SARIF validation failed" >&2; exit 2; }
+import json, sys
+runs = json.load(open(sys.argv[1]))["runs"]
+bad = [r for run in runs for r in run.get("results", []) if r.get("level", "warning") in ("error", "warning")]
+print(f"demo: SARIF Multitool validation: {len(bad)} errors or warnings")
+sys.exit(1 if bad else 0)
+PY
+else
+  echo "demo: SARIF Multitool absent; SARIF not validated"
+fi
+# A screenshot of the HTML report in a real browser.
+browser="$(command -v chromium-headless-shell || command -v chromium || true)"
+if [ -n "$browser" ]; then
+  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
+    --screenshot="$out/corpus.png" "file://$out/corpus.html" >/dev/null 2>&1 && echo "demo: screenshot reports/out/corpus.png"
+else
+  echo "demo: no chromium-headless-shell/chromium; no screenshot"
+fi
+echo "demo: reports written to reports/out/ (corpus.txt, corpus.json, corpus.sarif, corpus.html); lint exit code $code"

@@ -9,6 +9,8 @@ packages=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev googletest libgtest-dev
   python3-jsonschema   # validates the JSON report against schemas/ in the test suite
   libonnx-testdata     # ONNX node tests with golden data (conformance tests)
+  libyaml-cpp-dev      # the .condlint.yaml configuration file
+  chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
 )
 
 missing=()
@@ -51,3 +53,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ ! -f "$root/tools/ort/node_modules/onnxruntime-node/package.json" ] || [ ! -f "$root/tools/ort/node_modules/onnx-proto/package.json" ]; then
   install_npm "$root/tools/ort" onnxruntime-node@1.30.0 onnx-proto@8.0.1
 fi
+# The SARIF validator (used by the SARIF test and CI). Its npm post-install step only sets the
+# executable bit, which --ignore-scripts skips, so it is set here.
+sarif_tool="$root/tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool"
+if [ ! -f "$sarif_tool" ]; then
+  install_npm "$root/tools/sarif" @microsoft/sarif-multitool-linux@5.7.0
+fi
+if [ -f "$sarif_tool" ]; then chmod u+x "$sarif_tool"; fi

@@ -297,7 +297,7 @@ void k_where(OpCtx& c) {
   Tensor r(a.dt, o);
   for_broadcast(o, std::array<Dims, 3>{bstrides(cond.shape, o), bstrides(a.shape, o), bstrides(b.shape, o)},
                 [&](int64_t k, const std::array<int64_t, 3>& ix) {
-                  if (cond.i[ix[0]]) copy_elem(a, ix[1], r, k);
+                  if (cond.getf(ix[0]) != 0) copy_elem(a, ix[1], r, k);
                   else copy_elem(b, ix[2], r, k);
                 });
   c.set(0, std::move(r));

@@ -26,14 +26,19 @@ void k_einsum(OpCtx& c) {
   size_t ell_rank = 0;
   for (size_t k = 0; k < terms.size(); ++k) {
     const auto p = terms[k].find("...");
-    if (p != std::string::npos) ell_rank = std::max(ell_rank, c.t(k).rank() - (terms[k].size() - 3));
+    if (p != std::string::npos) {
+      if (terms[k].size() - 3 > c.t(k).rank()) fail("Einsum term '" + terms[k] + "' has more letters than its operand has dimensions");
+      ell_rank = std::max(ell_rank, c.t(k).rank() - (terms[k].size() - 3));
+    }
   }
+  if (ell_rank > 20) throw ExecError(ErrKind::Unsupported, "Einsum with more than 20 broadcast dimensions");
   std::string ell;
   for (size_t k = 0; k < ell_rank; ++k) ell += static_cast<char>('A' + k);
   auto expand = [&](std::string t, size_t rank) {
     const auto p = t.find("...");
     if (p == std::string::npos) return t;
     const size_t n = rank - (t.size() - 3);
+    if (n > ell_rank) fail("Einsum ellipsis does not fit");
     return t.substr(0, p) + ell.substr(ell_rank - n) + t.substr(p + 3);
   };
   std::map<char, int64_t> size;
@@ -267,6 +272,8 @@ void k_string_normalizer(OpCtx& c) {
 // Training optimizers (ai.onnx.preview.training). Inputs: R, T, then groups of n tensors.
 size_t groups(const OpCtx& c, size_t per) {
   if (c.n_in() < 2 || (c.n_in() - 2) % per) fail("optimizer input count does not fit");
+  for (size_t k = 2; k < c.n_in(); ++k)
+    if (!is_float(c.t(k).dt)) fail("optimizer inputs must be floating point");
   return (c.n_in() - 2) / per;
 }
 

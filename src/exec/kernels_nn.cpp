@@ -8,6 +8,8 @@ namespace condlint::exec {
 
 Tensor matmul(const Tensor& a0, const Tensor& b0, DT out) {
   if (a0.rank() == 0 || b0.rank() == 0) fail("MatMul operands must not be scalars");
+  if (is_float(a0.dt) != is_float(b0.dt) || is_string(a0.dt) || is_string(b0.dt))
+    fail(std::string("MatMul operands have element types ") + dt_name(a0.dt) + " and " + dt_name(b0.dt));
   Tensor a = a0.rank() == 1 ? reshape_copy(a0, {1, a0.shape[0]}) : a0;
   Tensor b = b0.rank() == 1 ? reshape_copy(b0, {b0.shape[0], 1}) : b0;
   const int64_t M = a.shape[a.rank() - 2], K = a.shape[a.rank() - 1];
@@ -94,7 +96,7 @@ void k_gemm(OpCtx& c) {
     if (o != y.shape) fail("Gemm C does not broadcast to the output");
     for_broadcast(o, std::array<Dims, 1>{bstrides(cc.shape, o)}, [&](int64_t k, const std::array<int64_t, 1>& ix) {
       if (is_float(y.dt)) y.f[k] += beta * cc.getf(ix[0]);
-      else y.i[k] += static_cast<int64_t>(beta) * cc.i[ix[0]];
+      else y.i[k] += static_cast<int64_t>(beta) * cc.geti(ix[0]);
     });
   }
   normalize(y);

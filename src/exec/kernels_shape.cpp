@@ -433,6 +433,9 @@ void k_scatter_elements(OpCtx& c) {
   const Tensor& upd = c.t(2);
   const int64_t axis = norm_axis(c.attr_i("axis", 0), x.rank());
   const std::string red = c.attr_s("reduction", "none");
+  if (upd.dt != x.dt) fail("ScatterElements updates and data differ in element type");
+  if (upd.shape != ind.shape) fail("ScatterElements updates and indices differ in shape");
+  if (ind.rank() != x.rank()) fail("ScatterElements indices and data differ in rank");
   Tensor r = x;
   const Dims xs = strides_of(x.shape);
   const Dims is = strides_of(ind.shape);
@@ -468,6 +471,7 @@ void k_scatter_nd(OpCtx& c) {
   const Tensor& ind = c.t(1);
   const Tensor& upd = c.t(2);
   const std::string red = c.attr_s("reduction", "none");
+  if (upd.dt != x.dt) fail("ScatterND updates and data differ in element type");
   Tensor r = x;
   const int64_t last = ind.shape.empty() ? 0 : ind.shape.back();
   if (last > static_cast<int64_t>(x.rank())) fail("ScatterND index tuple too long");
@@ -612,7 +616,7 @@ void k_compress(OpCtx& c) {
   if (!c.has_attr("axis")) {
     std::vector<int64_t> keep;
     for (int64_t k = 0; k < std::min(cond.numel(), x.numel()); ++k)
-      if (cond.i[k]) keep.push_back(k);
+      if (cond.getf(k) != 0) keep.push_back(k);
     Tensor r(x.dt, {static_cast<int64_t>(keep.size())});
     for (size_t k = 0; k < keep.size(); ++k) copy_elem(x, keep[k], r, k);
     c.set(0, std::move(r));
@@ -621,7 +625,7 @@ void k_compress(OpCtx& c) {
   const int64_t axis = norm_axis(c.attr_i("axis", 0), x.rank());
   std::vector<int64_t> keep;
   for (int64_t k = 0; k < std::min(cond.numel(), x.shape[axis]); ++k)
-    if (cond.i[k]) keep.push_back(k);
+    if (cond.getf(k) != 0) keep.push_back(k);
   std::vector<Tensor> parts;
   Dims od = x.shape;
   od[axis] = static_cast<int64_t>(keep.size());

@@ -1,5 +1,6 @@
 // OpenVINO IR (v10, v11) loader: <net> XML with pugixml, nested bodies walked iteratively.
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <pugixml.hpp>
@@ -49,6 +50,7 @@ class IrBuilder {
   std::optional<int64_t> int_attr(const pugi::xml_node& n, const char* name, Where w, bool required);
   Port read_port(const pugi::xml_node& p, Where w, bool output);
   void read_graph(const Pending& job, std::vector<Pending>& work);
+  void read_suppressions(const pugi::xml_node& layer, Where w);
   void resolve_edges(int g);
   void build_views();
   ValueDesc value_of(int g, const ValueRef& src) const;
@@ -106,6 +108,36 @@ Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output)
   return port;
 }
 
+// `<!-- condlint-disable ID ... -->` comments directly before the layer or among its children.
+void IrBuilder::read_suppressions(const pugi::xml_node& layer, Where w) {
+  auto take = [&](const pugi::xml_node& c) {
+    std::string_view t = c.value();
+    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+    constexpr std::string_view kTag = "condlint-disable";
+    if (t.substr(0, kTag.size()) != kTag) return;
+    t.remove_prefix(kTag.size());
+    if (!t.empty() && !std::isspace(static_cast<unsigned char>(t.front())) && t.front() != ',') return;
+    IrSuppression s;
+    s.graph = w.g;
+    s.node = w.n;
+    s.loc = loc_of(c, w.g, w.n);
+    std::string cur;
+    for (char ch : t) {
+      if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',') {
+        if (!cur.empty()) s.rules.push_back(std::move(cur));
+        cur.clear();
+      } else {
+        cur += ch;
+      }
+    }
+    if (!cur.empty()) s.rules.push_back(std::move(cur));
+    ir_->suppressions.push_back(std::move(s));
+  };
+  for (auto c = layer.previous_sibling(); c && c.type() == pugi::node_comment; c = c.previous_sibling()) take(c);
+  for (auto c = layer.first_child(); c; c = c.next_sibling())
+    if (c.type() == pugi::node_comment) take(c);
+}
+
 void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
   const auto layers = job.container.child("layers");
   const Where gpath{job.graph, -1};
@@ -123,6 +155,7 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
     node.loc = loc_of(l, job.graph, node_index);
     int_attr(l, "id", npath, true);
     if (!l.attribute("type")) bad_attr(l, npath, "<layer> has no 'type' attribute");
+    read_suppressions(l, npath);
     for (auto a : l.child("data").attributes()) node.attrs[a.name()] = a.value();
     for (auto p = l.child("input").child("port"); p; p = p.next_sibling("port"))
       node.inputs.push_back(read_port(p, npath, false));
@@ -394,10 +427,9 @@ std::unique_ptr<Model> IrBuilder::build() {
   pugi::xml_document doc;
   // In place, so that offset_debug() is an offset into the file's own bytes. Entities other than the
   // five predefined ones are never expanded, and DOCTYPE is skipped, so no entity expansion attack applies.
-  const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default, pugi::encoding_utf8);
+  const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8);
   if (!res) {
     SourceLocation l;
-    l.file = path_;
     l.offset = res.offset;
     lines_.locate(l.offset, l.line, l.column);
     l.graph = 0;
@@ -445,7 +477,6 @@ std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes) {
     g.role = "main";
     m->graphs.push_back(g);
     SourceLocation l;
-    l.file = path;
     l.graph = 0;
     m->ir->problems.push_back({IrProblem::Kind::MalformedXml, "out of memory while reading the file", l});
     return m;

@@ -1,8 +1,933 @@
-// ONNX loader: not implemented yet (issue: ONNX lint). Reports the file as unsupported.
+// ONNX loader: onnx::ModelProto through protobuf (recursion limit raised, bounded), then one
+// iterative walk over every graph that
+//   - fills the unified Model (graph 0 role "graph", branches "then_branch"/"else_branch", bodies
+//     "body"), one Node per NodeProto with typed ports;
+//   - resolves every name through the chain of enclosing scopes: one hash map of the names visible
+//     now (name -> innermost value; each value links to the one it hides), entries pushed as a graph
+//     defines them and popped when the walk leaves that graph. Lookups are O(1) at any depth and
+//     the whole walk is linear; the outer scope is never copied into a branch;
+//   - runs onnx's own per-node type and shape inference (the schema of the model's opset), with
+//     errors caught per node, to type values the file leaves undeclared;
+//   - records the ONNX problems (OnnxData::problems) that the ONNX rules report;
+//   - builds one ConditionalView per If for the generic rules C001-C011.
+// It never throws past load_onnx: bad bytes are an ONNX001 problem.
+#include <onnx/defs/data_type_utils.h>
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+#include <onnx/onnx_pb.h>
+#include <pthread.h>
+
+#include <google/protobuf/arena.h>
+#include <google/protobuf/io/coded_stream.h>
+
+#include <algorithm>
+#include <deque>
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
 #include "loaders/loader.hpp"
+#include "loaders/onnx_util.hpp"
+#include "model/onnx_data.hpp"
 
 namespace condlint {
 
-std::unique_ptr<Model> load_onnx(const std::string&, const std::string&) { return nullptr; }
+namespace {
+
+namespace fs = std::filesystem;
+using PKind = OnnxProblem::Kind;
+
+constexpr int kRecursionLimit = 100000;  // protobuf message nesting; 1,000 nested Ifs need ~3,000
+constexpr int kStockNesting = 31;        // deepest If nesting protobuf's default limit (100) reads
+constexpr int kFallbackRecursionLimit = 8000;  // when no parsing thread can be started
+constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
+constexpr int kMaxInferTypeDepth = 32;          // deeper nested input types are not handed to onnx
+
+// One value visible in a scope.
+struct Value {
+  enum Src { Input, Initializer, NodeOutput } src = Input;
+  int graph = -1, node = -1, output = -1;
+  std::string_view name;
+  const onnx::TypeProto* tp = nullptr;         // declared (or inferred when undeclared); null: unknown
+  const onnx::TensorProto* data = nullptr;     // initializer / Constant value, for inference
+  TypeDesc type;
+  Shape shape;
+  int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
+};
+
+struct GraphInfo {
+  const onnx::GraphProto* proto = nullptr;
+  std::vector<int> defs;                                                 // values defined here, in order
+  // value_info + outputs by name: a short list is scanned, a long one hashed.
+  std::vector<const onnx::ValueInfoProto*> declared_list;
+  std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
+  std::vector<int> output_values;                                        // per graph output; -1 undefined
+  bool is_if_branch = false;
+  int if_branch_index = -1;  // 0 then, 1 else
+};
+
+struct IfInfo {
+  int graph = -1, node = -1;
+  int branch[2] = {-1, -1};
+  int cond_value = -1;
+  bool has_cond_name = false;
+};
+
+std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+class OnnxBuilder {
+ public:
+  OnnxBuilder(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
+  std::unique_ptr<Model> build();
+
+ private:
+  struct Frame {
+    int graph;
+    int next = 0;          // next node index to read
+    int pending = -1;      // node whose subgraphs are being walked
+    bool begun = false;
+  };
+
+  SourceLocation loc(int g, int n = -1) const {
+    SourceLocation l;  // file left empty: the reporter fills in the model's path
+    l.graph = g;
+    l.node_index = n;
+    return l;
+  }
+  void problem(PKind k, std::string msg, SourceLocation l) { data_->problems.push_back({k, std::move(msg), std::move(l)}); }
+  std::string where(int g) const;  // "then_branch of If 'x'" / "the main graph"
+  std::string node_label(int g, int n) const {
+    const Node& node = model_->graphs[g].nodes[n];
+    return node.op + " " + qname(node.name);
+  }
+
+  bool parse();
+  void begin_graph(int g);
+  void read_node(size_t frame, std::vector<Frame>& stack);
+  void finish_node(int g, int n);
+  void end_graph(int g);
+  void leave_graph(int g);  // pops graph g's names from the visible scope
+  int lookup(std::string_view name) const {
+    auto it = visible_.find(name);
+    return it == visible_.end() ? -1 : it->second;
+  }
+  int define(int g, Value v, bool check_shadow, const char* what);
+  void infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types);
+  const onnx::TypeProto* declared_type(int g, std::string_view name) const;
+  void check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner);
+  ValueDesc desc_of(int value_id, const std::string& label) const;
+  void build_views();
+  Port port_of(std::string_view name, int value_id) const;
+
+  const std::string& path_;
+  const std::string& bytes_;
+  // The parsed model and every TypeProto the loader makes live on one arena: no per-message frees.
+  google::protobuf::Arena arena_;
+  onnx::ModelProto& proto_ = *google::protobuf::Arena::CreateMessage<onnx::ModelProto>(&arena_);
+  std::unique_ptr<Model> model_;
+  OnnxData* data_ = nullptr;
+  std::vector<GraphInfo> gi_;
+  std::vector<Value> values_;
+  std::unordered_map<std::string_view, int> visible_;  // the scope chain as seen from the current graph
+  onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
+  std::vector<IfInfo> ifs_;
+  std::deque<onnx::TensorProto> owned_tensors_;
+  std::unordered_map<int64_t, int> if_at_;
+  struct CachedSchema {
+    const onnx::OpSchema* schema;
+    onnx::InferenceFunction fn;
+  };
+  std::unordered_map<std::string, CachedSchema> schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
+  int64_t onnx_opset_ = -1;
+  fs::path dir_;
+  std::optional<fs::path> dir_canonical_;
+};
+
+std::string OnnxBuilder::where(int g) const {
+  if (g <= 0) return "the main graph";
+  const Graph& gr = model_->graphs[g];
+  const Node& parent = model_->graphs[gr.parent_graph].nodes[gr.parent_node];
+  return gr.role + " of " + parent.op + " " + qname(parent.name);
+}
+
+struct ParseJob {
+  const std::string* bytes;
+  onnx::ModelProto* proto;
+  int limit;
+  bool ok = false;
+};
+
+void* parse_job(void* arg) {
+  auto* job = static_cast<ParseJob*>(arg);
+  try {
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(job->bytes->data()),
+                                              static_cast<int>(job->bytes->size()));
+    in.SetRecursionLimit(job->limit);
+    job->ok = job->proto->ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+  } catch (const std::exception&) {
+    job->ok = false;
+  }
+  return nullptr;
+}
+
+bool OnnxBuilder::parse() {
+  // protobuf parses nested messages recursively: parse on a thread whose stack is large enough for
+  // the bounded recursion limit, so a hostile nesting is a finding, never a crash. (The messages
+  // live on an arena, so freeing them is not recursive; everything after parsing is iterative.)
+  bool ok = false;
+  if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
+    ParseJob job{&bytes_, &proto_, kRecursionLimit};
+    pthread_attr_t attr;
+    pthread_t tid;
+    bool ran = false;
+    if (pthread_attr_init(&attr) == 0) {
+      if (pthread_attr_setstacksize(&attr, kParseStack) == 0 && pthread_create(&tid, &attr, parse_job, &job) == 0) {
+        pthread_join(tid, nullptr);
+        ran = true;
+      }
+      pthread_attr_destroy(&attr);
+    }
+    if (!ran) {
+      job.limit = kFallbackRecursionLimit;  // no thread: stay within the caller's stack
+      parse_job(&job);
+    }
+    ok = job.ok;
+  }
+  if (!ok) {
+    const WireScan scan = scan_wire(bytes_, kRecursionLimit);
+    SourceLocation l = loc(0);
+    l.offset = scan.offset;
+    std::string msg = "not a valid ONNX ModelProto";
+    if (bytes_.size() > static_cast<size_t>(INT32_MAX)) msg += ": the file is larger than protobuf's 2 GiB limit";
+    else if (!scan.error.empty()) msg += ": " + scan.error + " at byte " + std::to_string(scan.offset);
+    else msg += ": protobuf rejects the bytes (a field holds the wrong wire type or invalid UTF-8)";
+    problem(PKind::Parse, msg, l);
+    return false;
+  }
+  if (!proto_.has_graph()) {
+    problem(PKind::Parse,
+            proto_.ir_version() == 0 ? "not an ONNX model: the bytes parse as protobuf but hold no ir_version and no graph"
+                                     : "the ModelProto has no graph",
+            loc(0));
+    return false;
+  }
+  return true;
+}
+
+const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) const {
+  const onnx::ValueInfoProto* vi = nullptr;
+  if (!gi_[g].declared_list.empty()) {
+    for (const auto* p : gi_[g].declared_list)
+      if (p->name() == name) { vi = p; break; }
+  } else {
+    const auto& d = gi_[g].declared;
+    auto it = d.find(name);
+    if (it != d.end()) vi = it->second;
+  }
+  if (!vi || !vi->has_type() || vi->type().value_case() == onnx::TypeProto::VALUE_NOT_SET) return nullptr;
+  return &vi->type();
+}
+
+// Adds a name to graph g's scope. Returns the value id.
+int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
+  const int id = static_cast<int>(values_.size());
+  v.graph = g;
+  if (v.tp) {
+    v.type = onnx_type_desc(*v.tp);
+    v.shape = onnx_shape(*v.tp);
+  }
+  auto [it, fresh] = visible_.emplace(v.name, id);
+  const int n = v.src == Value::NodeOutput ? v.node : -1;
+  if (!fresh) v.hides = it->second;
+  if (!fresh && values_[it->second].graph == g) {
+    const Value& prev = values_[it->second];
+    const char* prev_what = prev.src == Value::Input ? "a graph input" : prev.src == Value::Initializer ? "an initializer" : "a node output";
+    problem(PKind::DuplicateName,
+            "in " + where(g) + ", " + what + " " + qname(v.name) + " is already defined as " + prev_what +
+                (prev.src == Value::NodeOutput ? " of " + node_label(g, prev.node) : std::string()) +
+                "; ONNX values are assigned once (SSA)",
+            loc(g, n));
+  } else if (!fresh && check_shadow) {
+    {
+      const Value& o = values_[it->second];
+      problem(PKind::ShadowsOuter,
+              "in " + where(g) + ", " + what + " " + qname(v.name) + " shadows the outer value of that name (" +
+                  (o.src == Value::NodeOutput ? "output of " + node_label(o.graph, o.node)
+                                              : std::string(o.src == Value::Input ? "graph input" : "initializer")) +
+                  " in " + where(o.graph) + "); the ONNX IR forbids it and ONNX Runtime silently uses the inner value",
+              loc(g, n));
+    }
+  }
+  it->second = id;
+  gi_[g].defs.push_back(id);
+  values_.push_back(std::move(v));
+  return id;
+}
+
+void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
+  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
+  std::string location;
+  int64_t offset = 0, length = -1;
+  bool bad_number = false;
+  for (const auto& kv : t.external_data()) {
+    if (kv.key() == "location") location = kv.value();
+    else if (kv.key() == "offset" || kv.key() == "length") {
+      int64_t v = 0;
+      if (!parse_int64(kv.value(), v) || v < 0) bad_number = true;
+      else (kv.key() == "offset" ? offset : length) = v;
+    }
+  }
+  const std::string who = owner + " in " + where(g);
+  if (location.empty()) {
+    problem(PKind::ExternalDataPath, who + " has external data without a 'location'", loc(g, n));
+    return;
+  }
+  const fs::path rel(location);
+  bool escapes = rel.is_absolute() || rel.has_root_name() || rel.has_root_directory() ||
+                 location.find('\0') != std::string::npos;
+  for (const auto& part : rel)
+    if (part == "..") escapes = true;
+  if (escapes) {
+    problem(PKind::ExternalDataPath,
+            who + ": external data location \"" + location +
+                "\" leaves the model's directory (absolute or '..'); it was not opened",
+            loc(g, n));
+    return;
+  }
+  std::error_code ec;
+  if (!dir_canonical_) {
+    dir_canonical_ = fs::canonical(dir_.empty() ? fs::path(".") : dir_, ec);
+    if (ec) dir_canonical_ = dir_;
+  }
+  const fs::path full = (dir_.empty() ? fs::path(".") : dir_) / rel;
+  if (fs::is_symlink(full, ec) || fs::exists(full, ec)) {
+    const fs::path real = fs::weakly_canonical(full, ec);
+    if (!ec) {
+      auto rit = real.begin();
+      bool inside = true;
+      for (auto dit = dir_canonical_->begin(); dit != dir_canonical_->end(); ++dit, ++rit)
+        if (rit == real.end() || *rit != *dit) { inside = false; break; }
+      if (!inside) {
+        problem(PKind::ExternalDataPath,
+                who + ": external data location \"" + location +
+                    "\" resolves (through a symbolic link) outside the model's directory; it was not opened",
+                loc(g, n));
+        return;
+      }
+    }
+  }
+  if (bad_number) {
+    problem(PKind::ExternalDataMissing, who + ": external data 'offset' or 'length' is not a non-negative integer", loc(g, n));
+    return;
+  }
+  if (!fs::is_regular_file(full, ec)) {
+    problem(PKind::ExternalDataMissing, who + ": external data file \"" + location + "\" does not exist beside the model",
+            loc(g, n));
+    return;
+  }
+  const auto size = fs::file_size(full, ec);
+  if (ec) return;
+  if (static_cast<uint64_t>(offset) > size || (length >= 0 && static_cast<uint64_t>(length) > size - offset)) {
+    problem(PKind::ExternalDataMissing,
+            who + ": external data \"" + location + "\" needs bytes " + std::to_string(offset) + ".." +
+                std::to_string(length >= 0 ? offset + length : offset) + " but the file has " + std::to_string(size),
+            loc(g, n));
+  }
+}
+
+void OnnxBuilder::begin_graph(int g) {
+  GraphInfo& info = gi_[g];
+  const onnx::GraphProto& gp = *info.proto;
+  model_->graphs[g].nodes.reserve(gp.node_size());
+  if (gp.value_info_size() + gp.output_size() <= 8) {
+    for (const auto& vi : gp.value_info()) info.declared_list.push_back(&vi);
+    for (const auto& vi : gp.output()) info.declared_list.push_back(&vi);
+  } else {
+    info.declared.reserve(gp.value_info_size() + gp.output_size());
+    for (const auto& vi : gp.value_info()) info.declared.emplace(vi.name(), &vi);
+    for (const auto& vi : gp.output()) info.declared.emplace(vi.name(), &vi);
+  }
+
+  if (info.is_if_branch && gp.input_size() > 0) {
+    std::set<std::string_view> inits;
+    for (const auto& t : gp.initializer()) inits.insert(t.name());
+    std::vector<std::string> formal;
+    for (const auto& in : gp.input())
+      if (data_->ir_version >= 4 || !inits.count(in.name())) formal.push_back(in.name());
+    if (!formal.empty()) {
+      std::string names;
+      for (size_t i = 0; i < formal.size() && i < 4; ++i) names += (i ? ", " : "") + qname(formal[i]);
+      if (formal.size() > 4) names += ", ...";
+      problem(PKind::BranchInputs,
+              where(g) + " declares " + std::to_string(formal.size()) + " formal input" + (formal.size() == 1 ? "" : "s") +
+                  " (" + names + "); If branches take no inputs and read outer values by name",
+              loc(g));
+    }
+  }
+  const bool sub = g > 0;
+  for (const auto& in : gp.input()) {
+    Value v;
+    v.src = Value::Input;
+    v.name = in.name();
+    if (in.has_type() && in.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) v.tp = &in.type();
+    define(g, std::move(v), sub, "graph input");
+  }
+  auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
+    check_external(t, g, -1, "initializer " + qname(t.name()));
+    onnx::TypeProto& tp = *new_type();
+    auto* tt = sparse ? tp.mutable_sparse_tensor_type() : nullptr;
+    auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
+    const auto* src = dims_from ? dims_from : &t;
+    if (sparse) tt->set_elem_type(t.data_type()); else dt->set_elem_type(t.data_type());
+    auto* shape = sparse ? tt->mutable_shape() : dt->mutable_shape();
+    for (int64_t d : src->dims()) shape->add_dim()->set_dim_value(d);
+    const std::string_view name = t.name();
+    auto it = visible_.find(name);
+    if (it != visible_.end() && values_[it->second].src == Value::Input && values_[it->second].graph == g) {
+      // An input with a default value (always legal for IR < 4, allowed for IR >= 4).
+      Value& v = values_[it->second];
+      if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+      if (!v.tp) {
+        v.tp = &tp;
+        v.type = onnx_type_desc(tp);
+        v.shape = onnx_shape(tp);
+      }
+      return;
+    }
+    Value v;
+    v.src = Value::Initializer;
+    v.name = name;
+    v.tp = &tp;
+    if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+    define(g, std::move(v), sub, "initializer");
+  };
+  for (const auto& t : gp.initializer()) add_init(t, false, nullptr);
+  for (const auto& st : gp.sparse_initializer()) {
+    // A sparse initializer's name is its values' name; its dims are the SparseTensorProto's.
+    onnx::TensorProto& keep = owned_tensors_.emplace_back(st.values());
+    keep.clear_dims();
+    for (int64_t d : st.dims()) keep.add_dims(d);
+    add_init(keep, true, nullptr);
+  }
+}
+
+Port OnnxBuilder::port_of(std::string_view name, int value_id) const {
+  Port p;
+  p.id = std::string(name);
+  if (value_id >= 0) {
+    p.type = values_[value_id].type;
+    p.shape = values_[value_id].shape;
+  }
+  return p;
+}
+
+void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
+  Frame& f = stack[frame];
+  const int g = f.graph;
+  const onnx::NodeProto& np = gi_[g].proto->node(f.next);
+  const int n = static_cast<int>(model_->graphs[g].nodes.size());
+  {
+    Node node;
+    node.id = std::to_string(f.next);
+    node.op = np.op_type();
+    node.name = np.name().empty() ? node.op + "_" + node.id : np.name();
+    const std::string& dom = np.domain();
+    node.version = (dom.empty() ? std::string("ai.onnx") : dom);
+    node.loc = loc(g, n);
+    node.inputs.reserve(np.input_size());
+    node.sources.reserve(np.input_size());
+    model_->graphs[g].nodes.push_back(std::move(node));
+  }
+  Node& node = model_->graphs[g].nodes.back();
+  for (const auto& in : np.input()) {
+    int id = -1;
+    if (!in.empty()) {
+      id = lookup(in);
+      if (id < 0)
+        problem(PKind::UndefinedName,
+                node_label(g, n) + " in " + where(g) + " reads " + qname(in) +
+                    ", which no graph input, initializer or earlier node defines in this graph or an enclosing one",
+                loc(g, n));
+    }
+    node.inputs.push_back(port_of(in, id));
+    node.inputs.back().loc = node.loc;
+    ValueRef ref;
+    if (id >= 0 && values_[id].src == Value::NodeOutput) ref = ValueRef{values_[id].graph, values_[id].node, values_[id].output};
+    node.sources.push_back(ref);
+  }
+  // Subgraphs: If branches, Loop / Scan bodies, and graph attributes of any other op.
+  const bool is_if = np.op_type() == "If" && (np.domain().empty() || np.domain() == "ai.onnx");
+  std::vector<int> children;
+  IfInfo ii;
+  if (is_if) {
+    ii.graph = g;
+    ii.node = n;
+    if (np.input_size() != 1)
+      problem(PKind::IfForm,
+              node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
+              loc(g, n));
+    if (np.input_size() >= 1 && !np.input(0).empty()) {
+      ii.has_cond_name = true;
+      ii.cond_value = lookup(np.input(0));
+    }
+  }
+  for (const auto& a : np.attribute()) {
+    const bool branch_name = a.name() == "then_branch" || a.name() == "else_branch";
+    if (is_if && !branch_name) {
+      problem(PKind::IfForm, node_label(g, n) + " has an unknown attribute " + qname(a.name()) +
+                                 "; If has only then_branch and else_branch",
+              loc(g, n));
+    }
+    if (is_if && branch_name && (!a.has_g() || a.type() != onnx::AttributeProto::GRAPH)) {
+      problem(PKind::IfForm,
+              node_label(g, n) + " attribute " + a.name() +
+                  (a.has_g() ? " holds a graph but is typed " + std::string(onnx::AttributeProto::AttributeType_Name(a.type()))
+                             : std::string(" is not a graph")),
+              loc(g, n));
+    }
+    std::vector<const onnx::GraphProto*> subs;
+    if (a.has_g()) subs.push_back(&a.g());
+    for (const auto& sg : a.graphs()) subs.push_back(&sg);
+    if (!a.has_g() && a.graphs_size() == 0) continue;
+    for (size_t k = 0; k < subs.size(); ++k) {
+      Graph sub;
+      sub.parent_graph = g;
+      sub.parent_node = n;
+      sub.role = a.name();
+      if (subs.size() > 1 || a.graphs_size() > 0) sub.role += "[" + std::to_string(k) + "]";
+      sub.depth = model_->graphs[g].depth + 1;
+      const int gi = static_cast<int>(model_->graphs.size());
+      sub.loc = loc(gi);
+      data_->max_depth = std::max(data_->max_depth, sub.depth);
+      model_->graphs.push_back(std::move(sub));
+      GraphInfo info;
+      info.proto = subs[k];
+      if (is_if && branch_name && a.has_g()) {
+        const int b = a.name() == "then_branch" ? 0 : 1;
+        if (ii.branch[b] >= 0) {
+          problem(PKind::IfForm, node_label(g, n) + " has a second " + a.name() + " attribute", loc(g, n));
+        } else {
+          ii.branch[b] = gi;
+          info.is_if_branch = true;
+          info.if_branch_index = b;
+        }
+      }
+      gi_.push_back(std::move(info));
+      model_->graphs[g].nodes[n].bodies.emplace_back(model_->graphs[gi].role, gi);
+      children.push_back(gi);
+    }
+  }
+  if (np.op_type() == "Constant") {
+    for (const auto& a : np.attribute())
+      if (a.has_t()) check_external(a.t(), g, n, node_label(g, n) + " value");
+  }
+  if (is_if) {
+    for (int b = 0; b < 2; ++b)
+      if (ii.branch[b] < 0 && !std::any_of(np.attribute().begin(), np.attribute().end(), [&](const auto& a) {
+            return a.name() == (b == 0 ? "then_branch" : "else_branch");
+          }))
+        problem(PKind::IfForm, node_label(g, n) + " has no " + (b == 0 ? "then_branch" : "else_branch") + " attribute",
+                loc(g, n));
+    if_at_.emplace(int64_t(g) << 32 | n, static_cast<int>(ifs_.size()));
+    ifs_.push_back(ii);
+  }
+  ++f.next;
+  if (children.empty()) {
+    finish_node(g, n);
+    return;
+  }
+  f.pending = n;  // f is not used after the pushes below (they may move the stack)
+  // Walk the subgraphs now, while the scope holds exactly the names defined before this node.
+  for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(Frame{*it});
+}
+
+// Types the outputs of node n (declared, else inferred) and defines them in graph g's scope.
+void OnnxBuilder::finish_node(int g, int n) {
+  const onnx::NodeProto& np = gi_[g].proto->node(n);
+  std::vector<const onnx::TypeProto*> inferred(np.output_size(), nullptr);
+  if (model_->graphs[g].nodes[n].bodies.empty()) {
+    infer(g, n, np, inferred);
+  } else {
+    // If: the branches' declared output types (the generic rules compare the branches).
+    if (auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
+      const IfInfo& ii = ifs_[at->second];
+      for (int b = 0; b < 2; ++b) {
+        if (ii.branch[b] < 0) continue;
+        const auto& outs = gi_[ii.branch[b]].output_values;
+        const auto& decl = gi_[ii.branch[b]].proto->output();
+        for (int k = 0; k < np.output_size() && k < decl.size(); ++k) {
+          if (inferred[k]) continue;
+          if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) inferred[k] = &decl[k].type();
+          else if (k < static_cast<int>(outs.size()) && outs[k] >= 0) inferred[k] = values_[outs[k]].tp;
+        }
+      }
+    }
+  }
+  Node& node = model_->graphs[g].nodes[n];
+  node.outputs.reserve(np.output_size());
+  for (int k = 0; k < np.output_size(); ++k) {
+    const std::string& name = np.output(k);
+    const onnx::TypeProto* decl = name.empty() ? nullptr : declared_type(g, name);
+    if (g > 0 && decl && inferred[k] && !name.empty()) {
+      const TypeDesc dt = onnx_type_desc(*decl), it = onnx_type_desc(*inferred[k]);
+      const Shape ds = onnx_shape(*decl), is = onnx_shape(*inferred[k]);
+      std::string what;
+      if (!same_type(dt, it)) what = "is declared " + dt.str() + " but the node computes " + it.str();
+      else if (!compatible(ds, is)) what = "is declared with shape " + ds.str() + " but the node computes " + is.str();
+      if (!what.empty())
+        problem(PKind::DeclaredVsInferred,
+                "in " + where(g) + ", output " + std::to_string(k) + " " + qname(name) + " of " + node_label(g, n) + " " + what,
+                loc(g, n));
+    }
+    int id = -1;
+    if (!name.empty()) {
+      Value v;
+      v.src = Value::NodeOutput;
+      v.node = n;
+      v.output = k;
+      v.name = name;
+      v.tp = decl ? decl : inferred[k];
+      if (np.op_type() == "Constant" && k == 0)
+        for (const auto& a : np.attribute())
+          if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL) v.data = &a.t();
+      id = define(g, std::move(v), g > 0, "node output");
+    }
+    model_->graphs[g].nodes[n].outputs.push_back(port_of(name, id));
+    model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);
+  }
+  (void)node;
+}
+
+// The inference context onnx's per-node inference functions read.
+struct NodeContext final : onnx::InferenceContext {
+  const onnx::NodeProto& node;
+  std::vector<const onnx::TypeProto*> in_types;
+  std::vector<const onnx::TensorProto*> in_data;
+  std::vector<onnx::TypeProto*> out;  // on the loader's arena
+  NodeContext(const onnx::NodeProto& n, google::protobuf::Arena* arena) : node(n), out(n.output_size()) {
+    for (auto& t : out) t = google::protobuf::Arena::CreateMessage<onnx::TypeProto>(arena);
+  }
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    for (const auto& a : node.attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  size_t getNumInputs() const override { return in_types.size(); }
+  const onnx::TypeProto* getInputType(size_t i) const override { return i < in_types.size() ? in_types[i] : nullptr; }
+  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data.size() ? in_data[i] : nullptr; }
+  size_t getNumOutputs() const override { return out.size(); }
+  onnx::TypeProto* getOutputType(size_t i) override {
+    if (i >= out.size()) fail_type_inference("output ", i, " is out of range");
+    return out[i];
+  }
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
+    fail_type_inference("subgraph inference is done by condlint itself");
+  }
+  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+};
+
+void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types) {
+  const std::string& dom = np.domain();
+  const std::string domain = dom == "ai.onnx" ? std::string() : dom;
+  auto op = data_->opsets.find(domain);
+  if (op == data_->opsets.end()) return;
+  // One registry lookup (and one copy of the inference function) per op type, not per node.
+  std::string key = np.op_type();
+  key += '\0';
+  key += domain;
+  auto cached = schema_cache_.find(key);
+  if (cached == schema_cache_.end()) {
+    const onnx::OpSchema* sc = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(op->second), domain);
+    CachedSchema c{sc, {}};
+    if (sc && sc->has_type_and_shape_inference_function()) c.fn = sc->GetTypeAndShapeInferenceFunction();
+    cached = schema_cache_.emplace(std::move(key), std::move(c)).first;
+  }
+  const onnx::OpSchema* schema = cached->second.schema;
+  if (!schema || !cached->second.fn) return;
+  NodeContext ctx(np, &arena_);
+  const Node& node = model_->graphs[g].nodes[n];
+  ctx.in_types.reserve(np.input_size());
+  for (int i = 0; i < np.input_size(); ++i) {
+    if (np.input(i).empty()) {
+      ctx.in_types.push_back(nullptr);
+      ctx.in_data.push_back(nullptr);
+      continue;
+    }
+    const int id = lookup(np.input(i));
+    if (id < 0 || !values_[id].tp) return;  // an input of unknown type: nothing to infer from
+    if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return;  // onnx copies types recursively
+    ctx.in_types.push_back(values_[id].tp);
+    ctx.in_data.push_back(values_[id].data);
+  }
+  try {
+    cached->second.fn(ctx);
+  } catch (const std::exception& e) {
+    if (g > 0) {
+      std::string msg = e.what();
+      if (auto cut = msg.find("\n"); cut != std::string::npos) msg.resize(cut);
+      problem(PKind::InferenceFailed,
+              node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: onnx's " + np.op_type() + "-" +
+                  std::to_string(schema->SinceVersion()) + " inference fails: " + msg,
+              loc(g, n));
+    }
+    return;
+  }
+  for (size_t k = 0; k < ctx.out.size(); ++k) {
+    if (ctx.out[k]->value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
+    out_types[k] = ctx.out[k];
+  }
+}
+
+void OnnxBuilder::end_graph(int g) {
+  GraphInfo& info = gi_[g];
+  const auto& outs = info.proto->output();
+  info.output_values.assign(outs.size(), -1);
+  for (int k = 0; k < outs.size(); ++k) {
+    const std::string& name = outs[k].name();
+    const int id = name.empty() ? -1 : lookup(name);
+    info.output_values[k] = id;
+    if (id < 0) {
+      problem(PKind::UndefinedName,
+              "output " + std::to_string(k) + " of " + where(g) + " is " + qname(name) +
+                  (name.empty() ? ", an empty name" : ", which nothing in this graph or an enclosing one defines"),
+              loc(g));
+      continue;
+    }
+    const Value& v = values_[id];
+    if (g > 0 && v.graph != g) {
+      problem(PKind::OuterPassThrough,
+              "output " + std::to_string(k) + " of " + where(g) + " is the outer value " + qname(name) + " from " +
+                  where(v.graph) +
+                  " returned without a node; ONNX Runtime rejects this (add an Identity node in the branch)",
+              loc(g));
+    }
+    const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
+    if (info.is_if_branch && !declared && !v.tp) {
+      problem(PKind::OutputTypeUnknown,
+              "output " + std::to_string(k) + " " + qname(name) + " of " + where(g) +
+                  " has no declared type and none can be inferred (its producer has no onnx schema, or an input's type is unknown)",
+              loc(g));
+    }
+  }
+}
+
+void OnnxBuilder::leave_graph(int g) {
+  auto& defs = gi_[g].defs;
+  for (auto it = defs.rbegin(); it != defs.rend(); ++it) {
+    const Value& v = values_[*it];
+    if (v.hides >= 0) visible_[v.name] = v.hides;
+    else visible_.erase(v.name);
+  }
+  defs.clear();
+  defs.shrink_to_fit();
+}
+
+ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
+  ValueDesc d;
+  d.label = label;
+  if (value_id < 0) return d;
+  const Value& v = values_[value_id];
+  d.present = true;
+  d.type = v.type;
+  d.shape = v.shape;
+  d.loc = loc(v.graph, v.src == Value::NodeOutput ? v.node : -1);
+  return d;
+}
+
+void OnnxBuilder::build_views() {
+  const int if_version = data_->if_since_version;
+  const onnx::OpSchema* schema =
+      onnx_opset_ > 0 ? onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), "") : nullptr;
+  std::unordered_set<std::string> allowed;
+  if (schema && !schema->outputs().empty()) {
+    const std::string& param = schema->outputs()[0].GetTypeStr();
+    for (const auto& c : schema->typeConstraintParams())
+      if (c.type_param_str == param) allowed.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
+  }
+  for (const IfInfo& ii : ifs_) {
+    const Node& node = model_->graphs[ii.graph].nodes[ii.node];
+    ConditionalView view;
+    view.graph = ii.graph;
+    view.node = ii.node;
+    view.name = "If " + qname(node.name);
+    view.loc = node.loc;
+    if (ii.has_cond_name && ii.cond_value >= 0) {
+      const Value& v = values_[ii.cond_value];
+      std::string label = v.src == Value::Input ? "graph input " + qname(v.name)
+                          : v.src == Value::Initializer ? "initializer " + qname(v.name)
+                                                        : "output " + qname(v.name) + " of " + node_label(v.graph, v.node);
+      view.has_condition = true;
+      view.condition = desc_of(ii.cond_value, label);
+      view.condition.loc = node.loc;
+    }
+    const onnx::NodeProto& np = gi_[ii.graph].proto->node(ii.node);
+    for (int j = 0; j < np.output_size(); ++j) {
+      ValueDesc d;
+      d.present = true;
+      d.label = "If output " + std::to_string(j) + " " + qname(np.output(j));
+      d.loc = node.loc;
+      if (const onnx::TypeProto* t = np.output(j).empty() ? nullptr : declared_type(ii.graph, np.output(j))) {
+        d.type = onnx_type_desc(*t);
+        d.shape = onnx_shape(*t);
+      }
+      view.outputs.push_back(std::move(d));
+    }
+    for (int b = 0; b < 2; ++b) {
+      BranchView& br = view.branch[b];
+      br.name = b == 0 ? "then" : "else";
+      br.graph = ii.branch[b];
+      if (br.graph < 0) continue;
+      const GraphInfo& info = gi_[br.graph];
+      const auto& outs = info.proto->output();
+      for (int k = 0; k < outs.size(); ++k) {
+        OutputBinding ob;
+        ob.output_index = k;
+        ob.loc = loc(br.graph);
+        const onnx::TypeProto* tp = nullptr;
+        if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = &outs[k].type();
+        else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
+        ob.value.present = true;
+        ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
+        ob.value.loc = loc(br.graph);
+        if (tp) {
+          ob.value.type = onnx_type_desc(*tp);
+          ob.value.shape = onnx_shape(*tp);
+          // The kinds the If version allows (If-1/11: tensors; If-13: + sequences; If-16: + optionals).
+          std::string why;
+          const auto kind = tp->value_case();
+          if (if_version > 0) {
+            if (kind == onnx::TypeProto::kSequenceType && if_version < 13) why = "sequence outputs need If-13 (opset 13)";
+            else if (kind == onnx::TypeProto::kOptionalType && if_version < 16) why = "optional outputs need If-16 (opset 16)";
+            else if (kind == onnx::TypeProto::kMapType || kind == onnx::TypeProto::kSparseTensorType)
+              why = "no If version allows a " + std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
+            else if (!allowed.empty() && ob.value.type.known()) {
+              try {
+                const std::string& s = *onnx::Utils::DataTypeUtils::ToType(*tp);
+                if (!allowed.count(s)) why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
+              } catch (const std::exception&) {
+              }
+            }
+          }
+          if (!why.empty())
+            problem(PKind::BranchKind,
+                    view.name + " output " + std::to_string(k) + ": the " + br.name + " branch gives " + ob.value.type.str() +
+                        "; " + why + " (the model imports ai.onnx opset " + std::to_string(onnx_opset_) + ")",
+                    node.loc);
+        }
+        br.outputs.push_back(std::move(ob));
+      }
+    }
+    // If-1 (opset < 11): both branches must give the same shape.
+    if (if_version == 1) {
+      const auto& t = view.branch[0].outputs;
+      const auto& e = view.branch[1].outputs;
+      for (size_t k = 0; k < t.size() && k < e.size(); ++k) {
+        const Shape& a = t[k].value.shape;
+        const Shape& c = e[k].value.shape;
+        if (a.rank_known && c.rank_known && !(a == c))
+          problem(PKind::If1Shapes,
+                  view.name + " output " + std::to_string(k) + ": the then branch gives " + a.str() +
+                      ", the else branch gives " + c.str() + "; If-1 (opset " + std::to_string(onnx_opset_) +
+                      " < 11) requires the same shape from both branches",
+                  node.loc);
+      }
+    }
+    model_->conditionals.push_back(std::move(view));
+  }
+}
+
+std::unique_ptr<Model> OnnxBuilder::build() {
+  model_ = std::make_unique<Model>();
+  model_->format = Format::ONNX;
+  model_->path = path_;
+  model_->onnx = std::make_unique<OnnxData>();
+  data_ = model_->onnx.get();
+  dir_ = fs::path(path_).parent_path();
+  Graph main;
+  main.role = "graph";
+  main.loc = loc(0);
+  model_->graphs.push_back(main);
+  if (!parse()) return std::move(model_);
+
+  data_->ir_version = proto_.ir_version();
+  for (const auto& os : proto_.opset_import()) {
+    const std::string d = os.domain() == "ai.onnx" ? std::string() : os.domain();
+    data_->opsets[d] = os.version();
+  }
+  if (auto it = data_->opsets.find(""); it != data_->opsets.end()) onnx_opset_ = it->second;
+  else if (data_->ir_version > 0 && data_->ir_version < 3) onnx_opset_ = 1;  // IR < 3 predates opset_import
+  if (onnx_opset_ > 0) {
+    if (const auto* s = onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), ""))
+      data_->if_since_version = s->SinceVersion();
+  }
+
+  GraphInfo root;
+  root.proto = &proto_.graph();
+  gi_.push_back(std::move(root));
+  std::vector<Frame> stack{Frame{0}};
+  while (!stack.empty()) {
+    const size_t top = stack.size() - 1;
+    const int g = stack[top].graph;
+    if (!stack[top].begun) {
+      begin_graph(g);
+      stack[top].begun = true;
+    }
+    if (stack[top].pending >= 0) {
+      finish_node(g, stack[top].pending);
+      stack[top].pending = -1;
+    }
+    if (stack[top].next < gi_[g].proto->node_size()) {
+      read_node(top, stack);
+      continue;
+    }
+    end_graph(g);
+    leave_graph(g);
+    stack.pop_back();
+  }
+  if (data_->max_depth > kStockNesting) {
+    int deepest = 0;
+    for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g)
+      if (model_->graphs[g].depth > model_->graphs[deepest].depth) deepest = g;
+    const Graph& dg = model_->graphs[deepest];
+    const Node& owner = model_->graphs[dg.parent_graph].nodes[dg.parent_node];
+    problem(PKind::DeepNesting,
+            "subgraphs are nested " + std::to_string(data_->max_depth) + " deep (the deepest is " + dg.role + " of " +
+                owner.op + " " + qname(owner.name) + "); stock onnx and ONNX Runtime read at most " +
+                std::to_string(kStockNesting) +
+                " levels (protobuf's default recursion limit of 100) and cannot load this file",
+            loc(0));
+  }
+  build_views();
+  return std::move(model_);
+}
+
+}  // namespace
+
+std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes) {
+  std::string error;
+  try {
+    OnnxBuilder b(path, bytes);
+    return b.build();
+  } catch (const std::bad_alloc&) {
+    error = "out of memory while reading the file";
+  } catch (const std::exception& e) {
+    error = std::string("internal error while reading the file: ") + e.what();
+  }
+  auto m = std::make_unique<Model>();
+  m->format = Format::ONNX;
+  m->path = path;
+  m->onnx = std::make_unique<OnnxData>();
+  Graph g;
+  g.role = "graph";
+  m->graphs.push_back(g);
+  SourceLocation l;
+  l.graph = 0;
+  m->onnx->problems.push_back({PKind::Parse, error, l});
+  return m;
+}
 
 }  // namespace condlint

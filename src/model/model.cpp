@@ -23,26 +23,63 @@ Model::~Model() = default;
 Model::Model(Model&&) noexcept = default;
 Model& Model::operator=(Model&&) noexcept = default;
 
-std::string Model::path_of(int graph, int node) const {
-  std::vector<std::string> owned;
-  owned.reserve(64);
-  if (graph < 0 || graph >= static_cast<int>(graphs.size())) return "main";
-  if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
-    owned.push_back(graphs[graph].nodes[node].display());
-  int g = graph;
-  size_t guard = 0;
-  while (g > 0 && guard++ < graphs.size()) {
-    const Graph& gr = graphs[g];
-    owned.push_back(gr.role);
-    if (gr.parent_graph < 0) break;
-    const auto& pn = graphs[gr.parent_graph].nodes;
-    owned.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size())
-                        ? pn[gr.parent_node].display()
-                        : std::string("?"));
-    g = gr.parent_graph;
+// Segments of one graph level, innermost first: the graph's role, then the node that owns it.
+static void level_segments(const Model& m, int g, std::vector<std::string>& out) {
+  const Graph& gr = m.graphs[g];
+  out.push_back(gr.role);
+  const auto& pn = m.graphs[gr.parent_graph].nodes;
+  out.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size()) ? pn[gr.parent_node].display()
+                                                                                      : std::string("?"));
+}
+
+int Model::anchor_of(int g) const {
+  // The ancestor at depth kHeadLevels (memoized, so a whole deep chain costs linear time once).
+  if (anchor_cache_.size() != graphs.size()) anchor_cache_.assign(graphs.size(), -2);
+  std::vector<int> chain;
+  int cur = g;
+  while (cur > 0 && anchor_cache_[cur] == -2 && graphs[cur].depth > kHeadLevels && chain.size() <= graphs.size()) {
+    chain.push_back(cur);
+    cur = graphs[cur].parent_graph;
   }
-  std::string out = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
-  for (auto it = owned.rbegin(); it != owned.rend(); ++it) {
+  int anchor = cur <= 0 ? cur : (anchor_cache_[cur] != -2 ? anchor_cache_[cur] : cur);
+  for (int c : chain) anchor_cache_[c] = anchor;
+  return anchor;
+}
+
+std::string Model::path_of(int graph, int node) const {
+  const std::string root = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
+  if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
+  // Collects the segments of up to `max_levels` levels above g (innermost first); returns where it stopped
+  // (0 = reached the root). Bounded, so a malformed parent chain can never loop.
+  auto walk = [&](int g, int max_levels, std::vector<std::string>& segs) {
+    for (int levels = 0; g > 0 && levels < max_levels; ++levels) {
+      const int parent = graphs[g].parent_graph;
+      if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
+        segs.push_back(graphs[g].role);
+        return 0;  // a root of its own (e.g. an NNAPI subgraph nothing references)
+      }
+      level_segments(*this, g, segs);
+      g = parent;
+    }
+    return g;
+  };
+  std::vector<std::string> tail;  // innermost first
+  if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size())) tail.push_back(graphs[graph].nodes[node].display());
+  // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
+  // so one finding costs O(1) however deep the model is nested.
+  const int stop = walk(graph, kTailLevels, tail);
+  std::string out = root;
+  if (stop > 0) {
+    const int anchor = anchor_of(stop);
+    std::vector<std::string> head;
+    if (anchor > 0 && anchor != stop && walk(anchor, kHeadLevels + 1, head) == 0) {
+      for (auto it = head.rbegin(); it != head.rend(); ++it) out += "/" + *it;
+      out += "/...(" + std::to_string(graphs[stop].depth - graphs[anchor].depth) + " levels)...";
+    } else {
+      out += "/...";
+    }
+  }
+  for (auto it = tail.rbegin(); it != tail.rend(); ++it) {
     out += '/';
     out += *it;
   }

@@ -16,16 +16,23 @@ namespace condlint {
 enum class Format { IR, ONNX, NNAPI };
 std::string_view to_string(Format f);
 
+// Where a model element stands in its file. Kept small: every node and port carries one. The file
+// name and the logical node path are added only when a finding is reported (ReportedLocation).
 struct SourceLocation {
-  std::string file;      // path as given on the command line
   int line = 0;          // 1-based; 0 = unknown
   int column = 0;        // 1-based; 0 = unknown
   int64_t offset = -1;   // byte offset in the file; -1 = unknown
-  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
-  std::string node;      // logical path such as main/if_3/then/Add_7; filled from graph/node_index
-                         // when a finding is reported, so loaders never build O(depth) strings
   int graph = -1;        // the graph the element belongs to
   int node_index = -1;   // the node within that graph (-1: the graph itself)
+  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
+};
+
+// A location as findings carry it: the file and the logical path (main/if_3/then/Add_7) filled in.
+struct ReportedLocation : SourceLocation {
+  ReportedLocation() = default;
+  ReportedLocation(const SourceLocation& l) : SourceLocation(l) {}  // NOLINT: implicit on purpose
+  std::string file;      // path as given on the command line
+  std::string node;      // logical path, computed from graph/node_index by Model::path_of
 };
 
 // Where a node input reads from: a node output in this graph or in an enclosing one.
@@ -159,6 +166,14 @@ struct IrConst {
   std::optional<Shape> shape;
 };
 
+// An XML comment `<!-- condlint-disable ID [ID...] -->` directly before or inside a <layer>:
+// findings of those rules (IDs or prefixes; none = every rule) at that layer or its ports are suppressed.
+struct IrSuppression {
+  int graph = -1, node = -1;
+  std::vector<std::string> rules;
+  SourceLocation loc;  // the comment
+};
+
 struct IrData {
   std::string net_version;
   std::string weights_path;             // the .bin beside the .xml
@@ -167,6 +182,7 @@ struct IrData {
   std::vector<IrIf> ifs;
   std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
   std::vector<IrConst> consts;
+  std::vector<IrSuppression> suppressions;  // condlint-disable comments, in file order
 };
 
 // Defined in model/onnx_data.hpp and model/nnapi_data.hpp: what ONNX and NNAPI rules read.
@@ -188,8 +204,16 @@ struct Model {
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").
-  // Built by walking up the parents, iteratively, only when asked.
+  // Built by walking up the parents only when asked. Paths deeper than kHeadLevels + kTailLevels
+  // levels keep their outer and inner levels and elide the middle ("main/a/then/...(9,000 levels)...
+  // /z/then/Add"), so reporting stays linear however deep a file nests its conditionals.
   std::string path_of(int graph, int node = -1) const;
+  static constexpr int kHeadLevels = 4;
+  static constexpr int kTailLevels = 12;
+
+ private:
+  int anchor_of(int graph) const;
+  mutable std::vector<int> anchor_cache_;  // graph -> its ancestor at depth kHeadLevels
 };
 
 }  // namespace condlint

@@ -1,10 +1,46 @@
 // ONNX-specific facts recorded by the ONNX loader for the ONNX rules.
+// The loader does the scope walk and the per-node inference once; each ONNX rule reports the
+// problems of its own kind, so that rules stay small and the model is walked a single time.
 #pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "model/model.hpp"
 
 namespace condlint {
 
-struct OnnxData {};
+struct OnnxProblem {
+  enum class Kind {
+    Parse,              // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
+    DeepNesting,        // ONNX002: subgraphs nested deeper than stock protobuf readers accept
+    IfForm,             // ONNX003: If node form (attributes, input count)
+    BranchInputs,       // ONNX004: a branch graph declares formal inputs
+    BranchKind,         // ONNX005: a branch output kind the If version does not allow
+    If1Shapes,          // ONNX006: If-1 (opset < 11) branches with different shapes
+    DeclaredVsInferred, // ONNX007: a declared type/shape in a branch contradicts the producing node
+    InferenceFailed,    // ONNX008: onnx's inference for a node inside a branch fails
+    UndefinedName,      // ONNX009: a node or graph output reads a name not defined in any scope
+    DuplicateName,      // ONNX010: a name defined twice in one graph (SSA)
+    ShadowsOuter,       // ONNX011: a subgraph defines a name that an enclosing scope already has
+    OuterPassThrough,   // ONNX012: a branch output is an outer value returned without a node
+    OutputTypeUnknown,  // ONNX013: a branch output's type is neither declared nor inferable
+    ExternalDataPath,   // ONNX014: external data location leaves the model's directory
+    ExternalDataMissing // ONNX015: external data file missing or too short
+  };
+  Kind kind;
+  std::string message;
+  SourceLocation loc;
+};
+
+struct OnnxData {
+  int64_t ir_version = 0;
+  std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
+  int if_since_version = 0;               // the If schema version the model's opset selects (0: none)
+  int max_depth = 0;                      // deepest subgraph nesting
+  std::vector<OnnxProblem> problems;
+};
 
 }  // namespace condlint

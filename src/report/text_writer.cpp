@@ -31,6 +31,7 @@ void write_text(std::ostream& os, const RunResult& r, bool color) {
      << (s.errors == 1 ? "" : "s") << ", " << s.warnings << " warning" << (s.warnings == 1 ? "" : "s") << ", "
      << s.notes << " note" << (s.notes == 1 ? "" : "s");
   if (s.io_errors) os << ", " << s.io_errors << " unreadable";
+  if (s.suppressed) os << " (" << s.suppressed << " suppressed)";
   os << "\n";
 }
 

@@ -31,6 +31,13 @@ void Reporter::report(const SourceLocation& loc, std::string message) {
   out_.push_back(std::move(f));
 }
 
+void Reporter::report_at(Level level, const SourceLocation& loc, std::string message) {
+  const Level saved = level_;
+  if (level_ == rule_.level) level_ = level;
+  report(loc, std::move(message));
+  level_ = saved;
+}
+
 const RuleDef* find_rule(std::string_view id) {
   for (const RuleDef* r : all_rules())
     if (r->id == id) return r;

@@ -21,7 +21,7 @@ struct Finding {
   std::string name;      // "branch-type-mismatch"
   Level level = Level::Error;
   std::string message;
-  SourceLocation loc;
+  ReportedLocation loc;
 };
 
 // Settings some rules read (set from the command line or the config file).
@@ -51,6 +51,9 @@ class Reporter {
       : model_(model), rule_(rule), level_(level), out_(out), options_(options) {}
   // Records a finding; the logical node path is filled in from loc.graph / loc.node_index.
   void report(const SourceLocation& loc, std::string message);
+  // Records a finding at `level` instead of the rule's default level (for rules whose severity
+  // depends on RuleOptions), unless the user set this rule's level explicitly.
+  void report_at(Level level, const SourceLocation& loc, std::string message);
   const RuleDef& rule() const { return rule_; }
   const RuleOptions& options() const { return options_; }
 

@@ -1,0 +1,339 @@
+// Self-contained HTML report: the template, CSS and JS from reports/ (embedded at build time),
+// filled with the same RunResult the other writers render. Every model string is escaped.
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "report/embedded.hpp"
+#include "report/report.hpp"
+
+namespace condlint {
+
+namespace {
+
+std::string esc(std::string_view s) {
+  std::string o;
+  o.reserve(s.size() + 8);
+  for (char c : s) {
+    switch (c) {
+      case '&': o += "&amp;"; break;
+      case '<': o += "&lt;"; break;
+      case '>': o += "&gt;"; break;
+      case '"': o += "&quot;"; break;
+      case '\'': o += "&#39;"; break;
+      case '\0': o += "&#xFFFD;"; break;
+      default: o += c;
+    }
+  }
+  return o;
+}
+
+// Inline markdown: `code` and **bold**, on escaped text.
+std::string inline_md(std::string_view s) {
+  std::string o;
+  bool code = false, bold = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '`') {
+      o += code ? "</code>" : "<code>";
+      code = !code;
+    } else if (!code && s[i] == '*' && i + 1 < s.size() && s[i + 1] == '*') {
+      o += bold ? "</strong>" : "<strong>";
+      bold = !bold;
+      ++i;
+    } else {
+      o += esc(std::string_view(&s[i], 1));
+    }
+  }
+  if (code) o += "</code>";
+  if (bold) o += "</strong>";
+  return o;
+}
+
+// The subset of markdown the rule pages use: headings, paragraphs, lists, fenced code.
+std::string markdown_to_html(std::string_view md) {
+  std::string o, para;
+  bool in_code = false, in_list = false;
+  auto flush_para = [&] {
+    if (!para.empty()) o += "<p>" + inline_md(para) + "</p>\n";
+    para.clear();
+  };
+  auto close_list = [&] {
+    if (in_list) o += "</ul>\n";
+    in_list = false;
+  };
+  size_t i = 0;
+  while (i <= md.size()) {
+    size_t nl = md.find('\n', i);
+    if (nl == std::string_view::npos) nl = md.size();
+    std::string_view line = md.substr(i, nl - i);
+    i = nl + 1;
+    if (line.substr(0, 3) == "```") {
+      if (in_code) o += "</code></pre>\n";
+      else {
+        flush_para();
+        close_list();
+        o += "<pre><code>";
+      }
+      in_code = !in_code;
+      continue;
+    }
+    if (in_code) {
+      o += esc(line) + "\n";
+      continue;
+    }
+    std::string_view t = line;
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    if (t.empty()) {
+      flush_para();
+      close_list();
+    } else if (t.substr(0, 2) == "# " || t.substr(0, 3) == "## " || t.substr(0, 4) == "### ") {
+      flush_para();
+      close_list();
+      const size_t hashes = t.find(' ');
+      const std::string tag = "h" + std::to_string(hashes + 2);  // # -> h3 inside the report
+      o += "<" + tag + ">" + inline_md(t.substr(hashes + 1)) + "</" + tag + ">\n";
+    } else if (t.substr(0, 2) == "- " || t.substr(0, 2) == "* ") {
+      flush_para();
+      if (!in_list) o += "<ul>\n";
+      in_list = true;
+      o += "<li>" + inline_md(t.substr(2));
+      o += "</li>\n";
+    } else if (in_list && line.size() > t.size()) {
+      // Continuation of a list item: append to the last <li>.
+      o.insert(o.size() - 6, " " + inline_md(t));
+    } else {
+      if (!para.empty()) para += ' ';
+      para += t;
+    }
+  }
+  if (in_code) o += "</code></pre>\n";
+  flush_para();
+  close_list();
+  return o;
+}
+
+int level_rank(Level l) { return static_cast<int>(l); }
+
+std::string cell_html(const CondCell& c, const char* cls) {
+  std::string o = "<td class=\"";
+  o += cls;
+  if (c.offending) o += " offending";
+  o += "\">";
+  if (!c.present) return o + "<span class=\"absent\">—</span></td>";
+  o += "<span class=\"mono\">" + esc(c.type) + " " + esc(c.shape) + "</span>";
+  if (!c.label.empty()) o += "<span class=\"label\">" + esc(c.label) + "</span>";
+  return o + "</td>";
+}
+
+void replace_all_placeholders(std::string_view tpl, const std::map<std::string, std::string>& vals, std::ostream& os) {
+  size_t i = 0;
+  while (i < tpl.size()) {
+    const size_t open = tpl.find("{{", i);
+    if (open == std::string_view::npos) {
+      os << tpl.substr(i);
+      break;
+    }
+    const size_t close = tpl.find("}}", open + 2);
+    if (close == std::string_view::npos) {
+      os << tpl.substr(i);
+      break;
+    }
+    os << tpl.substr(i, open - i);
+    const std::string key(tpl.substr(open + 2, close - open - 2));
+    auto it = vals.find(key);
+    if (it != vals.end()) os << it->second;
+    else os << tpl.substr(open, close + 2 - open);
+    i = close + 2;
+  }
+}
+
+constexpr std::string_view kFallbackTemplate =
+    "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{{TITLE}}</title><style>{{CSS}}</style>"
+    "</head><body data-ready=\"0\"><h1>condlint report</h1><p>{{META}}</p>{{SUMMARY}}<form id=\"filters\">{{FILTERS}}"
+    "<input type=\"search\" id=\"f-text\"><input type=\"checkbox\" id=\"f-suppressed\"><span id=\"shown\"></span>"
+    "</form>{{FINDINGS}}{{CONDITIONALS}}{{RULES}}<script type=\"application/json\" id=\"report-data\">{{DATA}}"
+    "</script><script>{{JS}}</script></body></html>";
+
+}  // namespace
+
+void write_html(std::ostream& os, const RunResult& r) {
+  const Summary s = summarize(r);
+  std::map<std::string, size_t> by_rule, by_format;
+  const size_t suppressed = s.suppressed;
+  std::set<std::string> rules_seen, formats_seen;
+  for (const auto& f : r.files) {
+    const std::string fmt = f.format.empty() ? "unknown" : f.format;
+    formats_seen.insert(fmt);
+    for (const auto& x : f.findings) {
+      ++by_rule[x.rule];
+      ++by_format[fmt];
+      rules_seen.insert(x.rule);
+    }
+    for (const auto& x : f.suppressed) rules_seen.insert(x.finding.rule);
+  }
+
+  // ---- Summary: cards per level, tables per rule and per format ----
+  std::ostringstream sum;
+  sum << "<div class=\"cards\">\n";
+  auto card = [&](const char* cls, const char* label, size_t n) {
+    sum << "<div class=\"card " << cls << "\" data-count-" << cls << "=\"" << n << "\"><span class=\"n\">" << n
+        << "</span>" << label << "</div>\n";
+  };
+  card("files", "files", s.files);
+  card("error", "errors", s.errors);
+  card("warning", "warnings", s.warnings);
+  card("note", "notes", s.notes);
+  card("suppressed", "suppressed", suppressed);
+  if (s.io_errors) card("unreadable", "unreadable", s.io_errors);
+  if (r.run.has_baseline) {
+    size_t fresh = 0;
+    for (const auto& f : r.files)
+      for (const auto& i : f.info) fresh += i.baseline == "new";
+    card("new", "new vs baseline", fresh);
+    card("absent", "fixed vs baseline", r.run.absent.size());
+  }
+  sum << "</div>\n<div class=\"counts\">\n<div><h3>Per rule</h3><ul id=\"by-rule\" class=\"chips\">\n";
+  for (const auto& [rule, n] : by_rule) {
+    const RuleDef* d = find_rule(rule);
+    sum << "<li data-rule=\"" << esc(rule) << "\" data-count=\"" << n << "\"><a href=\"#rule-" << esc(rule)
+        << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
+        << "</b></li>\n";
+  }
+  sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
+  for (const auto& fmt : formats_seen) {
+    size_t files = 0;
+    for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
+    sum << "<tr data-format=\"" << esc(fmt) << "\"><td>" << esc(fmt) << "</td><td>" << files << "</td><td>"
+        << by_format[fmt] << "</td></tr>\n";
+  }
+  sum << "</tbody></table></div>\n</div>\n";
+
+  // ---- Filters ----
+  std::ostringstream fil;
+  fil << "<fieldset><legend>Level</legend>";
+  for (const char* l : {"error", "warning", "note"})
+    fil << "<label><input type=\"checkbox\" data-filter=\"level\" value=\"" << l << "\" checked> " << l << "</label> ";
+  fil << "</fieldset>\n<fieldset><legend>Rule</legend>";
+  for (const auto& rule : rules_seen)
+    fil << "<label><input type=\"checkbox\" data-filter=\"rule\" value=\"" << esc(rule) << "\" checked> " << esc(rule)
+        << "</label> ";
+  fil << "</fieldset>\n<fieldset><legend>Format</legend>";
+  for (const auto& fmt : formats_seen)
+    fil << "<label><input type=\"checkbox\" data-filter=\"format\" value=\"" << esc(fmt) << "\" checked> " << esc(fmt)
+        << "</label> ";
+  fil << "</fieldset>";
+
+  // ---- Findings table ----
+  std::ostringstream tab;
+  tab << "<table id=\"findings-table\"><thead><tr>"
+         "<th class=\"sortable\" data-key=\"level\" data-type=\"number\">Level</th>"
+         "<th class=\"sortable\" data-key=\"rule\">Rule</th>"
+         "<th class=\"sortable\" data-key=\"file\">File</th>"
+         "<th class=\"sortable\" data-key=\"line\" data-type=\"number\">Line</th>"
+         "<th class=\"sortable\" data-key=\"node\">Node</th>"
+         "<th class=\"sortable\" data-key=\"message\">Message</th>";
+  if (r.run.has_baseline) tab << "<th class=\"sortable\" data-key=\"baseline\">Baseline</th>";
+  tab << "</tr></thead><tbody>\n";
+  size_t order = 0;
+  auto row = [&](const FileResult& f, const Finding& x, const ResultInfo* info, const SuppressedFinding* sup) {
+    const std::string lvl(to_string(x.level));
+    const std::string file = x.loc.file.empty() ? f.path : x.loc.file;
+    tab << "<tr class=\"finding" << (sup ? " suppressed" : "") << "\" data-order=\"" << order++ << "\" data-level=\""
+        << lvl << "\" data-rule=\"" << esc(x.rule) << "\" data-format=\"" << esc(f.format.empty() ? "unknown" : f.format)
+        << "\">";
+    tab << "<td data-sort=\"" << level_rank(x.level) << "\"><span class=\"lvl " << lvl << "\">" << lvl << "</span></td>";
+    tab << "<td><a class=\"rule-link\" href=\"#rule-" << esc(x.rule) << "\" title=\"" << esc(x.name) << "\">"
+        << esc(x.rule) << "</a></td>";
+    tab << "<td class=\"mono\">" << esc(file) << "</td>";
+    tab << "<td data-sort=\"" << x.loc.line << "\">" << (x.loc.line > 0 ? std::to_string(x.loc.line) : "") << "</td>";
+    tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer) << "</td>";
+    tab << "<td class=\"msg\">" << esc(x.message);
+    if (sup) tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
+    tab << "</td>";
+    if (r.run.has_baseline) tab << "<td class=\"state\">" << esc(info ? info->baseline : "") << "</td>";
+    tab << "</tr>\n";
+  };
+  for (const auto& f : r.files) {
+    for (size_t i = 0; i < f.findings.size(); ++i) row(f, f.findings[i], i < f.info.size() ? &f.info[i] : nullptr, nullptr);
+    for (const auto& x : f.suppressed) row(f, x.finding, &x.info, &x);
+  }
+  tab << "</tbody></table>\n";
+  if (order == 0) tab << "<p class=\"empty\">No findings.</p>\n";
+  bool any_unreadable = false;
+  for (const auto& f : r.files)
+    if (!f.io_error.empty()) {
+      if (!any_unreadable) tab << "<h3>Unreadable files</h3><ul id=\"unreadable\">\n";
+      any_unreadable = true;
+      tab << "<li><span class=\"mono\">" << esc(f.path) << "</span>: " << esc(f.io_error) << "</li>\n";
+    }
+  if (any_unreadable) tab << "</ul>\n";
+
+  // ---- Conditionals: then/else side by side ----
+  std::ostringstream cond;
+  size_t ncond = 0;
+  for (const auto& f : r.files) {
+    if (f.conditionals.empty()) continue;
+    cond << "<h3 class=\"mono\">" << esc(f.path) << "</h3>\n";
+    for (const auto& c : f.conditionals) {
+      ++ncond;
+      cond << "<details class=\"cond" << (c.findings ? " has-findings" : "") << "\" data-path=\"" << esc(c.path)
+           << "\"" << (c.findings ? " open" : "") << "><summary><strong>" << esc(c.name) << "</strong> <span class=\"mono\">"
+           << esc(c.path) << "</span>";
+      if (c.line > 0) cond << " line " << c.line;
+      cond << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << "</summary>\n";
+      cond << "<table class=\"panel\"><thead><tr><th>Binding</th><th class=\"then\">then</th><th>conditional</th>"
+              "<th class=\"else\">else</th></tr></thead><tbody>\n";
+      cond << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">"
+           << (c.has_branch[0] ? "" : "<span class=\"absent\">no then branch</span>") << "</td>"
+           << (c.has_condition ? cell_html(c.condition, "outer") : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
+           << "<td class=\"branch\">" << (c.has_branch[1] ? "" : "<span class=\"absent\">no else branch</span>")
+           << "</td></tr>\n";
+      for (const auto& row_ : c.rows) {
+        cond << "<tr class=\"" << row_.kind << (row_.type_differs || row_.shape_differs ? " differs" : "") << "\"><td>"
+             << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
+             << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
+      }
+      cond << "</tbody></table></details>\n";
+    }
+  }
+  if (ncond == 0) cond << "<p class=\"empty\">No conditionals.</p>\n";
+
+  // ---- Rule help, for every rule that has a finding ----
+  std::ostringstream help;
+  for (const auto& id : rules_seen) {
+    const RuleDef* d = find_rule(id);
+    help << "<article class=\"rule-help\" id=\"rule-" << esc(id) << "\">\n";
+    const std::string_view page = embedded::rule_page(id);
+    if (!page.empty()) help << markdown_to_html(page);
+    else help << "<h3>" << esc(id) << "</h3><p>" << esc(d ? std::string(d->summary) : std::string("unknown rule")) << "</p>";
+    help << "</article>\n";
+  }
+
+  // ---- Machine-readable counts (tests and scripts read them) ----
+  nlohmann::json data{{"files", s.files},       {"errors", s.errors},         {"warnings", s.warnings},
+                      {"notes", s.notes},       {"suppressed", suppressed},   {"conditionals", ncond},
+                      {"rules", by_rule},       {"formats", by_format}};
+  std::string data_text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string safe;
+  for (char c : data_text) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
+
+  std::ostringstream meta;
+  meta << "condlint " << CONDLINT_VERSION << " · " << s.files << (s.files == 1 ? " file" : " files") << " · exit code "
+       << r.run.exit_code;
+
+  std::map<std::string, std::string> vals{{"TITLE", "condlint report"},
+                                          {"META", meta.str()},
+                                          {"CSS", std::string(embedded::asset("report.css"))},
+                                          {"JS", std::string(embedded::asset("report.js"))},
+                                          {"SUMMARY", sum.str()},
+                                          {"FILTERS", fil.str()},
+                                          {"FINDINGS", tab.str()},
+                                          {"CONDITIONALS", cond.str()},
+                                          {"RULES", help.str()},
+                                          {"DATA", safe}};
+  const std::string_view tpl = embedded::asset("template.html");
+  replace_all_placeholders(tpl.empty() ? kFallbackTemplate : tpl, vals, os);
+}
+
+}  // namespace condlint

@@ -1,0 +1,145 @@
+// Helpers the SARIF and HTML writers share: artifact URIs, stable fingerprints, conditional summaries.
+#include <filesystem>
+#include <map>
+
+#include "report/report.hpp"
+
+namespace condlint {
+
+namespace fs = std::filesystem;
+
+static std::string percent_encode_path(const std::string& p) {
+  static const char* hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : p) {
+    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') out += static_cast<char>(c);
+    else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string artifact_uri(const std::string& path) {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  fs::path abs = fs::absolute(fs::path(path), ec).lexically_normal();
+  if (!ec && !cwd.empty()) {
+    const fs::path rel = abs.lexically_relative(cwd);
+    const std::string r = rel.generic_string();
+    if (!rel.empty() && r != ".." && r.rfind("../", 0) != 0) return percent_encode_path(r);
+  }
+  return "file://" + percent_encode_path(abs.generic_string());
+}
+
+static uint64_t fnv1a(uint64_t h, std::string_view s) {
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  h ^= 0xff;  // field separator
+  h *= 1099511628211ull;
+  return h;
+}
+
+void compute_fingerprints(FileResult& f) {
+  std::map<uint64_t, int> seen;
+  auto one = [&](const Finding& x) {
+    const std::string uri = artifact_uri(x.loc.file.empty() ? f.path : x.loc.file);
+    uint64_t h = 14695981039346656037ull;
+    h = fnv1a(h, x.rule);
+    h = fnv1a(h, uri);
+    h = fnv1a(h, x.loc.node);
+    h = fnv1a(h, x.loc.pointer);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%016llx:%d", static_cast<unsigned long long>(h), ++seen[h]);
+    return std::string(buf);
+  };
+  f.info.resize(f.findings.size());
+  for (size_t i = 0; i < f.findings.size(); ++i) f.info[i].fingerprint = one(f.findings[i]);
+  for (auto& s : f.suppressed) s.info.fingerprint = one(s.finding);
+}
+
+std::string sentence(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n')) s.pop_back();
+  if (s.empty()) return "(no message).";
+  const char c = s.back();
+  if (c != '.' && c != '!' && c != '?') s += '.';
+  return s;
+}
+
+// ---- Conditional summaries ----
+
+static bool same_place(const SourceLocation& finding, const SourceLocation& cell) {
+  if (finding.line > 0 && cell.line > 0) return finding.line == cell.line;
+  if (!finding.pointer.empty() && !cell.pointer.empty()) return finding.pointer == cell.pointer;
+  if (finding.offset >= 0 && cell.offset >= 0) return finding.offset == cell.offset;
+  return false;
+}
+
+static CondCell cell_of(const ValueDesc& v, const std::vector<Finding>& fs, const SourceLocation* binding) {
+  CondCell c;
+  c.present = v.present;
+  if (!v.present) return c;
+  c.label = v.label;
+  c.type = v.type.str();
+  c.shape = v.scalar_or_dynamic_rank ? "[] or ?" : v.shape.str();
+  for (const auto& f : fs)
+    if (same_place(f.loc, v.loc) || (binding && same_place(f.loc, *binding))) c.offending = true;
+  return c;
+}
+
+std::vector<ConditionalSummary> summarize_conditionals(const Model& m, const std::vector<Finding>& fs) {
+  std::vector<ConditionalSummary> out;
+  for (const auto& cv : m.conditionals) {
+    ConditionalSummary s;
+    s.name = cv.name;
+    s.path = m.path_of(cv.graph, cv.node);
+    s.line = cv.loc.line;
+    s.has_condition = cv.has_condition;
+    if (cv.has_condition) s.condition = cell_of(cv.condition, fs, nullptr);
+    for (const auto& f : fs)
+      if (f.loc.graph == cv.graph && f.loc.node_index == cv.node) ++s.findings;
+    // Inputs, keyed by the outer index; outputs, keyed by the output index.
+    std::map<int, CondRow> ins, outs;
+    for (int b = 0; b < 2; ++b) {
+      const BranchView& br = cv.branch[b];
+      s.has_branch[b] = br.graph >= 0;
+      for (const auto& ib : br.inputs) {
+        CondRow& r = ins[ib.outer_index];
+        r.kind = "input";
+        r.index = ib.outer_index;
+        if (!r.outer.present) r.outer = cell_of(ib.outer, fs, nullptr);
+        r.branch[b] = cell_of(ib.inner, fs, &ib.loc);
+      }
+      for (const auto& ob : br.outputs) {
+        CondRow& r = outs[ob.output_index];
+        r.kind = "output";
+        r.index = ob.output_index;
+        r.branch[b] = cell_of(ob.value, fs, &ob.loc);
+      }
+    }
+    for (size_t i = 0; i < cv.outputs.size(); ++i) {
+      CondRow& r = outs[static_cast<int>(i)];
+      r.kind = "output";
+      r.index = static_cast<int>(i);
+      r.outer = cell_of(cv.outputs[i], fs, nullptr);
+    }
+    for (auto* rows : {&ins, &outs})
+      for (auto& [k, r] : *rows) {
+        if (r.branch[0].present && r.branch[1].present) {
+          r.type_differs = r.branch[0].type != r.branch[1].type;
+          r.shape_differs = r.branch[0].shape != r.branch[1].shape;
+          // The finding is reported at the conditional; the disagreeing cells are the offending ones.
+          if (s.findings > 0 && (r.type_differs || r.shape_differs)) r.branch[0].offending = r.branch[1].offending = true;
+        }
+        s.rows.push_back(std::move(r));
+      }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace condlint

@@ -1,0 +1,17 @@
+// NN003 blob-unreadable: a Blob file leaves the document's directory, is missing or unreadable.
+#include "model/nnapi_data.hpp"
+#include "rules/engine.hpp"
+#include "rules/support/nnapi_util.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  const NnapiData* d = nnr::raw_data(m);
+  if (!d) return;
+  for (const auto& p : d->problems)
+    if (p.kind == NnProblem::Kind::Blob) r.report(p.loc, p.message);
+}
+}  // namespace
+
+CONDLINT_RULE(NN003, "blob-unreadable", Level::Error, kNNAPI, "A Blob file leaves the document's directory, is missing or cannot be read", check)

@@ -1,0 +1,17 @@
+// NN004 value-shorthand: an operand's value shorthand cannot be packed.
+#include "model/nnapi_data.hpp"
+#include "rules/engine.hpp"
+#include "rules/support/nnapi_util.hpp"
+
+namespace {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  const NnapiData* d = nnr::raw_data(m);
+  if (!d) return;
+  for (const auto& p : d->problems)
+    if (p.kind == NnProblem::Kind::Value) r.report(p.loc, p.message);
+}
+}  // namespace
+
+CONDLINT_RULE(NN004, "value-shorthand", Level::Error, kNNAPI, "An operand's `value` does not fit its shape or type (count, unknown shape, float overflow)", check)

@@ -1,0 +1,208 @@
+// ONNX loader behaviour the corpus does not show on its own: deep and hostile nesting, logical
+// paths, scopes across sibling branches, truncations, external data that leaves the directory.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "bench/onnx_gen.hpp"
+#include "model/onnx_data.hpp"
+#include "test_support.hpp"
+
+using namespace condlint;
+using namespace condlint::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::set<std::string> rules_of(const std::vector<Finding>& f) {
+  std::set<std::string> s;
+  for (const auto& x : f) s.insert(x.rule);
+  return s;
+}
+
+std::string dump(const std::vector<Finding>& f) {
+  std::string s;
+  for (size_t i = 0; i < f.size() && i < 10; ++i) s += f[i].rule + " " + f[i].message + "\n";
+  return s;
+}
+
+// Serialized bytes of `depth` Ifs nested through then_branch, written straight in the wire format
+// (protobuf's own serializer recurses, which is what this test must not do with hostile depths).
+std::string raw_nested_ifs(int depth) {
+  auto varint = [](std::string& o, uint64_t v) {
+    while (v >= 0x80) { o += static_cast<char>(v | 0x80); v >>= 7; }
+    o += static_cast<char>(v);
+  };
+  auto vsize = [](uint64_t v) { size_t n = 1; while (v >= 0x80) { v >>= 7; ++n; } return n; };
+  const std::string leaf = std::string("\x0a\x01x\x12\x01t\x22\x03Neg", 11);    // Node: input x, output t, op Neg
+  const std::string node_head = std::string("\x0a\x01" "c" "\x12\x01t\x22\x02If", 10);  // input c, output t, op If
+  const std::string attr_head = std::string("\x0a\x0bthen_branch\xa0\x01\x05", 16);    // name, type GRAPH
+  // sizes[k] = size of NodeProto at level k (k = depth is the leaf).
+  std::vector<uint64_t> node(depth + 1), graph(depth + 1), attr(depth + 1);
+  node[depth] = leaf.size();
+  for (int k = depth - 1; k >= 0; --k) {
+    graph[k] = 1 + vsize(node[k + 1]) + node[k + 1];
+    attr[k] = attr_head.size() + 1 + vsize(graph[k]) + graph[k];
+    node[k] = node_head.size() + 1 + vsize(attr[k]) + attr[k];
+  }
+  std::string o;
+  o += std::string("\x08\x07", 2);                 // ir_version 7
+  o += std::string("\x42\x02\x10\x0d", 4);         // opset_import { version 13 }
+  const std::string gin = std::string("\x0a", 1);  // main graph: node + input c (bool scalar)
+  const std::string input_c = std::string("\x5a\x0b\x0a\x01" "c" "\x12\x06\x0a\x04\x08\x09\x12\x00", 13);
+  const uint64_t main_size = 1 + vsize(node[0]) + node[0] + input_c.size();
+  o += '\x3a';
+  varint(o, main_size);
+  for (int k = 0; k < depth; ++k) {
+    o += '\x0a';  // GraphProto.node (1) at level 0 is the main graph's node
+    varint(o, node[k]);
+    o += node_head;
+    o += '\x2a';  // NodeProto.attribute (5)
+    varint(o, attr[k]);
+    o += attr_head;
+    o += '\x32';  // AttributeProto.g (6)
+    varint(o, graph[k]);
+  }
+  o += '\x0a';
+  varint(o, node[depth]);
+  o += leaf;
+  o += input_c;
+  return o;
+}
+
+TEST(OnnxLoader, ThousandNestedIfsLoadWithOnlyTheStockDepthWarning) {
+  auto m = load_onnx("deep.onnx", gen::nested_if_onnx(1000));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->conditionals.size(), 1000u);
+  EXPECT_EQ(m->graphs.size(), 1u + 2 * 1000u);
+  EXPECT_EQ(m->onnx->max_depth, 1000);
+  const auto f = run_rules(*m, RuleSelection{});
+  EXPECT_EQ(rules_of(f), std::set<std::string>{"ONNX002"}) << dump(f);
+  const auto& inner = m->conditionals.back();
+  const std::string path = m->path_of(inner.graph, inner.node);
+  EXPECT_EQ(path.rfind("graph/If_0/then_branch/If_1/then_branch/If_2/", 0), 0u) << path.substr(0, 80);
+}
+
+TEST(OnnxLoader, ThirtyOneLevelsAreSilentThirtyTwoWarn) {
+  EXPECT_TRUE(run_rules(*load_onnx("d31.onnx", gen::nested_if_onnx(31)), RuleSelection{}).empty());
+  EXPECT_EQ(rules_of(run_rules(*load_onnx("d32.onnx", gen::nested_if_onnx(32)), RuleSelection{})),
+            std::set<std::string>{"ONNX002"});
+}
+
+TEST(OnnxLoader, HostileNestingIsAFindingNeverACrash) {
+  // 20,000 nested Ifs (60,000 message levels): within the bounded limit, loads in linear time.
+  auto deep = load_onnx("deep20k.onnx", raw_nested_ifs(20000));
+  ASSERT_TRUE(deep);
+  EXPECT_EQ(deep->conditionals.size(), 20000u);
+  EXPECT_EQ(deep->onnx->max_depth, 20000);
+  // (Rules are not run here: these Ifs have no else branch, and a finding's logical path at depth
+  // 20,000 is 20,000 segments long, so reporting all of them is quadratic by nature.)
+  EXPECT_TRUE(std::any_of(deep->onnx->problems.begin(), deep->onnx->problems.end(),
+                          [](const OnnxProblem& p) { return p.kind == OnnxProblem::Kind::DeepNesting; }));
+  // 40,000 nested Ifs (120,000 levels): past the limit of 100,000, so protobuf refuses: ONNX001.
+  auto hostile = load_onnx("hostile.onnx", raw_nested_ifs(40000));
+  ASSERT_TRUE(hostile);
+  EXPECT_EQ(rules_of(run_rules(*hostile, RuleSelection{})), std::set<std::string>{"ONNX001"});
+}
+
+TEST(OnnxLoader, LogicalPathsNameGraphIfBranchAndNode) {
+  auto m = load_onnx("chain.onnx", gen::flat_if_chain_onnx(5));
+  ASSERT_TRUE(m);
+  const auto f = run_rules(*m, RuleSelection{});
+  EXPECT_TRUE(f.empty()) << dump(f);
+  ASSERT_EQ(m->conditionals.size(), 5u);
+  const auto& c = m->conditionals[3];
+  const int then_graph = c.branch[0].graph;
+  ASSERT_GE(then_graph, 0);
+  EXPECT_EQ(m->path_of(then_graph, 7), "graph/If_3/then_branch/Add_7");
+  EXPECT_EQ(m->graphs[c.branch[1].graph].role, "else_branch");
+  // The If's output type comes from value_info; the branches' from their declared outputs.
+  ASSERT_EQ(c.outputs.size(), 1u);
+  EXPECT_EQ(c.outputs[0].type.str(), "f32");
+  EXPECT_EQ(c.outputs[0].shape.str(), "[2]");
+  ASSERT_EQ(c.branch[0].outputs.size(), 1u);
+  EXPECT_EQ(c.branch[0].outputs[0].value.shape.str(), "[2]");
+  EXPECT_TRUE(c.branch[0].inputs.empty());
+  EXPECT_EQ(c.condition.type.str(), "boolean");
+}
+
+TEST(OnnxLoader, SiblingBranchNamesAreNotVisible) {
+  // then_branch defines 'z'; else_branch reads 'z': the then branch's scope is gone by then.
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
+  auto* t = n->add_attribute();
+  t->set_name("then_branch");
+  t->set_type(onnx::AttributeProto::GRAPH);
+  gen::onnx_node(t->mutable_g(), "Neg", "Neg_t", {"x"}, {"z"});
+  gen::onnx_value(t->mutable_g()->add_output(), "z", onnx::TensorProto::FLOAT, {2});
+  auto* e = n->add_attribute();
+  e->set_name("else_branch");
+  e->set_type(onnx::AttributeProto::GRAPH);
+  gen::onnx_node(e->mutable_g(), "Abs", "Abs_e", {"z"}, {"w"});
+  gen::onnx_value(e->mutable_g()->add_output(), "w", onnx::TensorProto::FLOAT, {2});
+  gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
+  auto model = load_onnx("sibling.onnx", m.SerializeAsString());
+  const auto f = run_rules(*model, RuleSelection{});
+  ASSERT_EQ(rules_of(f), std::set<std::string>{"ONNX009"}) << dump(f);
+  EXPECT_EQ(f[0].loc.node, "graph/If_0/else_branch/Abs_e");
+}
+
+TEST(OnnxLoader, TruncationsGiveAFindingWithTheByteOffset) {
+  const std::string bytes = gen::flat_if_chain_onnx(2, 3);
+  int parse_findings = 0;
+  for (size_t cut = 0; cut < bytes.size(); cut += 5) {
+    auto m = load_onnx("cut.onnx", bytes.substr(0, cut));
+    ASSERT_TRUE(m);
+    for (const auto& f : run_rules(*m, RuleSelection{}))
+      if (f.rule == "ONNX001") {
+        ++parse_findings;
+        EXPECT_GE(f.loc.offset, -1);
+        EXPECT_LE(f.loc.offset, static_cast<int64_t>(cut));
+      }
+  }
+  EXPECT_GE(parse_findings, static_cast<int>(bytes.size() / 5) - 2);
+  auto m = load_onnx("cut.onnx", bytes.substr(0, bytes.size() / 2));
+  const auto f = run_rules(*m, RuleSelection{});
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_GE(f[0].loc.offset, 0) << f[0].message;
+  EXPECT_NE(f[0].message.find("truncated"), std::string::npos) << f[0].message;
+}
+
+TEST(OnnxLoader, ExternalDataThatLeavesTheDirectoryIsNeverOpened) {
+  const fs::path dir = fs::temp_directory_path() / ("condlint-onnx-ext-" + std::to_string(getpid()));
+  fs::create_directories(dir / "m");
+  std::ofstream(dir / "outside.bin", std::ios::binary) << std::string(8, '\0');
+  std::ofstream(dir / "m" / "inside.bin", std::ios::binary) << std::string(8, '\0');
+  std::error_code ec;
+  fs::remove(dir / "m" / "link.bin", ec);
+  fs::create_symlink(dir / "outside.bin", dir / "m" / "link.bin");
+  auto model_with = [&](const std::string& location) {
+    onnx::ModelProto m = onnx::ModelProto();
+    m.ParseFromString(gen::flat_if_chain_onnx(1, 1));
+    auto* t = m.mutable_graph()->mutable_initializer(0);
+    t->clear_float_data();
+    t->set_data_location(onnx::TensorProto::EXTERNAL);
+    auto* kv = t->add_external_data();
+    kv->set_key("location");
+    kv->set_value(location);
+    const std::string p = (dir / "m" / "model.onnx").string();
+    std::ofstream(p, std::ios::binary) << m.SerializeAsString();
+    return p;
+  };
+  EXPECT_TRUE(lint(model_with("inside.bin")).empty());
+  EXPECT_EQ(rules_of(lint(model_with("link.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint(model_with("../outside.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint(model_with("sub/../../outside.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint(model_with((dir / "outside.bin").string()))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint(model_with("missing.bin"))), std::set<std::string>{"ONNX015"});
+  fs::remove_all(dir, ec);
+}
+
+TEST(OnnxLoader, CliExitCodes) {
+  const std::string dir = (source_dir() / "corpus" / "onnx").string();
+  EXPECT_EQ(run(condlint_cmd() + " lint \"" + dir + "/valid\"").exit_code, 0);
+  EXPECT_EQ(run(condlint_cmd() + " lint \"" + dir + "/invalid/ONNX001_truncated.onnx\"").exit_code, 1);
+}
+
+}  // namespace
