@@ -139,8 +139,21 @@ TEST(DiffRef, RandomInputsAreReproducible) {
     EXPECT_GE(v, 10);
     EXPECT_LE(v, 20);
   }
+  // Same seed, same inputs; another seed, other inputs.
+  const fs::path w1 = cfg.work_dir;
+  cfg.work_dir = w1.string() + "-again";
+  run_diff({kNested}, {a.get(), b.get()}, cfg);
+  std::string b1;
+  ASSERT_EQ(exec::read_file_bytes(cfg.work_dir / "model_0/inputs_0/input_0.pb", b1), "");
+  EXPECT_EQ(b0, b1);
+  cfg.seed = 8;
+  cfg.work_dir = w1.string() + "-seed8";
+  run_diff({kNested}, {a.get(), b.get()}, cfg);
+  std::string b2;
+  ASSERT_EQ(exec::read_file_bytes(cfg.work_dir / "model_0/inputs_0/input_0.pb", b2), "");
+  EXPECT_NE(b0, b2);
   std::error_code ec;
-  fs::remove_all(cfg.work_dir, ec);
+  for (const auto& d : {w1, fs::path(w1.string() + "-again"), fs::path(w1.string() + "-seed8")}) fs::remove_all(d, ec);
 }
 
 TEST(DiffCli, UsageErrorsExit2) {
@@ -160,6 +173,22 @@ TEST(DiffCli, AgreeExit0) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("main/outer=then, main/outer/then/inner=else"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("5 agree, 0 diverge, 0 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("branch: as the data takes it (main/outer=then, main/outer/then/inner=then)"), std::string::npos) << r.out;
+}
+
+TEST(DiffCli, WorkDirKeepsVariantsInputsAndOutputs) {
+  const fs::path w = fs::temp_directory_path() / ("condlint-diffwork-" + std::to_string(getpid()));
+  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime ref --work-dir " + q(w.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(w / "model_0/inputs_0/input_2.pb"));
+  // variant 4: outer=then, inner=else; its pins are Constants named as docs/diff.md says
+  const auto v = load(w / "model_0/variant_4.onnx");
+  ASSERT_GE(v.graph().node_size(), 2);
+  EXPECT_EQ(v.graph().node(0).op_type(), "Constant");
+  EXPECT_EQ(v.graph().node(0).name(), "condlint_pin_0_true");
+  EXPECT_EQ(v.graph().node(1).input(0), "condlint_pin_0_true");
+  std::error_code ec;
+  fs::remove_all(w, ec);
 }
 
 TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {

@@ -527,6 +527,7 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
           const JobOutcome& o = outcomes[r][k];
           c.runtime_errors.push_back(o.ok ? "" : (o.error.empty() ? "failed" : o.error));
           c.ms.push_back(o.ms);
+          if (v.pins.empty() && c.took.empty()) c.took = o.took;
           if (!o.ok && c.status != CaseDiff::Status::Failed) {
             c.status = CaseDiff::Status::Failed;
             c.message = res.runtimes[r] + " failed: " + c.runtime_errors.back();
@@ -597,7 +598,9 @@ void write_diff_text(std::ostream& os, const DiffResult& r) {
     for (const auto& c : m.cases) {
       const std::string st = status_name(c.status);
       os << "  " << st << "  " << (c.data_set.empty() ? "" : fs::path(c.data_set).filename().string())
-         << "  branch: " << (c.pins.empty() ? "as the data takes it" : pins_label(c.pins)) << "\n";
+         << "  branch: " << (c.pins.empty() ? "as the data takes it" : pins_label(c.pins));
+      if (c.pins.empty() && !c.took.empty()) os << " (" << pins_label(c.took) << ")";
+      os << "\n";
       if (!c.message.empty()) os << "      " << c.message << "\n";
       for (const auto& o : c.outputs) {
         if (o.status == OutputDiff::Status::NotComparable) {
@@ -646,6 +649,10 @@ void write_diff_json(std::ostream& os, const DiffResult& r) {
       jc["pins"] = nlohmann::json::object();
       for (const auto& [k, v] : c.pins) jc["pins"][k] = v ? "then" : "else";
       jc["branch"] = c.pins.empty() ? "taken" : pins_label(c.pins);
+      if (c.pins.empty()) {
+        jc["took"] = nlohmann::json::object();
+        for (const auto& [k, v] : c.took) jc["took"][k] = v ? "then" : "else";
+      }
       jc["status"] = status_name(c.status);
       if (!c.message.empty()) jc["message"] = c.message;
       jc["runtimes"] = nlohmann::json::array();

@@ -33,6 +33,7 @@ struct JobOutcome {
   std::string error;                                 // why the runtime failed (when !ok)
   std::vector<std::optional<exec::Value>> outputs;   // by output index; empty optional: not returned
   std::vector<std::string> not_comparable;           // by output index: why the runtime could not return it
+  std::map<std::string, bool> took;                  // ref only: If path -> the branch the run took (when one)
   double ms = 0;
 };
 
@@ -94,6 +95,7 @@ struct OutputDiff {
 
 struct CaseDiff {
   std::map<std::string, bool> pins;     // empty: the model as given (branches the data takes)
+  std::map<std::string, bool> took;     // the model as given: the branches ref saw the data take
   std::string data_set;
   enum class Status { Agree, Diverge, Failed, NotComparable } status = Status::Agree;  // NotComparable: no output could be
   std::string message;

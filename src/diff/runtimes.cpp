@@ -138,6 +138,8 @@ class RefRuntime : public Runtime {
         auto outs = ip.run(*j.inputs);
         for (auto& v : outs) o.outputs.emplace_back(std::move(v));
         o.not_comparable.assign(o.outputs.size(), "");
+        for (const auto& [path, site] : ip.trace.ifs)
+          if (site.ran.size() == 1) o.took[path] = *site.ran.begin();
         o.ok = true;
       } catch (const exec::ExecError& e) {
         o.error = (e.kind == exec::ErrKind::Unsupported ? "unsupported: " : "") + std::string(e.what());

@@ -128,7 +128,7 @@ async function runJob(session, kinds, inDir, outDir) {
 }
 
 function createSession(modelPath) {
-  return ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
+  return ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled', logSeverityLevel: 3 });
 }
 
 // Batch mode (condlint diff uses it to pay Node's start-up once): JOBS is a text file with one job a line,
