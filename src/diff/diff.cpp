@@ -217,9 +217,13 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   const onnx::ModelProto& m = pr.variants.front().model;
   if (cfg.both_branches) {
     const auto ifs = find_ifs(m);
-    auto vs = branch_variants(ifs, cfg.max_variants);
-    if (static_cast<int>(vs.size()) >= cfg.max_variants)
-      md.notes.push_back("only the first " + std::to_string(cfg.max_variants) + " branch variants are run");
+    // Every variant is held in memory (ref runs it in process): at most ~2 GiB of variants.
+    const size_t model_bytes = std::max<size_t>(m.ByteSizeLong(), 1);
+    const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
+    const int cap = std::max(1, std::min(cfg.max_variants, by_memory));
+    auto vs = branch_variants(ifs, cap);
+    if (static_cast<int>(vs.size()) >= cap && branch_variants(ifs, cap + 1).size() > vs.size())
+      md.notes.push_back("only the first " + std::to_string(cap) + " branch variants are run");
     for (const auto& p : vs) {
       Variant v;
       v.pins = p;
