@@ -168,6 +168,13 @@ TEST(DiffCli, UsageErrorsExit2) {
   EXPECT_EQ(diff_cli(q(nnapi) + " --runtime ref --runtime ref").exit_code, 2);
 }
 
+TEST(DiffCli, MissingOrtAdapterIsAUsageError) {
+  const auto r = test::run("CONDLINT_ORT_ADAPTER=/nonexistent/ort_run.js " + test::condlint_cmd() + " diff " + q(kNested.string()) +
+                           " --runtime ref --runtime onnxruntime 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("adapter tools/ort/ort_run.js was not found"), std::string::npos) << r.out;
+}
+
 TEST(DiffCli, AgreeExit0) {
   const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime ref");
   EXPECT_EQ(r.exit_code, 0) << r.out;
