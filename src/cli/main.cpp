@@ -19,6 +19,7 @@
 #include "cli/config.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/lint_exec.hpp"
+#include "diff/diff.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
 #include "importers/nnapi_testmodel.hpp"
@@ -496,6 +497,117 @@ int run_exec(const RunCmdOptions& o) {
   return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
 }
 
+struct DiffCmdOptions {
+  std::vector<std::string> models;
+  std::vector<std::string> runtimes;
+  std::vector<std::string> data;
+  int random = 0;
+  uint64_t seed = 0;
+  std::vector<std::string> ranges, tolerances;
+  std::string branches = "both";
+  std::optional<double> atol, rtol;
+  std::string format = "text";
+  std::string output;
+  std::string work_dir;
+  int64_t timeout_ms = 0;
+};
+
+bool parse_pair(const std::string& s, std::string& name, double& a, double& b) {
+  const auto eq = s.rfind('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  name = s.substr(0, eq);
+  const std::string v = s.substr(eq + 1);
+  const auto comma = v.find(',');
+  if (comma == std::string::npos) return false;
+  try {
+    size_t n1 = 0, n2 = 0;
+    a = std::stod(v.substr(0, comma), &n1);
+    b = std::stod(v.substr(comma + 1), &n2);
+    return n1 == comma && n2 == v.size() - comma - 1;
+  } catch (...) {
+    return false;
+  }
+}
+
+int run_diff_cmd(const DiffCmdOptions& o) {
+  if (o.runtimes.size() != 2) {
+    std::cerr << "condlint: diff takes exactly two --runtime options (ref, onnxruntime, cmd:TEMPLATE)\n";
+    return kExitError;
+  }
+  diff::DiffConfig cfg;
+  for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
+  if (o.random < 0) {
+    std::cerr << "condlint: --random must not be negative\n";
+    return kExitError;
+  }
+  cfg.random = o.random;
+  cfg.seed = o.seed;
+  for (const auto& r : o.ranges) {
+    std::string name;
+    double lo, hi;
+    if (!parse_pair(r, name, lo, hi) || lo > hi) {
+      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << r << "'\n";
+      return kExitError;
+    }
+    cfg.ranges[name] = {lo, hi};
+  }
+  for (const auto& t : o.tolerances) {
+    std::string name;
+    double a, r;
+    if (!parse_pair(t, name, a, r) || a < 0 || r < 0) {
+      std::cerr << "condlint: --tolerance takes OUTPUT=ATOL,RTOL (not negative), got '" << t << "'\n";
+      return kExitError;
+    }
+    cfg.tolerances[name] = {a, r};
+  }
+  if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
+    std::cerr << "condlint: --atol and --rtol must not be negative\n";
+    return kExitError;
+  }
+  cfg.atol = o.atol;
+  cfg.rtol = o.rtol;
+  cfg.both_branches = o.branches == "both";
+  if (!o.work_dir.empty()) {
+    cfg.work_dir = o.work_dir;
+    cfg.keep = true;
+  }
+  diff::RuntimeOptions ro;
+  if (o.timeout_ms > 0) ro.timeout_ms = ro.limits.timeout_ms = o.timeout_ms;
+  std::vector<std::unique_ptr<diff::Runtime>> owned;
+  std::vector<diff::Runtime*> rts;
+  for (const auto& spec : o.runtimes) {
+    std::string err;
+    auto rt = diff::make_runtime(spec, ro, err);
+    if (!rt) {
+      std::cerr << "condlint: " << err << "\n";
+      return kExitError;
+    }
+    rts.push_back(rt.get());
+    owned.push_back(std::move(rt));
+  }
+  std::vector<std::filesystem::path> models(o.models.begin(), o.models.end());
+  const diff::DiffResult r = diff::run_diff(models, rts, cfg);
+  std::ofstream file;
+  std::ostream* os = &std::cout;
+  if (!o.output.empty()) {
+    file.open(o.output, std::ios::binary);
+    if (!file) {
+      std::cerr << "condlint: cannot write " << o.output << "\n";
+      return kExitError;
+    }
+    os = &file;
+  }
+  if (o.format == "json") diff::write_diff_json(*os, r);
+  else diff::write_diff_text(*os, r);
+  os->flush();
+  if (r.usage_error()) {
+    for (const auto& m : r.models)
+      if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << m.model << ": " << m.error << "\n";
+    return kExitError;
+  }
+  return r.all_agree() ? kExitClean : kExitFindings;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -599,6 +711,29 @@ int main(int argc, char** argv) {
         "nnapi-testmodel", "AOSP NNAPI generated test models (spec_*/NAME.example.cpp) -> DIR/NAME.nnapi.json with goldens");
     import_nnapi->add_option("files", import_files, "*.example.cpp files")->required();
     import_nnapi->add_option("-o,--output", import_out, "Directory to write the .nnapi.json files to")->required();
+    DiffCmdOptions diffo;
+    auto* diff_cmd = app.add_subcommand(
+        "diff", "Run an ONNX model on two runtimes with the same inputs, once per branch of every If (the If's\n"
+                "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
+    diff_cmd->add_option("model", diffo.models, "ONNX model file(s)")->required();
+    diff_cmd->add_option("--runtime", diffo.runtimes,
+                         "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
+        ->required();
+    diff_cmd->add_option("--data", diffo.data, "A test_data_set_N directory or a directory holding them; repeatable\n"
+                                               "(default: the test_data_set_* beside the model unless --random)");
+    diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
+    diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
+    diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
+    diff_cmd->add_option("--branches", diffo.branches, "both: also run every If pinned to each branch; taken: the model as given")
+        ->check(CLI::IsMember({"taken", "both"}))
+        ->capture_default_str();
+    diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
+    diff_cmd->add_option("--rtol", diffo.rtol, "Relative tolerance (default per element type)");
+    diff_cmd->add_option("--tolerance", diffo.tolerances, "Tolerance of one output: OUTPUT=ATOL,RTOL; repeatable");
+    diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+    diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
+    diff_cmd->add_option("--work-dir", diffo.work_dir, "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
+    diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
 
     try {
       app.parse(argc, argv);
@@ -619,6 +754,7 @@ int main(int argc, char** argv) {
       std::cout << s.written.size() << " model(s) written to " << import_out << "\n";
       return s.errors.empty() ? kExitClean : kExitError;
     }
+    if (*diff_cmd) return run_diff_cmd(diffo);
     return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "condlint: internal error: " << e.what() << "\n";

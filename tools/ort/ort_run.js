@@ -5,6 +5,7 @@
 // CPU, writes OUTPUT_DIR/output_K.pb (K = the model's output order). An output ONNX Runtime cannot
 // return to JavaScript (a sequence, map or optional) is written as output_K.unsupported with the reason.
 // Exit 0 on success, 1 when the model fails to load or run (message on stderr), 2 on usage errors.
+//   node ort_run.js --batch JOBS.tsv     runs many jobs in one process (see batch() below).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -84,30 +85,92 @@ function protoFromTensor(t, name) {
   return onnx.TensorProto.encode(tp).finish();
 }
 
-async function main() {
-  const [modelPath, inDir, outDir] = process.argv.slice(2);
-  if (!modelPath || !inDir || !outDir) {
-    process.stderr.write('usage: ort_run.js MODEL.onnx INPUT_DIR OUTPUT_DIR\n');
-    process.exit(2);
+// The kind of each graph input/output ('tensor', 'sequence', 'map', 'optional', ...), from the model file.
+function valueKinds(modelPath) {
+  const kinds = {};
+  try {
+    const m = onnx.ModelProto.decode(fs.readFileSync(modelPath));
+    for (const vi of [...(m.graph.input || []), ...(m.graph.output || [])]) {
+      const t = vi.type || {};
+      kinds[vi.name] = t.tensorType ? 'tensor' : t.sequenceType ? 'sequence' : t.mapType ? 'map'
+        : t.optionalType ? 'optional' : t.sparseTensorType ? 'sparse tensor' : 'tensor';
+    }
+  } catch (e) { /* ORT reports unreadable models itself */ }
+  return kinds;
+}
+
+async function runJob(session, kinds, inDir, outDir) {
+  fs.mkdirSync(outDir, { recursive: true });
+  const unsupported = (k, why) => fs.writeFileSync(path.join(outDir, 'output_' + k + '.unsupported'), why + '\n');
+  // onnxruntime-node passes and returns tensors only: a model with another input kind cannot run here, and
+  // outputs of another kind are not fetched.
+  const badInput = session.inputNames.find((n) => kinds[n] && kinds[n] !== 'tensor');
+  if (badInput) {
+    session.outputNames.forEach((name, k) => unsupported(k, 'onnxruntime-node cannot pass the ' + kinds[badInput] + ' input ' + badInput + ' from JavaScript'));
+    return;
   }
-  const session = await ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled' });
   const feeds = {};
   session.inputNames.forEach((name, k) => {
     const f = path.join(inDir, 'input_' + k + '.pb');
     if (!fs.existsSync(f)) throw new Error('missing ' + f + ' for input ' + name);
     feeds[name] = tensorFromProto(onnx.TensorProto.decode(fs.readFileSync(f)));
   });
-  const results = await session.run(feeds);
-  fs.mkdirSync(outDir, { recursive: true });
+  const fetch = session.outputNames.filter((n) => !kinds[n] || kinds[n] === 'tensor');
+  const results = fetch.length ? await session.run(feeds, fetch) : {};
   session.outputNames.forEach((name, k) => {
     const t = results[name];
-    const base = path.join(outDir, 'output_' + k);
     if (!t || typeof t.dims === 'undefined') {
-      fs.writeFileSync(base + '.unsupported', 'onnxruntime-node cannot return output ' + name + ' (a sequence, map or optional) to JavaScript\n');
+      unsupported(k, 'onnxruntime-node cannot return the ' + (kinds[name] || 'non-tensor') + ' output ' + name + ' to JavaScript');
       return;
     }
-    fs.writeFileSync(base + '.pb', protoFromTensor(t, name));
+    fs.writeFileSync(path.join(outDir, 'output_' + k + '.pb'), protoFromTensor(t, name));
   });
+}
+
+function createSession(modelPath) {
+  return ort.InferenceSession.create(modelPath, { executionProviders: ['cpu'], graphOptimizationLevel: 'disabled', logSeverityLevel: 3 });
+}
+
+// Batch mode (condlint diff uses it to pay Node's start-up once): JOBS is a text file with one job a line,
+// MODEL<TAB>INPUT_DIR<TAB>OUTPUT_DIR. Per job, OUTPUT_DIR gets the outputs and an empty file `done`, or
+// error.txt with the reason; the batch goes on after a failed job. Exit 0 when the job list was read.
+async function batch(listPath) {
+  const lines = fs.readFileSync(listPath, 'utf8').split('\n').filter((l) => l.length);
+  let cachedPath = null, cached = null, kinds = {};
+  for (const line of lines) {
+    const [modelPath, inDir, outDir] = line.split('\t');
+    try {
+      fs.mkdirSync(outDir, { recursive: true });
+      if (cachedPath !== modelPath) {
+        if (cached && cached.release) await cached.release();
+        cached = null; cachedPath = null;
+        kinds = valueKinds(modelPath);
+        cached = await createSession(modelPath);
+        cachedPath = modelPath;
+      }
+      await runJob(cached, kinds, inDir, outDir);
+      fs.writeFileSync(path.join(outDir, 'done'), '');
+    } catch (e) {
+      fs.writeFileSync(path.join(outDir, 'error.txt'), String(e && e.message ? e.message : e) + '\n');
+    }
+  }
+}
+
+async function main() {
+  if (process.argv[2] === '--batch') {
+    if (!process.argv[3]) {
+      process.stderr.write('usage: ort_run.js --batch JOBS.tsv\n');
+      process.exit(2);
+    }
+    return batch(process.argv[3]);
+  }
+  const [modelPath, inDir, outDir] = process.argv.slice(2);
+  if (!modelPath || !inDir || !outDir) {
+    process.stderr.write('usage: ort_run.js MODEL.onnx INPUT_DIR OUTPUT_DIR | ort_run.js --batch JOBS.tsv\n');
+    process.exit(2);
+  }
+  const session = await createSession(modelPath);
+  await runJob(session, valueKinds(modelPath), inDir, outDir);
 }
 
 main().catch((e) => {

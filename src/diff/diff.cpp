@@ -1,0 +1,699 @@
+#include "diff/diff.hpp"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include "exec/compare.hpp"
+#include "exec/interpreter.hpp"
+#include "exec/nnapi_exec.hpp"
+#include "exec/onnx_io.hpp"
+
+namespace condlint::diff {
+
+using exec::Value;
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+bool is_if(const onnx::NodeProto& n) {
+  return n.op_type() == "If" && (n.domain().empty() || n.domain() == "ai.onnx");
+}
+
+std::string node_label(const onnx::NodeProto& n, int k) {
+  return n.name().empty() ? n.op_type() + "#" + std::to_string(k) : n.name();
+}
+
+std::string sub_label(const onnx::NodeProto& n, const std::string& attr) {
+  if (is_if(n)) return attr == "then_branch" ? "then" : attr == "else_branch" ? "else" : attr;
+  return attr == "body" ? "body" : attr;
+}
+
+// Walks every graph under `g` iteratively (depth-bounded), calling f(node, graph, path, along).
+template <class G, class F>
+void walk(G& root, F&& f) {
+  struct Item {
+    G* g;
+    std::string path;
+    std::map<std::string, bool> along;
+    int depth;
+  };
+  std::vector<Item> stack{{&root, "main", {}, 0}};
+  while (!stack.empty()) {
+    Item it = std::move(stack.back());
+    stack.pop_back();
+    if (it.depth > kMaxDepth) continue;
+    std::vector<Item> children;
+    for (int k = 0; k < it.g->node_size(); ++k) {
+      auto* n = [&]() {
+        if constexpr (std::is_const_v<G>) return &it.g->node(k);
+        else return it.g->mutable_node(k);
+      }();
+      const std::string npath = it.path + "/" + node_label(*n, k);
+      f(*n, *it.g, npath, it.along);
+      for (int a = 0; a < n->attribute_size(); ++a) {
+        auto* attr = [&]() {
+          if constexpr (std::is_const_v<G>) return &n->attribute(a);
+          else return n->mutable_attribute(a);
+        }();
+        if (!attr->has_g()) continue;
+        auto along = it.along;
+        if (is_if(*n) && (attr->name() == "then_branch" || attr->name() == "else_branch"))
+          along[npath] = attr->name() == "then_branch";
+        G* sub = [&]() {
+          if constexpr (std::is_const_v<G>) return &attr->g();
+          else return attr->mutable_g();
+        }();
+        children.push_back({sub, npath + "/" + sub_label(*n, attr->name()), std::move(along), it.depth + 1});
+      }
+    }
+    for (auto c = children.rbegin(); c != children.rend(); ++c) stack.push_back(std::move(*c));
+  }
+}
+
+std::string fmt(double v) {
+  std::ostringstream o;
+  o.precision(9);
+  o << v;
+  return o.str();
+}
+
+std::string elem_str(const exec::Tensor& t, int64_t k) {
+  if (k < 0 || k >= t.numel()) return "";
+  if (exec::is_string(t.dt)) return "\"" + t.s[k] + "\"";
+  if (exec::is_float(t.dt)) return fmt(t.f[k]);
+  return std::to_string(t.i[k]);
+}
+
+// "[1,0,2]" of a tensor -> flat index, or -1.
+int64_t flat_index(const exec::Tensor& t, const std::string& idx) {
+  if (idx.size() < 2 || idx.front() != '[' || idx.back() != ']') return -1;
+  std::vector<int64_t> v;
+  std::stringstream ss(idx.substr(1, idx.size() - 2));
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    try {
+      v.push_back(std::stoll(part));
+    } catch (...) {
+      return -1;
+    }
+  }
+  if (v.size() != t.shape.size()) return t.shape.empty() && v.empty() ? 0 : -1;
+  int64_t flat = 0;
+  for (size_t a = 0; a < v.size(); ++a) flat = flat * t.shape[a] + v[a];
+  return flat;
+}
+
+std::atomic<int> g_counter{0};
+
+fs::path make_work_dir(const DiffConfig& cfg) {
+  if (!cfg.work_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(cfg.work_dir, ec);
+    return cfg.work_dir;
+  }
+  for (int tries = 0; tries < 100; ++tries) {
+    const fs::path p = fs::temp_directory_path() /
+                       ("condlint-diff-" + std::to_string(getpid()) + "-" + std::to_string(g_counter++));
+    std::error_code ec;
+    if (fs::create_directory(p, ec)) return p;
+  }
+  return {};
+}
+
+bool write_file(const fs::path& p, const std::string& bytes) {
+  std::ofstream f(p, std::ios::binary);
+  f << bytes;
+  return static_cast<bool>(f);
+}
+
+// Random inputs for the model's data inputs.
+std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg, std::mt19937_64& rng,
+                          std::vector<Value>& out) {
+  for (const auto* vi : probe.data_inputs()) {
+    if (!vi->has_type() || !vi->type().has_tensor_type())
+      return "input '" + vi->name() + "' is not a tensor: --random cannot make it (use --data)";
+    const auto& tt = vi->type().tensor_type();
+    if (!exec::dt_known(tt.elem_type()))
+      return "input '" + vi->name() + "' has an element type --random cannot make (use --data)";
+    const auto dt = static_cast<exec::DT>(tt.elem_type());
+    exec::Dims dims;
+    if (tt.has_shape())
+      for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : 1);
+    exec::Tensor t(dt, dims);
+    const int64_t n = t.numel();
+    Range r = exec::is_float(dt) ? Range{-1, 1} : dt == exec::DT::Bool ? Range{0, 1} : Range{0, 9};
+    if (auto it = cfg.ranges.find(vi->name()); it != cfg.ranges.end()) r = it->second;
+    for (int64_t k = 0; k < n; ++k) {
+      const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+      if (exec::is_float(dt)) t.f[k] = r.lo + u * (r.hi - r.lo);
+      else if (exec::is_string(dt)) t.s[k] = "s" + std::to_string(static_cast<int64_t>(r.lo + u * (r.hi - r.lo + 1)));
+      else {
+        const auto lo = static_cast<int64_t>(std::ceil(r.lo)), hi = static_cast<int64_t>(std::floor(r.hi));
+        t.i[k] = hi < lo ? lo : lo + static_cast<int64_t>(u * static_cast<double>(hi - lo + 1));
+        if (t.i[k] > hi && hi >= lo) t.i[k] = hi;
+      }
+    }
+    exec::normalize(t);
+    out.push_back(Value::tensor(std::move(t)));
+  }
+  return "";
+}
+
+struct InputSet {
+  std::string name;
+  std::vector<Value> values;
+  fs::path dir;
+};
+
+struct Variant {
+  std::map<std::string, bool> pins;
+  onnx::ModelProto model;
+  fs::path file;
+  std::string error;
+};
+
+struct Prepared {
+  ModelDiff* md = nullptr;
+  std::vector<Variant> variants;
+  std::vector<InputSet> inputs;
+  size_t first_job = 0;  // jobs of this model: variants x inputs, in that order
+};
+
+bool is_onnx_name(const fs::path& p) {
+  const std::string s = p.filename().string();
+  return s.size() > 5 && s.substr(s.size() - 5) == ".onnx";
+}
+
+void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
+  ModelDiff& md = *pr.md;
+  md.model = model_path.string();
+  if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
+    md.error = "diff runs ONNX models; this is " + std::string(exec::is_nnapi_path(model_path) ? "an NNAPI" : "an OpenVINO IR") +
+               " model (export it to ONNX first)";
+    return;
+  }
+  std::string bytes;
+  if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
+    md.error = e;
+    return;
+  }
+  Variant base;
+  if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
+    md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
+    return;
+  }
+  base.file = fs::absolute(model_path);
+  for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
+  pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
+  pr.variants.push_back(std::move(base));
+  const onnx::ModelProto& m = pr.variants.front().model;
+  if (cfg.both_branches) {
+    const auto ifs = find_ifs(m);
+    // Every variant is held in memory (ref runs it in process): at most ~2 GiB of variants.
+    const size_t model_bytes = std::max<size_t>(m.ByteSizeLong(), 1);
+    const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
+    const int cap = std::max(1, std::min(cfg.max_variants, by_memory));
+    auto vs = branch_variants(ifs, cap);
+    if (static_cast<int>(vs.size()) >= cap && branch_variants(ifs, cap + 1).size() > vs.size())
+      md.notes.push_back("only the first " + std::to_string(cap) + " branch variants are run");
+    for (const auto& p : vs) {
+      Variant v;
+      v.pins = p;
+      v.error = pin_model(m, p, v.model);
+      if (v.error.empty()) {
+        v.file = dir / ("variant_" + std::to_string(pr.variants.size()) + ".onnx");
+        std::string out;
+        if (!v.model.SerializeToString(&out) || !write_file(v.file, out)) v.error = "cannot write " + v.file.string();
+      }
+      pr.variants.push_back(std::move(v));
+    }
+    bool in_function = false;
+    for (const auto& f : m.functions())
+      for (const auto& n : f.node())
+        if (is_if(n)) in_function = true;
+    if (in_function) md.notes.push_back("Ifs inside model-local functions are not pinned (only the branch the data takes runs)");
+  }
+
+  // Inputs
+  const exec::Interpreter probe(m, {});
+  const auto ins = probe.data_inputs();
+  std::vector<exec::DataSet> sets;
+  for (const auto& d : cfg.data_dirs) {
+    auto s = exec::find_data_sets(d);
+    if (s.empty()) {
+      md.error = "no test_data_set_* in " + d.string();
+      return;
+    }
+    sets.insert(sets.end(), s.begin(), s.end());
+  }
+  if (cfg.data_dirs.empty() && cfg.random == 0)
+    sets = exec::find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
+  for (const auto& ds : sets) {
+    InputSet is;
+    is.name = ds.dir.string();
+    if (ds.inputs.size() > ins.size()) {
+      md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
+                 std::to_string(ins.size()) + " inputs";
+      return;
+    }
+    for (size_t k = 0; k < ins.size(); ++k) {
+      if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
+        md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'";
+        return;
+      }
+      std::string b;
+      if (auto e = exec::read_file_bytes(ds.inputs[k], b); !e.empty()) {
+        md.error = e;
+        return;
+      }
+      try {
+        is.values.push_back(ds.inputs[k].extension() == ".npy" ? exec::read_npy(b)
+                                                                : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
+      } catch (const std::exception& e) {
+        md.error = ds.inputs[k].string() + ": " + e.what();
+        return;
+      }
+    }
+    pr.inputs.push_back(std::move(is));
+  }
+  if (cfg.random > 0) {
+    std::mt19937_64 rng(cfg.seed);
+    for (int r = 0; r < cfg.random; ++r) {
+      InputSet is;
+      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.seed) + ")";
+      if (auto e = random_inputs(probe, cfg, rng, is.values); !e.empty()) {
+        md.error = e;
+        return;
+      }
+      pr.inputs.push_back(std::move(is));
+    }
+  }
+  if (pr.inputs.empty()) {
+    if (!ins.empty()) {
+      md.error = "no inputs: no test_data_set_* beside the model; give --data DIR or --random N";
+      return;
+    }
+    pr.inputs.push_back({"(no inputs)", {}, {}});
+  }
+  for (size_t d = 0; d < pr.inputs.size(); ++d) {
+    auto& is = pr.inputs[d];
+    is.dir = dir / ("inputs_" + std::to_string(d));
+    std::error_code ec;
+    fs::create_directories(is.dir, ec);
+    for (size_t k = 0; k < is.values.size(); ++k) {
+      std::string pb;
+      try {
+        pb = exec::write_pb_value(is.values[k], k < ins.size() ? ins[k]->name() : "");
+      } catch (const std::exception& e) {
+        md.error = "cannot write input " + std::to_string(k) + ": " + e.what();
+        return;
+      }
+      if (!write_file(is.dir / ("input_" + std::to_string(k) + ".pb"), pb)) {
+        md.error = "cannot write " + (is.dir / ("input_" + std::to_string(k) + ".pb")).string();
+        return;
+      }
+    }
+  }
+}
+
+OutputDiff compare_output(const std::string& name, const Value& a, const Value& b, const DiffConfig& cfg) {
+  OutputDiff od;
+  od.name = name;
+  std::optional<double> atol = cfg.atol, rtol = cfg.rtol;
+  if (auto it = cfg.tolerances.find(name); it != cfg.tolerances.end()) {
+    atol = it->second.first;
+    rtol = it->second.second;
+  }
+  const exec::Comparison c = exec::compare_values(b, a, atol, rtol);
+  od.max_abs = c.max_abs;
+  od.max_rel = c.max_rel;
+  od.tolerance = c.tolerance;
+  od.first_index = c.first_index;
+  od.mismatches = c.mismatches;
+  if (!c.ok) {
+    od.status = OutputDiff::Status::Diverge;
+    od.detail = c.reason;
+    if (a.is_tensor() && b.is_tensor() && a.t->shape == b.t->shape && a.t->dt == b.t->dt) {
+      const int64_t k = flat_index(*a.t, c.first_index);
+      od.value_a = elem_str(*a.t, k);
+      od.value_b = elem_str(*b.t, k);
+    }
+  }
+  return od;
+}
+
+std::string status_name(CaseDiff::Status s) {
+  switch (s) {
+    case CaseDiff::Status::Agree: return "agree";
+    case CaseDiff::Status::Diverge: return "diverge";
+    case CaseDiff::Status::Failed: return "failed";
+    case CaseDiff::Status::NotComparable: return "not comparable";
+  }
+  return "?";
+}
+
+std::string out_status_name(OutputDiff::Status s) {
+  switch (s) {
+    case OutputDiff::Status::Agree: return "agree";
+    case OutputDiff::Status::Diverge: return "diverge";
+    case OutputDiff::Status::NotComparable: return "not comparable";
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::vector<IfSite> find_ifs(const onnx::ModelProto& m) {
+  std::vector<IfSite> out;
+  walk(m.graph(), [&](const onnx::NodeProto& n, const onnx::GraphProto&, const std::string& path,
+                      const std::map<std::string, bool>& along) {
+    if (is_if(n)) out.push_back({path, along});
+  });
+  return out;
+}
+
+std::vector<std::map<std::string, bool>> branch_variants(const std::vector<IfSite>& ifs, int max_variants) {
+  std::vector<std::map<std::string, bool>> out;
+  std::set<std::map<std::string, bool>> seen;
+  for (const auto& s : ifs)
+    for (bool b : {true, false}) {
+      auto p = s.along;
+      p[s.path] = b;
+      if (seen.insert(p).second) {
+        if (static_cast<int>(out.size()) >= max_variants) return out;
+        out.push_back(std::move(p));
+      }
+    }
+  return out;
+}
+
+std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, bool>& pins, onnx::ModelProto& out) {
+  out = m;
+  struct Site {
+    onnx::NodeProto* node;
+    onnx::GraphProto* graph;
+  };
+  std::map<std::string, Site> sites;
+  walk(*out.mutable_graph(), [&](onnx::NodeProto& n, onnx::GraphProto& g, const std::string& path,
+                                 const std::map<std::string, bool>&) {
+    if (is_if(n) && pins.count(path)) sites[path] = {&n, &g};
+  });
+  int counter = 0;
+  for (const auto& [path, value] : pins) {
+    auto it = sites.find(path);
+    if (it == sites.end()) return "no If at " + path;
+    onnx::NodeProto* n = it->second.node;
+    onnx::GraphProto* g = it->second.graph;
+    if (n->input_size() < 1) return "If " + path + " has no condition input";
+    const std::string name = "condlint_pin_" + std::to_string(counter++) + "_" + (value ? "true" : "false");
+    n->set_input(0, name);
+    onnx::NodeProto c;
+    c.set_op_type("Constant");
+    c.set_name(name);
+    c.add_output(name);
+    auto* a = c.add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    auto* t = a->mutable_t();
+    t->set_data_type(onnx::TensorProto::BOOL);
+    t->add_int32_data(value ? 1 : 0);
+    // A Constant has no inputs, so the front of the graph keeps the nodes topologically sorted.
+    *g->add_node() = std::move(c);
+    for (int k = g->node_size() - 1; k > 0; --k) g->mutable_node()->SwapElements(k, k - 1);
+  }
+  return "";
+}
+
+std::string pins_label(const std::map<std::string, bool>& pins) {
+  std::string s;
+  for (const auto& [k, v] : pins) s += (s.empty() ? "" : ", ") + k + "=" + (v ? "then" : "else");
+  return s;
+}
+
+bool DiffResult::usage_error() const {
+  for (const auto& m : models)
+    if (!m.error.empty()) return true;
+  return false;
+}
+
+bool DiffResult::all_agree() const {
+  for (const auto& m : models) {
+    if (!m.error.empty() || m.diverge || m.failed) return false;
+    if (m.agree == 0 && m.not_comparable > 0) return false;  // nothing compared at all is not agreement
+  }
+  return true;
+}
+
+DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg) {
+  DiffResult res;
+  for (auto* r : runtimes) res.runtimes.push_back(r->name());
+  if (res.runtimes.size() == 2 && res.runtimes[0] == res.runtimes[1]) {
+    res.runtimes[0] += "#1";
+    res.runtimes[1] += "#2";
+  }
+  res.models.resize(models.size());
+  const fs::path work = make_work_dir(cfg);
+  if (work.empty()) {
+    for (size_t i = 0; i < models.size(); ++i) {
+      res.models[i].model = models[i].string();
+      res.models[i].error = "cannot create a work directory";
+    }
+    return res;
+  }
+  std::vector<Prepared> prep(models.size());
+  // jobs[r] for runtime r; same order for every runtime.
+  std::vector<Job> base_jobs;
+  for (size_t i = 0; i < models.size(); ++i) {
+    prep[i].md = &res.models[i];
+    const fs::path dir = work / ("model_" + std::to_string(i));
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    prepare(models[i], cfg, dir, prep[i]);
+    if (!prep[i].md->error.empty()) continue;
+    prep[i].first_job = base_jobs.size();
+    for (size_t v = 0; v < prep[i].variants.size(); ++v)
+      for (size_t d = 0; d < prep[i].inputs.size(); ++d) {
+        Job j;
+        j.model = &prep[i].variants[v].model;
+        j.inputs = &prep[i].inputs[d].values;
+        j.model_file = prep[i].variants[v].file;
+        j.input_dir = prep[i].inputs[d].dir;
+        j.output_dir = dir / ("out_v" + std::to_string(v) + "_d" + std::to_string(d));
+        base_jobs.push_back(j);
+      }
+  }
+  // Runtimes run only the variants that could be made.
+  std::vector<size_t> runnable;
+  for (size_t i = 0; i < models.size(); ++i) {
+    if (!prep[i].md->error.empty()) continue;
+    size_t k = prep[i].first_job;
+    for (const auto& v : prep[i].variants)
+      for (size_t d = 0; d < prep[i].inputs.size(); ++d, ++k)
+        if (v.error.empty()) runnable.push_back(k);
+  }
+  std::vector<std::vector<JobOutcome>> outcomes(runtimes.size(), std::vector<JobOutcome>(base_jobs.size()));
+  for (size_t r = 0; r < runtimes.size(); ++r) {
+    std::vector<Job> jobs;
+    for (size_t k : runnable) {
+      Job j = base_jobs[k];
+      j.output_dir += "_r" + std::to_string(r);
+      jobs.push_back(j);
+    }
+    auto outs = runtimes[r]->run(jobs);
+    for (size_t x = 0; x < runnable.size() && x < outs.size(); ++x) outcomes[r][runnable[x]] = std::move(outs[x]);
+  }
+
+  for (size_t i = 0; i < models.size(); ++i) {
+    Prepared& pr = prep[i];
+    ModelDiff& md = *pr.md;
+    if (!md.error.empty()) continue;
+    size_t k = pr.first_job;
+    for (const auto& v : pr.variants)
+      for (size_t d = 0; d < pr.inputs.size(); ++d, ++k) {
+        CaseDiff c;
+        c.pins = v.pins;
+        c.data_set = pr.inputs[d].name;
+        if (!v.error.empty()) {
+          c.status = CaseDiff::Status::Failed;
+          c.message = "cannot build the variant: " + v.error;
+          md.cases.push_back(std::move(c));
+          continue;
+        }
+        for (size_t r = 0; r < runtimes.size(); ++r) {
+          const JobOutcome& o = outcomes[r][k];
+          c.runtime_errors.push_back(o.ok ? "" : (o.error.empty() ? "failed" : o.error));
+          c.ms.push_back(o.ms);
+          if (v.pins.empty() && c.took.empty()) c.took = o.took;
+          if (!o.ok && c.status != CaseDiff::Status::Failed) {
+            c.status = CaseDiff::Status::Failed;
+            c.message = res.runtimes[r] + " failed: " + c.runtime_errors.back();
+          }
+        }
+        if (c.status == CaseDiff::Status::Agree && runtimes.size() >= 2) {
+          const JobOutcome& a = outcomes[0][k];
+          const JobOutcome& b = outcomes[1][k];
+          const auto& outs = v.model.graph().output();
+          for (int o = 0; o < outs.size(); ++o) {
+            const std::string nm = outs[o].name();
+            const bool ha = o < static_cast<int>(a.outputs.size()), hb = o < static_cast<int>(b.outputs.size());
+            const std::string na = ha && o < static_cast<int>(a.not_comparable.size()) ? a.not_comparable[o] : "";
+            const std::string nb = hb && o < static_cast<int>(b.not_comparable.size()) ? b.not_comparable[o] : "";
+            if (!na.empty() || !nb.empty()) {
+              OutputDiff od;
+              od.name = nm;
+              od.status = OutputDiff::Status::NotComparable;
+              od.detail = !na.empty() ? res.runtimes[0] + ": " + na : res.runtimes[1] + ": " + nb;
+              ++md.not_comparable_outputs;
+              c.outputs.push_back(od);
+              continue;
+            }
+            if (!ha || !hb || !a.outputs[o] || !b.outputs[o]) {
+              c.status = CaseDiff::Status::Failed;
+              c.message = (!ha || !a.outputs[o] ? res.runtimes[0] : res.runtimes[1]) + " returned no output " +
+                          std::to_string(o) + " ('" + nm + "')";
+              break;
+            }
+            OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
+            if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
+              c.status = CaseDiff::Status::Diverge;
+              c.message = "output '" + nm + "' diverges";
+            }
+            c.outputs.push_back(std::move(od));
+          }
+        }
+        if (c.status == CaseDiff::Status::Agree && !c.outputs.empty()) {
+          bool any = false;
+          for (const auto& o : c.outputs) any |= o.status != OutputDiff::Status::NotComparable;
+          if (!any) c.status = CaseDiff::Status::NotComparable;
+        }
+        if (c.status == CaseDiff::Status::Agree) ++md.agree;
+        else if (c.status == CaseDiff::Status::NotComparable) ++md.not_comparable;
+        else if (c.status == CaseDiff::Status::Diverge) ++md.diverge;
+        else ++md.failed;
+        md.cases.push_back(std::move(c));
+      }
+  }
+  if (cfg.work_dir.empty() && !cfg.keep) {
+    std::error_code ec;
+    fs::remove_all(work, ec);
+  }
+  return res;
+}
+
+void write_diff_text(std::ostream& os, const DiffResult& r) {
+  const std::string A = r.runtimes.size() > 0 ? r.runtimes[0] : "A";
+  const std::string B = r.runtimes.size() > 1 ? r.runtimes[1] : "B";
+  int agree = 0, diverge = 0, failed = 0, nc = 0, nco = 0;
+  for (const auto& m : r.models) {
+    os << m.model << "  (" << A << " vs " << B << ")\n";
+    if (!m.error.empty()) {
+      os << "  error: " << m.error << "\n";
+      continue;
+    }
+    for (const auto& n : m.notes) os << "  note: " << n << "\n";
+    for (const auto& c : m.cases) {
+      const std::string st = status_name(c.status);
+      os << "  " << st << "  " << (c.data_set.empty() ? "" : fs::path(c.data_set).filename().string())
+         << "  branch: " << (c.pins.empty() ? "as the data takes it" : pins_label(c.pins));
+      if (c.pins.empty() && !c.took.empty()) os << " (" << pins_label(c.took) << ")";
+      os << "\n";
+      if (!c.message.empty()) os << "      " << c.message << "\n";
+      for (const auto& o : c.outputs) {
+        if (o.status == OutputDiff::Status::NotComparable) {
+          os << "      output '" << o.name << "': not comparable (" << o.detail << ")\n";
+        } else {
+          os << "      output '" << o.name << "': " << out_status_name(o.status) << ", max abs err " << fmt(o.max_abs)
+             << ", max rel err " << fmt(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
+          if (o.mismatches > 0) os << "; " << o.mismatches << (o.mismatches == 1 ? " element differs" : " elements differ");
+          if (!o.first_index.empty())
+            os << "; first mismatch at " << o.first_index << (o.value_a.empty() ? "" : ": " + A + " " + o.value_a + ", " + B + " " + o.value_b);
+          if (o.status == OutputDiff::Status::Diverge && o.value_a.empty())
+            os << "; " << B << " vs " << A << ": " << o.detail;
+          os << "\n";
+        }
+      }
+    }
+    os << "  " << m.cases.size() << " runs: " << m.agree << " agree, " << m.diverge << " diverge, " << m.failed
+       << " failed, " << m.not_comparable << " not comparable (" << m.not_comparable_outputs << " outputs not comparable)\n";
+    agree += m.agree;
+    diverge += m.diverge;
+    failed += m.failed;
+    nc += m.not_comparable;
+    nco += m.not_comparable_outputs;
+  }
+  os << "summary: " << agree << " agree, " << diverge << " diverge, " << failed << " failed, " << nc
+     << " not comparable (" << nco << " outputs not comparable)\n";
+}
+
+void write_diff_json(std::ostream& os, const DiffResult& r) {
+  nlohmann::json j;
+  j["runtimes"] = r.runtimes;
+  j["models"] = nlohmann::json::array();
+  int agree = 0, diverge = 0, failed = 0, nc = 0, nco = 0;
+  for (const auto& m : r.models) {
+    nlohmann::json jm;
+    jm["model"] = m.model;
+    if (!m.error.empty()) jm["error"] = m.error;
+    jm["ifs"] = m.ifs;
+    jm["notes"] = m.notes;
+    jm["summary"] = {{"runs", m.cases.size()}, {"agree", m.agree}, {"diverge", m.diverge}, {"failed", m.failed},
+                     {"not_comparable", m.not_comparable}, {"not_comparable_outputs", m.not_comparable_outputs}};
+    jm["cases"] = nlohmann::json::array();
+    for (const auto& c : m.cases) {
+      nlohmann::json jc;
+      jc["data_set"] = c.data_set;
+      jc["pins"] = nlohmann::json::object();
+      for (const auto& [k, v] : c.pins) jc["pins"][k] = v ? "then" : "else";
+      jc["branch"] = c.pins.empty() ? "taken" : pins_label(c.pins);
+      if (c.pins.empty()) {
+        jc["took"] = nlohmann::json::object();
+        for (const auto& [k, v] : c.took) jc["took"][k] = v ? "then" : "else";
+      }
+      jc["status"] = status_name(c.status);
+      if (!c.message.empty()) jc["message"] = c.message;
+      jc["runtimes"] = nlohmann::json::array();
+      for (size_t x = 0; x < c.runtime_errors.size() && x < r.runtimes.size(); ++x) {
+        nlohmann::json jr{{"name", r.runtimes[x]}, {"ok", c.runtime_errors[x].empty()}};
+        if (x < c.ms.size()) jr["ms"] = c.ms[x];
+        if (!c.runtime_errors[x].empty()) jr["error"] = c.runtime_errors[x];
+        jc["runtimes"].push_back(jr);
+      }
+      jc["outputs"] = nlohmann::json::array();
+      for (const auto& o : c.outputs) {
+        nlohmann::json jo{{"name", o.name}, {"status", out_status_name(o.status)}};
+        if (o.status != OutputDiff::Status::NotComparable) {
+          jo["max_abs_error"] = o.max_abs;
+          jo["max_rel_error"] = o.max_rel;
+          jo["tolerance"] = o.tolerance;
+        }
+        if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
+        if (o.mismatches) jo["mismatches"] = o.mismatches;
+        if (!o.value_a.empty()) jo["value_a"] = o.value_a;
+        if (!o.value_b.empty()) jo["value_b"] = o.value_b;
+        if (!o.detail.empty()) jo["detail"] = o.detail;
+        jc["outputs"].push_back(jo);
+      }
+      jm["cases"].push_back(jc);
+    }
+    agree += m.agree;
+    diverge += m.diverge;
+    failed += m.failed;
+    nc += m.not_comparable;
+    nco += m.not_comparable_outputs;
+    j["models"].push_back(jm);
+  }
+  j["summary"] = {{"agree", agree}, {"diverge", diverge}, {"failed", failed}, {"not_comparable", nc},
+                  {"not_comparable_outputs", nco},
+                  {"all_agree", r.all_agree()}};
+  os << j.dump(2) << "\n";
+}
+
+}  // namespace condlint::diff

@@ -1,0 +1,145 @@
+// `condlint diff`: runs one ONNX model on two runtimes with the same inputs, once per branch of every If
+// (branch-pinned variants of the model), and compares the outputs. docs/diff.md describes the command and
+// the directory protocol external runtimes speak.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "exec/tensor.hpp"
+
+namespace condlint::diff {
+
+namespace fs = std::filesystem;
+
+// ---- runtimes -------------------------------------------------------------------------------------------
+
+// One execution: a model file (a variant), a directory with input_K.pb, a directory for output_K.pb.
+struct Job {
+  const onnx::ModelProto* model = nullptr;   // the variant, for in-process runtimes
+  const std::vector<exec::Value>* inputs = nullptr;
+  fs::path model_file, input_dir, output_dir;
+};
+
+struct JobOutcome {
+  bool ok = false;
+  std::string error;                                 // why the runtime failed (when !ok)
+  std::vector<std::optional<exec::Value>> outputs;   // by output index; empty optional: not returned
+  std::vector<std::string> not_comparable;           // by output index: why the runtime could not return it
+  std::map<std::string, bool> took;                  // ref only: If path -> the branch the run took (when one)
+  double ms = 0;
+};
+
+class Runtime {
+ public:
+  virtual ~Runtime() = default;
+  const std::string& name() const { return name_; }
+  // Runs every job (a runtime may batch them into one process). Never throws.
+  virtual std::vector<JobOutcome> run(const std::vector<Job>& jobs) = 0;
+
+ protected:
+  std::string name_;
+};
+
+struct RuntimeOptions {
+  int64_t timeout_ms = 60'000;  // one run
+  exec::Limits limits;          // ref
+};
+
+// "ref", "onnxruntime" (alias "ort"), or "cmd:TEMPLATE". Returns null and sets `error` on a bad spec or when
+// the ONNX Runtime adapter cannot be found.
+std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& o, std::string& error);
+
+// The ONNX Runtime adapter (tools/ort/ort_run.js): $CONDLINT_ORT_ADAPTER, else the source tree the binary was
+// built from, else beside the executable (../tools/ort, ../share/condlint/ort). "" when none exists.
+fs::path find_ort_adapter();
+// Node: $CONDLINT_NODE, else `node` on PATH. "" when absent.
+std::string find_node();
+
+// ---- diff -----------------------------------------------------------------------------------------------
+
+struct Range {
+  double lo = 0, hi = 0;
+};
+
+struct DiffConfig {
+  std::vector<fs::path> data_dirs;  // empty and random == 0: the test_data_set_* beside the model
+  int random = 0;                   // --random N
+  uint64_t seed = 0;
+  std::map<std::string, Range> ranges;  // --range NAME=LO,HI
+  bool both_branches = true;
+  std::optional<double> atol, rtol;
+  std::map<std::string, std::pair<double, double>> tolerances;  // --tolerance OUTPUT=ATOL,RTOL
+  int max_variants = 256;
+  fs::path work_dir;  // where variants, inputs and outputs go ("" : a fresh temp dir, removed afterwards)
+  bool keep = false;  // keep the work dir
+};
+
+struct OutputDiff {
+  std::string name;
+  enum class Status { Agree, Diverge, NotComparable } status = Status::Agree;
+  std::string detail;  // divergence reason or why not comparable
+  double max_abs = 0, max_rel = 0;
+  std::string tolerance;
+  std::string first_index;
+  std::string value_a, value_b;  // at first_index
+  int64_t mismatches = 0;
+};
+
+struct CaseDiff {
+  std::map<std::string, bool> pins;     // empty: the model as given (branches the data takes)
+  std::map<std::string, bool> took;     // the model as given: the branches ref saw the data take
+  std::string data_set;
+  enum class Status { Agree, Diverge, Failed, NotComparable } status = Status::Agree;  // NotComparable: no output could be
+  std::string message;
+  std::vector<std::string> runtime_errors;  // per runtime, "" when it ran
+  std::vector<double> ms;
+  std::vector<OutputDiff> outputs;
+};
+
+struct ModelDiff {
+  std::string model;
+  std::string error;  // the model or its inputs could not be prepared (usage/IO: exit 2)
+  std::vector<std::string> ifs;  // every If path found
+  std::vector<std::string> notes;
+  std::vector<CaseDiff> cases;
+  int agree = 0, diverge = 0, failed = 0, not_comparable = 0;  // runs (cases) by status
+  int not_comparable_outputs = 0;
+};
+
+struct DiffResult {
+  std::vector<std::string> runtimes;
+  std::vector<ModelDiff> models;
+  bool usage_error() const;
+  bool all_agree() const;
+};
+
+// Diffs each model; jobs of all models are handed to each runtime at once (one Node process for ORT).
+DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg);
+
+void write_diff_text(std::ostream& os, const DiffResult& r);
+void write_diff_json(std::ostream& os, const DiffResult& r);
+
+// ---- variants (exposed for tests) -----------------------------------------------------------------------
+
+struct IfSite {
+  std::string path;                    // as the executor names it: main/If#0/then/inner
+  std::map<std::string, bool> along;   // pins of enclosing Ifs needed to reach it
+};
+// Every If of the main graph and its subgraphs (not inside model-local functions), iteratively, depth-bounded.
+std::vector<IfSite> find_ifs(const onnx::ModelProto& m);
+// The pin sets of --branches both: for each If, both values with the enclosing Ifs pinned along the path.
+std::vector<std::map<std::string, bool>> branch_variants(const std::vector<IfSite>& ifs, int max_variants);
+// A copy of `m` whose pinned Ifs read a Constant condition. Returns "" or the reason it cannot.
+std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, bool>& pins, onnx::ModelProto& out);
+
+std::string pins_label(const std::map<std::string, bool>& pins);  // "main/If#0=then, main/If#0/then/x=else"
+
+}  // namespace condlint::diff

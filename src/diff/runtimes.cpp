@@ -1,0 +1,341 @@
+// Runtimes of `condlint diff`: the reference executor in process, ONNX Runtime through the Node adapter, and
+// any program through a command template speaking the directory protocol (docs/diff.md).
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "diff/diff.hpp"
+#include "exec/interpreter.hpp"
+#include "exec/onnx_io.hpp"
+
+#ifndef CONDLINT_TOOLS_DIR
+#define CONDLINT_TOOLS_DIR ""
+#endif
+
+namespace condlint::diff {
+
+namespace {
+
+using exec::Value;
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) {
+    if (c == '\'') q += "'\\''";
+    else q += c;
+  }
+  return q + "'";
+}
+
+struct ProcResult {
+  int exit_code = -1;  // -1: did not start or was killed
+  bool timed_out = false;
+  std::string err;     // stderr (truncated)
+};
+
+// Runs `cmd` through /bin/sh in its own process group; stdout and stderr go to `log`. Kills the group after
+// `timeout_ms`.
+ProcResult run_shell(const std::string& cmd, const fs::path& log, int64_t timeout_ms) {
+  ProcResult r;
+  const pid_t pid = fork();
+  if (pid < 0) {
+    r.err = "fork failed";
+    return r;
+  }
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    const int devnull = open("/dev/null", O_RDONLY);
+    if (devnull >= 0) dup2(devnull, 0);
+    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  int status = 0;
+  auto sleep = std::chrono::microseconds(200);
+  for (;;) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0) {
+      r.err = "waitpid failed";
+      return r;
+    }
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(-pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(sleep);
+    if (sleep < std::chrono::milliseconds(20)) sleep *= 2;
+  }
+  if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  std::ifstream f(log, std::ios::binary);
+  std::string s((std::istreambuf_iterator<char>(f)), {});
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
+  if (s.size() > 2000) s = s.substr(0, 2000) + "...";
+  r.err = s;
+  return r;
+}
+
+// Reads output_K.pb / output_K.unsupported of a job's output directory.
+void read_outputs(const Job& j, JobOutcome& o) {
+  const auto& outs = j.model->graph().output();
+  o.outputs.assign(outs.size(), std::nullopt);
+  o.not_comparable.assign(outs.size(), "");
+  for (int k = 0; k < outs.size(); ++k) {
+    const fs::path pb = j.output_dir / ("output_" + std::to_string(k) + ".pb");
+    const fs::path un = j.output_dir / ("output_" + std::to_string(k) + ".unsupported");
+    std::error_code ec;
+    if (fs::exists(pb, ec)) {
+      std::string bytes;
+      if (auto e = exec::read_file_bytes(pb, bytes); !e.empty()) {
+        o.not_comparable[k] = e;
+        continue;
+      }
+      try {
+        o.outputs[k] = exec::read_pb_value(bytes, outs[k].has_type() ? &outs[k].type() : nullptr);
+      } catch (const std::exception& e) {
+        o.ok = false;
+        o.error = "output_" + std::to_string(k) + ".pb is unreadable: " + e.what();
+      }
+    } else if (fs::exists(un, ec)) {
+      std::string why;
+      exec::read_file_bytes(un, why, 4096);
+      while (!why.empty() && (why.back() == '\n' || why.back() == '\r')) why.pop_back();
+      o.not_comparable[k] = why.empty() ? "the runtime cannot return this output" : why;
+    } else if (o.ok) {
+      o.ok = false;
+      o.error = "wrote no output_" + std::to_string(k) + ".pb (nor output_" + std::to_string(k) + ".unsupported)";
+    }
+  }
+}
+
+class RefRuntime : public Runtime {
+ public:
+  explicit RefRuntime(const RuntimeOptions& o) : opts_(o) { name_ = "ref"; }
+  std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
+    std::vector<JobOutcome> res;
+    for (const auto& j : jobs) {
+      JobOutcome o;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        exec::RunOptions ro;
+        ro.limits = opts_.limits;
+        exec::Interpreter ip(*j.model, ro);
+        auto outs = ip.run(*j.inputs);
+        for (auto& v : outs) o.outputs.emplace_back(std::move(v));
+        o.not_comparable.assign(o.outputs.size(), "");
+        for (const auto& [path, site] : ip.trace.ifs)
+          if (site.ran.size() == 1) o.took[path] = *site.ran.begin();
+        o.ok = true;
+      } catch (const exec::ExecError& e) {
+        o.error = (e.kind == exec::ErrKind::Unsupported ? "unsupported: " : "") + std::string(e.what());
+      } catch (const std::exception& e) {
+        o.error = std::string("internal error: ") + e.what();
+      }
+      o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      res.push_back(std::move(o));
+    }
+    return res;
+  }
+
+ private:
+  RuntimeOptions opts_;
+};
+
+// One process per job: the command template with {model}, {inputs}, {outputs} replaced by quoted paths.
+class CmdRuntime : public Runtime {
+ public:
+  CmdRuntime(std::string name, std::string tmpl, const RuntimeOptions& o) : tmpl_(std::move(tmpl)), opts_(o) {
+    name_ = std::move(name);
+  }
+  std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
+    std::vector<JobOutcome> res;
+    for (const auto& j : jobs) res.push_back(run_one(j));
+    return res;
+  }
+
+ protected:
+  std::string command_for(const Job& j) const {
+    std::string c;
+    for (size_t i = 0; i < tmpl_.size();) {
+      bool hit = false;
+      for (auto [ph, val] : {std::pair<const char*, const fs::path*>{"{model}", &j.model_file},
+                             {"{inputs}", &j.input_dir}, {"{outputs}", &j.output_dir}}) {
+        const std::string p = ph;
+        if (tmpl_.compare(i, p.size(), p) == 0) {
+          c += shell_quote(val->string());
+          i += p.size();
+          hit = true;
+          break;
+        }
+      }
+      if (!hit) c += tmpl_[i++];
+    }
+    return c;
+  }
+  JobOutcome run_one(const Job& j) const {
+    JobOutcome o;
+    std::error_code ec;
+    fs::create_directories(j.output_dir, ec);
+    const auto t0 = std::chrono::steady_clock::now();
+    const ProcResult p = run_shell(command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"),
+                                   opts_.timeout_ms);
+    o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (p.timed_out) {
+      o.error = "stopped after " + std::to_string(opts_.timeout_ms) + " ms";
+      return o;
+    }
+    if (p.exit_code != 0) {
+      o.error = "exit code " + std::to_string(p.exit_code) + (p.err.empty() ? "" : ": " + p.err);
+      return o;
+    }
+    o.ok = true;
+    read_outputs(j, o);
+    return o;
+  }
+  std::string tmpl_;
+  RuntimeOptions opts_;
+};
+
+// ONNX Runtime: all jobs in one Node process (ort_run.js --batch), jobs the batch did not finish (the process
+// died) rerun one by one.
+class OrtRuntime : public CmdRuntime {
+ public:
+  OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
+      : CmdRuntime("onnxruntime", shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
+        node_(node), adapter_(adapter) {}
+  std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
+    std::vector<JobOutcome> res(jobs.size());
+    if (jobs.empty()) return res;
+    const fs::path list = jobs.front().output_dir.parent_path() / "ort-batch.tsv";
+    {
+      std::ofstream f(list, std::ios::binary);
+      for (const auto& j : jobs) f << j.model_file.string() << '\t' << j.input_dir.string() << '\t' << j.output_dir.string() << '\n';
+    }
+    for (const auto& j : jobs) {
+      std::error_code ec;
+      fs::create_directories(j.output_dir, ec);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const int64_t budget = opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000));
+    const ProcResult p = run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
+                                   list.parent_path() / "ort-batch.log", budget);
+    const double per = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      const Job& j = jobs[k];
+      JobOutcome& o = res[k];
+      std::error_code ec;
+      const fs::path done = j.output_dir / "done";
+      const fs::path err = j.output_dir / "error.txt";
+      if (fs::exists(err, ec)) {
+        exec::read_file_bytes(err, o.error, 4096);
+        while (!o.error.empty() && o.error.back() == '\n') o.error.pop_back();
+        o.ms = per;
+      } else if (fs::exists(done, ec)) {
+        o.ok = true;
+        o.ms = per;
+        read_outputs(j, o);
+      } else if (p.exit_code == 2) {  // the adapter could not start (usage, packages missing)
+        o.error = "onnxruntime adapter: " + p.err;
+      } else {
+        o = run_one(j);  // the batch died before this job: run it on its own
+      }
+    }
+    return res;
+  }
+
+ private:
+  std::string node_;
+  fs::path adapter_;
+};
+
+bool is_file(const fs::path& p) {
+  std::error_code ec;
+  return !p.empty() && fs::is_regular_file(p, ec);
+}
+
+fs::path self_exe() {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : p;
+}
+
+}  // namespace
+
+fs::path find_ort_adapter() {
+  if (const char* e = std::getenv("CONDLINT_ORT_ADAPTER"); e && *e) return is_file(e) ? fs::path(e) : fs::path();
+  const fs::path built = fs::path(CONDLINT_TOOLS_DIR) / "ort" / "ort_run.js";
+  if (std::string(CONDLINT_TOOLS_DIR).size() && is_file(built)) return built;
+  const fs::path exe = self_exe();
+  if (!exe.empty())
+    for (const fs::path rel : {"../tools/ort/ort_run.js", "../share/condlint/ort/ort_run.js", "tools/ort/ort_run.js"})
+      if (is_file(exe.parent_path() / rel)) return (exe.parent_path() / rel).lexically_normal();
+  return {};
+}
+
+std::string find_node() {
+  if (const char* e = std::getenv("CONDLINT_NODE"); e && *e) return e;
+  const char* path = std::getenv("PATH");
+  std::string s = path ? path : "/usr/bin:/bin";
+  size_t a = 0;
+  while (a <= s.size()) {
+    size_t b = s.find(':', a);
+    if (b == std::string::npos) b = s.size();
+    const fs::path cand = fs::path(s.substr(a, b - a)) / "node";
+    if (b > a && access(cand.c_str(), X_OK) == 0) return cand.string();
+    a = b + 1;
+  }
+  return "";
+}
+
+std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& o, std::string& error) {
+  if (spec == "ref") return std::make_unique<RefRuntime>(o);
+  if (spec == "onnxruntime" || spec == "ort") {
+    const std::string node = find_node();
+    if (node.empty()) {
+      error = "runtime onnxruntime needs Node.js (node not on PATH; set CONDLINT_NODE)";
+      return nullptr;
+    }
+    const fs::path adapter = find_ort_adapter();
+    if (adapter.empty()) {
+      error = "runtime onnxruntime: the adapter tools/ort/ort_run.js was not found (set CONDLINT_ORT_ADAPTER)";
+      return nullptr;
+    }
+    if (!is_file(adapter.parent_path() / "node_modules" / "onnxruntime-node" / "package.json") && !std::getenv("CONDLINT_ORT_ADAPTER")) {
+      error = "runtime onnxruntime: onnxruntime-node is not installed in " + adapter.parent_path().string() +
+              "/node_modules (run scripts/install-deps.sh)";
+      return nullptr;
+    }
+    return std::make_unique<OrtRuntime>(node, adapter, o);
+  }
+  if (spec.rfind("cmd:", 0) == 0) {
+    const std::string t = spec.substr(4);
+    if (t.find("{model}") == std::string::npos || t.find("{inputs}") == std::string::npos ||
+        t.find("{outputs}") == std::string::npos) {
+      error = "runtime '" + spec + "': the template must contain {model}, {inputs} and {outputs}";
+      return nullptr;
+    }
+    // Reports name it by its program: cmd:NAME (the first word of the template, without its directory).
+    std::string prog = t.substr(0, t.find(' '));
+    prog = fs::path(prog).filename().string();
+    return std::make_unique<CmdRuntime>("cmd:" + (prog.empty() ? t : prog), t, o);
+  }
+  error = "unknown runtime '" + spec + "' (ref, onnxruntime, or cmd:TEMPLATE with {model} {inputs} {outputs})";
+  return nullptr;
+}
+
+}  // namespace condlint::diff
