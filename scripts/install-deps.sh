@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libspdlog-dev nlohmann-json3-dev googletest libgtest-dev
   python3-jsonschema   # validates the JSON report against schemas/ in the test suite
   libonnx-testdata     # ONNX node tests with golden data (conformance tests)
+  python3-onnx         # /usr/bin/python3 with onnx + numpy: corpus generators and the diff test runtime
   libyaml-cpp-dev      # the .condlint.yaml configuration file
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
 )

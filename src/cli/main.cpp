@@ -684,7 +684,7 @@ int main(int argc, char** argv) {
     auto* run_cmd = app.add_subcommand(
         "run", "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
                "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
-    run_cmd->add_option("model", runo.model, "ONNX model file")->required();
+    run_cmd->add_option("model", runo.model, "Model file: .onnx, .xml (OpenVINO IR, .bin beside it) or .nnapi.json")->required();
     run_cmd->add_option("--data", runo.data,
                         "A test_data_set_N directory or a directory holding them; repeatable\n"
                         "(default: the test_data_set_* beside the model)");
