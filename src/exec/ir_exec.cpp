@@ -828,24 +828,8 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
         o.ok = false;
         o.detail = e;
       }
-    if (golden && k < golden->size() && (*golden)[k]) {
-      o.compared = true;
-      cr.golden = true;
-      Comparison cmp = compare_values(outputs[k], *(*golden)[k], cfg.atol, cfg.rtol);
-      o.max_abs = cmp.max_abs;
-      o.max_rel = cmp.max_rel;
-      o.first_index = cmp.first_index;
-      o.tolerance = cmp.tolerance;
-      if (!cmp.ok) {
-        o.ok = false;
-        o.detail = cmp.reason;
-      }
-    }
-    if (!o.ok && cr.status == CaseStatus::Passed) {
-      cr.status = CaseStatus::Mismatch;
-      cr.message = "output '" + o.name + "': " + o.detail;
-    }
-    cr.outputs.push_back(std::move(o));
+    judge_output(cr, std::move(o), outputs[k],
+                 golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
   }
   if (!cr.branch_problems.empty()) {
     cr.status = CaseStatus::Mismatch;

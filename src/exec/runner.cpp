@@ -115,24 +115,8 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
         o.ok = false;
         o.detail = e;
       }
-    if (golden && k < golden->size() && (*golden)[k]) {
-      o.compared = true;
-      cr.golden = true;
-      Comparison cmp = compare_values(outputs[k], *(*golden)[k], cfg.atol, cfg.rtol);
-      o.max_abs = cmp.max_abs;
-      o.max_rel = cmp.max_rel;
-      o.first_index = cmp.first_index;
-      o.tolerance = cmp.tolerance;
-      if (!cmp.ok) {
-        o.ok = false;
-        o.detail = cmp.reason;
-      }
-    }
-    if (!o.ok && cr.status == CaseStatus::Passed) {
-      cr.status = CaseStatus::Mismatch;
-      cr.message = "output '" + o.name + "': " + o.detail;
-    }
-    cr.outputs.push_back(std::move(o));
+    judge_output(cr, std::move(o), outputs[k],
+                 golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
   }
   if (!cr.branch_problems.empty()) {  // the branch's own problem explains an output problem it causes
     cr.status = CaseStatus::Mismatch;
@@ -165,6 +149,27 @@ std::string save_case(const fs::path& dir, int index, const Interpreter& ip, con
 }
 
 }  // namespace
+
+void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg) {
+  if (expected) {
+    o.compared = true;
+    cr.golden = true;
+    Comparison cmp = compare_values(actual, *expected, cfg.atol, cfg.rtol);
+    o.max_abs = cmp.max_abs;
+    o.max_rel = cmp.max_rel;
+    o.first_index = cmp.first_index;
+    o.tolerance = cmp.tolerance;
+    if (!cmp.ok) {
+      o.ok = false;
+      o.detail = cmp.reason;
+    }
+  }
+  if (!o.ok && cr.status == CaseStatus::Passed) {
+    cr.status = CaseStatus::Mismatch;
+    cr.message = "output '" + o.name + "': " + o.detail;
+  }
+  cr.outputs.push_back(std::move(o));
+}
 
 ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   ModelResult mr;

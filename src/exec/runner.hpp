@@ -60,6 +60,11 @@ struct ModelResult {
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
 
+// Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
+// any declared-type problem already set; compares `actual` with `expected` when there is one, and
+// turns the first failing output into the case's Mismatch.
+void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg);
+
 void write_run_text(std::ostream& os, const ModelResult& r);
 void write_run_json(std::ostream& os, const ModelResult& r);
 
