@@ -26,6 +26,17 @@ for t in "${targets[@]}"; do
     nnapi_testmodel_*) find "$root/tests/fixtures/nnapi_testmodel" -name '*.cpp' -exec cp {} "$seeds/" \; ;;
     onnx_*) find "$root/corpus" -name '*.onnx' -exec cp {} "$seeds/" \; ;;
     nnapi_*) find "$root/corpus" -name '*.nnapi.json' -exec cp {} "$seeds/" \; ;;
+    golden_data_*)
+      # The first byte picks the reader (see fuzz/golden_data_fuzz.cpp): 0x00 .npy, 0x40 .pb as a tensor,
+      # 0x80.. .pb as a declared sequence / optional.
+      n=0
+      while IFS= read -r -d '' f; do
+        n=$((n + 1))
+        case "$f" in
+          *.npy) { printf '\x00'; cat "$f"; } >"$seeds/npy_$n" ;;
+          *) { printf '\x40'; cat "$f"; } >"$seeds/pb_$n"; { printf '\x81'; cat "$f"; } >"$seeds/seq_$n" ;;
+        esac
+      done < <(find "$root/corpus" "$root/tests" "$root/fuzz/seeds/golden_data" \( -name '*.pb' -o -name '*.npy' \) -size -64k -print0) ;;
     *) find "$root/corpus" -type f -size -64k -exec cp {} "$seeds/" \; ;;
   esac
   echo "fuzz: $t for ${secs}s (log: $build/logs/$t.log)"
