@@ -1,0 +1,49 @@
+// `condlint export MODEL --to onnx -o OUT.onnx`: OpenVINO IR and NNAPI models (and their branch-pinned
+// variants) as ONNX, so that runtimes that only read ONNX (ONNX Runtime, `cmd:` runtimes) can run them in
+// `condlint diff`. An export either succeeds completely or says what it cannot express (an op, an element
+// type, an attribute) — it never writes a model that computes something else.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <onnx/onnx_pb.h>
+
+#include "exec/tensor.hpp"
+
+namespace condlint::xport {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+  int64_t opset = 17;                       // default ONNX opset of the exported model
+  std::map<std::string, bool> pins;         // source-model If path (as `run --pin` names it) -> branch
+};
+
+// One golden data set carried over with the model (NNAPI examples; IR data sets are already ONNX-layout).
+struct ExportedDataSet {
+  std::string name;                         // e.g. "example_0"
+  std::vector<exec::Value> inputs;          // by ONNX graph input index
+  std::vector<exec::Value> outputs;         // by ONNX graph output index (empty when the source has none)
+  std::map<std::string, bool> pins;         // ONNX If paths the data set needs (e.g. a NO_VALUE condition)
+};
+
+struct ExportResult {
+  onnx::ModelProto model;
+  std::vector<std::string> problems;        // non-empty: the export failed; each names the node and the reason
+  std::vector<std::string> notes;           // lossless but worth saying (e.g. "relaxed float32 computed as float32")
+  std::map<std::string, std::string> if_paths;  // source If path -> ONNX If path (as diff/run name them)
+  std::vector<ExportedDataSet> data_sets;
+  bool ok() const { return problems.empty(); }
+};
+
+// OpenVINO IR (.xml + .bin beside it).
+ExportResult export_ir(const fs::path& xml, const ExportOptions& o);
+// NNAPI JSON model (.nnapi.json, docs/nnapi-json.md).
+ExportResult export_nnapi(const fs::path& json, const ExportOptions& o);
+// Dispatch on the file name; a .onnx model is "exported" as itself (pins applied).
+ExportResult export_model(const fs::path& model, const ExportOptions& o);
+
+}  // namespace condlint::xport
