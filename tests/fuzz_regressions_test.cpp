@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "exec/tensor.hpp"
+#include "fuzz/golden_data_replay.hpp"
 #include "importers/nnapi_testmodel.hpp"
 #include "tests/test_support.hpp"
 
@@ -49,6 +51,9 @@ size_t replay(const std::string& target, const std::string& bytes) {
     }
     return n;
   }
+  if (target == "golden_data_fuzz") {
+    return fuzz::golden_data_replay(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) ? 1 : 0;
+  }
   ADD_FAILURE() << "unknown fuzz target " << target << " (a directory under tests/fuzz_regressions/)";
   return 0;
 }
@@ -75,6 +80,24 @@ TEST(FuzzRegressions, EveryKeptCrasherReplaysWithoutCrashing) {
     ++replayed;
   }
   std::printf("[ figures  ] %zu fuzz regressions replayed\n", replayed);
+}
+
+// Found by golden_data_fuzz: a .npy header declaring 77,777,777 string elements over a few
+// bytes of data made the reader allocate the tensor (2.5 GB) before checking the data was there.
+TEST(FuzzRegressions, NpyShapeBeyondItsDataIsRejectedBeforeAllocating) {
+  const fs::path f = test::source_dir() / "tests/fuzz_regressions/golden_data_fuzz" /
+                     "npy-string-shape-beyond-data-oom-5415c21a54f1c26837cdf5985a66dffb19fce87e";
+  const std::string bytes = slurp(f).substr(1);  // the first byte is the fuzz target's reader selector
+  exec::guard().peak_bytes = 0;
+  try {
+    (void)exec::read_npy(bytes);
+    FAIL() << "read_npy accepted a shape its data cannot hold";
+  } catch (const exec::ExecError& e) {
+    EXPECT_NE(std::string(e.what()).find("fewer bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(exec::guard().peak_bytes, 0) << "a tensor was allocated before the size check";
+  // A string tensor is accounted at its real footprint: 100 M elements exceed the 2 GiB budget.
+  EXPECT_THROW(exec::Tensor(exec::DT::Str, exec::Dims{100'000'000}), exec::ExecError);
 }
 
 TEST(FuzzSmoke, CorpusAndFixturesThroughEveryLoader) {

@@ -338,12 +338,13 @@ Value read_npy(const std::string& b) {
   else if (kind == 'b' && width == 1) dt = DT::Bool;
   else if (kind == 'U') dt = DT::Str;
   if (dt == DT::Undefined) throw ExecError(ErrKind::Unsupported, ".npy element type '" + descr + "'");
-  Tensor t(dt, d);
-  const int64_t n = t.numel();
+  // The file's size bounds what is allocated: check the data is all there before making the tensor.
+  const int64_t n = checked_numel(d);
   const size_t data = off + hlen;
   const size_t w = dt == DT::Str ? static_cast<size_t>(width) * 4 : dt_bytes(dt);
   if (w == 0 || (b.size() - data) / w < static_cast<size_t>(n))
     fail(".npy data holds fewer bytes than shape " + dims_str(d) + " needs");
+  Tensor t(dt, d);
   const bool swap = endian == '>' && w > 1;
   for (int64_t k = 0; k < n; ++k) {
     std::string e = b.substr(data + k * w, w);

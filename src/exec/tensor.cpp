@@ -205,7 +205,8 @@ Hold::~Hold() { guard().live_bytes -= bytes_; }
 
 Tensor::Tensor(DT t, Dims d) : dt(t), shape(std::move(d)) {
   const int64_t n = checked_numel(shape);
-  hold = Hold(n * 8 + 64);
+  // What the storage really takes: a string element is a std::string object before any characters.
+  hold = Hold(n * static_cast<int64_t>(is_string(t) ? sizeof(std::string) : 8) + 64);
   if (is_float(t)) f.assign(n, 0.0);
   else if (is_string(t)) s.assign(n, std::string());
   else i.assign(n, 0);
