@@ -1,29 +1,48 @@
-// ONNX lint speed: a generated flat chain of N Ifs with 10-node branches, linted in full (load +
-// all rules), next to the bare protobuf parse of the same bytes; median of R runs. Not run by the tests.
+// ONNX lint speed: a generated flat chain of N Ifs with 10-node branches, linted in full (load + all rules),
+// next to the bare protobuf parse of the same bytes, side by side; median of R runs. Warm = repeated in this
+// process; cold = one fresh process per run, as `condlint lint` runs (bench/measure.hpp). Not run by the tests.
 //   build/condlint_bench_onnx [IFS...] [--ops N] [--repeats R] [--write DIR]
-// Without IFS it measures 1000 2000 5000 10000.
-#include <algorithm>
-#include <chrono>
+// Without IFS it measures 1000 2000 5000 10000. Peak RSS is the cold run's growth during the step.
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include "bench/measure.hpp"
 #include "bench/onnx_gen.hpp"
 #include "loaders/loader.hpp"
 #include "rules/engine.hpp"
 
-using clk = std::chrono::steady_clock;
+using condlint::bench::median;
 
-static double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+namespace {
+
+bool parse_only(const std::string& bytes) {
+  onnx::ModelProto m;
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  in.SetRecursionLimit(100000);
+  return m.ParseFromCodedStream(&in);
 }
 
+std::unique_ptr<condlint::Model> lint(const std::string& bytes, size_t* findings = nullptr) {
+  auto model = condlint::load_onnx("chain.onnx", bytes);
+  const auto f = condlint::run_rules(*model, condlint::RuleSelection{});
+  if (findings) *findings = f.size();
+  return model;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  condlint::bench::child_main(argc, argv, [](const std::string& step, const std::string& bytes) {
+    if (step == "parse") return parse_only(bytes);
+    (void)lint(bytes).release();  // no teardown, as the single-model CLI
+    return true;
+  });
   std::vector<int> sizes;
   int ops = 10, reps = 5;
   std::string write_dir;
@@ -35,34 +54,39 @@ int main(int argc, char** argv) {
     else sizes.push_back(std::atoi(a.c_str()));
   }
   if (sizes.empty()) sizes = {1000, 2000, 5000, 10000};
-  std::printf("%8s %10s %8s %12s %12s %10s %9s\n", "ifs", "bytes", "nodes", "parse_ms", "lint_ms", "us/if", "findings");
+  const std::string tmp = (std::filesystem::temp_directory_path() / ("condlint_bench_onnx_" + std::to_string(getpid()) + ".onnx")).string();
+  std::printf("median of %d; warm = repeated in process, cold = a fresh process per run (as the CLI)\n", reps);
+  std::printf("%7s %9s %7s | %9s %9s %6s | %9s %9s %6s | %8s %8s | %7s\n", "ifs", "bytes", "nodes", "parse_ms",
+              "lint_ms", "ratio", "parse_ms", "lint_ms", "ratio", "parse_MB", "lint_MB", "us/if");
+  std::printf("%7s %9s %7s | %26s | %26s | %17s | %7s\n", "", "", "", "warm", "cold", "cold peak RSS +", "cold");
   for (int ifs : sizes) {
     const std::string bytes = condlint::gen::flat_if_chain_onnx(ifs, ops);
     if (!write_dir.empty())
       std::ofstream(write_dir + "/chain_" + std::to_string(ifs) + ".onnx", std::ios::binary) << bytes;
-    std::vector<double> parse_ms, lint_ms;
+    std::ofstream(tmp, std::ios::binary) << bytes;
+    std::vector<double> wp, wl, cp, cl, mp, ml;
+    for (int r = 0; r < reps; ++r) {
+      const auto c1 = condlint::bench::run_cold(argv[0], "parse", tmp);
+      const auto c2 = condlint::bench::run_cold(argv[0], "lint", tmp);
+      cp.push_back(c1.ms);
+      cl.push_back(c2.ms);
+      mp.push_back(c1.rss_mb);
+      ml.push_back(c2.rss_mb);
+    }
     size_t findings = 0, nodes = 0;
     for (int r = 0; r < reps; ++r) {
-      {
-        auto t0 = clk::now();
-        onnx::ModelProto m;
-        google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                                  static_cast<int>(bytes.size()));
-        in.SetRecursionLimit(100000);
-        if (!m.ParseFromCodedStream(&in)) std::fprintf(stderr, "parse failed\n");
-        parse_ms.push_back(std::chrono::duration<double, std::milli>(clk::now() - t0).count());
-      }
-      auto t0 = clk::now();
-      auto model = condlint::load_onnx("chain.onnx", bytes);
-      const auto f = condlint::run_rules(*model, condlint::RuleSelection{});
-      lint_ms.push_back(std::chrono::duration<double, std::milli>(clk::now() - t0).count());
-      findings = f.size();
+      wp.push_back(condlint::bench::run_warm([&] { parse_only(bytes); }));
+      std::unique_ptr<condlint::Model> keep;
+      wl.push_back(condlint::bench::run_warm([&] { keep = lint(bytes, &findings); }));
       nodes = 0;
-      for (const auto& g : model->graphs) nodes += g.nodes.size();
+      for (const auto& g : keep->graphs) nodes += g.nodes.size();
+      keep.reset();  // teardown outside the timing, as the single-model CLI skips it
     }
-    const double lm = median(lint_ms);
-    std::printf("%8d %10zu %8zu %12.1f %12.1f %10.2f %9zu\n", ifs, bytes.size(), nodes, median(parse_ms), lm,
-                1000.0 * lm / ifs, findings);
+    const double cw = median(wl), cc = median(cl);
+    std::printf("%7d %9zu %7zu | %9.1f %9.1f %5.1fx | %9.1f %9.1f %5.1fx | %8.0f %8.0f | %7.1f%s\n", ifs, bytes.size(),
+                nodes, median(wp), cw, cw / median(wp), median(cp), cc, cc / median(cp), median(mp), median(ml),
+                1000.0 * cc / ifs, findings ? "  (findings!)" : "");
   }
+  std::filesystem::remove(tmp);
   return 0;
 }

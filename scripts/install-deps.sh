@@ -12,6 +12,9 @@ packages=(
   python3-onnx         # /usr/bin/python3 with onnx + numpy: corpus generators and the diff test runtime
   libyaml-cpp-dev      # the .condlint.yaml configuration file
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
+  libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
+  clang                # libFuzzer targets (scripts/fuzz.sh) and the fuzz smoke in scripts/test.sh
+  ccache               # compiler cache for scripts/build.sh and scripts/fuzz.sh (optional)
 )
 
 missing=()

@@ -31,6 +31,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/onnx_util.hpp"
+#include "model/name_table.hpp"
 #include "model/onnx_data.hpp"
 
 namespace condlint {
@@ -78,6 +79,42 @@ struct IfInfo {
 
 std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// The inference context onnx's per-node inference functions read. One per loader, reset for every node: its
+// vectors and output TypeProtos are reused, so inferring 200,000 nodes allocates nothing per node.
+struct NodeContext final : onnx::InferenceContext {
+  const onnx::NodeProto* node = nullptr;
+  std::vector<const onnx::TypeProto*> in_types;
+  std::vector<const onnx::TensorProto*> in_data;
+  std::vector<onnx::TypeProto*> out;  // on the loader's arena; out.size() may exceed the node's outputs
+  size_t n_out = 0;
+  void reset(const onnx::NodeProto& n, google::protobuf::Arena* arena) {
+    node = &n;
+    in_types.clear();
+    in_data.clear();
+    n_out = static_cast<size_t>(n.output_size());
+    while (out.size() < n_out) out.push_back(google::protobuf::Arena::CreateMessage<onnx::TypeProto>(arena));
+    for (size_t k = 0; k < n_out; ++k) out[k]->Clear();
+  }
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    for (const auto& a : node->attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  size_t getNumInputs() const override { return in_types.size(); }
+  const onnx::TypeProto* getInputType(size_t i) const override { return i < in_types.size() ? in_types[i] : nullptr; }
+  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data.size() ? in_data[i] : nullptr; }
+  size_t getNumOutputs() const override { return n_out; }
+  onnx::TypeProto* getOutputType(size_t i) override {
+    if (i >= n_out) fail_type_inference("output ", i, " is out of range");
+    return out[i];
+  }
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
+    fail_type_inference("subgraph inference is done by condlint itself");
+  }
+  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+};
+
 class OnnxBuilder {
  public:
   OnnxBuilder(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
@@ -111,8 +148,7 @@ class OnnxBuilder {
   void end_graph(int g);
   void leave_graph(int g);  // pops graph g's names from the visible scope
   int lookup(std::string_view name) const {
-    auto it = visible_.find(name);
-    return it == visible_.end() ? -1 : it->second;
+    return visible_.find(name);
   }
   int define(int g, Value v, bool check_shadow, const char* what);
   void infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types);
@@ -131,10 +167,24 @@ class OnnxBuilder {
   OnnxData* data_ = nullptr;
   std::vector<GraphInfo> gi_;
   std::vector<Value> values_;
-  std::unordered_map<std::string_view, int> visible_;  // the scope chain as seen from the current graph
+  NameTable visible_;  // the scope chain as seen from the current graph: name -> value id
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
+  // Inferred types are immutable once made, and a model has few distinct ones (float [2] ...): one copy each.
+  std::unordered_map<std::string, const onnx::TypeProto*> interned_types_;
+  std::string type_key_;
+  const onnx::TypeProto* intern_type(const onnx::TypeProto& t) {
+    type_key_.clear();
+    t.AppendToString(&type_key_);
+    auto [it, fresh] = interned_types_.try_emplace(type_key_, nullptr);
+    if (fresh) {
+      onnx::TypeProto* keep = new_type();
+      keep->CopyFrom(t);
+      it->second = keep;
+    }
+    return it->second;
+  }
   std::unordered_map<int64_t, int> if_at_;
   struct CachedSchema {
     const onnx::OpSchema* schema;
@@ -142,6 +192,7 @@ class OnnxBuilder {
   };
   std::unordered_map<std::string, CachedSchema> schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
   int64_t onnx_opset_ = -1;
+  NodeContext ctx_;
   fs::path dir_;
   std::optional<fs::path> dir_canonical_;
 };
@@ -239,11 +290,11 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
     v.type = onnx_type_desc(*v.tp);
     v.shape = onnx_shape(*v.tp);
   }
-  auto [it, fresh] = visible_.emplace(v.name, id);
+  const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
-  if (!fresh) v.hides = it->second;
-  if (!fresh && values_[it->second].graph == g) {
-    const Value& prev = values_[it->second];
+  if (!fresh) v.hides = seen;
+  if (!fresh && values_[seen].graph == g) {
+    const Value& prev = values_[seen];
     const char* prev_what = prev.src == Value::Input ? "a graph input" : prev.src == Value::Initializer ? "an initializer" : "a node output";
     problem(PKind::DuplicateName,
             "in " + where(g) + ", " + what + " " + qname(v.name) + " is already defined as " + prev_what +
@@ -252,7 +303,7 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
             loc(g, n));
   } else if (!fresh && check_shadow) {
     {
-      const Value& o = values_[it->second];
+      const Value& o = values_[seen];
       problem(PKind::ShadowsOuter,
               "in " + where(g) + ", " + what + " " + qname(v.name) + " shadows the outer value of that name (" +
                   (o.src == Value::NodeOutput ? "output of " + node_label(o.graph, o.node)
@@ -261,7 +312,7 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
               loc(g, n));
     }
   }
-  it->second = id;
+  if (!fresh) visible_.assign(v.name, id);
   gi_[g].defs.push_back(id);
   values_.push_back(std::move(v));
   return id;
@@ -385,10 +436,10 @@ void OnnxBuilder::begin_graph(int g) {
     auto* shape = sparse ? tt->mutable_shape() : dt->mutable_shape();
     for (int64_t d : src->dims()) shape->add_dim()->set_dim_value(d);
     const std::string_view name = t.name();
-    auto it = visible_.find(name);
-    if (it != visible_.end() && values_[it->second].src == Value::Input && values_[it->second].graph == g) {
+    const int seen = visible_.find(name);
+    if (seen >= 0 && values_[seen].src == Value::Input && values_[seen].graph == g) {
       // An input with a default value (always legal for IR < 4, allowed for IR >= 4).
-      Value& v = values_[it->second];
+      Value& v = values_[seen];
       if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
       if (!v.tp) {
         v.tp = &tp;
@@ -601,35 +652,6 @@ void OnnxBuilder::finish_node(int g, int n) {
   (void)node;
 }
 
-// The inference context onnx's per-node inference functions read.
-struct NodeContext final : onnx::InferenceContext {
-  const onnx::NodeProto& node;
-  std::vector<const onnx::TypeProto*> in_types;
-  std::vector<const onnx::TensorProto*> in_data;
-  std::vector<onnx::TypeProto*> out;  // on the loader's arena
-  NodeContext(const onnx::NodeProto& n, google::protobuf::Arena* arena) : node(n), out(n.output_size()) {
-    for (auto& t : out) t = google::protobuf::Arena::CreateMessage<onnx::TypeProto>(arena);
-  }
-  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
-    for (const auto& a : node.attribute())
-      if (a.name() == name) return &a;
-    return nullptr;
-  }
-  size_t getNumInputs() const override { return in_types.size(); }
-  const onnx::TypeProto* getInputType(size_t i) const override { return i < in_types.size() ? in_types[i] : nullptr; }
-  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data.size() ? in_data[i] : nullptr; }
-  size_t getNumOutputs() const override { return out.size(); }
-  onnx::TypeProto* getOutputType(size_t i) override {
-    if (i >= out.size()) fail_type_inference("output ", i, " is out of range");
-    return out[i];
-  }
-  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
-    fail_type_inference("subgraph inference is done by condlint itself");
-  }
-  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
-  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
-};
-
 void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types) {
   const std::string& dom = np.domain();
   const std::string domain = dom == "ai.onnx" ? std::string() : dom;
@@ -648,7 +670,8 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   }
   const onnx::OpSchema* schema = cached->second.schema;
   if (!schema || !cached->second.fn) return;
-  NodeContext ctx(np, &arena_);
+  NodeContext& ctx = ctx_;
+  ctx.reset(np, &arena_);
   const Node& node = model_->graphs[g].nodes[n];
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
@@ -676,9 +699,9 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     }
     return;
   }
-  for (size_t k = 0; k < ctx.out.size(); ++k) {
+  for (size_t k = 0; k < ctx.n_out && k < out_types.size(); ++k) {
     if (ctx.out[k]->value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
-    out_types[k] = ctx.out[k];
+    out_types[k] = intern_type(*ctx.out[k]);
   }
 }
 
@@ -719,7 +742,7 @@ void OnnxBuilder::leave_graph(int g) {
   auto& defs = gi_[g].defs;
   for (auto it = defs.rbegin(); it != defs.rend(); ++it) {
     const Value& v = values_[*it];
-    if (v.hides >= 0) visible_[v.name] = v.hides;
+    if (v.hides >= 0) visible_.assign(v.name, v.hides);
     else visible_.erase(v.name);
   }
   defs.clear();
@@ -865,11 +888,10 @@ std::unique_ptr<Model> OnnxBuilder::build() {
       data_->if_since_version = s->SinceVersion();
   }
 
-  // Size the name tables once from the file size (about one value per 40 bytes of protobuf), so the
-  // walk does not rehash a table of hundreds of thousands of names as it grows.
+  // Size the value list once from the file size (about one value per 40 bytes of protobuf), so the walk does
+  // not move hundreds of thousands of values as it grows.
   const size_t estimate = std::min<size_t>(proto_.ByteSizeLong() / 40 + 16, size_t(1) << 22);
-  visible_.reserve(estimate);
-  values_.reserve(estimate);
+  values_.reserve(estimate);  // the scope table stays small: it holds only the names in scope
 
   GraphInfo root;
   root.proto = &proto_.graph();
