@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "loaders/loader.hpp"
+#include "model/memory_hint.hpp"
 
 namespace condlint {
 
@@ -476,6 +477,8 @@ std::unique_ptr<Model> IrBuilder::build() {
 
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes) {
   try {
+    // The DOM and the model take about ten times the XML (bench/README.md); IR keeps its weights in the .bin.
+    const MemoryHint hint(bytes.size() * 10);
     IrBuilder b(path, bytes);
     return b.build();
   } catch (const std::bad_alloc&) {

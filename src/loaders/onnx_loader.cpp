@@ -31,6 +31,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/onnx_util.hpp"
+#include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
 #include "model/onnx_data.hpp"
 
@@ -78,6 +79,23 @@ struct IfInfo {
 };
 
 std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
+
+// Nodes in a graph and all its subgraphs, iteratively.
+size_t count_nodes(const onnx::GraphProto& root) {
+  size_t n = 0;
+  std::vector<const onnx::GraphProto*> todo{&root};
+  while (!todo.empty()) {
+    const onnx::GraphProto* g = todo.back();
+    todo.pop_back();
+    n += static_cast<size_t>(g->node_size());
+    for (const auto& node : g->node())
+      for (const auto& a : node.attribute()) {
+        if (a.has_g()) todo.push_back(&a.g());
+        for (const auto& sg : a.graphs()) todo.push_back(&sg);
+      }
+  }
+  return n;
+}
 
 // The inference context onnx's per-node inference functions read. One per loader, reset for every node: its
 // vectors and output TypeProtos are reused, so inferring 200,000 nodes allocates nothing per node.
@@ -875,6 +893,8 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   main.loc = loc(0);
   model_->graphs.push_back(main);
   if (!parse()) return std::move(model_);
+  // About 1.4 KB of model, values and inferred types per node (bench/README.md); weights add nothing.
+  const MemoryHint hint(count_nodes(proto_.graph()) * 1400);
 
   data_->ir_version = proto_.ir_version();
   for (const auto& os : proto_.opset_import()) {
@@ -890,7 +910,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
 
   // Size the value list once from the file size (about one value per 40 bytes of protobuf), so the walk does
   // not move hundreds of thousands of values as it grows.
-  const size_t estimate = std::min<size_t>(proto_.ByteSizeLong() / 40 + 16, size_t(1) << 22);
+  const size_t estimate = std::min<size_t>(bytes_.size() / 40 + 16, size_t(1) << 22);
   values_.reserve(estimate);  // the scope table stays small: it holds only the names in scope
 
   GraphInfo root;
