@@ -86,7 +86,6 @@ Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output)
   port.id = p.attribute("id").value();
   if (!p.attribute("id")) bad_attr(p, node_path, "<port> has no 'id' attribute");
   else int_attr(p, "id", node_path, true);
-  port.names = p.attribute("names").value();
   port.type.kind = TypeDesc::Kind::Tensor;
   if (const auto prec = p.attribute("precision")) {
     if (auto t = parse_ov_elem_type(prec.value())) port.type.elem = *t;

@@ -725,7 +725,6 @@ void NnBuilder::build_graphs() {
         p.id = std::to_string(idx);
         p.type = v.type;
         p.shape = v.shape;
-        if (idx < sg.operands.size()) p.names = sg.operands[idx].name;
         p.loc = l;
         p.loc.node_index = static_cast<int>(k);
         return p;

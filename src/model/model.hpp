@@ -47,7 +47,6 @@ struct Port {
   std::string id;           // the format's own id (IR port id, ONNX value name, NNAPI operand index)
   TypeDesc type;            // declared type, Kind::Unknown when the file does not state it
   Shape shape;              // declared shape (rank_known=false when not stated)
-  std::string names;        // tensor names, if any
   bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
                                // OpenVINO's serializer writes it
   SourceLocation loc;
