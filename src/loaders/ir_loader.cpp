@@ -1,6 +1,7 @@
 // OpenVINO IR (v10, v11) loader: <net> XML with pugixml, nested bodies walked iteratively.
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <pugixml.hpp>
@@ -49,6 +50,9 @@ class IrBuilder {
   }
   // Reads an integer attribute; records a problem when present but unparsable.
   std::optional<int64_t> int_attr(const pugi::xml_node& n, const char* name, Where w, bool required);
+  // The same for an attribute already found (`a` may be empty).
+  std::optional<int64_t> int_value(const pugi::xml_node& n, const pugi::xml_attribute& a, const char* name, Where w,
+                                   bool required);
   Port read_port(const pugi::xml_node& p, Where w, bool output);
   void read_graph(const Pending& job, std::vector<Pending>& work);
   void read_suppressions(const pugi::xml_node& layer, Where w);
@@ -65,7 +69,11 @@ class IrBuilder {
 
 std::optional<int64_t> IrBuilder::int_attr(const pugi::xml_node& n, const char* name, Where node_path,
                                            bool required) {
-  const auto a = n.attribute(name);
+  return int_value(n, n.attribute(name), name, node_path, required);
+}
+
+std::optional<int64_t> IrBuilder::int_value(const pugi::xml_node& n, const pugi::xml_attribute& a, const char* name,
+                                            Where node_path, bool required) {
   if (!a) {
     if (required)
       bad_attr(n, node_path, std::string("<") + n.name() + "> has no '" + name + "' attribute");
@@ -83,11 +91,18 @@ std::optional<int64_t> IrBuilder::int_attr(const pugi::xml_node& n, const char* 
 Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output) {
   Port port;
   port.loc = loc_of(p, node_path.g, node_path.n);
-  port.id = p.attribute("id").value();
-  if (!p.attribute("id")) bad_attr(p, node_path, "<port> has no 'id' attribute");
-  else int_attr(p, "id", node_path, true);
+  // One pass over the attributes (the first of each name counts, as pugixml's lookup would find it).
+  pugi::xml_attribute id_a, prec;
+  for (auto a = p.first_attribute(); a; a = a.next_attribute()) {
+    const char* n = a.name();
+    if (!id_a && std::strcmp(n, "id") == 0) id_a = a;
+    else if (!prec && std::strcmp(n, "precision") == 0) prec = a;
+  }
+  port.id = id_a.value();
+  if (!id_a) bad_attr(p, node_path, "<port> has no 'id' attribute");
+  else int_value(p, id_a, "id", node_path, true);
   port.type.kind = TypeDesc::Kind::Tensor;
-  if (const auto prec = p.attribute("precision")) {
+  if (prec) {
     if (auto t = parse_ov_elem_type(prec.value())) port.type.elem = *t;
     else bad_attr(p, node_path, std::string("port precision \"") + prec.value() + "\" is not an OpenVINO element type");
   } else if (!output) {
@@ -144,26 +159,44 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
   if (!layers)
     problem(IrProblem::Kind::NotIr, std::string("<") + job.container.name() + "> has no <layers> element",
             loc_of(job.container, job.graph));
+  {
+    size_t count = 0;
+    for (auto l = layers.child("layer"); l; l = l.next_sibling("layer")) ++count;
+    model_->graphs[job.graph].nodes.reserve(count);  // no Node moves while the graph grows
+  }
   for (auto l = layers.child("layer"); l; l = l.next_sibling("layer")) {
     Node node;
-    node.id = l.attribute("id").value();
-    node.name = l.attribute("name").value();
-    node.op = l.attribute("type").value();
-    node.version = l.attribute("version").value();
+    pugi::xml_attribute id_a, name_a, type_a, version_a;
+    for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
+      const char* n = a.name();
+      if (!id_a && std::strcmp(n, "id") == 0) id_a = a;
+      else if (!name_a && std::strcmp(n, "name") == 0) name_a = a;
+      else if (!type_a && std::strcmp(n, "type") == 0) type_a = a;
+      else if (!version_a && std::strcmp(n, "version") == 0) version_a = a;
+    }
+    node.id = id_a.value();
+    node.name = name_a.value();
+    node.op = type_a.value();
+    node.version = version_a.value();
     const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
     const Where npath{job.graph, node_index};
     node.loc = loc_of(l, job.graph, node_index);
-    int_attr(l, "id", npath, true);
-    if (!l.attribute("type")) bad_attr(l, npath, "<layer> has no 'type' attribute");
+    int_value(l, id_a, "id", npath, true);
+    if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
     read_suppressions(l, npath);
-    for (auto a : l.child("data").attributes()) node.attrs[a.name()] = a.value();
-    for (auto p = l.child("input").child("port"); p; p = p.next_sibling("port"))
-      node.inputs.push_back(read_port(p, npath, false));
-    for (auto p = l.child("output").child("port"); p; p = p.next_sibling("port"))
-      node.outputs.push_back(read_port(p, npath, true));
+    pugi::xml_node data, input, output;  // the first of each, as child() finds it
+    for (auto c = l.first_child(); c; c = c.next_sibling()) {
+      if (c.type() != pugi::node_element) continue;
+      const char* n = c.name();
+      if (!data && std::strcmp(n, "data") == 0) data = c;
+      else if (!input && std::strcmp(n, "input") == 0) input = c;
+      else if (!output && std::strcmp(n, "output") == 0) output = c;
+    }
+    for (auto a : data.attributes()) node.attrs[a.name()] = a.value();
+    for (auto p = input.child("port"); p; p = p.next_sibling("port")) node.inputs.push_back(read_port(p, npath, false));
+    for (auto p = output.child("port"); p; p = p.next_sibling("port")) node.outputs.push_back(read_port(p, npath, true));
     node.sources.assign(node.inputs.size(), ValueRef{});
 
-    const auto data = l.child("data");
     const bool is_param = node.op == "Parameter", is_const = node.op == "Const" || node.op == "Constant";
     if (is_param || is_const) {
       // The data attributes are authoritative for the value these layers produce.

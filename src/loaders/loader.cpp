@@ -82,8 +82,20 @@ void LineIndex::locate(int64_t offset, int& line, int& column) const {
     return;
   }
   const size_t off = std::min(static_cast<size_t>(offset), size_);
-  auto it = std::upper_bound(starts_.begin(), starts_.end(), off);
-  const size_t idx = static_cast<size_t>(it - starts_.begin()) - 1;
+  size_t idx = hint_;
+  if (off >= starts_[idx]) {
+    // Forward from the last answer: a few lines on, or a binary search of the rest.
+    size_t steps = 0;
+    while (idx + 1 < starts_.size() && starts_[idx + 1] <= off && ++steps <= 8) ++idx;
+    if (idx + 1 < starts_.size() && starts_[idx + 1] <= off) {
+      auto it = std::upper_bound(starts_.begin() + static_cast<std::ptrdiff_t>(idx), starts_.end(), off);
+      idx = static_cast<size_t>(it - starts_.begin()) - 1;
+    }
+  } else {
+    auto it = std::upper_bound(starts_.begin(), starts_.begin() + static_cast<std::ptrdiff_t>(idx), off);
+    idx = static_cast<size_t>(it - starts_.begin()) - 1;
+  }
+  hint_ = idx;
   line = static_cast<int>(idx + 1);
   column = static_cast<int>(off - starts_[idx] + 1);
 }

@@ -50,7 +50,7 @@ uint64_t max_model_file_bytes();
 // "" when a file of `size` bytes may be read, else the message saying it is too large.
 std::string file_too_large(uint64_t size);
 
-// Maps byte offsets to 1-based line and column.
+// Maps byte offsets to 1-based line and column. Not thread-safe (one per load).
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
@@ -59,6 +59,7 @@ class LineIndex {
  private:
   std::vector<size_t> starts_;
   size_t size_ = 0;
+  mutable size_t hint_ = 0;  // the line of the last lookup: loaders ask in document order, so mostly a hit
 };
 
 }  // namespace condlint
