@@ -43,4 +43,18 @@ if [ -n "$browser" ]; then
 else
   echo "demo: no chromium-headless-shell/chromium; no screenshot"
 fi
-echo "demo: reports written to reports/out/ (corpus.txt, corpus.json, corpus.sarif, corpus.html); lint exit code $code"
+# Executor and diff results in HTML: lint --exec, run and diff pages (per If, then/else tables).
+set +e
+"$bin" lint corpus/ir/exec-cases corpus/ir/exec --exec --html "$out/exec.html" >/dev/null
+"$bin" run corpus/ir/exec/nested_if/nested_if.xml --html "$out/run.html" >/dev/null
+perturb="cmd:/usr/bin/python3 $root/tests/diff_runtime_perturb.py --condlint $bin --when else {model} {inputs} {outputs}"
+/usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null || perturb=ref   # the perturbing runtime needs python3-onnx
+"$bin" diff tests/data/diff/nested_if/model.onnx --runtime ref --runtime "$perturb" --html "$out/diff.html" >/dev/null 2>&1
+set -e
+if [ -n "$browser" ]; then
+  for page in exec run diff; do
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
+      --screenshot="$out/$page.png" "file://$out/$page.html" >/dev/null 2>&1 && echo "demo: screenshot reports/out/$page.png"
+  done
+fi
+echo "demo: reports written to reports/out/ (corpus.txt, corpus.json, corpus.sarif, corpus.html, exec.html, run.html, diff.html); lint exit code $code"

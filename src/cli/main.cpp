@@ -24,6 +24,7 @@
 #include "exec/runner.hpp"
 #include "importers/nnapi_testmodel.hpp"
 #include "loaders/loader.hpp"
+#include "report/checks.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 
@@ -286,13 +287,15 @@ int run_lint(const LintOptions& o) {
       failed[i] = 1;
       spdlog::error("{}: {}", path, lr.io_error);
     } else {
-      if (o.exec) exec::attach_exec_results(*lr.model, path);
+      exec::ModelResult exec_run;  // kept for the HTML report's per-branch tables
+      if (o.exec) exec::attach_exec_results(*lr.model, path, {}, want_conditionals ? &exec_run : nullptr);
       fr.findings = run_rules(*lr.model, sel);
       apply_suppressions(*lr.model, cfg, fr);
       if (want_conditionals) {
         std::vector<Finding> all = fr.findings;
         for (const auto& s : fr.suppressed) all.push_back(s.finding);
         fr.conditionals = summarize_conditionals(*lr.model, all);
+        if (!exec_run.model.empty()) attach_checks(fr, checks_from_run(exec_run));
       }
       compute_fingerprints(fr);
       const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -445,6 +448,7 @@ struct RunCmdOptions {
   std::string format = "text";
   std::string output;
   int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
+  std::string html_file;  // --html FILE
 };
 
 int run_exec(const RunCmdOptions& o) {
@@ -487,9 +491,19 @@ int run_exec(const RunCmdOptions& o) {
     }
     os = &file;
   }
+  const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
   if (o.format == "json") exec::write_run_json(*os, r);
+  else if (o.format == "html") write_run_html(*os, r, run_code);
   else exec::write_run_text(*os, r);
   os->flush();
+  if (!o.html_file.empty()) {
+    std::ofstream h(o.html_file, std::ios::binary);
+    if (h) write_run_html(h, r, run_code);
+    if (!h) {
+      std::cerr << "condlint: cannot write the HTML report to " << o.html_file << "\n";
+      return kExitError;
+    }
+  }
   if (!r.error.empty()) {
     if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << r.error << "\n";
     return kExitError;
@@ -510,6 +524,7 @@ struct DiffCmdOptions {
   std::string output;
   std::string work_dir;
   int64_t timeout_ms = 0;
+  std::string html_file;  // --html FILE
 };
 
 bool parse_pair(const std::string& s, std::string& name, double& a, double& b) {
@@ -597,9 +612,19 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     }
     os = &file;
   }
+  const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
   if (o.format == "json") diff::write_diff_json(*os, r);
+  else if (o.format == "html") write_diff_html(*os, r, diff_code);
   else diff::write_diff_text(*os, r);
   os->flush();
+  if (!o.html_file.empty()) {
+    std::ofstream h(o.html_file, std::ios::binary);
+    if (h) write_diff_html(h, r, diff_code);
+    if (!h) {
+      std::cerr << "condlint: cannot write the HTML report to " << o.html_file << "\n";
+      return kExitError;
+    }
+  }
   if (r.usage_error()) {
     for (const auto& m : r.models)
       if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << m.model << ": " << m.error << "\n";
@@ -696,7 +721,8 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--atol", runo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
     run_cmd->add_option("--rtol", runo.rtol, "Relative tolerance (default per element type)");
     run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
-    run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+    run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+    run_cmd->add_option("--html", runo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
     run_cmd->add_option("-o,--output", runo.output, "Write the report to FILE instead of standard output");
     run_cmd->add_option("--max-elements", runo.max_elements, "Largest tensor, in elements (default 1e8)");
     run_cmd->add_option("--max-bytes", runo.max_bytes, "Most bytes all live tensors may hold (default 2 GiB)");
@@ -730,7 +756,8 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
     diff_cmd->add_option("--rtol", diffo.rtol, "Relative tolerance (default per element type)");
     diff_cmd->add_option("--tolerance", diffo.tolerances, "Tolerance of one output: OUTPUT=ATOL,RTOL; repeatable");
-    diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+    diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+    diff_cmd->add_option("--html", diffo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
     diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
     diff_cmd->add_option("--work-dir", diffo.work_dir, "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
     diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");

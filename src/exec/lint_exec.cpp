@@ -95,6 +95,10 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
 }
 
 void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg) {
+  attach_exec_results(model, path, cfg, nullptr);
+}
+
+void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg, ModelResult* run) {
   if (model.graphs.empty() || !has_golden_data(model, path)) return;
   ModelResult r;
   RunConfig c = cfg;
@@ -109,6 +113,7 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
   }
   if (!r.error.empty()) return;
   model.exec = std::make_unique<ExecResults>(exec_results_from(model, r));
+  if (run) *run = std::move(r);
 }
 
 }  // namespace condlint::exec

@@ -17,6 +17,9 @@ bool has_golden_data(const Model& model, const std::string& path);
 // Runs the model (both branches of every If) on that data and fills model.exec. Leaves model.exec null when
 // there is no golden data or the model cannot be executed at all (the static rules report why).
 void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg = {});
+// The same, also handing back the whole run (the HTML report's per-branch tables read it). `run` stays empty
+// (model "") when nothing ran.
+void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg, ModelResult* run);
 
 // The ExecResults a ModelResult gives (exposed for tests).
 ExecResults exec_results_from(const Model& model, const ModelResult& r);

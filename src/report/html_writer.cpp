@@ -1,5 +1,7 @@
 // Self-contained HTML report: the template, CSS and JS from reports/ (embedded at build time),
 // filled with the same RunResult the other writers render. Every model string is escaped.
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -126,6 +128,100 @@ std::string cell_html(const CondCell& c, const char* cls) {
   return o + "</td>";
 }
 
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// Parses a tolerance word ("1e-05"); false when there is none.
+bool parse_num(const std::string& s, double& out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return end && *end == '\0';
+}
+
+struct CheckCounts {
+  size_t rows = 0, pass = 0, fail = 0, info = 0, unsupported = 0;
+  void add(const BranchCheck& b) {
+    ++rows;
+    if (b.verdict == "pass") ++pass;
+    else if (b.verdict == "fail") ++fail;
+    else if (b.verdict == "unsupported") ++unsupported;
+    else ++info;
+  }
+};
+
+// A table of executor or diff rows: one per data set x pin set x output. Failing cells are marked `bad`.
+// `row_class` tells the per-branch tables ("check") from the list of every run ("run-check").
+std::string check_table(const std::vector<BranchCheck>& rows, const CheckReport& c, const char* row_class,
+                        const char* branch) {
+  const bool diff = c.kind == "diff";
+  const bool detail_rows = *branch != '\0';  // narrow side-by-side tables: details on a row of their own
+  const int ncols = 8 + (diff ? 2 : 0);
+  std::ostringstream o;
+  o << "<table class=\"checks\"><thead><tr><th>Data set · pins</th><th>Output</th><th>Status</th>"
+       "<th>max abs</th><th>max rel</th><th>atol</th><th>rtol</th><th>First mismatch</th>";
+  if (diff) o << "<th class=\"mono\">" << esc(c.runtimes[0]) << "</th><th class=\"mono\">" << esc(c.runtimes[1]) << "</th>";
+  if (!detail_rows) o << "<th>Detail</th>";
+  o << "</tr></thead><tbody>\n";
+  for (const auto& b : rows) {
+    const bool bad = b.verdict == "fail";
+    double atol = 0, rtol = 0;
+    const bool has_atol = parse_num(b.atol, atol), has_rtol = parse_num(b.rtol, rtol);
+    auto mark = [&](bool on) { return on ? " class=\"bad\"" : ""; };
+    o << "<tr class=\"" << row_class << " " << esc(b.verdict) << "\" data-verdict=\"" << esc(b.verdict) << "\"";
+    if (*branch) o << " data-branch=\"" << branch << "\"";
+    o << "><td class=\"run mono\"><span class=\"ds\">" << esc(b.data_set) << "</span><span class=\"pins\">"
+      << (b.pins.empty() ? "<span class=\"absent\">as the data takes it</span>" : esc(b.pins))
+      << "</span></td><td class=\"mono\">" << (b.output.empty() ? "<span class=\"absent\">—</span>" : esc(b.output)) << "</td>";
+    o << "<td class=\"status" << (bad ? " bad" : "") << "\"><span class=\"verdict " << esc(b.verdict) << "\">"
+      << esc(b.status) << "</span></td>";
+    if (b.compared) {
+      o << "<td" << mark(bad && has_atol && b.max_abs > atol) << ">" << num(b.max_abs) << "</td>";
+      o << "<td" << mark(bad && has_rtol && b.max_rel > rtol) << ">" << num(b.max_rel) << "</td>";
+    } else {
+      o << "<td class=\"absent\">—</td><td class=\"absent\">—</td>";
+    }
+    o << "<td>" << esc(b.atol) << "</td><td>" << esc(b.rtol) << "</td>";
+    o << "<td class=\"mono" << (bad && !b.first_index.empty() ? " bad" : "") << "\">" << esc(b.first_index);
+    if (b.mismatches > 1) o << " <span class=\"state\">(" << b.mismatches << " differ)</span>";
+    o << "</td>";
+    if (diff)
+      o << "<td class=\"mono\">" << esc(b.value_a) << "</td><td class=\"mono" << (bad && !b.value_b.empty() ? " bad" : "")
+        << "\">" << esc(b.value_b) << "</td>";
+    if (!detail_rows) o << "<td class=\"msg\">" << esc(b.detail) << "</td></tr>\n";
+    else if (b.detail.empty() || b.verdict == "pass") o << "</tr>\n";
+    else o << "</tr>\n<tr class=\"check-detail\"><td colspan=\"" << ncols << "\" class=\"msg\">" << esc(b.detail) << "</td></tr>\n";
+  }
+  o << "</tbody></table>\n";
+  return o.str();
+}
+
+// The then/else tables of one If, side by side.
+std::string branch_checks_html(const IfChecks& ic, const CheckReport& c) {
+  std::ostringstream o;
+  o << "<div class=\"branch-checks\" data-if=\"" << esc(ic.if_path) << "\" data-kind=\"" << esc(c.kind) << "\">\n";
+  for (int b = 0; b < 2; ++b) {
+    const char* name = b == 0 ? "then" : "else";
+    CheckCounts n;
+    for (const auto& r : ic.branch[b]) n.add(r);
+    o << "<div class=\"bc " << name << "\" data-branch=\"" << name << "\" data-rows=\"" << n.rows << "\" data-pass=\""
+      << n.pass << "\" data-fail=\"" << n.fail << "\"><h4>" << name << " branch — "
+      << (c.kind == "diff" ? esc(c.runtimes[0] + " vs " + c.runtimes[1]) : std::string("executor vs golden data"))
+      << ": " << n.pass << " pass, " << n.fail << " fail";
+    if (n.unsupported) o << ", " << n.unsupported << " unsupported";
+    if (n.info) o << ", " << n.info << " other";
+    o << "</h4>\n";
+    if (ic.branch[b].empty()) o << "<p class=\"absent\">No run took this branch.</p>\n";
+    else o << check_table(ic.branch[b], c, "check", name);
+    o << "</div>\n";
+  }
+  o << "</div>\n";
+  return o.str();
+}
+
 void replace_all_placeholders(std::string_view tpl, const std::map<std::string, std::string>& vals, std::ostream& os) {
   size_t i = 0;
   while (i < tpl.size()) {
@@ -150,9 +246,9 @@ void replace_all_placeholders(std::string_view tpl, const std::map<std::string, 
 
 constexpr std::string_view kFallbackTemplate =
     "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>{{TITLE}}</title><style>{{CSS}}</style>"
-    "</head><body data-ready=\"0\"><h1>condlint report</h1><p>{{META}}</p>{{SUMMARY}}<form id=\"filters\">{{FILTERS}}"
+    "</head><body data-ready=\"0\"><h1>{{TITLE}}</h1><p>{{META}}</p>{{SUMMARY}}<form id=\"filters\">{{FILTERS}}"
     "<input type=\"search\" id=\"f-text\"><input type=\"checkbox\" id=\"f-suppressed\"><span id=\"shown\"></span>"
-    "</form>{{FINDINGS}}{{CONDITIONALS}}{{RULES}}<script type=\"application/json\" id=\"report-data\">{{DATA}}"
+    "</form>{{FINDINGS}}{{CONDITIONALS}}{{RUNS}}{{RULES}}<script type=\"application/json\" id=\"report-data\">{{DATA}}"
     "</script><script>{{JS}}</script></body></html>";
 
 }  // namespace
@@ -180,12 +276,38 @@ void write_html(std::ostream& os, const RunResult& r) {
     sum << "<div class=\"card " << cls << "\" data-count-" << cls << "=\"" << n << "\"><span class=\"n\">" << n
         << "</span>" << label << "</div>\n";
   };
-  card("files", "files", s.files);
-  card("error", "errors", s.errors);
-  card("warning", "warnings", s.warnings);
-  card("note", "notes", s.notes);
-  card("suppressed", "suppressed", suppressed);
-  if (s.io_errors) card("unreadable", "unreadable", s.io_errors);
+  const std::string& kind = r.run.report_kind;
+  const bool lint_page = kind != "run" && kind != "diff";
+  // Executor / diff rows over every file (the per-branch tables draw from the same rows).
+  CheckCounts all_rows;
+  size_t runs_passed = 0, runs_failed = 0, runs_other = 0, files_with_checks = 0;
+  for (const auto& f : r.files)
+    if (f.checks) {
+      ++files_with_checks;
+      for (const auto& b : f.checks->runs) all_rows.add(b);
+      runs_passed += f.checks->passed;
+      runs_failed += f.checks->failed;
+      runs_other += f.checks->other;
+    }
+  if (lint_page) {
+    card("files", "files", s.files);
+    card("error", "errors", s.errors);
+    card("warning", "warnings", s.warnings);
+    card("note", "notes", s.notes);
+    card("suppressed", "suppressed", suppressed);
+    if (s.io_errors) card("unreadable", "unreadable", s.io_errors);
+  } else {
+    const bool d = kind == "diff";
+    card("files", d ? "models" : "model", s.files);
+    card("runs", "runs", runs_passed + runs_failed + runs_other);
+    card("passed", d ? "agree" : "passed", runs_passed);
+    card("failed", d ? "diverge or failed" : "failed", runs_failed);
+    card("other", d ? "not comparable" : "unsupported", runs_other);
+  }
+  if (files_with_checks) {
+    card("rows-pass", "passing outputs", all_rows.pass);
+    card("rows-fail", "failing outputs", all_rows.fail);
+  }
   if (r.run.has_baseline) {
     size_t fresh = 0;
     for (const auto& f : r.files)
@@ -193,21 +315,24 @@ void write_html(std::ostream& os, const RunResult& r) {
     card("new", "new vs baseline", fresh);
     card("absent", "fixed vs baseline", r.run.absent.size());
   }
-  sum << "</div>\n<div class=\"counts\">\n<div><h3>Per rule</h3><ul id=\"by-rule\" class=\"chips\">\n";
-  for (const auto& [rule, n] : by_rule) {
-    const RuleDef* d = find_rule(rule);
-    sum << "<li data-rule=\"" << esc(rule) << "\" data-count=\"" << n << "\"><a href=\"#rule-" << esc(rule)
-        << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
-        << "</b></li>\n";
+  sum << "</div>\n";
+  if (lint_page) {  // per rule and per format: the lint page only
+    sum << "<div class=\"counts\">\n<div><h3>Per rule</h3><ul id=\"by-rule\" class=\"chips\">\n";
+    for (const auto& [rule, n] : by_rule) {
+      const RuleDef* d = find_rule(rule);
+      sum << "<li data-rule=\"" << esc(rule) << "\" data-count=\"" << n << "\"><a href=\"#rule-" << esc(rule)
+          << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
+          << "</b></li>\n";
+    }
+    sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
+    for (const auto& fmt : formats_seen) {
+      size_t files = 0;
+      for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
+      sum << "<tr data-format=\"" << esc(fmt) << "\"><td>" << esc(fmt) << "</td><td>" << files << "</td><td>"
+          << by_format[fmt] << "</td></tr>\n";
+    }
+    sum << "</tbody></table></div>\n</div>\n";
   }
-  sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
-  for (const auto& fmt : formats_seen) {
-    size_t files = 0;
-    for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
-    sum << "<tr data-format=\"" << esc(fmt) << "\"><td>" << esc(fmt) << "</td><td>" << files << "</td><td>"
-        << by_format[fmt] << "</td></tr>\n";
-  }
-  sum << "</tbody></table></div>\n</div>\n";
 
   // ---- Filters ----
   std::ostringstream fil;
@@ -272,16 +397,46 @@ void write_html(std::ostream& os, const RunResult& r) {
   // ---- Conditionals: then/else side by side ----
   std::ostringstream cond;
   size_t ncond = 0;
+  size_t nbranch_tables = 0;
   for (const auto& f : r.files) {
-    if (f.conditionals.empty()) continue;
+    const bool has_ifs = f.checks && !f.checks->ifs.empty();
+    if (f.conditionals.empty() && !has_ifs) continue;
     cond << "<h3 class=\"mono\">" << esc(f.path) << "</h3>\n";
+    // The executor/diff results of each conditional, and the Ifs no summary matched.
+    std::map<std::string, const IfChecks*> checks_of;
+    std::vector<const IfChecks*> unmatched;
+    if (f.checks)
+      for (const auto& ic : f.checks->ifs) {
+        if (!ic.cond_path.empty() && checks_of.emplace(ic.cond_path, &ic).second) continue;
+        unmatched.push_back(&ic);
+      }
+    auto checks_summary = [&](const IfChecks* ic) {
+      if (!ic) return std::string();
+      CheckCounts n;
+      for (const auto& side : ic->branch)
+        for (const auto& b : side) n.add(b);
+      return " — " + std::string(f.checks->kind == "diff" ? "diff" : "executor") + ": " + std::to_string(n.pass) +
+             " pass, " + std::to_string(n.fail) + " fail" +
+             (n.unsupported ? ", " + std::to_string(n.unsupported) + " unsupported" : std::string());
+    };
+    auto failing = [](const IfChecks* ic) {
+      if (ic)
+        for (const auto& side : ic->branch)
+          for (const auto& b : side)
+            if (b.verdict == "fail" || b.verdict == "unsupported") return true;
+      return false;
+    };
     for (const auto& c : f.conditionals) {
       ++ncond;
-      cond << "<details class=\"cond" << (c.findings ? " has-findings" : "") << "\" data-path=\"" << esc(c.path)
-           << "\"" << (c.findings ? " open" : "") << "><summary><strong>" << esc(c.name) << "</strong> <span class=\"mono\">"
-           << esc(c.path) << "</span>";
+      auto it = checks_of.find(c.path);
+      const IfChecks* ic = it == checks_of.end() ? nullptr : it->second;
+      const bool open = c.findings || failing(ic) || (!lint_page && ic);  // run/diff pages: the tables are the point
+      cond << "<details class=\"cond" << (c.findings ? " has-findings" : "") << (failing(ic) ? " has-failures" : "")
+           << "\" data-path=\"" << esc(c.path) << "\"" << (open ? " open" : "") << "><summary><strong>" << esc(c.name)
+           << "</strong> <span class=\"mono\">" << esc(c.path) << "</span>";
       if (c.line > 0) cond << " line " << c.line;
-      cond << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << "</summary>\n";
+      cond << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << esc(checks_summary(ic))
+           << "</summary>\n";
       cond << "<table class=\"panel\"><thead><tr><th>Binding</th><th class=\"then\">then</th><th>conditional</th>"
               "<th class=\"else\">else</th></tr></thead><tbody>\n";
       cond << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">"
@@ -294,10 +449,46 @@ void write_html(std::ostream& os, const RunResult& r) {
              << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
              << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
       }
-      cond << "</tbody></table></details>\n";
+      cond << "</tbody></table>\n";
+      if (ic) {
+        cond << branch_checks_html(*ic, *f.checks);
+        ++nbranch_tables;
+      }
+      cond << "</details>\n";
+    }
+    for (const IfChecks* ic : unmatched) {
+      ++ncond;
+      cond << "<details class=\"cond exec-only" << (failing(ic) ? " has-failures" : "") << "\" data-path=\""
+           << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "") << "><summary><strong>If</strong> <span class=\"mono\">"
+           << esc(ic->if_path) << "</span>" << esc(checks_summary(ic)) << "</summary>\n";
+      cond << branch_checks_html(*ic, *f.checks);
+      ++nbranch_tables;
+      cond << "</details>\n";
     }
   }
   if (ncond == 0) cond << "<p class=\"empty\">No conditionals.</p>\n";
+
+  // ---- Every executor / diff run, per file ----
+  std::ostringstream runs;
+  for (const auto& f : r.files) {
+    if (!f.checks) continue;
+    const CheckReport& c = *f.checks;
+    CheckCounts n;
+    for (const auto& b : c.runs) n.add(b);
+    runs << "<div class=\"file-runs\" data-file=\"" << esc(f.path) << "\" data-rows=\"" << n.rows << "\" data-pass=\""
+         << n.pass << "\" data-fail=\"" << n.fail << "\"><h3 class=\"mono\">" << esc(f.path) << "</h3>\n<p>"
+         << (c.passed + c.failed + c.other) << " runs: " << c.passed << (c.kind == "diff" ? " agree, " : " passed, ")
+         << c.failed << (c.kind == "diff" ? " diverge or failed, " : " failed, ") << c.other
+         << (c.kind == "diff" ? " not comparable" : " unsupported") << "; outputs: " << n.pass << " pass, " << n.fail
+         << " fail";
+    if (c.kind == "diff") runs << " — <span class=\"mono\">" << esc(c.runtimes[0]) << "</span> vs <span class=\"mono\">"
+                               << esc(c.runtimes[1]) << "</span>";
+    runs << "</p>\n";
+    if (!c.error.empty()) runs << "<p class=\"error-text\">" << esc(c.error) << "</p>\n";
+    for (const auto& note : c.notes) runs << "<p class=\"state\">" << esc(note) << "</p>\n";
+    if (!c.runs.empty()) runs << check_table(c.runs, c, "run-check", "");
+    runs << "</div>\n";
+  }
 
   // ---- Rule help, for every rule that has a finding ----
   std::ostringstream help;
@@ -314,15 +505,30 @@ void write_html(std::ostream& os, const RunResult& r) {
   nlohmann::json data{{"files", s.files},       {"errors", s.errors},         {"warnings", s.warnings},
                       {"notes", s.notes},       {"suppressed", suppressed},   {"conditionals", ncond},
                       {"rules", by_rule},       {"formats", by_format}};
+  data["kind"] = lint_page ? "lint" : kind;
+  if (files_with_checks)
+    data["checks"] = {{"runs", runs_passed + runs_failed + runs_other}, {"runs_passed", runs_passed},
+                      {"runs_failed", runs_failed},  {"runs_other", runs_other},
+                      {"rows", all_rows.rows},       {"rows_pass", all_rows.pass},
+                      {"rows_fail", all_rows.fail},  {"branch_tables", nbranch_tables}};
   std::string data_text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string safe;
   for (char c : data_text) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
 
   std::ostringstream meta;
-  meta << "condlint " << CONDLINT_VERSION << " · " << s.files << (s.files == 1 ? " file" : " files") << " · exit code "
-       << r.run.exit_code;
+  meta << "condlint " << CONDLINT_VERSION << " · " << s.files << (s.files == 1 ? " file" : " files");
+  if (!r.run.meta.empty()) meta << " · " << esc(r.run.meta);
+  meta << " · exit code " << r.run.exit_code;
 
-  std::map<std::string, std::string> vals{{"TITLE", "condlint report"},
+  const std::string title = kind == "run" ? "condlint run report" : kind == "diff" ? "condlint diff report" : "condlint report";
+  const std::string hidden = " hidden";
+  std::map<std::string, std::string> vals{{"TITLE", title},
+                                          {"FINDINGS_HIDDEN", lint_page ? "" : hidden},
+                                          {"RULES_HIDDEN", lint_page ? "" : hidden},
+                                          {"RUNS_HIDDEN", files_with_checks ? "" : hidden},
+                                          {"RUNS_TITLE", kind == "diff" ? "Runs (every variant x data set x output)"
+                                                                        : "Executor runs (every data set x pin set x output)"},
+                                          {"RUNS", runs.str()},
                                           {"META", meta.str()},
                                           {"CSS", std::string(embedded::asset("report.css"))},
                                           {"JS", std::string(embedded::asset("report.js"))},

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/model.hpp"
@@ -76,6 +79,45 @@ struct RunInfo {
   std::vector<std::string> notifications;  // tool execution problems (unreadable files, ...)
   bool has_baseline = false;
   std::vector<AbsentResult> absent;
+  std::string report_kind = "lint";  // HTML page: "lint" | "run" | "diff"
+  std::string meta;                  // HTML: extra words for the page header (the runtimes of a diff)
+};
+
+// ---- Executor (`lint --exec`, `run`) and diff (`diff`) results, per conditional and branch (HTML) ----
+// One row of a per-branch table: one data set x pin set x output of one run.
+struct BranchCheck {
+  std::string data_set;        // "test_data_set_0", "(no inputs)", ...
+  std::string pins;            // "main/outer=else" or "" (the model as the data takes it)
+  bool derived = false;        // a pinned run condlint added to reach the other branch
+  std::string output;          // output name; "" when the run failed before giving outputs
+  std::string status;          // "passed" | "mismatch" | "failed" | "unsupported" | "no golden data" |
+                               // "agree" | "diverge" | "not comparable"
+  std::string verdict;         // "pass" | "fail" | "info" (ran, nothing to compare) | "unsupported"
+  bool compared = false;       // max_abs, max_rel and the tolerance mean something
+  double max_abs = 0, max_rel = 0;
+  std::string atol, rtol;      // as applied ("1e-05", "0.001"); "" when unknown
+  std::string tolerance;       // the applied tolerance as the executor words it
+  std::string first_index;     // first mismatching index ("[2]"), "" when none
+  std::string value_a, value_b;  // diff: both runtimes' values at first_index
+  int64_t mismatches = 0;
+  std::string detail;          // mismatch reason, error message
+};
+
+// Every run of one If, split by the branch it took (or was pinned to).
+struct IfChecks {
+  std::string if_path;         // as the executor names it ("main/outer/then/inner")
+  std::string cond_path;       // the ConditionalSummary::path it belongs to ("" when none matched)
+  std::vector<BranchCheck> branch[2];  // 0 = then, 1 = else
+};
+
+struct CheckReport {
+  std::string kind;            // "exec" (executor vs golden data) | "diff" (runtime A vs runtime B)
+  std::string runtimes[2];     // diff: the two runtime names
+  std::string error;           // the model could not be run at all
+  std::vector<std::string> notes;
+  std::vector<BranchCheck> runs;  // every run x output, Ifs or not
+  std::vector<IfChecks> ifs;
+  int passed = 0, failed = 0, other = 0;  // runs (not rows) by outcome: passed/agree, failed/mismatch/diverge, rest
 };
 
 struct FileResult;
@@ -84,6 +126,25 @@ std::string artifact_uri(const std::string& path);
 // Fills FileResult::info (and suppressed[].info) with stable fingerprints from rule, file and
 // logical location, numbered per repeat ("<16 hex>:<n>").
 void compute_fingerprints(FileResult& f);
+// SARIF columns: the loaders record 1-based byte columns; SARIF's run.columnKind "unicodeCodePoints" counts
+// code points. Converts from the file's bytes, read once per file and only when a column is asked for;
+// an unreadable file keeps the byte column.
+class CodePointColumns {
+ public:
+  int column(const std::string& path, int line, int byte_column);
+  // The code point column of `byte_column` on the line starting at `line_start` of `text` (UTF-8; a stray
+  // continuation byte counts as nothing, so a broken sequence never inflates the column).
+  static int column_in(std::string_view text, size_t line_start, int byte_column);
+
+ private:
+  struct File {
+    bool ok = false;
+    std::string text;
+    std::vector<size_t> starts;  // byte offset of each line
+  };
+  std::map<std::string, File> files_;
+};
+
 // Ends a message with a period, as SARIF viewers expect complete sentences.
 std::string sentence(std::string s);
 
@@ -97,6 +158,7 @@ struct FileResult {
   std::vector<SuppressedFinding> suppressed;       // kept out of findings, counts and exit code
   std::vector<ConditionalSummary> conditionals;    // from the Model's ConditionalView (CLI fills)
   int64_t size = -1;                               // file size in bytes, -1 unknown
+  std::shared_ptr<const CheckReport> checks;       // executor or diff results (lint --exec, run, diff)
 };
 
 struct RunResult {

@@ -1,5 +1,8 @@
 // Helpers the SARIF and HTML writers share: artifact URIs, stable fingerprints, conditional summaries.
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <map>
 
 #include "report/report.hpp"
@@ -60,6 +63,41 @@ void compute_fingerprints(FileResult& f) {
   f.info.resize(f.findings.size());
   for (size_t i = 0; i < f.findings.size(); ++i) f.info[i].fingerprint = one(f.findings[i]);
   for (auto& s : f.suppressed) s.info.fingerprint = one(s.finding);
+}
+
+int CodePointColumns::column_in(std::string_view text, size_t line_start, int byte_column) {
+  if (byte_column <= 1 || line_start > text.size()) return byte_column;
+  size_t end = std::min(text.size(), line_start + static_cast<size_t>(byte_column - 1));
+  const size_t nl = text.find('\n', line_start);
+  if (nl != std::string_view::npos && nl < end) end = nl;  // never count past the line
+  int cps = 0;
+  for (size_t i = line_start; i < end; ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++cps;
+  // A column past the line's end (should not happen) keeps its distance from the end.
+  return cps + 1 + static_cast<int>(line_start + static_cast<size_t>(byte_column - 1) - end);
+}
+
+int CodePointColumns::column(const std::string& path, int line, int byte_column) {
+  if (line <= 0 || byte_column <= 1) return byte_column;
+  auto it = files_.find(path);
+  if (it == files_.end()) {
+    files_.clear();  // findings arrive file by file: one file's bytes in memory at a time
+    File f;
+    std::ifstream in(path, std::ios::binary);
+    if (in) {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      f.text = ss.str();
+      f.ok = static_cast<bool>(in) || in.eof();
+      f.starts.push_back(0);
+      for (size_t i = 0; i < f.text.size(); ++i)
+        if (f.text[i] == '\n') f.starts.push_back(i + 1);
+    }
+    it = files_.emplace(path, std::move(f)).first;
+  }
+  const File& f = it->second;
+  if (!f.ok || static_cast<size_t>(line) > f.starts.size()) return byte_column;
+  return column_in(f.text, f.starts[static_cast<size_t>(line - 1)], byte_column);
 }
 
 std::string sentence(std::string s) {

@@ -140,6 +140,11 @@ void write_sarif(std::ostream& os, const RunResult& r) {
 
   json artifacts = json::array();
   json results = json::array();
+  CodePointColumns columns;  // byte columns (loaders) -> code points (run.columnKind)
+  auto in_code_points = [&](Finding x, const std::string& file) {
+    if (x.loc.line > 0 && x.loc.column > 1) x.loc.column = columns.column(file, x.loc.line, x.loc.column);
+    return x;
+  };
   for (const auto& f : r.files) {
     const std::string uri = artifact_uri(f.path);
     const int index = static_cast<int>(artifacts.size());
@@ -147,14 +152,14 @@ void write_sarif(std::ostream& os, const RunResult& r) {
     if (f.size >= 0) art["length"] = f.size;
     artifacts.push_back(std::move(art));
     for (size_t i = 0; i < f.findings.size(); ++i) {
-      const Finding& x = f.findings[i];
-      const bool other_file = !x.loc.file.empty() && x.loc.file != f.path;
+      const bool other_file = !f.findings[i].loc.file.empty() && f.findings[i].loc.file != f.path;
+      const Finding x = in_code_points(f.findings[i], other_file ? f.findings[i].loc.file : f.path);
       results.push_back(result_of(x, other_file ? artifact_uri(x.loc.file) : uri, other_file ? -1 : index,
                                   other_file ? -1 : f.size, i < f.info.size() ? f.info[i] : ResultInfo{}));
     }
     for (const auto& s : f.suppressed) {
-      const Finding& x = s.finding;
-      const bool other_file = !x.loc.file.empty() && x.loc.file != f.path;
+      const bool other_file = !s.finding.loc.file.empty() && s.finding.loc.file != f.path;
+      const Finding x = in_code_points(s.finding, other_file ? s.finding.loc.file : f.path);
       json res = result_of(x, other_file ? artifact_uri(x.loc.file) : uri, other_file ? -1 : index,
                            other_file ? -1 : f.size, s.info);
       json sup{{"kind", s.kind}, {"status", "accepted"}};

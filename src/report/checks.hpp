@@ -1,0 +1,41 @@
+// Executor and diff results as report data: per conditional and branch, the outcome of every data set x pin
+// set x output (max abs/rel error against the tolerance, first mismatching index). The HTML writer renders
+// them beside each conditional's then/else panel; `condlint run` and `condlint diff` get HTML pages from them.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "report/report.hpp"
+
+namespace condlint::exec {
+struct ModelResult;
+}
+namespace condlint::diff {
+struct ModelDiff;
+struct DiffResult;
+}  // namespace condlint::diff
+
+namespace condlint {
+
+// The rows of `condlint run` / `lint --exec` results (executor vs golden data).
+CheckReport checks_from_run(const exec::ModelResult& r);
+// The rows of one model of `condlint diff` (runtime A vs runtime B).
+CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::string>& runtimes);
+
+// Stores `c` on the file and ties each If to the file's conditional summary (the executor names Ifs
+// "main/outer/then/inner", Model::path_of "graph/outer/then_branch/inner" for ONNX, "main/IF_0" vs
+// "main/IF#0" for NNAPI). Call after FileResult::conditionals is filled.
+void attach_checks(FileResult& f, CheckReport c);
+
+// The executor path of an If and a conditional summary's path in one spelling (exposed for tests).
+std::string canonical_if_path(const std::string& path);
+
+// Self-contained HTML pages of `condlint run` and `condlint diff`: the lint report's chrome, the
+// conditionals' then/else panels (when the model loads) and the per-branch tables. `exit_code` goes
+// into the page header.
+void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code);
+void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code);
+
+}  // namespace condlint
