@@ -147,6 +147,30 @@ TEST(ExportIr, CorpusModelsRunAsTheIrExecutorRunsThem) {
   std::cout << "[ corpus/ir/exec ] " << exported << " of " << models.size() << " models exported and agree with the IR executor\n";
 }
 
+// Other opsets: Reduce axes as an attribute below 18, Reshape without allowzero below 14.
+TEST(ExportIr, OpsetsThirteenToTwentyOne) {
+  for (int64_t opset : {13, 14, 18, 21})
+    for (const char* name : {"ops", "if_in_loop"}) {
+      SCOPED_TRACE(std::to_string(opset) + " " + name);
+      const fs::path xml = source_dir() / "corpus/ir/exec" / name / (std::string(name) + ".xml");
+      xport::ExportOptions o;
+      o.opset = opset;
+      const auto ex = xport::export_ir(xml, o);
+      ASSERT_TRUE(ex.ok()) << joined(ex.problems);
+      TmpDir tmp("opset" + std::to_string(opset) + name);
+      std::string bytes;
+      ASSERT_TRUE(ex.model.SerializeToString(&bytes));
+      write(tmp.dir / "m.onnx", bytes);
+      ASSERT_EQ(xport::write_data_sets(xml, ex, tmp.dir), "");
+      const auto on = exec::run_model(tmp.dir / "m.onnx", {});
+      EXPECT_GT(on.passed, 0);
+      EXPECT_EQ(on.failed + on.unsupported, 0) << summary(on);
+    }
+  xport::ExportOptions o;
+  o.opset = 12;
+  EXPECT_FALSE(xport::export_ir(source_dir() / "corpus/ir/exec/ops/ops.xml", o).ok());
+}
+
 // The failing corpus cases (exec-cases): where the export succeeds, the exported model fails the same way.
 TEST(ExportIr, ExecCasesKeepTheirOutcome) {
   const auto models = ir_models(source_dir() / "corpus/ir/exec-cases");
@@ -165,6 +189,92 @@ TEST(ExportIr, ExecCasesKeepTheirOutcome) {
     ASSERT_TRUE(ex.ok()) << joined(ex.problems);
     EXPECT_EQ(on.passed, ir.passed) << summary(on) << summary(ir);
     EXPECT_EQ(on.failed > 0, ir.failed > 0) << summary(on) << summary(ir);
+  }
+}
+
+// A Loop with an iteration counter (i32), a carried value, a concatenated output (axis 1) and a last value
+// without a back edge: the exported model gives what the IR executor gives.
+TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
+  const std::string xml = R"(<?xml version="1.0"?>
+<net name="loop" version="11"><layers>
+<layer id="0" name="trip" type="Parameter" version="opset1"><data element_type="i64" shape="1"/><output><port id="0" precision="I64"><dim>1</dim></port></output></layer>
+<layer id="1" name="cond" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>
+<layer id="2" name="x" type="Parameter" version="opset1"><data element_type="f32" shape="1,2"/><output><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+<layer id="3" name="loop" type="Loop" version="opset5">
+<input><port id="0"><dim>1</dim></port><port id="1"/><port id="2"><dim>1</dim><dim>2</dim></port></input>
+<output><port id="3" precision="FP32"><dim>1</dim><dim>2</dim></port><port id="4" precision="FP32"><dim>1</dim><dim>-1</dim></port><port id="5" precision="FP32"><dim>1</dim><dim>2</dim></port></output>
+<port_map>
+<input external_port_id="2" internal_layer_id="0"/>
+<input external_port_id="1" internal_layer_id="8"/>
+<input external_port_id="-1" internal_layer_id="1" purpose="current_iteration"/>
+<output external_port_id="3" internal_layer_id="4"/>
+<output external_port_id="4" internal_layer_id="5" axis="1"/>
+<output external_port_id="5" internal_layer_id="7"/>
+<output external_port_id="-1" internal_layer_id="9" purpose="execution_condition"/>
+</port_map>
+<back_edges><edge from-layer="4" from-port="0" to-layer="0" to-port="0"/><edge from-layer="9" from-port="0" to-layer="8" to-port="0"/></back_edges>
+<body><layers>
+<layer id="0" name="x_in" type="Parameter" version="opset1"><data element_type="f32" shape="1,2"/><output><port id="0" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+<layer id="1" name="it" type="Parameter" version="opset1"><data element_type="i32" shape=""/><output><port id="0" precision="I32"/></output></layer>
+<layer id="2" name="itf" type="Convert" version="opset1"><data destination_type="f32"/><input><port id="0"/></input><output><port id="1" precision="FP32"/></output></layer>
+<layer id="3" name="y" type="Add" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port><port id="1"/></input><output><port id="2" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+<layer id="4" name="y_out" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port></input></layer>
+<layer id="5" name="y_cat" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port></input></layer>
+<layer id="6" name="z" type="Multiply" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port><port id="1"><dim>1</dim><dim>2</dim></port></input><output><port id="2" precision="FP32"><dim>1</dim><dim>2</dim></port></output></layer>
+<layer id="7" name="z_last" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port></input></layer>
+<layer id="8" name="c_in" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>
+<layer id="9" name="c_out" type="Result" version="opset1"><input><port id="0"/></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="0"/>
+<edge from-layer="2" from-port="1" to-layer="3" to-port="1"/><edge from-layer="3" from-port="2" to-layer="4" to-port="0"/>
+<edge from-layer="3" from-port="2" to-layer="5" to-port="0"/><edge from-layer="3" from-port="2" to-layer="6" to-port="0"/>
+<edge from-layer="3" from-port="2" to-layer="6" to-port="1"/><edge from-layer="6" from-port="2" to-layer="7" to-port="0"/>
+<edge from-layer="8" from-port="0" to-layer="9" to-port="0"/>
+</edges></body></layer>
+<layer id="4" name="last" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port></input></layer>
+<layer id="5" name="all" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>-1</dim></port></input></layer>
+<layer id="6" name="sq" type="Result" version="opset1"><input><port id="0"><dim>1</dim><dim>2</dim></port></input></layer>
+</layers><edges>
+<edge from-layer="0" from-port="0" to-layer="3" to-port="0"/><edge from-layer="1" from-port="0" to-layer="3" to-port="1"/>
+<edge from-layer="2" from-port="0" to-layer="3" to-port="2"/><edge from-layer="3" from-port="3" to-layer="4" to-port="0"/>
+<edge from-layer="3" from-port="4" to-layer="5" to-port="0"/><edge from-layer="3" from-port="5" to-layer="6" to-port="0"/>
+</edges></net>
+)";
+  TmpDir tmp("loop");
+  write(tmp.dir / "loop.xml", xml);
+  for (int64_t trip : {1, 3}) {
+    SCOPED_TRACE(trip);
+    fs::remove_all(tmp.dir / "test_data_set_0");
+    fs::remove_all(tmp.dir / "golden");
+    fs::create_directories(tmp.dir / "test_data_set_0");
+    exec::Tensor t(exec::DT::I64, {1});
+    t.i[0] = trip;
+    exec::Tensor c(exec::DT::Bool, {});
+    c.i[0] = 1;
+    exec::Tensor x(exec::DT::F32, {1, 2});
+    x.f = {1.5, -2};
+    write(tmp.dir / "test_data_set_0/input_0.pb", exec::write_pb_value(exec::Value::tensor(t), ""));
+    write(tmp.dir / "test_data_set_0/input_1.pb", exec::write_pb_value(exec::Value::tensor(c), ""));
+    write(tmp.dir / "test_data_set_0/input_2.pb", exec::write_pb_value(exec::Value::tensor(x), ""));
+    // The IR executor's outputs become the golden data of the exported model.
+    exec::RunConfig cfg;
+    cfg.save_dir = tmp.dir / "golden";
+    const exec::ModelResult ir = exec::run_ir_model(tmp.dir / "loop.xml", cfg);
+    ASSERT_TRUE(ir.error.empty()) << ir.error;
+    ASSERT_EQ(ir.passed, 1) << summary(ir);
+    const auto ex = xport::export_ir(tmp.dir / "loop.xml", {});
+    ASSERT_TRUE(ex.ok()) << joined(ex.problems);
+    std::string bytes;
+    ASSERT_TRUE(ex.model.SerializeToString(&bytes));
+    write(tmp.dir / "loop.onnx", bytes);
+    exec::RunConfig oc;
+    oc.data_dirs = {tmp.dir / "golden"};
+    const exec::ModelResult on = exec::run_model(tmp.dir / "loop.onnx", oc);
+    ASSERT_TRUE(on.error.empty()) << on.error;
+    EXPECT_EQ(on.passed, 1) << summary(on);
+    ASSERT_FALSE(on.cases.empty());
+    EXPECT_EQ(on.cases[0].outputs.size(), 3u);
+    for (const auto& o : on.cases[0].outputs) EXPECT_TRUE(o.compared && o.ok) << o.name << ": " << o.detail;
   }
 }
 

@@ -655,6 +655,10 @@ int run_export_cmd(const ExportCmdOptions& o) {
     }
     if (io_error.empty() && !o.data_out.empty()) io_error = xport::write_data_sets(o.model, r, o.data_out, &data_sets);
   }
+  if (!io_error.empty() && o.format != "json") {
+    std::cerr << "condlint: " << io_error << "\n";
+    return kExitError;
+  }
   if (o.format == "json") {
     nlohmann::json j;
     j["model"] = o.model;

@@ -203,7 +203,13 @@ class Exporter {
         ElemType e = param_elem(p);
         if (!is_concrete(e)) problem(0, k, "Parameter has no element type; an ONNX graph input needs one");
         else if (!dt_of(e)) problem(0, k, no_onnx_type(e));
-        else set_type(*vi, e, param_shape(p));
+        else {
+          const auto shape = param_shape(p);
+          set_type(*vi, e, shape);
+          if (!shape || !shape->rank_known)
+            note("input '" + name + "' has a dynamic rank; ONNX states that by leaving out the shape (runtimes accept "
+                 "it, onnx.checker wants a rank on main-graph inputs)");
+        }
       } else if (nodes[k].op == "Result") {
         w.outs.push_back({k, fresh(nodes[k].display()), OutSpec::Plain, ""});
       }
@@ -509,8 +515,10 @@ class Exporter {
           continue;
         }
         st.names[k][0] = it->second;
+        // A body Parameter holds whatever its port map binds (the IR executor does not convert): the bound
+        // value's type wins over the declared one.
         ElemType e = param_elem(node);
-        if (auto be = w.bound_elem.find(k); !is_concrete(e) && be != w.bound_elem.end()) e = be->second;
+        if (auto be = w.bound_elem.find(k); be != w.bound_elem.end() && is_concrete(be->second)) e = be->second;
         st.elems[k][0] = e;
         continue;
       }
@@ -554,13 +562,15 @@ class Exporter {
         for (auto& s : st.names[k]) s.clear();
         continue;
       }
-      // value_info for what we know
+      // value_info: element types. Shapes only on the graphs' inputs and outputs: IR files state inner shapes
+      // that nothing checks (hand-written bodies declare the concatenated shape inside a Loop body, say), and
+      // ONNX shape inference would reject the model for a claim the computation never relied on.
       for (size_t o = 0; o < node.outputs.size(); ++o) {
         const ElemType e = st.elems[k][o];
         if (!is_concrete(e) || !dt_of(e) || st.names[k][o].empty()) continue;
         auto* vi = gp->add_value_info();
         vi->set_name(st.names[k][o]);
-        set_type(*vi, e, port_shape(node.outputs[o]));
+        set_type(*vi, e, std::nullopt);
       }
     }
     if (done != n) problem_graph(g, "the graph has a cycle; " + std::to_string(n - done) + " layers never become ready");
@@ -946,6 +956,19 @@ class Exporter {
       }
       add(gp, "Expand", {in[0], as_i64(gp, st, g, k, 1, in, true, nm + "_shape")}, {outs[0]}, nm);
       same_elem(0);
+      return true;
+    }
+    if (op == "Round") {
+      if (!need(1)) return false;
+      const std::string mode = attr(node, "mode", "half_to_even");
+      if (mode != "half_to_even") {
+        problem(g, k, "mode=" + mode + ": ONNX Round rounds halves to even only");
+        return false;
+      }
+      add(gp, "Round", in, {outs[0]}, nm);
+      same_elem(0);
+      note("Round (half_to_even) is exported as ONNX Round; condlint's IR executor does not run Round, so this op is "
+           "not checked against it");
       return true;
     }
     if (op == "Convolution") {
