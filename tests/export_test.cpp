@@ -278,6 +278,28 @@ TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
   }
 }
 
+// Every IR file of the corpus (valid, invalid: cycles, dangling edges, missing bodies...) and the fuzz
+// regressions: an export or problems, never a crash; a model that exports serializes.
+TEST(ExportIr, EveryCorpusIrExportsOrSaysWhy) {
+  int ok = 0, refused = 0;
+  for (const char* dir : {"corpus/ir", "tests/fuzz_regressions", "tests/fixtures"})
+    for (const auto& xml : ir_models(source_dir() / dir)) {
+      SCOPED_TRACE(xml.string());
+      const auto ex = xport::export_ir(xml, {});
+      if (ex.ok()) {
+        ++ok;
+        std::string bytes;
+        EXPECT_TRUE(ex.model.SerializeToString(&bytes));
+      } else {
+        ++refused;
+        for (const auto& p : ex.problems) EXPECT_FALSE(p.empty());
+      }
+    }
+  std::cout << "[ corpus IR files ] " << ok << " export, " << refused << " refused with problems\n";
+  EXPECT_GT(ok, 0);
+  EXPECT_GT(refused, 0);
+}
+
 TEST(ExportIr, UnsupportedOpIsAProblemNamingTheNode) {
   TmpDir tmp("unsupported");
   write(tmp.dir / "m.xml", if_model("Erf"));
@@ -452,6 +474,25 @@ TEST(ExportDiff, IrCorpusAgreesWithOnnxRuntime) {
             << " runs agree)\n";
 }
 
+// onnx's own checker (full_check: shape inference too) accepts every exported corpus/ir/exec model.
+TEST(ExportIr, OnnxCheckerAcceptsTheExports) {
+  using condlint::test::run;
+  if (run("/usr/bin/python3 -c 'import onnx' 2>/dev/null").exit_code != 0)
+    GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (Debian package python3-onnx)";
+  TmpDir tmp("checker");
+  for (const auto& xml : ir_models(source_dir() / "corpus/ir/exec")) {
+    const auto ex = xport::export_ir(xml, {});
+    ASSERT_TRUE(ex.ok()) << xml;
+    std::string bytes;
+    ASSERT_TRUE(ex.model.SerializeToString(&bytes));
+    const fs::path p = tmp.dir / (xml.stem().string() + ".onnx");
+    write(p, bytes);
+    const auto r = run("/usr/bin/python3 -c 'import onnx,sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)' " +
+                       q(p.string()) + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << xml << ": " << r.out;
+  }
+}
+
 // The shared OpenVINO IR corpus: how many export; the problems of the rest (not required to export).
 TEST(ExportShared, OpenVinoIrCorpusCounts) {
   const fs::path root = condlint::test::shared_dir() / "corpus/openvino-ir";
@@ -471,4 +512,23 @@ TEST(ExportShared, OpenVinoIrCorpusCounts) {
     if (ex.problems.size() > 3) std::cout << "    ... " << ex.problems.size() - 3 << " more\n";
   }
   std::cout << "[ shared openvino-ir ] " << ok << " of " << models.size() << " models export\n";
+  // Those that export: ref and ONNX Runtime agree on random inputs, both branches of every If.
+  std::string err;
+  diff::RuntimeOptions ro;
+  if (!diff::make_runtime("onnxruntime", ro, err)) {
+    std::cout << "  (ONNX Runtime is not available, no diff: " << err << ")\n";
+    return;
+  }
+  int agree = 0, runs = 0;
+  for (const auto& xml : models) {
+    if (!xport::export_ir(xml, {}).ok()) continue;
+    const auto r = condlint::test::run(condlint::test::condlint_cmd() + " diff " + q(xml.string()) +
+                                       " --runtime ref --runtime onnxruntime --random 3 --seed 1 --format json");
+    EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;
+    agree += r.exit_code == 0;
+    const auto pos = r.out.rfind("\"agree\": ");
+    if (pos != std::string::npos) runs += std::atoi(r.out.c_str() + pos + 9);
+  }
+  std::cout << "[ shared openvino-ir, diff ref vs onnxruntime ] " << agree << " of " << ok << " exported models agree ("
+            << runs << " runs agree)\n";
 }

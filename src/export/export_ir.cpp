@@ -570,7 +570,8 @@ class Exporter {
         if (!is_concrete(e) || !dt_of(e) || st.names[k][o].empty()) continue;
         auto* vi = gp->add_value_info();
         vi->set_name(st.names[k][o]);
-        set_type(*vi, e, std::nullopt);
+        // An If's declared outputs are an interface the IR executor checks every branch against: keep them.
+        set_type(*vi, e, node.op == "If" ? port_shape(node.outputs[o]) : std::nullopt);
       }
     }
     if (done != n) problem_graph(g, "the graph has a cycle; " + std::to_string(n - done) + " layers never become ready");
@@ -581,7 +582,7 @@ class Exporter {
         gp->add_output()->set_name(os.name);
         continue;
       }
-      if (os.result < 0 || os.result >= n) continue;
+      if (os.result < 0 || os.result >= n || st.names[os.result].empty()) continue;  // never ran (a cycle): reported
       const std::string& v = st.names[os.result][0];
       if (v.empty()) continue;  // reported
       auto* out = gp->add_output();
@@ -1066,6 +1067,12 @@ class Exporter {
         problem(g, k, "new_axis_mask/ellipsis_mask are not exported (the IR executor does not run them either)");
         return false;
       }
+    for (size_t j = begin->size(); j < masks[3].size(); ++j)
+      if (masks[3][j] != 0) {
+        problem(g, k, "shrink_axis_mask sets bit " + std::to_string(j) + ", beyond the " + std::to_string(begin->size()) +
+                          " sliced axes (not exported)");
+        return false;
+      }
     if (end->size() != begin->size() || stride->size() != begin->size()) {
       problem(g, k, "begin/end/stride lengths differ");
       return false;
@@ -1136,6 +1143,10 @@ class Exporter {
     } br[2];
     bool ok = true;
     const size_t n_out = node.outputs.size();
+    if (n_out == 0) {
+      problem(g, k, "If without outputs (an ONNX If has at least one)");
+      return false;
+    }
     for (int b = 0; b < 2; ++b) {
       const int body = info.body_graph[b];
       if (body < 0) {
