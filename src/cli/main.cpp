@@ -22,6 +22,7 @@
 #include "diff/diff.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
+#include "export/export.hpp"
 #include "importers/nnapi_testmodel.hpp"
 #include "loaders/loader.hpp"
 #include "report/checks.hpp"
@@ -633,6 +634,88 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   return r.all_agree() ? kExitClean : kExitFindings;
 }
 
+struct ExportCmdOptions {
+  std::string model;
+  std::string to = "onnx";
+  std::string output;
+  std::vector<std::string> pins;
+  int64_t opset = 17;
+  std::string data_out;
+  std::string format = "text";
+};
+
+int run_export_cmd(const ExportCmdOptions& o) {
+  xport::ExportOptions eo;
+  eo.opset = o.opset;
+  for (const auto& p : o.pins) {
+    const auto eq = p.rfind('=');
+    const std::string v = eq == std::string::npos ? "" : p.substr(eq + 1);
+    if (eq == std::string::npos || eq == 0 || (v != "true" && v != "false")) {
+      std::cerr << "condlint: --pin takes PATH=true|false (PATH is the If's path as `condlint run` names it, e.g. main/if_0), got '"
+                << p << "'\n";
+      return kExitError;
+    }
+    eo.pins[p.substr(0, eq)] = v == "true";
+  }
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(o.model, ec)) {
+    std::cerr << "condlint: " << o.model << ": no such file\n";
+    return kExitError;
+  }
+  const xport::ExportResult r = xport::export_model(o.model, eo);
+  if (!r.error.empty()) {
+    std::cerr << "condlint: " << r.error << "\n";
+    return kExitError;
+  }
+  int data_sets = 0;
+  std::string io_error;
+  if (r.ok()) {
+    std::string bytes;
+    if (!r.model.SerializeToString(&bytes)) {
+      io_error = "cannot serialize the exported model (over 2 GiB?)";
+    } else {
+      std::ofstream f(o.output, std::ios::binary);
+      f << bytes;
+      if (!f) io_error = "cannot write " + o.output;
+    }
+    if (io_error.empty() && !o.data_out.empty()) io_error = xport::write_data_sets(o.model, r, o.data_out, &data_sets);
+  }
+  if (!io_error.empty() && o.format != "json") {
+    std::cerr << "condlint: " << io_error << "\n";
+    return kExitError;
+  }
+  if (o.format == "json") {
+    nlohmann::json j;
+    j["model"] = o.model;
+    j["to"] = o.to;
+    j["ok"] = r.ok() && io_error.empty();
+    j["output"] = r.ok() ? nlohmann::json(o.output) : nlohmann::json();
+    j["opset"] = o.opset;
+    j["problems"] = r.problems;
+    j["notes"] = r.notes;
+    j["if_paths"] = r.if_paths;
+    if (!o.data_out.empty()) j["data_sets_written"] = data_sets;
+    if (!io_error.empty()) j["error"] = io_error;
+    std::cout << j.dump(2) << "\n";
+  } else if (r.ok()) {
+    std::cout << o.model << ": exported to " << o.output << " (ONNX opset " << o.opset << ", "
+              << r.model.graph().node_size() << " nodes in the main graph, " << r.if_paths.size() << " If)\n";
+    for (const auto& [src, dst] : r.if_paths)
+      if (src != dst) std::cout << "  If " << src << " -> " << dst << "\n";
+    for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
+    if (!o.data_out.empty() && io_error.empty()) std::cout << "  " << data_sets << " data set(s) written to " << o.data_out << "\n";
+  } else {
+    std::cout << o.model << ": cannot be exported to ONNX exactly (" << r.problems.size() << " problem"
+              << (r.problems.size() == 1 ? "" : "s") << "); nothing written\n";
+    for (const auto& p : r.problems) std::cout << "  " << p << "\n";
+  }
+  if (!io_error.empty()) {
+    std::cerr << "condlint: " << io_error << "\n";
+    return kExitError;
+  }
+  return r.ok() ? kExitClean : kExitFindings;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -654,7 +737,10 @@ int main(int argc, char** argv) {
         "  condlint lint models/ --sarif r.sarif       text on stdout, SARIF for code scanning\n"
         "  condlint lint models/ --format html -o r.html   a self-contained HTML report\n"
         "  condlint rules                              list every rule (pages: rules/<ID>.md)\n"
-        "  condlint import nnapi-testmodel X.example.cpp -o DIR   AOSP test vectors -> .nnapi.json\n\n"
+        "  condlint import nnapi-testmodel X.example.cpp -o DIR   AOSP test vectors -> .nnapi.json\n"
+        "  condlint run m.xml                          run a model on its golden data, both branches of every If\n"
+        "  condlint diff m.xml --runtime ref --runtime onnxruntime   compare two runtimes, per branch\n"
+        "  condlint export m.xml --to onnx -o m.onnx   OpenVINO IR / NNAPI -> ONNX (exact, or says why not)\n\n"
         "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage, I/O or internal error.",
         "condlint"};
     app.set_version_flag("--version", std::string("condlint ") + CONDLINT_VERSION);
@@ -741,7 +827,10 @@ int main(int argc, char** argv) {
     auto* diff_cmd = app.add_subcommand(
         "diff", "Run an ONNX model on two runtimes with the same inputs, once per branch of every If (the If's\n"
                 "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
-    diff_cmd->add_option("model", diffo.models, "ONNX model file(s)")->required();
+    diff_cmd->add_option("model", diffo.models,
+                         "Model file(s): .onnx, or .xml (OpenVINO IR) / .nnapi.json, exported to ONNX first\n"
+                         "(condlint export; exit 2 naming the ops when a model cannot be exported exactly)")
+        ->required();
     diff_cmd->add_option("--runtime", diffo.runtimes,
                          "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
         ->required();
@@ -761,6 +850,30 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
     diff_cmd->add_option("--work-dir", diffo.work_dir, "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
     diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
+
+    ExportCmdOptions expo;
+    auto* export_cmd = app.add_subcommand(
+        "export",
+        "Write an OpenVINO IR (.xml + .bin) or NNAPI (.nnapi.json) model as ONNX, so that ONNX-only runtimes\n"
+        "(ONNX Runtime, cmd: runtimes of `condlint diff`) can run it. The export is exact or refused: an op, attribute\n"
+        "or element type ONNX cannot express is a problem naming the node, and nothing is written.\n\n"
+        "Examples:\n"
+        "  condlint export model.xml --to onnx -o model.onnx\n"
+        "  condlint export model.xml --to onnx -o then.onnx --pin main/if_cond=true     the If reads a constant\n"
+        "  condlint export m.nnapi.json --to onnx -o m.onnx --data-out m_data           with golden data\n"
+        "  condlint run model.onnx --data m_data                                        run the export\n\n"
+        "If paths: --pin takes the source model's paths (as `condlint run --pin` names them: main/if_cond,\n"
+        "main/loop/body/inner_if); the report lists the ONNX path of each If where it differs.\n"
+        "Exit codes: 0 written, 1 the model cannot be exported exactly (problems listed), 2 usage or I/O error.");
+    export_cmd->add_option("model", expo.model, "Model file: .xml (OpenVINO IR, .bin beside it), .nnapi.json or .onnx")->required();
+    export_cmd->add_option("--to", expo.to, "Target format")->check(CLI::IsMember({"onnx"}))->capture_default_str();
+    export_cmd->add_option("-o,--output", expo.output, "The ONNX file to write")->required();
+    export_cmd->add_option("--pin", expo.pins, "Pin an If's condition to a constant: PATH=true|false; repeatable");
+    export_cmd->add_option("--opset", expo.opset, "ONNX opset of the exported model (IR export: 13 to 21)")->capture_default_str();
+    export_cmd->add_option("--data-out", expo.data_out,
+                           "Also write the golden data as DIR/test_data_set_N/input_K.pb, output_K.pb (+ pins.json):\n"
+                           "the model's own test_data_set_* (IR) or its examples (NNAPI)");
+    export_cmd->add_option("--format", expo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
 
     try {
       app.parse(argc, argv);
@@ -782,6 +895,7 @@ int main(int argc, char** argv) {
       return s.errors.empty() ? kExitClean : kExitError;
     }
     if (*diff_cmd) return run_diff_cmd(diffo);
+    if (*export_cmd) return run_export_cmd(expo);
     return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "condlint: internal error: " << e.what() << "\n";

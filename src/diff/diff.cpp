@@ -14,6 +14,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
+#include "export/export.hpp"
 
 namespace condlint::diff {
 
@@ -185,6 +186,7 @@ struct Prepared {
   std::vector<Variant> variants;
   std::vector<InputSet> inputs;
   size_t first_job = 0;  // jobs of this model: variants x inputs, in that order
+  std::map<std::string, std::string> source_paths;  // exported models: ONNX If path -> the source model's If path
 };
 
 bool is_onnx_name(const fs::path& p) {
@@ -195,22 +197,45 @@ bool is_onnx_name(const fs::path& p) {
 void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
   ModelDiff& md = *pr.md;
   md.model = model_path.string();
-  if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
-    md.error = "diff runs ONNX models; this is " + std::string(exec::is_nnapi_path(model_path) ? "an NNAPI" : "an OpenVINO IR") +
-               " model (export it to ONNX first)";
-    return;
-  }
-  std::string bytes;
-  if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
-    md.error = e;
-    return;
-  }
   Variant base;
-  if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
-    md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
-    return;
+  std::vector<xport::ExportedDataSet> exported_sets;
+  if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
+    // IR and NNAPI models are exported to ONNX (what every runtime here reads); the export is exact or refused.
+    const char* kind = exec::is_nnapi_path(model_path) ? "NNAPI" : "OpenVINO IR";
+    xport::ExportResult ex = xport::export_model(model_path, {});
+    if (!ex.error.empty()) {
+      md.error = ex.error;
+      return;
+    }
+    if (!ex.ok()) {
+      std::string why;
+      for (const auto& p : ex.problems) why += "\n    " + p;
+      md.error = std::string("cannot export this ") + kind + " model to ONNX exactly (condlint export), so it cannot be diffed:" + why;
+      return;
+    }
+    for (const auto& n : ex.notes) md.notes.push_back("export: " + n);
+    for (const auto& [src, onnx_path] : ex.if_paths) pr.source_paths[onnx_path] = src;
+    base.model = std::move(ex.model);
+    exported_sets = std::move(ex.data_sets);
+    base.file = dir / "exported.onnx";
+    std::string out;
+    if (!base.model.SerializeToString(&out) || !write_file(base.file, out)) {
+      md.error = "cannot write " + base.file.string();
+      return;
+    }
+    md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
+  } else {
+    std::string bytes;
+    if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
+      md.error = e;
+      return;
+    }
+    if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
+      md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
+      return;
+    }
+    base.file = fs::absolute(model_path);
   }
-  base.file = fs::absolute(model_path);
   for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
   pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
   pr.variants.push_back(std::move(base));
@@ -254,8 +279,18 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     }
     sets.insert(sets.end(), s.begin(), s.end());
   }
-  if (cfg.data_dirs.empty() && cfg.random == 0)
+  if (cfg.data_dirs.empty() && cfg.random == 0 && !exported_sets.empty()) {
+    // The golden inputs the export carried over (NNAPI examples).
+    bool pinned = false;
+    for (auto& ds : exported_sets) {
+      pinned |= !ds.pins.empty();
+      pr.inputs.push_back({ds.name, std::move(ds.inputs), {}});
+    }
+    if (pinned)
+      md.notes.push_back("some exported data sets need pinned conditions (e.g. a NO_VALUE condition); their unpinned runs may fail");
+  } else if (cfg.data_dirs.empty() && cfg.random == 0) {
     sets = exec::find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
+  }
   for (const auto& ds : sets) {
     InputSet is;
     is.name = ds.dir.string();
@@ -580,6 +615,24 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
         else ++md.failed;
         md.cases.push_back(std::move(c));
       }
+  }
+  // Exported models: name the Ifs as the source model does.
+  for (const auto& pr : prep) {
+    if (pr.source_paths.empty()) continue;
+    auto rename = [&](std::map<std::string, bool>& m) {
+      std::map<std::string, bool> out;
+      for (const auto& [k, v] : m) {
+        auto it = pr.source_paths.find(k);
+        out[it == pr.source_paths.end() ? k : it->second] = v;
+      }
+      m = std::move(out);
+    };
+    for (auto& p : pr.md->ifs)
+      if (auto it = pr.source_paths.find(p); it != pr.source_paths.end()) p = it->second;
+    for (auto& c : pr.md->cases) {
+      rename(c.pins);
+      rename(c.took);
+    }
   }
   if (cfg.work_dir.empty() && !cfg.keep) {
     std::error_code ec;

@@ -36,6 +36,7 @@ struct ExportResult {
   std::vector<std::string> notes;           // lossless but worth saying (e.g. "relaxed float32 computed as float32")
   std::map<std::string, std::string> if_paths;  // source If path -> ONNX If path (as diff/run name them)
   std::vector<ExportedDataSet> data_sets;
+  std::string error;                        // the model could not be read at all (I/O, not a model): usage/IO, exit 2
   bool ok() const { return problems.empty(); }
 };
 
@@ -45,5 +46,11 @@ ExportResult export_ir(const fs::path& xml, const ExportOptions& o);
 ExportResult export_nnapi(const fs::path& json, const ExportOptions& o);
 // Dispatch on the file name; a .onnx model is "exported" as itself (pins applied).
 ExportResult export_model(const fs::path& model, const ExportOptions& o);
+
+// Writes the golden data that goes with an export under `dir` as test_data_set_N/input_K.pb, output_K.pb
+// (+ pins.json): r.data_sets when there are any (NNAPI examples), else the test_data_set_* beside the source
+// model (IR, ONNX), .npy converted to .pb and pins.json renamed through r.if_paths. Returns "" or an error;
+// `written` (optional) gets the number of data sets written.
+std::string write_data_sets(const fs::path& model, const ExportResult& r, const fs::path& dir, int* written = nullptr);
 
 }  // namespace condlint::xport
