@@ -36,6 +36,9 @@ struct ExportResult {
   std::vector<std::string> notes;           // lossless but worth saying (e.g. "relaxed float32 computed as float32")
   std::map<std::string, std::string> if_paths;  // source If path -> ONNX If path (as diff/run name them)
   std::vector<ExportedDataSet> data_sets;
+  // Every ONNX copy of a source If (NNAPI: an IF inside a WHILE condition is evaluated once before the Loop and
+  // once inside its body); if_paths holds the first. Pins apply to all copies.
+  std::map<std::string, std::vector<std::string>> if_path_copies;
   bool ok() const { return problems.empty(); }
 };
 
