@@ -582,3 +582,46 @@ TEST(ExportNnapi, OnnxRuntimeAgreesWithTheExamples) {
   fs::remove_all(work);
   EXPECT_EQ(agree, static_cast<int>(items.size()));
 }
+
+TEST(ExportNnapi, OperationsBeyondTheExecutor) {
+  // DIV (float), GREATER, EQUAL, NOT_EQUAL, LOGICAL_AND/OR/NOT follow Android's CpuExecutor (the NNAPI executor
+  // does not run them): checked here against hand-computed results.
+  const std::string text = R"({"format":"nnapi-model","version":1,
+  "main":{"operands":[
+    {"name":"a","type":"TENSOR_FLOAT32","dimensions":[4],"lifetime":"SUBGRAPH_INPUT"},
+    {"name":"b","type":"TENSOR_FLOAT32","dimensions":[4],"lifetime":"SUBGRAPH_INPUT"},
+    {"type":"INT32","lifetime":"CONSTANT_COPY","value":[3]},
+    {"name":"q","type":"TENSOR_FLOAT32","dimensions":[4],"lifetime":"SUBGRAPH_OUTPUT"},
+    {"name":"gt","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"TEMPORARY_VARIABLE"},
+    {"name":"eq","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"TEMPORARY_VARIABLE"},
+    {"name":"ne","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"TEMPORARY_VARIABLE"},
+    {"name":"and","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"SUBGRAPH_OUTPUT"},
+    {"name":"or","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"TEMPORARY_VARIABLE"},
+    {"name":"not","type":"TENSOR_BOOL8","dimensions":[4],"lifetime":"SUBGRAPH_OUTPUT"}],
+   "operations":[
+    {"type":"DIV","inputs":[0,1,2],"outputs":[3]},
+    {"type":"GREATER","inputs":[0,1],"outputs":[4]},
+    {"type":"EQUAL","inputs":[0,1],"outputs":[5]},
+    {"type":"NOT_EQUAL","inputs":[0,1],"outputs":[6]},
+    {"type":"LOGICAL_AND","inputs":[4,6],"outputs":[7]},
+    {"type":"LOGICAL_OR","inputs":[4,5],"outputs":[8]},
+    {"type":"LOGICAL_NOT","inputs":[8],"outputs":[9]}],
+   "inputIndexes":[0,1],"outputIndexes":[3,7,9]},
+  "examples":[{"inputs":[{"data":[1.0,-8.0,30.0,2.0]},{"data":[4.0,2.0,2.0,2.0]}],
+               "outputs":[{"data":[0.25,0.0,6.0,1.0]},{"data":[false,false,true,false]},{"data":[true,true,false,false]}]}]})";
+  for (int64_t opset : {13, 17}) {
+    xport::ExportOptions o;
+    o.opset = opset;
+    const auto r = export_text("more_ops.nnapi.json", text, o);
+    ASSERT_TRUE(r.ok()) << join(r.problems);
+    EXPECT_EQ(r.model.opset_import(0).version(), opset);
+    ASSERT_EQ(r.data_sets.size(), 1u);
+    Interpreter ip(r.model, {});
+    EXPECT_EQ(compare_nnapi(ip.run(r.data_sets[0].inputs), r.data_sets[0].outputs, false), "") << "opset " << opset;
+  }
+  xport::ExportOptions old;
+  old.opset = 12;
+  const auto r12 = export_text("more_ops.nnapi.json", text, old);
+  EXPECT_FALSE(r12.ok());
+  EXPECT_TRUE(any_contains(r12.problems, "opset 12 is not supported")) << join(r12.problems);
+}
