@@ -9,6 +9,7 @@
 #include "exec/compare.hpp"
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
+#include "model/nnapi_data.hpp"
 
 namespace condlint::exec {
 
@@ -122,7 +123,55 @@ std::string blob(const json& j, const fs::path& dir) {
   fail("blob has neither base64 nor file");
 }
 
-Graph parse_graph(const json& g) {
+// The `value` shorthand (docs/nnapi-json.md, rules 4-7): encoded little-endian, appended to operandValues at
+// the offset Android's model builder would use (aligned by the value's byte length), location filled in.
+DT storage_dt(int type);
+void pack_value(const json& vals, Operand& x, std::string& values) {
+  if (x.lifetime != CCOPY) fail("`value` on an operand that is not CONSTANT_COPY");
+  if (x.length != 0) fail("`value` together with a location length");
+  if (!vals.is_array()) fail("`value` is not an array");
+  const DT dt = storage_dt(x.type);
+  const bool scalar = x.type == F32 || x.type == I32 || x.type == U32 || x.type == BOOL || x.type == F16;
+  uint64_t count = 1;
+  if (!scalar) {
+    if (x.dims.empty()) fail("`value` needs a fully specified shape");
+    for (auto d : x.dims) {
+      if (d <= 0) fail("`value` needs a fully specified shape");
+      count *= static_cast<uint64_t>(d);
+      if (count > (1ull << 32)) fail("`value` too large");
+    }
+  }
+  if (vals.size() != count) fail("`value` has " + std::to_string(vals.size()) + " entries for " + std::to_string(count) + " elements");
+  std::string bytes;
+  const unsigned es = dt_bytes(dt);
+  for (const auto& e : vals) {
+    uint64_t raw = 0;
+    if (dt == DT::Bool) {
+      raw = e.get<bool>() ? 1 : 0;
+    } else if (dt == DT::F16) {
+      uint16_t h;
+      if (!nn::to_half(e.get<double>(), h)) fail("`value` entry overflows binary16");
+      raw = h;
+    } else if (dt == DT::F32) {
+      const float f = static_cast<float>(e.get<double>());
+      uint32_t w;
+      std::memcpy(&w, &f, 4);
+      raw = w;
+    } else {
+      raw = static_cast<uint64_t>(e.get<int64_t>());
+    }
+    for (unsigned k = 0; k < es; ++k) bytes += static_cast<char>((raw >> (8 * k)) & 0xFF);
+  }
+  const size_t align = bytes.size() >= 4 ? 4 : bytes.size() >= 2 ? 2 : 1;
+  while (values.size() % align) values += '\0';
+  if (values.size() + bytes.size() > 0xFFFFFFFFull) fail("operandValues would exceed 4 GiB");
+  x.pool = 0;
+  x.offset = static_cast<uint32_t>(values.size());
+  x.length = static_cast<uint32_t>(bytes.size());
+  values += bytes;
+}
+
+Graph parse_graph(const json& g, std::string& values) {
   Graph out;
   for (const auto& o : g.at("operands")) {
     Operand x;
@@ -132,7 +181,7 @@ Graph parse_graph(const json& g) {
       for (const auto& d : o["dimensions"]) x.dims.push_back(d.get<int64_t>());
     x.scale = o.value("scale", 0.0);
     x.zp = o.value("zeroPoint", 0);
-    if (o.contains("value")) throw ExecError(ErrKind::Unsupported, "operand `value` shorthand");
+    if (o.contains("value")) pack_value(o["value"], x, values);
     if (o.contains("location")) {
       const auto& l = o["location"];
       x.pool = l.value("poolIndex", 0u);
@@ -174,10 +223,10 @@ NModel parse_model(const fs::path& path) {
   if (!j.is_object() || j.value("format", "") != "nnapi-model") fail("not an NNAPI model JSON document (format)");
   NModel m;
   try {
-    m.main = parse_graph(j.at("main"));
-    if (j.contains("referenced"))
-      for (const auto& g : j["referenced"]) m.referenced.push_back(parse_graph(g));
     if (j.contains("operandValues")) m.values = blob(j["operandValues"], path.parent_path());
+    m.main = parse_graph(j.at("main"), m.values);
+    if (j.contains("referenced"))
+      for (const auto& g : j["referenced"]) m.referenced.push_back(parse_graph(g, m.values));
     if (j.contains("pools"))
       for (const auto& p : j["pools"]) m.pools.push_back(blob(p, path.parent_path()));
     m.relaxed = j.value("relaxComputationFloat32toFloat16", false);
@@ -647,6 +696,39 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
   }
   for (auto& [p, b] : mr.if_coverage) std::sort(b.begin(), b.end());
   return mr;
+}
+
+NnapiRun run_nnapi_once(const fs::path& path, const std::vector<Value>& inputs, const std::map<std::string, bool>& pins,
+                        const Limits& limits) {
+  NnapiRun out;
+  guard().limits = limits;
+  try {
+    const NModel m = parse_model(path);
+    if (inputs.size() != m.main.inputs.size()) fail("given " + std::to_string(inputs.size()) + " inputs, the model takes " + std::to_string(m.main.inputs.size()));
+    std::vector<NVal> args;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      const Operand& d = m.main.operands[m.main.inputs[k]];
+      if (!inputs[k].is_tensor()) fail("input " + std::to_string(k) + " is not a tensor");
+      NVal v;
+      v.has = true;
+      v.type = d.type;
+      v.scale = d.scale;
+      v.zp = d.zp;
+      v.t = *inputs[k].t;
+      if (v.t.dt != storage_dt(d.type)) v.t = cast_tensor(v.t, storage_dt(d.type));
+      args.push_back(std::move(v));
+    }
+    RunConfig cfg;
+    cfg.limits = limits;
+    Exec x{m, cfg, pins, {}, std::chrono::steady_clock::now()};
+    auto outs = x.run(m.main, args, "main", 0);
+    for (auto& o : outs) out.outputs.push_back(Value::tensor(o.t));
+    out.trace = x.trace;
+    out.ok = true;
+  } catch (const std::exception& e) {
+    out.error = e.what();
+  }
+  return out;
 }
 
 }  // namespace condlint::exec

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "exec/interpreter.hpp"
 #include "exec/runner.hpp"
 
 namespace condlint::exec {
@@ -14,5 +15,16 @@ bool is_nnapi_path(const std::filesystem::path& p);
 // Runs every example of the model (RunConfig.data_dirs, save_dir are ignored; NNAPI golden data lives in
 // the model's `examples`). WHILE loops stop at cfg.limits.timeout_ms (use 2000 for Android's default).
 ModelResult run_nnapi_model(const std::filesystem::path& model, const RunConfig& cfg);
+
+// One execution of the model on given inputs (by main input index, in the operands' storage types) with IF
+// pins (executor paths, as `run --pin`). Outputs are the stored values of the main outputs.
+struct NnapiRun {
+  bool ok = false;
+  std::string error;
+  std::vector<Value> outputs;
+  Trace trace;
+};
+NnapiRun run_nnapi_once(const std::filesystem::path& model, const std::vector<Value>& inputs,
+                        const std::map<std::string, bool>& pins, const Limits& limits);
 
 }  // namespace condlint::exec

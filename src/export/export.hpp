@@ -37,6 +37,9 @@ struct ExportResult {
   std::map<std::string, std::string> if_paths;  // source If path -> ONNX If path (as diff/run name them)
   std::vector<ExportedDataSet> data_sets;
   std::string error;                        // the model could not be read at all (I/O, not a model): usage/IO, exit 2
+  // Every ONNX copy of a source If (NNAPI: an IF inside a WHILE condition is evaluated once before the Loop and
+  // once inside its body); if_paths holds the first. Pins apply to all copies.
+  std::map<std::string, std::vector<std::string>> if_path_copies;
   bool ok() const { return problems.empty(); }
 };
 
