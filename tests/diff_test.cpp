@@ -104,6 +104,95 @@ TEST(DiffVariants, PinnedModelRunsThePinnedBranch) {
   EXPECT_NE(pin_model(m, {{"main/nope", true}}, out), "");
 }
 
+namespace {
+
+// main: y = local.f(c, x); f's body: If(c) then x + x else x - x. Opset 15 (model-local functions).
+onnx::ModelProto function_with_if() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  auto* os = m.add_opset_import();
+  os->set_version(15);
+  auto* ls = m.add_opset_import();
+  ls->set_domain("local");
+  ls->set_version(1);
+  auto* g = m.mutable_graph();
+  g->set_name("main");
+  auto input = [](onnx::ValueInfoProto* v, const char* name, int elem, std::vector<int64_t> dims) {
+    v->set_name(name);
+    auto* t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(elem);
+    auto* sh = t->mutable_shape();
+    for (int64_t d : dims) sh->add_dim()->set_dim_value(d);
+  };
+  input(g->add_input(), "c", onnx::TensorProto::BOOL, {});
+  input(g->add_input(), "x", onnx::TensorProto::FLOAT, {2});
+  input(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
+  auto* call = g->add_node();
+  call->set_op_type("f");
+  call->set_domain("local");
+  call->add_input("c");
+  call->add_input("x");
+  call->add_output("y");
+  auto* f = m.add_functions();
+  f->set_name("f");
+  f->set_domain("local");
+  f->add_input("c");
+  f->add_input("x");
+  f->add_output("y");
+  auto* fo = f->add_opset_import();
+  fo->set_version(15);
+  auto* n = f->add_node();
+  n->set_op_type("If");
+  n->set_name("choose");
+  n->add_input("c");
+  n->add_output("y");
+  for (int b = 0; b < 2; ++b) {
+    auto* a = n->add_attribute();
+    a->set_name(b == 0 ? "then_branch" : "else_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* bg = a->mutable_g();
+    bg->set_name(b == 0 ? "then" : "else");
+    auto* op = bg->add_node();
+    op->set_op_type(b == 0 ? "Add" : "Sub");
+    op->add_input("x");
+    op->add_input("x");
+    op->add_output(b == 0 ? "t" : "e");
+    input(bg->add_output(), b == 0 ? "t" : "e", onnx::TensorProto::FLOAT, {2});
+  }
+  return m;
+}
+
+}  // namespace
+
+TEST(DiffVariants, IfInAModelLocalFunctionIsPinnedInTheFunctionBody) {
+  const auto m = function_with_if();
+  const auto ifs = find_ifs(m);
+  ASSERT_EQ(ifs.size(), 1u);
+  EXPECT_EQ(ifs[0].path, "function:local.f/choose");
+  std::vector<exec::Value> inputs;
+  exec::Tensor c(exec::DT::Bool, {});
+  c.i = {0};  // the data takes the else branch: x - x = 0
+  exec::Tensor x(exec::DT::F32, {2});
+  x.f = {1.5, -2.0};
+  inputs.push_back(exec::Value::tensor(std::move(c)));
+  inputs.push_back(exec::Value::tensor(std::move(x)));
+  {
+    exec::Interpreter ip(m, {});
+    const auto outs = ip.run(inputs);
+    ASSERT_EQ(outs.size(), 1u);
+    EXPECT_DOUBLE_EQ(outs[0].t->f[0], 0.0);
+  }
+  for (bool branch : {true, false}) {
+    onnx::ModelProto pinned;
+    ASSERT_EQ(pin_model(m, {{"function:local.f/choose", branch}}, pinned), "");
+    exec::Interpreter ip(pinned, {});
+    const auto outs = ip.run(inputs);
+    ASSERT_EQ(outs.size(), 1u);
+    EXPECT_DOUBLE_EQ(outs[0].t->f[0], branch ? 3.0 : 0.0) << "pinned " << branch;
+    EXPECT_DOUBLE_EQ(outs[0].t->f[1], branch ? -4.0 : 0.0) << "pinned " << branch;
+  }
+}
+
 TEST(DiffRef, RefAgreesWithItselfOnEveryBranch) {
   std::string err;
   RuntimeOptions o;

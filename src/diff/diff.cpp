@@ -37,45 +37,67 @@ std::string sub_label(const onnx::NodeProto& n, const std::string& attr) {
   return attr == "body" ? "body" : attr;
 }
 
-// Walks every graph under `g` iteratively (depth-bounded), calling f(node, graph, path, along).
-template <class G, class F>
-void walk(G& root, F&& f) {
+// Walks a node list and every graph under it iteratively (depth-bounded), calling f(node, list, path, along):
+// `list` is the node list the node sits in (a graph's or a model-local function's), `along` the branches of
+// the enclosing Ifs. C: const access.
+template <bool C>
+using NodeList = std::conditional_t<C, const google::protobuf::RepeatedPtrField<onnx::NodeProto>,
+                                    google::protobuf::RepeatedPtrField<onnx::NodeProto>>;
+
+template <bool C, class F>
+void walk_nodes(NodeList<C>* root, const std::string& root_path, F&& f) {
   struct Item {
-    G* g;
+    NodeList<C>* nodes;
     std::string path;
     std::map<std::string, bool> along;
     int depth;
   };
-  std::vector<Item> stack{{&root, "main", {}, 0}};
+  std::vector<Item> stack{{root, root_path, {}, 0}};
   while (!stack.empty()) {
     Item it = std::move(stack.back());
     stack.pop_back();
     if (it.depth > kMaxDepth) continue;
     std::vector<Item> children;
-    for (int k = 0; k < it.g->node_size(); ++k) {
+    for (int k = 0; k < it.nodes->size(); ++k) {
       auto* n = [&]() {
-        if constexpr (std::is_const_v<G>) return &it.g->node(k);
-        else return it.g->mutable_node(k);
+        if constexpr (C) return &it.nodes->Get(k);
+        else return it.nodes->Mutable(k);
       }();
       const std::string npath = it.path + "/" + node_label(*n, k);
-      f(*n, *it.g, npath, it.along);
+      f(*n, *it.nodes, npath, it.along);
       for (int a = 0; a < n->attribute_size(); ++a) {
         auto* attr = [&]() {
-          if constexpr (std::is_const_v<G>) return &n->attribute(a);
+          if constexpr (C) return &n->attribute(a);
           else return n->mutable_attribute(a);
         }();
         if (!attr->has_g()) continue;
         auto along = it.along;
         if (is_if(*n) && (attr->name() == "then_branch" || attr->name() == "else_branch"))
           along[npath] = attr->name() == "then_branch";
-        G* sub = [&]() {
-          if constexpr (std::is_const_v<G>) return &attr->g();
-          else return attr->mutable_g();
+        NodeList<C>* sub = [&]() {
+          if constexpr (C) return &attr->g().node();
+          else return attr->mutable_g()->mutable_node();
         }();
         children.push_back({sub, npath + "/" + sub_label(*n, attr->name()), std::move(along), it.depth + 1});
       }
     }
     for (auto c = children.rbegin(); c != children.rend(); ++c) stack.push_back(std::move(*c));
+  }
+}
+
+// The path prefix of a model-local function's nodes: function:DOMAIN.NAME (an If in it is pinned for every call).
+std::string function_path(const onnx::FunctionProto& fn) { return "function:" + fn.domain() + "." + fn.name(); }
+
+// The main graph, then every model-local function.
+template <class M, class F>
+void walk(M& m, F&& f) {
+  constexpr bool C = std::is_const_v<M>;
+  if constexpr (C) {
+    walk_nodes<true>(&m.graph().node(), "main", f);
+    for (const auto& fn : m.functions()) walk_nodes<true>(&fn.node(), function_path(fn), f);
+  } else {
+    walk_nodes<false>(m.mutable_graph()->mutable_node(), "main", f);
+    for (auto& fn : *m.mutable_functions()) walk_nodes<false>(fn.mutable_node(), function_path(fn), f);
   }
 }
 
@@ -261,10 +283,10 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
       pr.variants.push_back(std::move(v));
     }
     bool in_function = false;
-    for (const auto& f : m.functions())
-      for (const auto& n : f.node())
-        if (is_if(n)) in_function = true;
-    if (in_function) md.notes.push_back("Ifs inside model-local functions are not pinned (only the branch the data takes runs)");
+    for (const auto& site : ifs)
+      if (site.path.rfind("function:", 0) == 0) in_function = true;
+    if (in_function)
+      md.notes.push_back("an If inside a model-local function is pinned in the function's body: every call of the function takes that branch");
   }
 
   // Inputs
@@ -408,8 +430,8 @@ std::string out_status_name(OutputDiff::Status s) {
 
 std::vector<IfSite> find_ifs(const onnx::ModelProto& m) {
   std::vector<IfSite> out;
-  walk(m.graph(), [&](const onnx::NodeProto& n, const onnx::GraphProto&, const std::string& path,
-                      const std::map<std::string, bool>& along) {
+  walk(m, [&](const onnx::NodeProto& n, const NodeList<true>&, const std::string& path,
+              const std::map<std::string, bool>& along) {
     if (is_if(n)) out.push_back({path, along});
   });
   return out;
@@ -434,19 +456,18 @@ std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, boo
   out = m;
   struct Site {
     onnx::NodeProto* node;
-    onnx::GraphProto* graph;
+    NodeList<false>* list;  // the graph's or the function's nodes
   };
   std::map<std::string, Site> sites;
-  walk(*out.mutable_graph(), [&](onnx::NodeProto& n, onnx::GraphProto& g, const std::string& path,
-                                 const std::map<std::string, bool>&) {
-    if (is_if(n) && pins.count(path)) sites[path] = {&n, &g};
+  walk(out, [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& path, const std::map<std::string, bool>&) {
+    if (is_if(n) && pins.count(path)) sites[path] = {&n, &list};
   });
   int counter = 0;
   for (const auto& [path, value] : pins) {
     auto it = sites.find(path);
     if (it == sites.end()) return "no If at " + path;
     onnx::NodeProto* n = it->second.node;
-    onnx::GraphProto* g = it->second.graph;
+    NodeList<false>* list = it->second.list;
     if (n->input_size() < 1) return "If " + path + " has no condition input";
     const std::string name = "condlint_pin_" + std::to_string(counter++) + "_" + (value ? "true" : "false");
     n->set_input(0, name);
@@ -461,8 +482,8 @@ std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, boo
     t->set_data_type(onnx::TensorProto::BOOL);
     t->add_int32_data(value ? 1 : 0);
     // A Constant has no inputs, so the front of the graph keeps the nodes topologically sorted.
-    *g->add_node() = std::move(c);
-    for (int k = g->node_size() - 1; k > 0; --k) g->mutable_node()->SwapElements(k, k - 1);
+    *list->Add() = std::move(c);
+    for (int k = list->size() - 1; k > 0; --k) list->SwapElements(k, k - 1);
   }
   return "";
 }

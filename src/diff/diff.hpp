@@ -133,7 +133,8 @@ struct IfSite {
   std::string path;                    // as the executor names it: main/If#0/then/inner
   std::map<std::string, bool> along;   // pins of enclosing Ifs needed to reach it
 };
-// Every If of the main graph and its subgraphs (not inside model-local functions), iteratively, depth-bounded.
+// Every If of the main graph, of model-local functions (paths function:DOMAIN.NAME/...) and of their subgraphs,
+// iteratively, depth-bounded.
 std::vector<IfSite> find_ifs(const onnx::ModelProto& m);
 // The pin sets of --branches both: for each If, both values with the enclosing Ifs pinned along the path.
 std::vector<std::map<std::string, bool>> branch_variants(const std::vector<IfSite>& ifs, int max_variants);
