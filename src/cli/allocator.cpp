@@ -7,7 +7,7 @@
 // about as much as parsing the file. When a loader announces a large model (model/memory_hint.hpp), the hook
 // below gives mimalloc one region of that size and has a second thread fault it in (MADV_POPULATE_WRITE)
 // while the loader parses and builds on the first; pages the loader reaches first it simply faults itself.
-// Once per process, for models expected to need 48 MiB or more; capped at 2 GiB and a quarter of the RAM.
+// For hints of 48 MiB or more; all regions of a process together are capped at 2 GiB and a quarter of the RAM.
 // The region asks for transparent huge pages (fewer faults); mimalloc's own segments keep small pages, since
 // a huge-page fault on the loader's thread can stall for compaction on a busy machine.
 // CONDLINT_NO_PREFAULT=1 turns pre-faulting off.
@@ -35,19 +35,22 @@ constexpr size_t kAlign = size_t(32) << 20;  // mimalloc's segment size
 constexpr size_t kStep = size_t(2) << 20;    // one huge page per madvise
 
 std::atomic<bool> g_stop{false};
-std::atomic<bool> g_used{false};
+std::atomic<size_t> g_given{0};  // bytes of all regions handed out so far (capped)
 
 void prefault_hook(size_t bytes) {
   if (bytes == 0) {
     g_stop.store(true, std::memory_order_relaxed);
     return;
   }
-  if (bytes < kMin || g_used.exchange(true)) return;
+  if (bytes < kMin) return;
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   size_t cap = size_t(2) << 30;
   if (pages > 0 && page > 0) cap = std::min(cap, static_cast<size_t>(pages) * static_cast<size_t>(page) / 4);
-  const size_t size = (std::min(bytes, cap) + kAlign - 1) / kAlign * kAlign;
+  const size_t given = g_given.load();
+  if (given >= cap) return;
+  const size_t size = (std::min(bytes, cap - given) + kAlign - 1) / kAlign * kAlign;
   if (size < kMin) return;
+  g_given.fetch_add(size);
   // mimalloc wants its arenas aligned to its segment size: map one alignment more and start at a boundary.
   void* raw = mmap(nullptr, size + kAlign, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (raw == MAP_FAILED) return;

@@ -80,6 +80,48 @@ struct IfInfo {
 
 std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
 
+// Bytes of the main graph's initializers and sparse initializers, by a shallow scan of the wire format (the
+// model's field 7, and in it fields 5 and 15), without parsing. 0 when the bytes do not scan.
+size_t weight_bytes(std::string_view b) {
+  auto varint = [](std::string_view& s, uint64_t& v) {
+    v = 0;
+    for (int shift = 0; shift < 64 && !s.empty(); shift += 7) {
+      const auto c = static_cast<unsigned char>(s.front());
+      s.remove_prefix(1);
+      v |= uint64_t(c & 0x7f) << shift;
+      if (!(c & 0x80)) return true;
+    }
+    return false;
+  };
+  // Calls f(field, payload) for each length-delimited field; false on anything it cannot skip.
+  auto scan = [&](std::string_view s, auto&& f) {
+    while (!s.empty()) {
+      uint64_t tag = 0, v = 0;
+      if (!varint(s, tag)) return false;
+      switch (tag & 7) {
+        case 0: if (!varint(s, v)) return false; break;
+        case 1: if (s.size() < 8) return false; s.remove_prefix(8); break;
+        case 5: if (s.size() < 4) return false; s.remove_prefix(4); break;
+        case 2:
+          if (!varint(s, v) || v > s.size()) return false;
+          f(tag >> 3, s.substr(0, v));
+          s.remove_prefix(v);
+          break;
+        default: return false;
+      }
+    }
+    return true;
+  };
+  size_t total = 0;
+  const bool ok = scan(b, [&](uint64_t field, std::string_view graph) {
+    if (field == 7)
+      (void)scan(graph, [&](uint64_t f, std::string_view p) {
+        if (f == 5 || f == 15) total += p.size();
+      });
+  });
+  return ok ? std::min(total, b.size()) : 0;
+}
+
 // Nodes in a graph and all its subgraphs, iteratively.
 size_t count_nodes(const onnx::GraphProto& root) {
   size_t n = 0;
@@ -892,9 +934,12 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   main.role = "graph";
   main.loc = loc(0);
   model_->graphs.push_back(main);
+  // The parsed messages take about nine times their bytes, weights once (bench/README.md).
+  const size_t weights = weight_bytes(bytes_);
+  const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   if (!parse()) return std::move(model_);
-  // About 1.4 KB of model, values and inferred types per node (bench/README.md); weights add nothing.
-  const MemoryHint hint(count_nodes(proto_.graph()) * 1400);
+  // Then about 1.4 KB of model, values and inferred types per node; weights add nothing.
+  const MemoryHint build_hint(count_nodes(proto_.graph()) * 1400);
 
   data_->ir_version = proto_.ir_version();
   for (const auto& os : proto_.opset_import()) {
