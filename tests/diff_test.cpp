@@ -37,7 +37,7 @@ bool have_python_onnx() {
 // The perturbing test runtime as a cmd: spec.
 std::string perturb_runtime(const std::string& args) {
   return "cmd:/usr/bin/python3 " + (test::source_dir() / "tests/diff_runtime_perturb.py").string() + " --condlint " +
-         CONDLINT_BINARY + " " + args + " {model} {inputs} {outputs}";
+         condlint::test::condlint_binary() + " " + args + " {model} {inputs} {outputs}";
 }
 
 std::string q(const std::string& s) { return "'" + s + "'"; }

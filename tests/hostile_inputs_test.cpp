@@ -99,7 +99,7 @@ __attribute__((constructor)) void rss_probe() {
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
     dup2(null, 2);
-    execl(CONDLINT_BINARY, CONDLINT_BINARY, "lint", file, static_cast<char*>(nullptr));
+    execl(condlint::test::condlint_binary(), condlint::test::condlint_binary(), "lint", file, static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;

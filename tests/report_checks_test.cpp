@@ -260,7 +260,7 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
   // ref against a runtime that perturbs the else-pinned runs: the divergences sit in the right branches.
   if (python_onnx_ok().empty()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the perturbing runtime needs it)";
   const std::string perturb = "cmd:/usr/bin/python3 " + (source_dir() / "tests/diff_runtime_perturb.py").string() +
-                              " --condlint " + CONDLINT_BINARY + " --when else {model} {inputs} {outputs}";
+                              " --condlint " + condlint::test::condlint_binary() + " --when else {model} {inputs} {outputs}";
   const std::string bad = (temp_dir() / "diff-perturbed.html").string();
   const auto j = json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime " + q(perturb) +
                                  " --format json --html " + q(bad) + " 2>/dev/null")

@@ -15,7 +15,9 @@
 
 namespace condlint::test {
 
-inline std::filesystem::path source_dir() { return CONDLINT_SOURCE_DIR; }
+// The checkout and the built condlint (tests/test_support.cpp, the only file built with those paths).
+std::filesystem::path source_dir();
+const char* condlint_binary();
 inline std::filesystem::path shared_dir() { return source_dir().parent_path() / "shared"; }
 
 struct CmdResult {
@@ -36,7 +38,7 @@ inline CmdResult run(const std::string& cmd) {
   return r;
 }
 
-inline std::string condlint_cmd() { return std::string("\"") + CONDLINT_BINARY + "\""; }
+inline std::string condlint_cmd() { return std::string("\"") + condlint_binary() + "\""; }
 
 inline std::vector<Finding> lint(const std::string& path) {
   LoadResult lr = load_file(path);
