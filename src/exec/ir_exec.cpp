@@ -25,8 +25,6 @@ namespace fs = std::filesystem;
 
 bool is_ir_path(const fs::path& p) { return p.extension() == ".xml"; }
 
-namespace {
-
 std::optional<DT> dt_of(ElemType e) {
   switch (e) {
     case ElemType::Boolean: return DT::Bool;
@@ -46,6 +44,8 @@ std::optional<DT> dt_of(ElemType e) {
   }
 }
 
+namespace {
+
 std::optional<DT> dt_of_name(const std::string& s) {
   static const std::map<std::string, DT> m{
       {"boolean", DT::Bool}, {"f16", DT::F16}, {"bf16", DT::BF16}, {"f32", DT::F32}, {"f64", DT::F64},
@@ -57,25 +57,9 @@ std::optional<DT> dt_of_name(const std::string& s) {
 }
 
 std::vector<int64_t> parse_int_list(const std::string& s) {
-  std::vector<int64_t> out;
-  std::string cur;
-  auto flush = [&] {
-    if (cur.empty()) return;
-    try {
-      size_t used = 0;
-      out.push_back(std::stoll(cur, &used));
-      if (used != cur.size()) fail("'" + cur + "' is not an integer");
-    } catch (const std::logic_error&) {
-      fail("'" + cur + "' is not an integer");
-    }
-    cur.clear();
-  };
-  for (char ch : s) {
-    if (ch == ',' || ch == ' ') flush();
-    else cur += ch;
-  }
-  flush();
-  return out;
+  auto v = parse_int64_list(s);
+  if (!v) fail("'" + s + "' is not a list of integers");
+  return *v;
 }
 
 void set_i(onnx::NodeProto& n, const std::string& name, int64_t v) {

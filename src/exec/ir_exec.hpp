@@ -3,10 +3,15 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 
 #include "exec/runner.hpp"
+#include "model/types.hpp"
 
 namespace condlint::exec {
+
+// The executor's element type for an IR element type; nullopt for types it cannot compute (u1, i4, f8, ...).
+std::optional<DT> dt_of(ElemType e);
 
 // True when the file name ends in .xml.
 bool is_ir_path(const std::filesystem::path& p);

@@ -18,6 +18,7 @@
 #include <pugixml.hpp>
 
 #include "diff/diff.hpp"
+#include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "export/export.hpp"
 #include "loaders/ir_loop_map.hpp"
@@ -29,24 +30,7 @@ namespace {
 
 using exec::DT;
 
-std::optional<DT> dt_of(ElemType e) {
-  switch (e) {
-    case ElemType::Boolean: return DT::Bool;
-    case ElemType::F16: return DT::F16;
-    case ElemType::BF16: return DT::BF16;
-    case ElemType::F32: return DT::F32;
-    case ElemType::F64: return DT::F64;
-    case ElemType::I8: return DT::I8;
-    case ElemType::I16: return DT::I16;
-    case ElemType::I32: return DT::I32;
-    case ElemType::I64: return DT::I64;
-    case ElemType::U8: return DT::U8;
-    case ElemType::U16: return DT::U16;
-    case ElemType::U32: return DT::U32;
-    case ElemType::U64: return DT::U64;
-    default: return std::nullopt;
-  }
-}
+using exec::dt_of;
 
 // Why an element type has no export.
 std::string no_onnx_type(ElemType e) {
@@ -79,27 +63,7 @@ bool parse_bool(const std::string& v, bool& out) {
   return false;
 }
 
-std::optional<std::vector<int64_t>> parse_int_list(const std::string& s) {
-  std::vector<int64_t> out;
-  std::string cur;
-  auto flush = [&] {
-    if (cur.empty()) return true;
-    int64_t v = 0;
-    if (!parse_int64(cur, v)) return false;
-    out.push_back(v);
-    cur.clear();
-    return true;
-  };
-  for (char ch : s) {
-    if (ch == ',' || ch == ' ') {
-      if (!flush()) return std::nullopt;
-    } else {
-      cur += ch;
-    }
-  }
-  if (!flush()) return std::nullopt;
-  return out;
-}
+std::optional<std::vector<int64_t>> parse_int_list(const std::string& s) { return parse_int64_list(s); }
 
 
 // A declared shape worth writing into a ValueInfo: the port lists its dims.

@@ -231,4 +231,20 @@ bool same_type(const TypeDesc& a, const TypeDesc& b) {
 }
 
 
+std::optional<std::vector<int64_t>> parse_int64_list(std::string_view s) {
+  std::vector<int64_t> out;
+  size_t k = 0;
+  while (k < s.size()) {
+    while (k < s.size() && (s[k] == ',' || s[k] == ' ')) ++k;
+    size_t e = k;
+    while (e < s.size() && s[e] != ',' && s[e] != ' ') ++e;
+    if (e == k) break;
+    int64_t v = 0;
+    if (!parse_int64(s.substr(k, e - k), v)) return std::nullopt;
+    out.push_back(v);
+    k = e;
+  }
+  return out;
+}
+
 }  // namespace condlint

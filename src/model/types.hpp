@@ -82,5 +82,7 @@ struct TypeDesc {
 bool same_type(const TypeDesc& a, const TypeDesc& b);
 
 bool parse_int64(std::string_view s, int64_t& out);
+// "1,2, 3" / "1 2 3" / "": the integers of an IR attribute list; nullopt when one is not an integer.
+std::optional<std::vector<int64_t>> parse_int64_list(std::string_view s);
 
 }  // namespace condlint
