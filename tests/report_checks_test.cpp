@@ -362,7 +362,8 @@ std::string validate(const std::string& file) {
   run(q(tool.string()) + " validate " + q(file) + " --rule-kind \"Sarif;Gh\" -o " + q(out) + " >/dev/null 2>&1");
   if (!fs::exists(out)) return "no validator output";
   std::string problems;
-  for (const auto& r : json::parse(slurp(out))["runs"])
+  const json doc = json::parse(slurp(out));  // kept: the loop walks into it
+  for (const auto& r : doc["runs"])
     for (const auto& res : r.value("results", json::array()))
       if (res.value("level", "warning") == "error" || res.value("level", "warning") == "warning") problems += res.dump() + "\n";
   return problems;
