@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/onnx_io.hpp"
 #include "exec/tensor.hpp"
 #include "fuzz/golden_data_replay.hpp"
 #include "importers/nnapi_testmodel.hpp"
@@ -98,6 +99,16 @@ TEST(FuzzRegressions, NpyShapeBeyondItsDataIsRejectedBeforeAllocating) {
   EXPECT_EQ(exec::guard().peak_bytes, 0) << "a tensor was allocated before the size check";
   // A string tensor is accounted at its real footprint: 100 M elements exceed the 2 GiB budget.
   EXPECT_THROW(exec::Tensor(exec::DT::Str, exec::Dims{100'000'000}), exec::ExecError);
+}
+
+// Found by golden_data_fuzz: a STRING TensorProto with raw_data skipped the declared-size check (raw_data is
+// never sized for strings), so its shape was allocated: 23 M strings, 756 MB, from 40 bytes.
+TEST(FuzzRegressions, StringTensorWithRawDataIsSizedByItsStrings) {
+  const fs::path f = test::source_dir() / "tests/fuzz_regressions/golden_data_fuzz/pb-string-tensor-raw-data-shape-oom-malloc756MB";
+  const std::string bytes = slurp(f).substr(1);
+  exec::guard().peak_bytes = 0;
+  EXPECT_THROW((void)exec::read_pb_value(bytes, nullptr), exec::ExecError);
+  EXPECT_EQ(exec::guard().peak_bytes, 0) << "a tensor was allocated before the size check";
 }
 
 TEST(FuzzSmoke, CorpusAndFixturesThroughEveryLoader) {

@@ -97,7 +97,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
     else declared *= x;
   }
   int64_t available = -1;
-  if (tp.has_raw_data()) available = dt_bytes(dt) ? static_cast<int64_t>(tp.raw_data().size() / dt_bytes(dt)) : -1;
+  if (dt == DT::Str) available = tp.string_data_size();  // strings never live in raw_data
+  else if (tp.has_raw_data()) available = dt_bytes(dt) ? static_cast<int64_t>(tp.raw_data().size() / dt_bytes(dt)) : -1;
   else {
     switch (dt) {
       case DT::F32: available = tp.float_data_size(); break;
@@ -108,7 +109,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
       default: available = tp.int32_data_size(); break;
     }
   }
-  if (big || (available >= 0 && declared != available && std::find(d.begin(), d.end(), 0) == d.end()))
+  if (available < 0) fail("tensor '" + tp.name() + "': cannot tell how many values it carries");
+  if (big || (declared != available && std::find(d.begin(), d.end(), 0) == d.end()))
     fail("tensor '" + tp.name() + "' declares shape " + dims_str(d) + (big ? " (more than 2^63 elements)" : "") +
          " but carries " + std::to_string(available) + " values");
   Tensor t(dt, d);
