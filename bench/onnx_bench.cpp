@@ -62,7 +62,8 @@ int main(int argc, char** argv) {
   condlint::bench::child_main(argc, argv, [](const std::string& step, const std::string& bytes) {
     if (step == "parse") return parse_only(bytes);
     if (step == "checker") return onnx_full_check(bytes);
-    (void)lint(bytes).release();  // no teardown, as the single-model CLI
+    condlint::skip_loader_teardown(true);  // as the single-model CLI: no teardown of the model or the loader
+    (void)lint(bytes).release();
     return true;
   });
   std::vector<int> sizes;

@@ -1,6 +1,7 @@
 #include "loaders/loader.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -63,6 +64,12 @@ std::string file_too_large(uint64_t size) {
   return "the file has " + std::to_string(size) + " bytes, more than condlint reads into memory (" +
          std::to_string(cap >> 20) + " MiB; set CONDLINT_MAX_FILE_MB to raise the limit)";
 }
+
+namespace {
+std::atomic<bool> g_skip_teardown{false};
+}
+void skip_loader_teardown(bool skip) { g_skip_teardown.store(skip); }
+bool loader_teardown_skipped() { return g_skip_teardown.load(); }
 
 LineIndex::LineIndex(std::string_view text) : size_(text.size()) {
   starts_.push_back(0);
