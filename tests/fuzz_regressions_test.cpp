@@ -111,6 +111,18 @@ TEST(FuzzRegressions, StringTensorWithRawDataIsSizedByItsStrings) {
   EXPECT_EQ(exec::guard().peak_bytes, 0) << "a tensor was allocated before the size check";
 }
 
+// Found by golden_data_fuzz (UBSan): a .npy shape with a 0 among dims whose product overflows int64 made an
+// "empty" tensor whose element count then overflowed. Such a shape is now refused.
+TEST(FuzzRegressions, EmptyShapeWhoseOtherDimsOverflowIsRefused) {
+  EXPECT_THROW(exec::checked_numel({0, int64_t(1) << 40, int64_t(1) << 40}), exec::ExecError);
+  EXPECT_EQ(exec::checked_numel({0, 7, 7}), 0);
+  EXPECT_EQ(exec::checked_numel({3, 0}), 0);
+  const fs::path f = test::source_dir() / "tests/fuzz_regressions/golden_data_fuzz" /
+                     "npy-empty-shape-with-overflowing-dims-ubsan-df386b1f93e1b9ba2d69bf3be76078422310ab70";
+  const std::string bytes = slurp(f);
+  (void)fuzz::golden_data_replay(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+}
+
 TEST(FuzzSmoke, CorpusAndFixturesThroughEveryLoader) {
   std::vector<fs::path> inputs = files_under(test::source_dir() / "corpus");
   for (const auto& f : files_under(test::source_dir() / "tests/fixtures")) inputs.push_back(f);

@@ -157,15 +157,17 @@ std::string dims_str(const Dims& d) {
 }
 
 int64_t checked_numel(const Dims& d) {
+  // The product of the non-zero dims must fit even when a zero makes the tensor empty: strides and the
+  // element count are computed from the other dims too.
   int64_t n = 1;
-  bool overflow = false;
+  bool overflow = false, empty = false;
   for (int64_t x : d) {
     if (x < 0) throw ExecError(ErrKind::Invalid, "negative dimension in shape " + dims_str(d));
-    if (x != 0 && n > std::numeric_limits<int64_t>::max() / x) overflow = true;
+    if (x == 0) empty = true;
+    else if (n > std::numeric_limits<int64_t>::max() / x) overflow = true;
     else n *= x;
   }
-  for (int64_t x : d)
-    if (x == 0) return 0;
+  if (empty && !overflow) return 0;
   if (overflow || n > guard().limits.max_elements)
     throw ExecError(ErrKind::Resource, "tensor of shape " + dims_str(d) + " has " +
                                            (overflow ? std::string("more than 2^63") : std::to_string(n)) +
@@ -213,8 +215,10 @@ Tensor::Tensor(DT t, Dims d) : dt(t), shape(std::move(d)) {
 }
 
 int64_t Tensor::numel() const {
+  for (int64_t x : shape)
+    if (x == 0) return 0;
   int64_t n = 1;
-  for (int64_t x : shape) n *= x;
+  for (int64_t x : shape) n *= x;  // bounded: the constructor checked the product (checked_numel)
   return n;
 }
 
