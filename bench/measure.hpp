@@ -3,7 +3,7 @@
 //    already mapped) — the best case;
 //  - cold: in a fresh process per repeat (the benchmark runs itself), as a `condlint lint` process runs — every page the step touches
 //    is faulted in and zeroed by the kernel, which on these VMs costs about as much as the parse itself. The
-//    child's peak RSS (wait4) is the step's memory figure.
+//    child's peak RSS growth during the step is the step's memory figure.
 // Medians of N; the machines are shared and noisy, so compare figures taken in the same run only.
 #pragma once
 
@@ -40,11 +40,24 @@ inline double current_rss_mb() {
 }
 
 // Cold runs: the benchmark executes itself as `SELF --child STEP FILE`; the child reads FILE, then times STEP
-// alone and reports its time and its resident set before the step on fd 3. Its peak RSS comes from wait4.
+// alone and reports on fd 3 its time, its resident set before the step and its peak (VmHWM) after it.
 struct ChildReport {
   double ms = -1;
   double base_rss_mb = 0;
+  double peak_rss_mb = 0;  // VmHWM of the child's own address space (wait4's ru_maxrss would carry the
+                           // parent's peak across fork + exec)
 };
+
+inline double peak_rss_mb() {
+  double kb = 0;
+  if (FILE* f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "VmHWM: %lf kB", &kb) == 1) break;
+    std::fclose(f);
+  }
+  return kb / 1024.0;
+}
 
 inline Cold run_cold(const char* self, const char* step, const std::string& file) {
   int fds[2];
@@ -66,10 +79,9 @@ inline Cold run_cold(const char* self, const char* step, const std::string& file
   const bool got = read(fds[0], &rep, sizeof rep) == static_cast<ssize_t>(sizeof rep);
   close(fds[0]);
   int status = 0;
-  rusage ru{};
-  if (wait4(pid, &status, 0, &ru) == pid && got && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+  if (waitpid(pid, &status, 0) == pid && got && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     c.ms = rep.ms;
-    c.rss_mb = ru.ru_maxrss / 1024.0 - rep.base_rss_mb;
+    c.rss_mb = rep.peak_rss_mb - rep.base_rss_mb;
   }
   return c;
 }
@@ -93,6 +105,7 @@ void child_main(int argc, char** argv, const Steps& steps) {
   const auto t0 = std::chrono::steady_clock::now();
   if (!steps(std::string(argv[2]), bytes)) _exit(2);
   rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  rep.peak_rss_mb = peak_rss_mb();
   (void)!write(3, &rep, sizeof rep);
   _exit(0);
 }
