@@ -404,3 +404,28 @@ TEST(Jobs, ParallelOutputIsIdenticalToSerial) {
 }
 
 }  // namespace
+
+// tolerances: run: / diff: of the configuration apply to `condlint run` and `condlint diff` where --atol / --rtol
+// are not given (found from the model's directory upwards, or --config FILE); a bad file is a usage error.
+TEST(Config, TolerancesApplyToRunAndDiff) {
+  const std::string dir = temp_dir() + "/cfgtol";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // golden_mismatch: the then branch computes 0 where the golden data says 0.25.
+  fs::copy(source_dir() / "corpus/ir/exec-cases/golden_mismatch", dir + "/m", fs::copy_options::recursive);
+  const std::string model = q(dir + "/m/golden_mismatch.xml");
+  EXPECT_EQ(run(condlint_cmd() + " run " + model).exit_code, 1);  // no configuration yet: a mismatch
+  std::ofstream(dir + "/.condlint.yaml") << "tolerances:\n  run: {atol: 0.5}\n  diff: {atol: 0, rtol: 0}\n";
+  EXPECT_EQ(run(condlint_cmd() + " run " + model).exit_code, 0) << "the configuration's atol 0.5 covers 0.25";
+  EXPECT_EQ(run(condlint_cmd() + " run --atol 0.1 " + model).exit_code, 1) << "--atol wins over the configuration";
+  std::ofstream(dir + "/other.yaml") << "tolerances:\n  run: {atol: 0.01}\n";
+  EXPECT_EQ(run(condlint_cmd() + " run --config " + q(dir + "/other.yaml") + " " + model).exit_code, 1);
+  std::ofstream(dir + "/bad.yaml") << "tolerances:\n  run: {atol: 0.5, colour: red}\n";
+  const auto bad = run(condlint_cmd() + " run --config " + q(dir + "/bad.yaml") + " " + model + " 2>&1");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.out.find("bad.yaml:2"), std::string::npos) << bad.out;
+  // diff reads the same file: ref against itself agrees whatever the tolerance; a broken file stops it.
+  EXPECT_EQ(run(condlint_cmd() + " diff " + model + " --runtime ref --runtime ref").exit_code, 0);
+  EXPECT_EQ(run(condlint_cmd() + " diff --config " + q(dir + "/bad.yaml") + " " + model +
+                " --runtime ref --runtime ref 2>/dev/null").exit_code, 2);
+}

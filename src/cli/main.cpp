@@ -444,6 +444,7 @@ int run_rules_list(const std::string& format) {
 
 struct RunCmdOptions {
   std::string model;
+  std::string config;  // --config FILE (else .condlint.yaml found from the model's directory upwards)
   std::vector<std::string> data;
   std::string branches = "both";
   std::vector<std::string> pins;
@@ -454,6 +455,25 @@ struct RunCmdOptions {
   int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
   std::string html_file;  // --html FILE
 };
+
+// The configuration's tolerances (tolerances: run: / diff:) where --atol / --rtol are not given: from --config
+// FILE, else from the .condlint.yaml found from the model's directory upwards. False (message printed) when the
+// configuration cannot be read: a usage error, as for lint.
+bool tolerances_from_config(const std::string& config, const std::string& model, bool for_diff,
+                            std::optional<double>& atol, std::optional<double>& rtol) {
+  const std::string path = config.empty() ? find_config(model) : config;
+  if (path.empty()) return true;
+  std::string err;
+  const auto c = load_config(path, err);
+  if (!c) {
+    std::cerr << "condlint: " << err << "\n";
+    return false;
+  }
+  const Tolerance& t = for_diff ? c->diff : c->run;
+  if (!atol) atol = t.atol;
+  if (!rtol) rtol = t.rtol;
+  return true;
+}
 
 int run_exec(const RunCmdOptions& o) {
   exec::RunConfig cfg;
@@ -470,6 +490,7 @@ int run_exec(const RunCmdOptions& o) {
   }
   cfg.atol = o.atol;
   cfg.rtol = o.rtol;
+  if (!tolerances_from_config(o.config, o.model, false, cfg.atol, cfg.rtol)) return kExitError;
   if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
@@ -517,6 +538,7 @@ int run_exec(const RunCmdOptions& o) {
 
 struct DiffCmdOptions {
   std::vector<std::string> models;
+  std::string config;  // --config FILE (else .condlint.yaml found from the first model's directory upwards)
   std::vector<std::string> runtimes;
   std::vector<std::string> data;
   int random = 0;
@@ -585,6 +607,8 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   }
   cfg.atol = o.atol;
   cfg.rtol = o.rtol;
+  if (!o.models.empty() && !tolerances_from_config(o.config, o.models.front(), true, cfg.atol, cfg.rtol))
+    return kExitError;
   cfg.both_branches = o.branches == "both";
   if (!o.work_dir.empty()) {
     cfg.work_dir = o.work_dir;
@@ -809,6 +833,9 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--pin", runo.pins, "Pin an If's condition: NODE=true|false, NODE its path (main/if_0); repeatable");
     run_cmd->add_option("--atol", runo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
     run_cmd->add_option("--rtol", runo.rtol, "Relative tolerance (default per element type)");
+    run_cmd->add_option("--config", runo.config,
+                        "Configuration file whose tolerances: run: applies where --atol/--rtol are not given (default: "
+                        ".condlint.yaml in the model's directory or above)");
     run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
     run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
     run_cmd->add_option("--html", runo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
@@ -847,6 +874,9 @@ int main(int argc, char** argv) {
         ->capture_default_str();
     diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
     diff_cmd->add_option("--rtol", diffo.rtol, "Relative tolerance (default per element type)");
+    diff_cmd->add_option("--config", diffo.config,
+                         "Configuration file whose tolerances: diff: applies where --atol/--rtol are not given (default: "
+                         ".condlint.yaml in the first model's directory or above)");
     diff_cmd->add_option("--tolerance", diffo.tolerances, "Tolerance of one output: OUTPUT=ATOL,RTOL; repeatable");
     diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
     diff_cmd->add_option("--html", diffo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
