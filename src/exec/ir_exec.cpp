@@ -909,26 +909,12 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       }
       if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
         cr.saved_to = save_case(cfg.save_dir, save_index++, inputs, outputs, work[w]);
-      if (cfg.both_branches && cr.status != CaseStatus::Unsupported) {
-        for (auto& [path, site] : trace.ifs)
-          for (bool b : {true, false}) {
-            if (done.count({path, b}) || site.ran.count(b)) continue;
-            auto pins = work[w];
-            pins[path] = b;
-            done.insert({path, b});
-            if (covered_by_data.count({input_keys[s], pins})) continue;
-            work.push_back(pins);
-          }
-      }
+      if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
+        queue_other_branches(trace, work[w], done, &covered_by_data, input_keys[s], work);
       mr.cases.push_back(std::move(cr));
     }
   }
-  for (const auto& c : mr.cases) {
-    if (c.status == CaseStatus::Passed) ++mr.passed;
-    else if (c.status == CaseStatus::Unsupported) ++mr.unsupported;
-    else ++mr.failed;
-  }
-  for (auto& [p, v] : mr.if_coverage) std::sort(v.begin(), v.end());
+  tally(mr);
   return mr;
 }
 

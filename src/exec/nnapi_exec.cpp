@@ -689,12 +689,7 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
       mr.cases.push_back(std::move(cr));
     }
   }
-  for (const auto& c : mr.cases) {
-    if (c.status == CaseStatus::Passed) ++mr.passed;
-    else if (c.status == CaseStatus::Unsupported) ++mr.unsupported;
-    else ++mr.failed;
-  }
-  for (auto& [p, b] : mr.if_coverage) std::sort(b.begin(), b.end());
+  tally(mr);
   return mr;
 }
 

@@ -268,27 +268,36 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
         Interpreter ip(model, ro);
         cr.saved_to = save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, work[w]);
       }
-      if (cfg.both_branches && cr.status != CaseStatus::Unsupported) {
-        for (auto& [path, site] : trace.ifs)
-          for (bool b : {true, false}) {
-            if (done.count({path, b}) || site.ran.count(b)) continue;
-            auto pins = work[w];
-            pins[path] = b;
-            done.insert({path, b});
-            if (covered_by_data.count({input_keys[s], pins})) continue;
-            work.push_back(pins);
-          }
-      }
+      if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
+        queue_other_branches(trace, work[w], done, &covered_by_data, input_keys[s], work);
       mr.cases.push_back(std::move(cr));
     }
   }
+  tally(mr);
+  return mr;
+}
+
+void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
+                          const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
+                          std::vector<PinSet>& work) {
+  for (const auto& [path, site] : trace.ifs)
+    for (bool b : {true, false}) {
+      if (done.count({path, b}) || site.ran.count(b)) continue;
+      auto next = pins;
+      next[path] = b;
+      done.insert({path, b});
+      if (covered && covered->count({data_key, next})) continue;
+      work.push_back(std::move(next));
+    }
+}
+
+void tally(ModelResult& mr) {
   for (const auto& c : mr.cases) {
     if (c.status == CaseStatus::Passed) ++mr.passed;
     else if (c.status == CaseStatus::Unsupported) ++mr.unsupported;
     else ++mr.failed;
   }
   for (auto& [p, v] : mr.if_coverage) std::sort(v.begin(), v.end());
-  return mr;
 }
 
 namespace {

@@ -1,7 +1,10 @@
 // `condlint run`: a model, its golden data sets, both branches of every If, comparison and reports.
 #pragma once
 
+#include "exec/interpreter.hpp"
+
 #include <filesystem>
+#include <set>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -59,6 +62,17 @@ struct ModelResult {
 };
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
+
+// Shared by the three drivers (ONNX here, IR in ir_exec.cpp, NNAPI in nnapi_exec.cpp):
+using PinSet = std::map<std::string, bool>;
+// --branches both: for every If the run `trace` reached, queues `pins` (a copy: `work` grows) plus that If pinned to each branch it has
+// not been queued or run with yet (`done`), unless the data set `data_key` already runs that pin set
+// (`covered`, may be null).
+void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
+                          const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
+                          std::vector<PinSet>& work);
+// Fills passed / failed / unsupported from the cases and sorts the branch coverage.
+void tally(ModelResult& mr);
 
 // Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and
