@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/ir_gen.hpp"
+#include "loaders/ir_dump.hpp"
 #include "test_support.hpp"
 
 using namespace condlint;
@@ -86,3 +87,90 @@ TEST(IrLoader, ZeroBytesAndBinaryNoiseAreFindings) {
 }
 
 }  // namespace
+
+// ----- The two XML readers (loaders/xml_flat.hpp): FlatXml where it can, pugixml for the rest. -----
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+// Both readers on the same bytes; returns whether FlatXml took them. Where it did, the dumps must be equal.
+bool readers_agree(const std::string& name, const std::string& bytes) {
+  auto flat = load_ir(name, bytes, IrXmlReader::Flat);
+  if (!flat) return false;
+  auto pugi = load_ir(name, bytes, IrXmlReader::Pugixml);
+  EXPECT_EQ(dump_ir_model(*flat), dump_ir_model(*pugi)) << name;
+  return true;
+}
+
+}  // namespace
+
+TEST(IrXmlReaders, AgreeOnEveryIrOfTheCorpusAndTheSharedOnes) {
+  size_t files = 0, flat = 0;
+  std::vector<fs::path> dirs{source_dir() / "corpus", source_dir() / "tests"};
+  if (fs::is_directory(shared_dir() / "corpus" / "openvino-ir")) dirs.push_back(shared_dir() / "corpus" / "openvino-ir");
+  else std::printf("[ note ] ../shared/corpus/openvino-ir not found: only the project's own IR files compared\n");
+  for (const auto& dir : dirs)
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      if (!e.is_regular_file() || e.path().extension() != ".xml") continue;
+      ++files;
+      if (readers_agree(e.path().string(), slurp(e.path()))) ++flat;
+    }
+  std::printf("[ figures ] %zu IR files, %zu read by FlatXml, the same model as pugixml's\n", files, flat);
+  EXPECT_GT(files, 20u);
+  EXPECT_GT(flat * 10, files * 8);  // the fast reader takes the usual files
+}
+
+TEST(IrXmlReaders, AgreeOnGeneratedModelsAndEveryCut) {
+  EXPECT_TRUE(readers_agree("chain.xml", gen::flat_if_chain_ir(20, 3)));
+  EXPECT_TRUE(readers_agree("nested.xml", gen::nested_if_ir(50)));
+  const std::string xml = gen::flat_if_chain_ir(2, 2);
+  for (size_t cut = 0; cut <= xml.size(); ++cut) readers_agree("cut.xml", xml.substr(0, cut));
+}
+
+TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
+  const std::string base =
+      "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\">\n<layers>\n"
+      "<!-- condlint-disable IR014 -->\n"
+      "<layer id=\"0\" name=\"NAME\" type=\"Parameter\" version=\"opset1\"><data element_type=\"f32\" shape=\"2\"/>"
+      "<output><port id=\"0\" precision=\"FP32\"><dim>DIM</dim></port></output></layer>\n"
+      "</layers>\n<edges/>\n</net>\n";
+  auto with = [&](std::string name, std::string dim) {
+    std::string s = base;
+    s.replace(s.find("NAME"), 4, name);
+    s.replace(s.find("DIM"), 3, dim);
+    return s;
+  };
+  // Taken by FlatXml (and the same as pugixml's): plain names, text with spaces, comments, single quotes.
+  EXPECT_TRUE(readers_agree("plain.xml", with("x", "2")));
+  EXPECT_TRUE(readers_agree("spaces.xml", with("x y", " 2 ")));
+  std::string single = with("x", "2");
+  single.replace(single.find("\"Parameter\""), 11, "'Parameter'");
+  EXPECT_TRUE(readers_agree("single.xml", single));
+  // Declined (pugixml decodes or normalises these): entities, character references, CR line ends, CDATA,
+  // DOCTYPE, a tab in an attribute value, a non-ASCII element name, a second root.
+  const std::vector<std::pair<std::string, std::string>> declined = {
+      {"amp.xml", with("a&amp;b", "2")},
+      {"charref.xml", with("x", "&#50;")},
+      {"crlf.xml", with("x", "2") + "\r\n"},
+      {"cdata.xml", with("x", "<![CDATA[2]]>")},
+      {"doctype.xml", "<!DOCTYPE net>\n" + with("x", "2")},
+      {"tab.xml", with("x\ty", "2")},
+      {"second_root.xml", with("x", "2") + "<net/>"},
+  };
+  for (const auto& [name, bytes] : declined) {
+    EXPECT_FALSE(load_ir(name, bytes, IrXmlReader::Flat)) << name;
+    auto m = load_ir(name, bytes);  // the default reader falls back to pugixml
+    ASSERT_TRUE(m) << name;
+    EXPECT_EQ(dump_ir_model(*m), dump_ir_model(*load_ir(name, bytes, IrXmlReader::Pugixml))) << name;
+  }
+  EXPECT_EQ(load_ir("amp.xml", declined[0].second)->graphs[0].nodes[0].name, "a&b");
+  EXPECT_EQ(load_ir("charref.xml", declined[1].second)->graphs[0].nodes[0].outputs[0].shape.str(), "[2]");
+}

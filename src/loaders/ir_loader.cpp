@@ -1,4 +1,5 @@
-// OpenVINO IR (v10, v11) loader: <net> XML with pugixml, nested bodies walked iteratively.
+// OpenVINO IR (v10, v11) loader: <net> XML read by FlatXml (or pugixml when FlatXml declines), nested bodies
+// walked iteratively.
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -8,7 +9,9 @@
 #include <unordered_map>
 
 #include "loaders/loader.hpp"
+#include "loaders/xml_flat.hpp"
 #include "model/memory_hint.hpp"
+#include "model/name_table.hpp"
 
 namespace condlint {
 
@@ -16,87 +19,129 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What does not depend on the XML reader: the parse, the edges, the Conditional views.
 class IrBuilder {
  public:
-  IrBuilder(const std::string& path, std::string& bytes) : path_(path), bytes_(bytes), lines_(bytes) {}
+  IrBuilder(const std::string& path, std::string& bytes, IrXmlReader reader)
+      : path_(path), bytes_(bytes), reader_(reader), lines_(bytes) {}
 
   std::unique_ptr<Model> build();
 
  private:
-  struct Pending {
-    pugi::xml_node container;  // <net>, <then_body>, <else_body> or <body>
-    int graph;
-  };
-
-  // A location for an XML element that belongs to graph g (and node n of it, when n >= 0).
-  SourceLocation loc_of(const pugi::xml_node& x, int g, int n = -1) const {
-    SourceLocation l;  // the file name is filled in when a finding is reported
-    // offset_debug() points at the element's name; report the '<' before it, where editors put it.
-    l.offset = x.offset_debug();
-    if (l.offset > 0 && x.type() == pugi::node_element) --l.offset;
-    lines_.locate(l.offset, l.line, l.column);
-    l.graph = g;
-    l.node_index = n;
-    return l;
-  }
-  struct Where {
-    int g, n;
-  };
   void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
     ir_->problems.push_back({k, std::move(msg), std::move(loc)});
   }
-  void bad_attr(const pugi::xml_node& x, Where w, const std::string& what) {
-    problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
-  }
-  // Reads an integer attribute; records a problem when present but unparsable.
-  std::optional<int64_t> int_attr(const pugi::xml_node& n, const char* name, Where w, bool required);
-  // The same for an attribute already found (`a` may be empty).
-  std::optional<int64_t> int_value(const pugi::xml_node& n, const pugi::xml_attribute& a, const char* name, Where w,
-                                   bool required);
-  Port read_port(const pugi::xml_node& p, Where w, bool output);
-  void read_graph(const Pending& job, std::vector<Pending>& work);
-  void read_suppressions(const pugi::xml_node& layer, Where w);
+  template <class X>
+  bool read_net(const X& root);
   void resolve_edges(int g);
   void build_views();
   ValueDesc value_of(int g, const ValueRef& src) const;
 
   const std::string& path_;
   std::string& bytes_;
+  IrXmlReader reader_;
   LineIndex lines_;
   std::unique_ptr<Model> model_;
   IrData* ir_ = nullptr;
 };
 
-std::optional<int64_t> IrBuilder::int_attr(const pugi::xml_node& n, const char* name, Where node_path,
-                                           bool required) {
-  return int_value(n, n.attribute(name), name, node_path, required);
-}
+// Reads the graphs of either XML reader (xml_flat.hpp: FlatNodeRef or PugiNodeRef) into the model.
+template <class X>
+class IrReader {
+ public:
+  using A = typename X::Attribute;
+  IrReader(Model& m, IrData& ir, const LineIndex& lines) : model_(&m), ir_(&ir), lines_(lines) {}
 
-std::optional<int64_t> IrBuilder::int_value(const pugi::xml_node& n, const pugi::xml_attribute& a, const char* name,
-                                            Where node_path, bool required) {
+  struct Pending {
+    X container;  // <net>, <then_body>, <else_body> or <body>
+    int graph;
+  };
+  void read_graph(const Pending& job, std::vector<Pending>& work);
+
+  // A location for an XML element that belongs to graph g (and node n of it, when n >= 0).
+  SourceLocation loc_of(const X& x, int g, int n = -1) const {
+    SourceLocation l;  // the file name is filled in when a finding is reported
+    // offset_debug() points at the element's name; report the '<' before it, where editors put it.
+    l.offset = x.offset_debug();
+    if (l.offset > 0 && x.is_element()) --l.offset;
+    lines_.locate(l.offset, l.line, l.column);
+    l.graph = g;
+    l.node_index = n;
+    return l;
+  }
+
+ private:
+  struct Where {
+    int g, n;
+  };
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
+    ir_->problems.push_back({k, std::move(msg), std::move(loc)});
+  }
+  void bad_attr(const X& x, Where w, const std::string& what) {
+    problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
+  }
+  // Reads an integer attribute; records a problem when present but unparsable.
+  std::optional<int64_t> int_attr(const X& n, const char* name, Where w, bool required) {
+    return int_value(n, n.attribute(name), name, w, required);
+  }
+  // The same for an attribute already found (`a` may be empty).
+  std::optional<int64_t> int_value(const X& n, const A& a, const char* name, Where w, bool required);
+  Port read_port(const X& p, Where w, bool output);
+  void read_ports(const X& list, std::vector<Port>& ports, Where w, bool output);
+  void read_suppressions(const X& layer, Where w);
+
+  Model* model_;
+  IrData* ir_;
+  const LineIndex& lines_;
+};
+
+// An element's name against a literal (inline: the loader compares a few names per element).
+template <class X>
+inline bool named(const X& x, std::string_view lit) {
+  return x.is_element() && x.name() == lit;
+}
+// The first child element with that name, and the next sibling element with that name.
+template <class X>
+inline X first_named(const X& parent, std::string_view lit) {
+  for (auto c = parent.first_child(); c; c = c.next_sibling())
+    if (named(c, lit)) return c;
+  return X();
+}
+template <class X>
+inline X next_named(const X& x, std::string_view lit) {
+  for (auto c = x.next_sibling(); c; c = c.next_sibling())
+    if (named(c, lit)) return c;
+  return X();
+}
+inline std::string str(std::string_view v) { return std::string(v); }
+
+template <class X>
+std::optional<int64_t> IrReader<X>::int_value(const X& n, const A& a, const char* name, Where node_path,
+                                              bool required) {
   if (!a) {
     if (required)
-      bad_attr(n, node_path, std::string("<") + n.name() + "> has no '" + name + "' attribute");
+      bad_attr(n, node_path, "<" + str(n.name()) + "> has no '" + name + "' attribute");
     return std::nullopt;
   }
   int64_t v = 0;
   if (!parse_int64(a.value(), v)) {
-    bad_attr(n, node_path, std::string("<") + n.name() + "> attribute " + name + "=\"" + a.value() +
+    bad_attr(n, node_path, "<" + str(n.name()) + "> attribute " + name + "=\"" + str(a.value()) +
                                "\" is not an integer");
     return std::nullopt;
   }
   return v;
 }
 
-Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output) {
+template <class X>
+Port IrReader<X>::read_port(const X& p, Where node_path, bool output) {
   Port port;
   port.loc = loc_of(p, node_path.g, node_path.n);
   // One pass over the attributes (the first of each name counts, as pugixml's lookup would find it).
-  pugi::xml_attribute id_a, prec;
+  A id_a, prec;
   for (auto a = p.first_attribute(); a; a = a.next_attribute()) {
-    const char* n = a.name();
-    if (!id_a && std::strcmp(n, "id") == 0) id_a = a;
-    else if (!prec && std::strcmp(n, "precision") == 0) prec = a;
+    const std::string_view n = a.name();
+    if (!id_a && n == "id") id_a = a;
+    else if (!prec && n == "precision") prec = a;
   }
   port.id = id_a.value();
   if (!id_a) bad_attr(p, node_path, "<port> has no 'id' attribute");
@@ -104,28 +149,38 @@ Port IrBuilder::read_port(const pugi::xml_node& p, Where node_path, bool output)
   port.type.kind = TypeDesc::Kind::Tensor;
   if (prec) {
     if (auto t = parse_ov_elem_type(prec.value())) port.type.elem = *t;
-    else bad_attr(p, node_path, std::string("port precision \"") + prec.value() + "\" is not an OpenVINO element type");
+    else bad_attr(p, node_path, "port precision \"" + str(prec.value()) + "\" is not an OpenVINO element type");
   } else if (!output) {
     port.type.kind = TypeDesc::Kind::Unknown;  // input ports usually state no precision
   }
-  port.shape = Shape::of({});
-  bool any_dim = false;
-  for (auto d = p.child("dim"); d; d = d.next_sibling("dim")) {
-    any_dim = true;
+  port.shape.rank_known = true;
+  size_t dims = 0;
+  for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) ++dims;
+  port.shape.dims.reserve(dims);
+  for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) {
     if (auto dim = parse_ov_dim(d.child_value())) {
       port.shape.dims.push_back(*dim);
     } else {
-      bad_attr(d, node_path, std::string("<dim>") + d.child_value() + "</dim> is not a dimension");
+      bad_attr(d, node_path, "<dim>" + str(d.child_value()) + "</dim> is not a dimension");
       port.shape.dims.push_back(Dim::dynamic());
     }
   }
-  if (!any_dim) port.attrs_no_dims = true;
+  if (dims == 0) port.attrs_no_dims = true;
   return port;
 }
 
+template <class X>
+void IrReader<X>::read_ports(const X& list, std::vector<Port>& ports, Where w, bool output) {
+  size_t count = 0;
+  for (auto p = first_named(list, "port"); p; p = next_named(p, "port")) ++count;
+  ports.reserve(count);
+  for (auto p = first_named(list, "port"); p; p = next_named(p, "port")) ports.push_back(read_port(p, w, output));
+}
+
 // `<!-- condlint-disable ID ... -->` comments directly before the layer or among its children.
-void IrBuilder::read_suppressions(const pugi::xml_node& layer, Where w) {
-  auto take = [&](const pugi::xml_node& c) {
+template <class X>
+void IrReader<X>::read_suppressions(const X& layer, Where w) {
+  auto take = [&](const X& c) {
     std::string_view t = c.value();
     while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
     constexpr std::string_view kTag = "condlint-disable";
@@ -148,31 +203,32 @@ void IrBuilder::read_suppressions(const pugi::xml_node& layer, Where w) {
     if (!cur.empty()) s.rules.push_back(std::move(cur));
     ir_->suppressions.push_back(std::move(s));
   };
-  for (auto c = layer.previous_sibling(); c && c.type() == pugi::node_comment; c = c.previous_sibling()) take(c);
+  for (auto c = layer.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) take(c);
   for (auto c = layer.first_child(); c; c = c.next_sibling())
-    if (c.type() == pugi::node_comment) take(c);
+    if (c.is_comment()) take(c);
 }
 
-void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
-  const auto layers = job.container.child("layers");
+template <class X>
+void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
+  const auto layers = first_named(job.container, "layers");
   const Where gpath{job.graph, -1};
   if (!layers)
-    problem(IrProblem::Kind::NotIr, std::string("<") + job.container.name() + "> has no <layers> element",
+    problem(IrProblem::Kind::NotIr, "<" + str(job.container.name()) + "> has no <layers> element",
             loc_of(job.container, job.graph));
   {
     size_t count = 0;
-    for (auto l = layers.child("layer"); l; l = l.next_sibling("layer")) ++count;
+    for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) ++count;
     model_->graphs[job.graph].nodes.reserve(count);  // no Node moves while the graph grows
   }
-  for (auto l = layers.child("layer"); l; l = l.next_sibling("layer")) {
+  for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) {
     Node node;
-    pugi::xml_attribute id_a, name_a, type_a, version_a;
+    A id_a, name_a, type_a, version_a;
     for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
-      const char* n = a.name();
-      if (!id_a && std::strcmp(n, "id") == 0) id_a = a;
-      else if (!name_a && std::strcmp(n, "name") == 0) name_a = a;
-      else if (!type_a && std::strcmp(n, "type") == 0) type_a = a;
-      else if (!version_a && std::strcmp(n, "version") == 0) version_a = a;
+      const std::string_view n = a.name();
+      if (!id_a && n == "id") id_a = a;
+      else if (!name_a && n == "name") name_a = a;
+      else if (!type_a && n == "type") type_a = a;
+      else if (!version_a && n == "version") version_a = a;
     }
     node.id = id_a.value();
     node.name = name_a.value();
@@ -184,17 +240,23 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
     int_value(l, id_a, "id", npath, true);
     if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
     read_suppressions(l, npath);
-    pugi::xml_node data, input, output;  // the first of each, as child() finds it
+    // The first of each, as child() finds it; the bodies and port maps of an If or a Loop too.
+    X data, input, output, then_body, else_body, then_map, else_map, body;
     for (auto c = l.first_child(); c; c = c.next_sibling()) {
-      if (c.type() != pugi::node_element) continue;
-      const char* n = c.name();
-      if (!data && std::strcmp(n, "data") == 0) data = c;
-      else if (!input && std::strcmp(n, "input") == 0) input = c;
-      else if (!output && std::strcmp(n, "output") == 0) output = c;
+      if (!c.is_element()) continue;
+      const std::string_view n = c.name();
+      if (!data && n == "data") data = c;
+      else if (!input && n == "input") input = c;
+      else if (!output && n == "output") output = c;
+      else if (!then_body && n == "then_body") then_body = c;
+      else if (!else_body && n == "else_body") else_body = c;
+      else if (!then_map && n == "then_port_map") then_map = c;
+      else if (!else_map && n == "else_port_map") else_map = c;
+      else if (!body && n == "body") body = c;
     }
-    for (auto a : data.attributes()) node.attrs[a.name()] = a.value();
-    for (auto p = input.child("port"); p; p = p.next_sibling("port")) node.inputs.push_back(read_port(p, npath, false));
-    for (auto p = output.child("port"); p; p = p.next_sibling("port")) node.outputs.push_back(read_port(p, npath, true));
+    for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs[str(a.name())] = a.value();
+    read_ports(input, node.inputs, npath, false);
+    read_ports(output, node.outputs, npath, true);
     node.sources.assign(node.inputs.size(), ValueRef{});
 
     const bool is_param = node.op == "Parameter", is_const = node.op == "Const" || node.op == "Constant";
@@ -203,13 +265,13 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
       std::optional<ElemType> et;
       if (const auto a = data.attribute("element_type")) {
         et = parse_ov_elem_type(a.value());
-        if (!et) bad_attr(data, npath, std::string("element_type=\"") + a.value() + "\" is not an OpenVINO element type");
+        if (!et) bad_attr(data, npath, "element_type=\"" + str(a.value()) + "\" is not an OpenVINO element type");
       }
       std::optional<Shape> shape;
       if (const auto a = data.attribute("shape")) {
         std::string why;
         shape = parse_ov_shape(a.value(), &why);
-        if (!shape) bad_attr(data, npath, std::string("shape=\"") + a.value() + "\": " + why);
+        if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
       }
       if (!node.outputs.empty()) {
         if (et) node.outputs[0].type = TypeDesc::tensor(*et);
@@ -230,8 +292,7 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
       }
     }
 
-    auto add_body = [&](const char* tag, const std::string& role) -> int {
-      const auto body = l.child(tag);
+    auto add_body = [&](const X& body, const char* role) -> int {
       if (!body) return -1;
       Graph g;
       g.parent_graph = job.graph;
@@ -250,19 +311,19 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
       IrIf info;
       info.graph = job.graph;
       info.node = node_index;
-      const char* body_tags[2] = {"then_body", "else_body"};
-      const char* map_tags[2] = {"then_port_map", "else_port_map"};
+      const X bodies[2] = {then_body, else_body};
+      const X maps[2] = {then_map, else_map};
       const char* roles[2] = {"then", "else"};
       for (int b = 0; b < 2; ++b) {
-        info.body_graph[b] = add_body(body_tags[b], roles[b]);
+        info.body_graph[b] = add_body(bodies[b], roles[b]);
         info.has_body[b] = info.body_graph[b] >= 0;
-        const auto pm = l.child(map_tags[b]);
+        const auto pm = maps[b];
         info.has_port_map[b] = static_cast<bool>(pm);
         for (auto e = pm.first_child(); e; e = e.next_sibling()) {
-          const std::string tag = e.name();
-          if (tag != "input" && tag != "output") continue;
+          const bool is_input = named(e, "input");
+          if (!is_input && !named(e, "output")) continue;
           IrPortMapEntry entry;
-          entry.is_input = tag == "input";
+          entry.is_input = is_input;
           entry.loc = loc_of(e, job.graph, node_index);
           auto ext = int_attr(e, "external_port_id", npath, true);
           auto in = int_attr(e, "internal_layer_id", npath, true);
@@ -274,28 +335,44 @@ void IrBuilder::read_graph(const Pending& job, std::vector<Pending>& work) {
         }
       }
       ir_->ifs.push_back(std::move(info));
-    } else if (l.child("body")) {
-      add_body("body", "body");
+    } else if (body) {
+      add_body(body, "body");
     }
     model_->graphs[job.graph].nodes.push_back(std::move(node));
   }
 
-  for (auto e = job.container.child("edges").child("edge"); e; e = e.next_sibling("edge")) {
-    IrEdge edge;
+  const auto edge_list = first_named(job.container, "edges");
+  auto& edges = ir_->graph_extra[job.graph].edges;
+  {
+    size_t count = 0;
+    for (auto e = first_named(edge_list, "edge"); e; e = next_named(e, "edge")) ++count;
+    edges.reserve(count);
+  }
+  for (auto e = first_named(edge_list, "edge"); e; e = next_named(e, "edge")) {
+    IrEdge& edge = edges.emplace_back();
     edge.loc = loc_of(e, job.graph);
     const char* names[4] = {"from-layer", "from-port", "to-layer", "to-port"};
     std::string* fields[4] = {&edge.from_layer, &edge.from_port, &edge.to_layer, &edge.to_port};
-    for (int i = 0; i < 4; ++i) {
-      *fields[i] = e.attribute(names[i]).value();
-      if (!int_attr(e, names[i], gpath, true)) edge.parsed = false;
+    A found[4];  // one pass over the attributes; the first of each name counts
+    for (auto a = e.first_attribute(); a; a = a.next_attribute()) {
+      const std::string_view n = a.name();
+      for (int i = 0; i < 4; ++i)
+        if (!found[i] && n == names[i]) {
+          found[i] = a;
+          break;
+        }
     }
-    ir_->graph_extra[job.graph].edges.push_back(std::move(edge));
+    for (int i = 0; i < 4; ++i) {
+      *fields[i] = found[i].value();
+      if (!int_value(e, found[i], names[i], gpath, true)) edge.parsed = false;
+    }
   }
 }
 
 void IrBuilder::resolve_edges(int g) {
   Graph& graph = model_->graphs[g];
-  std::unordered_map<std::string, int> by_id;
+  // Keys view the nodes' ids: the graph's nodes no longer move.
+  NameTable by_id(graph.nodes.size());
   for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id.emplace(graph.nodes[i].id, i);
   // The first port with that id. Layers with many ports get a hash index (built on first use), so
   // that a hostile layer with 100,000 ports and as many edges is not quadratic.
@@ -317,17 +394,17 @@ void IrBuilder::resolve_edges(int g) {
       e.status = IrEdge::Status::Unparsed;
       continue;
     }
-    auto from = by_id.find(e.from_layer);
-    auto to = by_id.find(e.to_layer);
-    if (from == by_id.end()) { e.status = IrEdge::Status::MissingFromLayer; continue; }
-    if (to == by_id.end()) { e.status = IrEdge::Status::MissingToLayer; continue; }
-    const int out = port_index(graph.nodes[from->second].outputs, e.from_port);
-    const int in = port_index(graph.nodes[to->second].inputs, e.to_port);
+    const int from = by_id.find(e.from_layer);
+    const int to = by_id.find(e.to_layer);
+    if (from < 0) { e.status = IrEdge::Status::MissingFromLayer; continue; }
+    if (to < 0) { e.status = IrEdge::Status::MissingToLayer; continue; }
+    const int out = port_index(graph.nodes[from].outputs, e.from_port);
+    const int in = port_index(graph.nodes[to].inputs, e.to_port);
     if (out < 0) { e.status = IrEdge::Status::MissingFromPort; continue; }
     if (in < 0) { e.status = IrEdge::Status::MissingToPort; continue; }
-    ValueRef& src = graph.nodes[to->second].sources[in];
+    ValueRef& src = graph.nodes[to].sources[in];
     if (src.valid()) { e.status = IrEdge::Status::DuplicateTarget; continue; }
-    src = ValueRef{g, from->second, out};
+    src = ValueRef{g, from, out};
   }
 }
 
@@ -393,7 +470,7 @@ void IrBuilder::build_views() {
       br.graph = info.body_graph[b];
       if (br.graph < 0) continue;
       const Graph& body = model_->graphs[br.graph];
-      std::unordered_map<std::string, int> by_id;
+      NameTable by_id(body.nodes.size());
       for (int i = 0; i < static_cast<int>(body.nodes.size()); ++i) by_id.emplace(body.nodes[i].id, i);
       // Inputs as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins.
       std::map<int64_t, const IrPortMapEntry*> ins;
@@ -404,9 +481,9 @@ void IrBuilder::build_views() {
       }
       for (const auto& [ext, e] : ins) {
         if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
-        auto it = by_id.find(std::to_string(e->internal_layer_id));
-        if (it == by_id.end() || body.nodes[it->second].op != "Parameter") continue;
-        const Node& param = body.nodes[it->second];
+        const int at = by_id.find(std::to_string(e->internal_layer_id));
+        if (at < 0 || body.nodes[at].op != "Parameter") continue;
+        const Node& param = body.nodes[at];
         InputBinding ib;
         ib.outer_index = static_cast<int>(ext);
         ib.outer = outer[static_cast<size_t>(ext)];
@@ -427,9 +504,9 @@ void IrBuilder::build_views() {
         OutputBinding ob;
         ob.output_index = number++;
         ob.loc = e->loc;
-        auto it = by_id.find(std::to_string(e->internal_layer_id));
-        if (it != by_id.end() && body.nodes[it->second].op == "Result") {
-          const Node& res = body.nodes[it->second];
+        const int at = by_id.find(std::to_string(e->internal_layer_id));
+        if (at >= 0 && body.nodes[at].op == "Result") {
+          const Node& res = body.nodes[at];
           if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
           if (!ob.value.present && !res.inputs.empty()) {
             ob.value.present = true;
@@ -467,6 +544,16 @@ std::unique_ptr<Model> IrBuilder::build() {
   model_->graphs.push_back(main);
   ir_->graph_extra.emplace_back();
 
+  // The fast reader first; whatever it does not take (entities, CDATA, DOCTYPE, CR line ends, malformed XML)
+  // goes to pugixml, which reads it or says where it is broken. Both give the same tree (xml_flat.hpp).
+  if (reader_ != IrXmlReader::Pugixml) {
+    FlatXml flat;
+    if (flat.parse(bytes_)) {
+      read_net(FlatNodeRef(&flat, flat.root()));
+      return std::move(model_);
+    }
+    if (reader_ == IrXmlReader::Flat) return nullptr;
+  }
   pugi::xml_document doc;
   // In place, so that offset_debug() is an offset into the file's own bytes. Entities other than the
   // five predefined ones are never expanded, and DOCTYPE is skipped, so no entity expansion attack applies.
@@ -479,39 +566,46 @@ std::unique_ptr<Model> IrBuilder::build() {
     problem(IrProblem::Kind::MalformedXml, res.description(), l);
     return std::move(model_);
   }
-  const auto root = doc.document_element();
-  if (std::string_view(root.name()) != "net") {
+  read_net(PugiNodeRef(doc.document_element()));
+  return std::move(model_);
+}
+
+template <class X>
+bool IrBuilder::read_net(const X& root) {
+  IrReader<X> reader(*model_, *ir_, lines_);
+  if (root.name() != "net") {
     problem(IrProblem::Kind::NotIr,
-            std::string("the root element is <") + root.name() + ">, not <net>: this is not an OpenVINO IR file",
-            loc_of(root, 0));
-    return std::move(model_);
+            "the root element is <" + str(root.name()) + ">, not <net>: this is not an OpenVINO IR file",
+            reader.loc_of(root, 0));
+    return false;
   }
-  model_->graphs[0].loc = loc_of(root, 0);
-  ir_->net_version = root.attribute("version").value();
+  model_->graphs[0].loc = reader.loc_of(root, 0);
+  const auto version = root.attribute("version");
+  ir_->net_version = version.value();
   if (ir_->net_version != "10" && ir_->net_version != "11") {
     problem(IrProblem::Kind::NotIr,
-            root.attribute("version") ? "IR version \"" + ir_->net_version + "\" is not supported (10 and 11 are)"
-                                      : std::string("<net> has no version attribute (IR 10 and 11 have one)"),
-            loc_of(root, 0));
+            version ? "IR version \"" + ir_->net_version + "\" is not supported (10 and 11 are)"
+                    : std::string("<net> has no version attribute (IR 10 and 11 have one)"),
+            reader.loc_of(root, 0));
   }
-  std::vector<Pending> work{{root, 0}};
+  std::vector<typename IrReader<X>::Pending> work{{root, 0}};
   while (!work.empty()) {
-    Pending job = work.back();
+    const auto job = work.back();
     work.pop_back();
-    read_graph(job, work);
+    reader.read_graph(job, work);
   }
   for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g) resolve_edges(g);
   build_views();
-  return std::move(model_);
+  return true;
 }
 
 }  // namespace
 
-std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes) {
+std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader) {
   try {
     // The DOM and the model take about ten times the XML (bench/README.md); IR keeps its weights in the .bin.
     const MemoryHint hint(bytes.size() * 10);
-    IrBuilder b(path, bytes);
+    IrBuilder b(path, bytes, reader);
     return b.build();
   } catch (const std::bad_alloc&) {
     auto m = std::make_unique<Model>();

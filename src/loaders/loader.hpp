@@ -26,7 +26,10 @@ std::optional<Format> format_from_name(const std::filesystem::path& p);
 LoadResult load_file(const std::string& path);
 
 // Format loaders over bytes already read (so tests and fuzzers can feed buffers).
-std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes);
+// Which XML reader the IR loader uses: FlatXml with pugixml for what it declines (the default); pugixml only;
+// FlatXml only (nullptr when it declines). The last two exist for the tests that compare the readers.
+enum class IrXmlReader { Auto, Pugixml, Flat };
+std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader = IrXmlReader::Auto);
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes);   // onnx_loader.cpp
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 

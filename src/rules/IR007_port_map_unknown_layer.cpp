@@ -9,9 +9,9 @@ void check(const Model& m, Reporter& r) {
   for (const auto& f : m.ir->ifs) {
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
-      const auto ids = layers_by_id(m.graphs[f.body_graph[b]]);
+      const LayerIds ids(m.graphs[f.body_graph[b]]);
       for (const auto& e : f.port_map[b]) {
-        if (!e.has_internal || ids.count(e.internal_layer_id)) continue;
+        if (!e.has_internal || ids.contains(e.internal_layer_id)) continue;
         r.report(e.loc, std::string(branch_tag(b, "map")) + " " + (e.is_input ? "input" : "output") +
                             " internal_layer_id=\"" + std::to_string(e.internal_layer_id) + "\" names no layer of " +
                             branch_tag(b, "body") + " of If '" + m.node(f.graph, f.node).display() + "'");

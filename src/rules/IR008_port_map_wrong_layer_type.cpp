@@ -10,12 +10,12 @@ void check(const Model& m, Reporter& r) {
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
       const Graph& body = m.graphs[f.body_graph[b]];
-      const auto ids = layers_by_id(body);
+      const LayerIds ids(body);
       for (const auto& e : f.port_map[b]) {
         if (!e.has_internal) continue;
-        auto it = ids.find(e.internal_layer_id);
-        if (it == ids.end()) continue;
-        const Node& target = body.nodes[it->second];
+        const int at = ids.find(e.internal_layer_id);
+        if (at < 0) continue;
+        const Node& target = body.nodes[at];
         const char* want = e.is_input ? "Parameter" : "Result";
         if (target.op == want) continue;
         r.report(e.loc, std::string(branch_tag(b, "map")) + " " + (e.is_input ? "input" : "output") +

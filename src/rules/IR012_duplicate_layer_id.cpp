@@ -1,5 +1,5 @@
 // IR012 duplicate-layer-id: two layers of one graph share an id, so edges and port maps are ambiguous.
-#include <unordered_map>
+#include "model/name_table.hpp"
 
 #include "rules/engine.hpp"
 
@@ -8,15 +8,15 @@ using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
   for (const auto& g : m.graphs) {
-    std::unordered_map<std::string_view, const SourceLocation*> seen;
-    seen.reserve(g.nodes.size());
-    for (const Node& n : g.nodes) {
+    NameTable seen(g.nodes.size());
+    for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
+      const Node& n = g.nodes[i];
       const std::string& id = n.id;
       if (id.empty()) continue;
-      auto [it, fresh] = seen.emplace(id, &n.loc);
+      const auto [first, fresh] = seen.emplace(id, i);
       if (!fresh)
         r.report(n.loc, "layer id \"" + id + "\" is used a second time in this graph (first at line " +
-                          std::to_string(it->second->line) + "); edges and port maps to it are ambiguous");
+                          std::to_string(g.nodes[first].loc.line) + "); edges and port maps to it are ambiguous");
     }
   }
 }

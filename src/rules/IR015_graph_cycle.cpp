@@ -9,16 +9,23 @@ using namespace condlint;
 void check(const Model& m, Reporter& r) {
   for (const auto& g : m.graphs) {
     const size_t n = g.nodes.size();
-    std::vector<int> indegree(n, 0);
-    std::vector<std::vector<int>> users(n);
+    // Users of each layer in one flat array (counted, then filled): no vector per layer.
+    std::vector<int> indegree(n, 0), first(n + 1, 0), users;
+    auto local = [&](const ValueRef& s) { return s.valid() && &m.graphs[s.graph] == &g; };
     for (size_t i = 0; i < n; ++i)
       for (const auto& s : g.nodes[i].sources)
-        if (s.valid() && &m.graphs[s.graph] == &g && s.node != static_cast<int>(i)) {
-          users[s.node].push_back(static_cast<int>(i));
-          ++indegree[i];
-        } else if (s.valid() && s.node == static_cast<int>(i) && &m.graphs[s.graph] == &g) {
-          ++indegree[i];  // a self-loop is a cycle of one
+        if (local(s)) {
+          ++indegree[i];  // a self-loop counts too: it is a cycle of one
+          if (s.node != static_cast<int>(i)) ++first[s.node + 1];
         }
+    for (size_t i = 0; i < n; ++i) first[i + 1] += first[i];
+    users.resize(first[n]);
+    {
+      std::vector<int> fill(first.begin(), first.end() - 1);
+      for (size_t i = 0; i < n; ++i)
+        for (const auto& s : g.nodes[i].sources)
+          if (local(s) && s.node != static_cast<int>(i)) users[fill[s.node]++] = static_cast<int>(i);
+    }
     std::vector<int> ready;
     for (size_t i = 0; i < n; ++i)
       if (indegree[i] == 0) ready.push_back(static_cast<int>(i));
@@ -27,8 +34,8 @@ void check(const Model& m, Reporter& r) {
       const int v = ready.back();
       ready.pop_back();
       ++done;
-      for (int u : users[v])
-        if (--indegree[u] == 0) ready.push_back(u);
+      for (int k = first[v]; k < first[v + 1]; ++k)
+        if (--indegree[users[k]] == 0) ready.push_back(users[k]);
     }
     if (done == n) continue;
     // Report the first layer (in file order) left on a cycle.

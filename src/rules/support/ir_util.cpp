@@ -1,14 +1,24 @@
 #include "rules/support/ir_util.hpp"
 
+#include <algorithm>
+
 namespace condlint {
 
-std::unordered_map<int64_t, int> layers_by_id(const Graph& g) {
-  std::unordered_map<int64_t, int> ids;
+LayerIds::LayerIds(const Graph& g) {
+  ids_.reserve(g.nodes.size());
   for (int i = 0; i < static_cast<int>(g.nodes.size()); ++i) {
     int64_t v = 0;
-    if (parse_int64(g.nodes[i].id, v)) ids.emplace(v, i);
+    if (parse_int64(g.nodes[i].id, v)) ids_.emplace_back(v, i);
   }
-  return ids;
+  // Sorted by id, then by index: the first entry of each id is the first layer in the file.
+  std::sort(ids_.begin(), ids_.end());
+  ids_.erase(std::unique(ids_.begin(), ids_.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+             ids_.end());
+}
+
+int LayerIds::find(int64_t id) const {
+  const auto it = std::lower_bound(ids_.begin(), ids_.end(), id, [](const auto& e, int64_t v) { return e.first < v; });
+  return it != ids_.end() && it->first == id ? it->second : -1;
 }
 
 }  // namespace condlint
