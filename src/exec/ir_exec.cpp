@@ -1,4 +1,5 @@
 #include "exec/ir_exec.hpp"
+#include "model/graph_order.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -160,21 +161,8 @@ class IrRunner {
     const auto& nodes = m_.graphs[g].nodes;
     const int n = static_cast<int>(nodes.size());
     std::vector<std::vector<Value>> vals(n);
-    std::vector<int> pending(n, 0);
-    std::vector<std::vector<int>> users(n);
-    for (int k = 0; k < n; ++k)
-      for (const auto& s : nodes[k].sources)
-        if (s.valid() && s.graph == g && s.node != k && s.node < n) {
-          ++pending[k];
-          users[s.node].push_back(k);
-        }
-    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-    for (int k = 0; k < n; ++k)
-      if (!pending[k]) ready.push(k);
-    int done = 0;
-    while (!ready.empty()) {
-      const int k = ready.top();
-      ready.pop();
+    const std::vector<int> order = topological_order(m_, g, /*self_loop_blocks=*/false);
+    for (const int k : order) {
       const Node& node = nodes[k];
       std::vector<const Value*> in;
       for (size_t i = 0; i < node.sources.size(); ++i) {
@@ -199,11 +187,10 @@ class IrRunner {
           fail("at " + m_.path_of(g, k) + " (" + node.op + "): produced " + std::to_string(vals[k].size()) +
                " outputs, the layer declares " + std::to_string(node.outputs.size()));
       }
-      ++done;
-      for (int u : users[k])
-        if (--pending[u] == 0) ready.push(u);
     }
-    if (done != n) fail(m_.path_of(g) + ": the graph has a cycle; " + std::to_string(n - done) + " layers never became ready");
+    if (static_cast<int>(order.size()) != n)
+      fail(m_.path_of(g) + ": the graph has a cycle; " + std::to_string(n - static_cast<int>(order.size())) +
+           " layers never became ready");
     std::vector<Value> outs;
     for (int r : results(g)) {
       if (vals[r].empty()) fail(m_.path_of(g, r) + ": Result has no value");

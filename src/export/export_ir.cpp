@@ -21,6 +21,7 @@
 #include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "export/export.hpp"
+#include "model/graph_order.hpp"
 #include "loaders/ir_loop_map.hpp"
 #include "loaders/loader.hpp"
 
@@ -390,25 +391,10 @@ class Exporter {
     st.names.resize(n);
     st.elems.resize(n);
     // Topological order, as the IR executor runs it (lowest ready index first).
-    std::vector<int> pending(n, 0);
-    std::vector<std::vector<int>> users(n);
-    for (int k = 0; k < n; ++k)
-      for (const auto& s : nodes[k].sources)
-        if (s.valid() && s.graph == g && s.node != k && s.node < n) {
-          ++pending[k];
-          users[s.node].push_back(k);
-        }
-    std::priority_queue<int, std::vector<int>, std::greater<int>> ready;
-    for (int k = 0; k < n; ++k)
-      if (!pending[k]) ready.push(k);
-    int done = 0;
+    const std::vector<int> order = topological_order(m_, g, /*self_loop_blocks=*/false);
+    const int done = static_cast<int>(order.size());
     std::set<std::string> control_names;  // If/Loop node names in this graph (paths must be unique)
-    while (!ready.empty()) {
-      const int k = ready.top();
-      ready.pop();
-      ++done;
-      for (int u : users[k])
-        if (--pending[u] == 0) ready.push(u);
+    for (const int k : order) {
       const Node& node = nodes[k];
       st.names[k].assign(std::max<size_t>(node.outputs.size(), 1), "");
       st.elems[k].assign(st.names[k].size(), ElemType::Unknown);

@@ -122,19 +122,25 @@ size_t weight_bytes(std::string_view b) {
   return ok ? std::min(total, b.size()) : 0;
 }
 
-// Nodes in a graph and all its subgraphs, iteratively.
-size_t count_nodes(const onnx::GraphProto& root) {
-  size_t n = 0;
+// Nodes and values (inputs, initializers, node outputs) in a graph and all its subgraphs, iteratively.
+struct Counts {
+  size_t nodes = 0, values = 0;
+};
+Counts count_nodes(const onnx::GraphProto& root) {
+  Counts n;
   std::vector<const onnx::GraphProto*> todo{&root};
   while (!todo.empty()) {
     const onnx::GraphProto* g = todo.back();
     todo.pop_back();
-    n += static_cast<size_t>(g->node_size());
-    for (const auto& node : g->node())
+    n.nodes += static_cast<size_t>(g->node_size());
+    n.values += static_cast<size_t>(g->input_size() + g->initializer_size() + g->sparse_initializer_size());
+    for (const auto& node : g->node()) {
+      n.values += static_cast<size_t>(node.output_size());
       for (const auto& a : node.attribute()) {
         if (a.has_g()) todo.push_back(&a.g());
         for (const auto& sg : a.graphs()) todo.push_back(&sg);
       }
+    }
   }
   return n;
 }
@@ -145,14 +151,16 @@ struct NodeContext final : onnx::InferenceContext {
   const onnx::NodeProto* node = nullptr;
   std::vector<const onnx::TypeProto*> in_types;
   std::vector<const onnx::TensorProto*> in_data;
-  std::vector<onnx::TypeProto*> out;  // on the loader's arena; out.size() may exceed the node's outputs
+  // On the heap, not the loader's arena: clearing an arena TypeProto abandons its tensor_type on the arena (a
+  // few hundred bytes per node, never reused); on the heap the allocator hands the same blocks back.
+  std::vector<std::unique_ptr<onnx::TypeProto>> out;  // out.size() may exceed the node's outputs
   size_t n_out = 0;
-  void reset(const onnx::NodeProto& n, google::protobuf::Arena* arena) {
+  void reset(const onnx::NodeProto& n) {
     node = &n;
     in_types.clear();
     in_data.clear();
     n_out = static_cast<size_t>(n.output_size());
-    while (out.size() < n_out) out.push_back(google::protobuf::Arena::CreateMessage<onnx::TypeProto>(arena));
+    while (out.size() < n_out) out.push_back(std::make_unique<onnx::TypeProto>());
     for (size_t k = 0; k < n_out; ++k) out[k]->Clear();
   }
   const onnx::AttributeProto* getAttribute(const std::string& name) const override {
@@ -166,7 +174,7 @@ struct NodeContext final : onnx::InferenceContext {
   size_t getNumOutputs() const override { return n_out; }
   onnx::TypeProto* getOutputType(size_t i) override {
     if (i >= n_out) fail_type_inference("output ", i, " is out of range");
-    return out[i];
+    return out[i].get();
   }
   onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
     fail_type_inference("subgraph inference is done by condlint itself");
@@ -731,7 +739,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   const onnx::OpSchema* schema = cached->second.schema;
   if (!schema || !cached->second.fn) return;
   NodeContext& ctx = ctx_;
-  ctx.reset(np, &arena_);
+  ctx.reset(np);
   const Node& node = model_->graphs[g].nodes[n];
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
@@ -939,7 +947,8 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   if (!parse()) return std::move(model_);
   // Then about 1.4 KB of model, values and inferred types per node; weights add nothing.
-  const MemoryHint build_hint(count_nodes(proto_.graph()) * 1400);
+  const Counts counts = count_nodes(proto_.graph());
+  const MemoryHint build_hint(counts.nodes * 1400);
 
   data_->ir_version = proto_.ir_version();
   for (const auto& os : proto_.opset_import()) {
@@ -953,10 +962,9 @@ std::unique_ptr<Model> OnnxBuilder::build() {
       data_->if_since_version = s->SinceVersion();
   }
 
-  // Size the value list once from the file size (about one value per 40 bytes of protobuf), so the walk does
-  // not move hundreds of thousands of values as it grows.
-  const size_t estimate = std::min<size_t>(bytes_.size() / 40 + 16, size_t(1) << 22);
-  values_.reserve(estimate);  // the scope table stays small: it holds only the names in scope
+  // Size the value list once (the count above is exact), so the walk does not move hundreds of thousands of
+  // values as it grows.
+  values_.reserve(counts.values + 16);  // the scope table stays small: it holds only the names in scope
 
   GraphInfo root;
   root.proto = &proto_.graph();
