@@ -26,6 +26,7 @@
 namespace {
 
 using namespace condlint;
+using condlint::test::rules_of;
 namespace fs = std::filesystem;
 
 // A fresh directory for one test.
@@ -47,11 +48,6 @@ std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::set<std::string> rules_of(const std::vector<Finding>& f) {
-  std::set<std::string> s;
-  for (const auto& x : f) s.insert(x.rule);
-  return s;
-}
 
 std::string dump(const std::vector<Finding>& f) {
   std::string s;

@@ -174,3 +174,40 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
   EXPECT_EQ(load_ir("amp.xml", declined[0].second)->graphs[0].nodes[0].name, "a&b");
   EXPECT_EQ(load_ir("charref.xml", declined[1].second)->graphs[0].nodes[0].outputs[0].shape.str(), "[2]");
 }
+
+// Layer lookups go through the loader's id table when every id is a small canonical integer, else through a
+// hash of the id strings; both must find the same layers and the same duplicates.
+TEST(IrLoader, LayerIdLookupsWithAndWithoutTheIdTable) {
+  auto ir = [](const std::string& a, const std::string& b, const std::string& c, const std::string& edge_to_c) {
+    return "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\">\n<layers>\n"
+           "<layer id=\"" + a + "\" name=\"x\" type=\"Parameter\" version=\"opset1\"><data element_type=\"f32\" shape=\"2\"/>"
+           "<output><port id=\"0\" precision=\"FP32\"><dim>2</dim></port></output></layer>\n"
+           "<layer id=\"" + b + "\" name=\"r\" type=\"Relu\" version=\"opset1\"><input><port id=\"0\"><dim>2</dim></port></input>"
+           "<output><port id=\"1\" precision=\"FP32\"><dim>2</dim></port></output></layer>\n"
+           "<layer id=\"" + c + "\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port id=\"0\"><dim>2</dim></port></input></layer>\n"
+           "</layers>\n<edges>\n<edge from-layer=\"" + a + "\" from-port=\"0\" to-layer=\"" + b + "\" to-port=\"0\"/>\n"
+           "<edge from-layer=\"" + b + "\" from-port=\"1\" to-layer=\"" + edge_to_c + "\" to-port=\"0\"/>\n</edges>\n</net>\n";
+  };
+  struct Case {
+    std::string a, b, c, to_c;
+    bool table;
+    std::set<std::string> rules;
+  };
+  const std::vector<Case> cases = {
+      {"0", "1", "2", "2", true, {}},
+      {"0", "1", "99999", "99999", false, {}},  // too sparse for a table
+      {"00", "1", "2", "2", false, {}},         // not canonical
+      {"0", "1", "2", "02", true, {"IR013", "IR014"}},  // "02" is not "2": no such layer
+      // A duplicate: the second edge goes to the first "1" (the Relu, whose input is fed already), so the
+      // Result stays unfed; with or without the table.
+      {"0", "1", "1", "1", true, {"IR012", "IR013", "IR014"}},
+      {"0", "01", "01", "01", false, {"IR012", "IR013", "IR014"}},
+      {"a", "b", "b", "b", false, {"IR003", "IR012", "IR014"}},  // ids that are not integers: edges unreadable
+  };
+  for (const auto& c : cases) {
+    auto m = load_ir("ids.xml", ir(c.a, c.b, c.c, c.to_c));
+    ASSERT_TRUE(m);
+    EXPECT_EQ(!m->ir->graph_extra[0].index_of_id.empty(), c.table) << c.a << c.b << c.c;
+    EXPECT_EQ(rules_of(run_rules(*m, RuleSelection{})), c.rules) << c.a << " " << c.b << " " << c.c << " " << c.to_c;
+  }
+}

@@ -20,6 +20,13 @@ std::filesystem::path source_dir();
 const char* condlint_binary();
 inline std::filesystem::path shared_dir() { return source_dir().parent_path() / "shared"; }
 
+// The rule ids among findings.
+inline std::set<std::string> rules_of(const std::vector<Finding>& f) {
+  std::set<std::string> s;
+  for (const auto& x : f) s.insert(x.rule);
+  return s;
+}
+
 struct CmdResult {
   int exit_code = -1;
   std::string out;

@@ -33,6 +33,8 @@ class IrBuilder {
   }
   template <class X>
   bool read_net(const X& root);
+  void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
+  int find_layer(int g, std::string_view id, const NameTable* by_id) const;
   void resolve_edges(int g);
   void build_views();
   ValueDesc value_of(int g, const ValueRef& src) const;
@@ -369,11 +371,51 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
   }
 }
 
+// A canonical non-negative integer ("0", "17"), the form OpenVINO writes layer ids in; -1 otherwise.
+int64_t canonical_id(std::string_view s) {
+  if (s.empty() || s.size() > 18 || (s.size() > 1 && s[0] == '0')) return -1;
+  int64_t v = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return -1;
+    v = v * 10 + (c - '0');
+  }
+  return v;
+}
+
+void IrBuilder::index_ids(int g) {
+  const auto& nodes = model_->graphs[g].nodes;
+  auto& table = ir_->graph_extra[g].index_of_id;
+  const int64_t limit = 4 * (static_cast<int64_t>(nodes.size()) + 4);
+  for (const Node& n : nodes) {
+    const int64_t v = canonical_id(n.id);
+    if (v < 0 || v >= limit) {
+      table.clear();
+      return;
+    }
+    if (v >= static_cast<int64_t>(table.size())) table.resize(static_cast<size_t>(v) + 1, -1);
+  }
+  for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
+    int& slot = table[static_cast<size_t>(canonical_id(nodes[i].id))];
+    if (slot < 0) slot = i;  // the first layer with that id
+  }
+}
+
+int IrBuilder::find_layer(int g, std::string_view id, const NameTable* by_id) const {
+  if (by_id) return by_id->find(id);
+  // By the table: a non-canonical id names no layer (every layer's id is canonical).
+  const int64_t v = canonical_id(id);
+  return v < 0 ? -1 : ir_->graph_extra[g].layer_with_id(v);
+}
+
 void IrBuilder::resolve_edges(int g) {
   Graph& graph = model_->graphs[g];
-  // Keys view the nodes' ids: the graph's nodes no longer move.
-  NameTable by_id(graph.nodes.size());
-  for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id.emplace(graph.nodes[i].id, i);
+  index_ids(g);
+  // Without the id table: a hash table whose keys view the nodes' ids (the graph's nodes no longer move).
+  std::optional<NameTable> by_id;
+  if (ir_->graph_extra[g].index_of_id.empty() && !graph.nodes.empty()) {
+    by_id.emplace(graph.nodes.size());
+    for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id->emplace(graph.nodes[i].id, i);
+  }
   // The first port with that id. Layers with many ports get a hash index (built on first use), so
   // that a hostile layer with 100,000 ports and as many edges is not quadratic.
   std::unordered_map<const std::vector<Port>*, std::unordered_map<std::string_view, int>> big;
@@ -394,8 +436,8 @@ void IrBuilder::resolve_edges(int g) {
       e.status = IrEdge::Status::Unparsed;
       continue;
     }
-    const int from = by_id.find(e.from_layer);
-    const int to = by_id.find(e.to_layer);
+    const int from = find_layer(g, e.from_layer, by_id ? &*by_id : nullptr);
+    const int to = find_layer(g, e.to_layer, by_id ? &*by_id : nullptr);
     if (from < 0) { e.status = IrEdge::Status::MissingFromLayer; continue; }
     if (to < 0) { e.status = IrEdge::Status::MissingToLayer; continue; }
     const int out = port_index(graph.nodes[from].outputs, e.from_port);
@@ -470,8 +512,15 @@ void IrBuilder::build_views() {
       br.graph = info.body_graph[b];
       if (br.graph < 0) continue;
       const Graph& body = model_->graphs[br.graph];
-      NameTable by_id(body.nodes.size());
-      for (int i = 0; i < static_cast<int>(body.nodes.size()); ++i) by_id.emplace(body.nodes[i].id, i);
+      std::optional<NameTable> by_id;
+      if (ir_->graph_extra[br.graph].index_of_id.empty() && !body.nodes.empty()) {
+        by_id.emplace(body.nodes.size());
+        for (int i = 0; i < static_cast<int>(body.nodes.size()); ++i) by_id->emplace(body.nodes[i].id, i);
+      }
+      // internal_layer_id names the layer whose id is its decimal form.
+      auto layer = [&](int64_t id) {
+        return by_id ? by_id->find(std::to_string(id)) : ir_->graph_extra[br.graph].layer_with_id(id);
+      };
       // Inputs as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins.
       std::map<int64_t, const IrPortMapEntry*> ins;
       std::map<int64_t, const IrPortMapEntry*> outs;
@@ -481,7 +530,7 @@ void IrBuilder::build_views() {
       }
       for (const auto& [ext, e] : ins) {
         if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
-        const int at = by_id.find(std::to_string(e->internal_layer_id));
+        const int at = layer(e->internal_layer_id);
         if (at < 0 || body.nodes[at].op != "Parameter") continue;
         const Node& param = body.nodes[at];
         InputBinding ib;
@@ -504,7 +553,7 @@ void IrBuilder::build_views() {
         OutputBinding ob;
         ob.output_index = number++;
         ob.loc = e->loc;
-        const int at = by_id.find(std::to_string(e->internal_layer_id));
+        const int at = layer(e->internal_layer_id);
         if (at >= 0 && body.nodes[at].op == "Result") {
           const Node& res = body.nodes[at];
           if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
@@ -604,7 +653,7 @@ bool IrBuilder::read_net(const X& root) {
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader) {
   try {
     // The DOM and the model take about ten times the XML (bench/README.md); IR keeps its weights in the .bin.
-    const MemoryHint hint(bytes.size() * 10);
+    const MemoryHint hint(bytes.size() * 8);
     IrBuilder b(path, bytes, reader);
     return b.build();
   } catch (const std::bad_alloc&) {

@@ -156,6 +156,14 @@ struct IrEdge {
 
 struct IrGraphExtra {
   std::vector<IrEdge> edges;
+  // When every layer id of the graph is a canonical non-negative integer ("0", "17"; no sign, no leading zero)
+  // below 4 * (layers + 4), as OpenVINO writes them: index_of_id[id] = the first layer with that id, -1 none.
+  // Empty otherwise. The loader and the IR rules look layers up here instead of hashing their ids.
+  std::vector<int> index_of_id;
+  // The layer with id `id` (as index_of_id finds it, so only when index_of_id is not empty), or -1.
+  int layer_with_id(int64_t id) const {
+    return id >= 0 && id < static_cast<int64_t>(index_of_id.size()) ? index_of_id[static_cast<size_t>(id)] : -1;
+  }
 };
 
 struct IrConst {

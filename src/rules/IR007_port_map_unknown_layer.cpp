@@ -9,7 +9,7 @@ void check(const Model& m, Reporter& r) {
   for (const auto& f : m.ir->ifs) {
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
-      const LayerIds ids(m.graphs[f.body_graph[b]]);
+      const LayerIds ids(m, f.body_graph[b]);
       for (const auto& e : f.port_map[b]) {
         if (!e.has_internal || ids.contains(e.internal_layer_id)) continue;
         r.report(e.loc, std::string(branch_tag(b, "map")) + " " + (e.is_input ? "input" : "output") +

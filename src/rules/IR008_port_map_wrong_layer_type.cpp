@@ -10,7 +10,7 @@ void check(const Model& m, Reporter& r) {
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
       const Graph& body = m.graphs[f.body_graph[b]];
-      const LayerIds ids(body);
+      const LayerIds ids(m, f.body_graph[b]);
       for (const auto& e : f.port_map[b]) {
         if (!e.has_internal) continue;
         const int at = ids.find(e.internal_layer_id);

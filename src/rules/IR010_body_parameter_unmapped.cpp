@@ -1,5 +1,6 @@
 // IR010 body-parameter-unmapped: a body Parameter receives no value from the If.
-#include <set>
+#include <algorithm>
+#include <vector>
 
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
@@ -12,14 +13,15 @@ void check(const Model& m, Reporter& r) {
     for (int b = 0; b < 2; ++b) {
       if (f.body_graph[b] < 0) continue;
       // A Parameter named by any input entry counts as mapped: a wrong external_port_id is IR006's finding.
-      std::set<int64_t> bound;
+      std::vector<int64_t> bound;  // sorted below: a body has few entries, and a set allocates each
       for (const auto& e : f.port_map[b])
-        if (e.is_input && e.has_internal) bound.insert(e.internal_layer_id);
+        if (e.is_input && e.has_internal) bound.push_back(e.internal_layer_id);
+      std::sort(bound.begin(), bound.end());
       const Graph& body = m.graphs[f.body_graph[b]];
       for (const Node& n : body.nodes) {
         if (n.op != "Parameter") continue;
         int64_t id = 0;
-        if (!parse_int64(n.id, id) || bound.count(id)) continue;
+        if (!parse_int64(n.id, id) || std::binary_search(bound.begin(), bound.end(), id)) continue;
         r.report(n.loc, "Parameter '" + n.display() + "' of " + branch_tag(b, "body") + " of If '" +
                             m.node(f.graph, f.node).display() + "' is bound to no If input by " +
                             branch_tag(b, "map"));
