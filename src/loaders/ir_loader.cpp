@@ -223,7 +223,10 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     model_->graphs[job.graph].nodes.reserve(count);  // no Node moves while the graph grows
   }
   for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) {
-    Node node;
+    // Built in place: the graph's node list was reserved above, and adding body graphs below moves the Graph
+    // objects but not their node arrays, so the reference stays good.
+    const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
+    Node& node = model_->graphs[job.graph].nodes.emplace_back();
     A id_a, name_a, type_a, version_a;
     for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
       const std::string_view n = a.name();
@@ -236,7 +239,6 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     node.name = name_a.value();
     node.op = type_a.value();
     node.version = version_a.value();
-    const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
     const Where npath{job.graph, node_index};
     node.loc = loc_of(l, job.graph, node_index);
     int_value(l, id_a, "id", npath, true);
@@ -340,7 +342,6 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     } else if (body) {
       add_body(body, "body");
     }
-    model_->graphs[job.graph].nodes.push_back(std::move(node));
   }
 
   const auto edge_list = first_named(job.container, "edges");

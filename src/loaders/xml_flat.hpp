@@ -40,7 +40,8 @@ class FlatXml {
   std::string_view text() const { return text_; }
   const Node& node(int i) const { return nodes_[static_cast<size_t>(i)]; }
   const Attr& attr(uint32_t i) const { return attrs_[i]; }
-  std::string_view span(uint32_t start, uint32_t len) const { return text_.substr(start, len); }
+  // Unchecked: parse() recorded only spans inside the text.
+  std::string_view span(uint32_t start, uint32_t len) const { return std::string_view(text_.data() + start, len); }
 
  private:
   std::string_view text_;
