@@ -154,16 +154,31 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
   std::string single = with("x", "2");
   single.replace(single.find("\"Parameter\""), 11, "'Parameter'");
   EXPECT_TRUE(readers_agree("single.xml", single));
+  // Windows line ends between tags: whitespace to both readers.
+  std::string crlf = with("x", "2");
+  for (size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
+  EXPECT_TRUE(readers_agree("crlf.xml", crlf));
   // Declined (pugixml decodes or normalises these): entities, character references, CR line ends, CDATA,
-  // DOCTYPE, a tab in an attribute value, a non-ASCII element name, a second root.
+  // DOCTYPE, a tab in an attribute value, a NUL byte, a non-ASCII element name, a second root.
   const std::vector<std::pair<std::string, std::string>> declined = {
       {"amp.xml", with("a&amp;b", "2")},
       {"charref.xml", with("x", "&#50;")},
-      {"crlf.xml", with("x", "2") + "\r\n"},
+      {"cr_text.xml", with("x", "2\r\n")},
+      {"cr_comment.xml", [&] {
+         std::string x = with("x", "2");
+         x.replace(x.find("disable IR014"), 13, "disable\r\nIR014");
+         return x;
+       }()},
+      {"nul_text.xml", with("x", std::string("2\0", 2))},
       {"cdata.xml", with("x", "<![CDATA[2]]>")},
       {"doctype.xml", "<!DOCTYPE net>\n" + with("x", "2")},
       {"tab.xml", with("x\ty", "2")},
       {"second_root.xml", with("x", "2") + "<net/>"},
+      {"utf8_name.xml", [&] {
+         std::string x = with("x", "2");
+         x.replace(x.find("<edges/>"), 8, "<\xC3\xA9dges/>");
+         return x;
+       }()},
   };
   for (const auto& [name, bytes] : declined) {
     EXPECT_FALSE(load_ir(name, bytes, IrXmlReader::Flat)) << name;

@@ -90,27 +90,35 @@ class IrReader {
   std::optional<int64_t> int_value(const X& n, const A& a, const char* name, Where w, bool required);
   Port read_port(const X& p, Where w, bool output);
   void read_ports(const X& list, std::vector<Port>& ports, Where w, bool output);
-  void read_suppressions(const X& layer, Where w);
+  void read_suppression(const X& comment, Where w);
 
   Model* model_;
   IrData* ir_;
   const LineIndex& lines_;
 };
 
-// An element's name against a literal (inline: the loader compares a few names per element).
-template <class X>
-inline bool named(const X& x, std::string_view lit) {
-  return x.is_element() && x.name() == lit;
+// A name against a literal, inline: the loader compares a few names per element and attribute, and a libc
+// memcmp call for each cost a sixth of reading a large model.
+template <size_t N>
+inline bool eq(std::string_view s, const char (&lit)[N]) {
+  if (s.size() != N - 1) return false;
+  for (size_t i = 0; i + 1 < N; ++i)
+    if (s[i] != lit[i]) return false;
+  return true;
+}
+template <class X, size_t N>
+inline bool named(const X& x, const char (&lit)[N]) {
+  return x.is_element() && eq(x.name(), lit);
 }
 // The first child element with that name, and the next sibling element with that name.
-template <class X>
-inline X first_named(const X& parent, std::string_view lit) {
+template <class X, size_t N>
+inline X first_named(const X& parent, const char (&lit)[N]) {
   for (auto c = parent.first_child(); c; c = c.next_sibling())
     if (named(c, lit)) return c;
   return X();
 }
-template <class X>
-inline X next_named(const X& x, std::string_view lit) {
+template <class X, size_t N>
+inline X next_named(const X& x, const char (&lit)[N]) {
   for (auto c = x.next_sibling(); c; c = c.next_sibling())
     if (named(c, lit)) return c;
   return X();
@@ -142,8 +150,8 @@ Port IrReader<X>::read_port(const X& p, Where node_path, bool output) {
   A id_a, prec;
   for (auto a = p.first_attribute(); a; a = a.next_attribute()) {
     const std::string_view n = a.name();
-    if (!id_a && n == "id") id_a = a;
-    else if (!prec && n == "precision") prec = a;
+    if (!id_a && eq(n, "id")) id_a = a;
+    else if (!prec && eq(n, "precision")) prec = a;
   }
   port.id = id_a.value();
   if (!id_a) bad_attr(p, node_path, "<port> has no 'id' attribute");
@@ -179,35 +187,30 @@ void IrReader<X>::read_ports(const X& list, std::vector<Port>& ports, Where w, b
   for (auto p = first_named(list, "port"); p; p = next_named(p, "port")) ports.push_back(read_port(p, w, output));
 }
 
-// `<!-- condlint-disable ID ... -->` comments directly before the layer or among its children.
+// A `<!-- condlint-disable ID ... -->` comment directly before a layer or among its children.
 template <class X>
-void IrReader<X>::read_suppressions(const X& layer, Where w) {
-  auto take = [&](const X& c) {
-    std::string_view t = c.value();
-    while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
-    constexpr std::string_view kTag = "condlint-disable";
-    if (t.substr(0, kTag.size()) != kTag) return;
-    t.remove_prefix(kTag.size());
-    if (!t.empty() && !std::isspace(static_cast<unsigned char>(t.front())) && t.front() != ',') return;
-    IrSuppression s;
-    s.graph = w.g;
-    s.node = w.n;
-    s.loc = loc_of(c, w.g, w.n);
-    std::string cur;
-    for (char ch : t) {
-      if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',') {
-        if (!cur.empty()) s.rules.push_back(std::move(cur));
-        cur.clear();
-      } else {
-        cur += ch;
-      }
+void IrReader<X>::read_suppression(const X& c, Where w) {
+  std::string_view t = c.value();
+  while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front()))) t.remove_prefix(1);
+  constexpr std::string_view kTag = "condlint-disable";
+  if (t.substr(0, kTag.size()) != kTag) return;
+  t.remove_prefix(kTag.size());
+  if (!t.empty() && !std::isspace(static_cast<unsigned char>(t.front())) && t.front() != ',') return;
+  IrSuppression s;
+  s.graph = w.g;
+  s.node = w.n;
+  s.loc = loc_of(c, w.g, w.n);
+  std::string cur;
+  for (char ch : t) {
+    if (std::isspace(static_cast<unsigned char>(ch)) || ch == ',') {
+      if (!cur.empty()) s.rules.push_back(std::move(cur));
+      cur.clear();
+    } else {
+      cur += ch;
     }
-    if (!cur.empty()) s.rules.push_back(std::move(cur));
-    ir_->suppressions.push_back(std::move(s));
-  };
-  for (auto c = layer.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) take(c);
-  for (auto c = layer.first_child(); c; c = c.next_sibling())
-    if (c.is_comment()) take(c);
+  }
+  if (!cur.empty()) s.rules.push_back(std::move(cur));
+  ir_->suppressions.push_back(std::move(s));
 }
 
 template <class X>
@@ -230,10 +233,10 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     A id_a, name_a, type_a, version_a;
     for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
       const std::string_view n = a.name();
-      if (!id_a && n == "id") id_a = a;
-      else if (!name_a && n == "name") name_a = a;
-      else if (!type_a && n == "type") type_a = a;
-      else if (!version_a && n == "version") version_a = a;
+      if (!id_a && eq(n, "id")) id_a = a;
+      else if (!name_a && eq(n, "name")) name_a = a;
+      else if (!type_a && eq(n, "type")) type_a = a;
+      else if (!version_a && eq(n, "version")) version_a = a;
     }
     node.id = id_a.value();
     node.name = name_a.value();
@@ -243,27 +246,31 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     node.loc = loc_of(l, job.graph, node_index);
     int_value(l, id_a, "id", npath, true);
     if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
-    read_suppressions(l, npath);
+    // Suppression comments: those directly before the layer (nearest first), then those among its children.
+    for (auto c = l.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) read_suppression(c, npath);
     // The first of each, as child() finds it; the bodies and port maps of an If or a Loop too.
     X data, input, output, then_body, else_body, then_map, else_map, body;
     for (auto c = l.first_child(); c; c = c.next_sibling()) {
-      if (!c.is_element()) continue;
+      if (!c.is_element()) {
+        if (c.is_comment()) read_suppression(c, npath);
+        continue;
+      }
       const std::string_view n = c.name();
-      if (!data && n == "data") data = c;
-      else if (!input && n == "input") input = c;
-      else if (!output && n == "output") output = c;
-      else if (!then_body && n == "then_body") then_body = c;
-      else if (!else_body && n == "else_body") else_body = c;
-      else if (!then_map && n == "then_port_map") then_map = c;
-      else if (!else_map && n == "else_port_map") else_map = c;
-      else if (!body && n == "body") body = c;
+      if (!data && eq(n, "data")) data = c;
+      else if (!input && eq(n, "input")) input = c;
+      else if (!output && eq(n, "output")) output = c;
+      else if (!then_body && eq(n, "then_body")) then_body = c;
+      else if (!else_body && eq(n, "else_body")) else_body = c;
+      else if (!then_map && eq(n, "then_port_map")) then_map = c;
+      else if (!else_map && eq(n, "else_port_map")) else_map = c;
+      else if (!body && eq(n, "body")) body = c;
     }
     for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs[str(a.name())] = a.value();
     read_ports(input, node.inputs, npath, false);
     read_ports(output, node.outputs, npath, true);
     node.sources.assign(node.inputs.size(), ValueRef{});
 
-    const bool is_param = node.op == "Parameter", is_const = node.op == "Const" || node.op == "Constant";
+    const bool is_param = eq(node.op, "Parameter"), is_const = eq(node.op, "Const") || eq(node.op, "Constant");
     if (is_param || is_const) {
       // The data attributes are authoritative for the value these layers produce.
       std::optional<ElemType> et;
@@ -311,7 +318,7 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
       node.bodies.emplace_back(role, gi);
       return gi;
     };
-    if (node.op == "If") {
+    if (eq(node.op, "If")) {
       IrIf info;
       info.graph = job.graph;
       info.node = node_index;
@@ -359,11 +366,10 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
     A found[4];  // one pass over the attributes; the first of each name counts
     for (auto a = e.first_attribute(); a; a = a.next_attribute()) {
       const std::string_view n = a.name();
-      for (int i = 0; i < 4; ++i)
-        if (!found[i] && n == names[i]) {
-          found[i] = a;
-          break;
-        }
+      if (!found[0] && eq(n, "from-layer")) found[0] = a;
+      else if (!found[1] && eq(n, "from-port")) found[1] = a;
+      else if (!found[2] && eq(n, "to-layer")) found[2] = a;
+      else if (!found[3] && eq(n, "to-port")) found[3] = a;
     }
     for (int i = 0; i < 4; ++i) {
       *fields[i] = found[i].value();

@@ -24,6 +24,14 @@ const Classes kC;
 
 inline bool is(const unsigned char* t, size_t n, size_t i, char c) { return i < n && t[i] == static_cast<unsigned char>(c); }
 
+// True when [b, e) holds a byte pugixml would treat differently in text or a comment: '&' (a reference, when
+// `amp`), a carriage return (line ends are normalised) or NUL (pugixml stops there).
+inline bool special(const unsigned char* b, const unsigned char* e, bool amp) {
+  for (; b < e; ++b)
+    if (*b == '\r' || *b == '\0' || (amp && *b == '&')) return true;
+  return false;
+}
+
 }  // namespace
 
 bool FlatXml::parse(std::string_view text) {
@@ -32,9 +40,10 @@ bool FlatXml::parse(std::string_view text) {
   attrs_.clear();
   root_ = -1;
   const size_t n = text.size();
-  // Offsets are 32-bit; carriage returns and NUL bytes need pugixml's handling; so does a byte-order mark.
-  if (n >= 0xFFFFFFF0u || n == 0) return false;
-  if (std::memchr(text.data(), '\r', n) || std::memchr(text.data(), '\0', n)) return false;
+  // Offsets are 32-bit (lengths 30-bit); a byte-order mark needs pugixml. Carriage returns and NUL bytes are
+  // looked for where they matter, in text, comments and attribute values: inside a tag a carriage return is
+  // whitespace to both readers, and a NUL is no character any rule of the subset accepts.
+  if (n >= (size_t(1) << 30) || n == 0) return false;
   const auto* t = reinterpret_cast<const unsigned char*>(text.data());
   if (t[0] >= 0x80) return false;
   // A rough size for the arrays, so that they rarely move: OpenVINO's XML has a node (element or text) about
@@ -47,6 +56,14 @@ bool FlatXml::parse(std::string_view text) {
     int last_child;
   };
   std::vector<Open> open;  // the elements not yet closed; explicit, so depth costs no stack
+  // A node; its attributes (an element's) are the ones pushed from here until the next node is made.
+  auto make = [&](Type type, size_t start, size_t len) {
+    Node nd;
+    nd.start = static_cast<uint32_t>(start);
+    nd.len_type = static_cast<uint32_t>(len) | (static_cast<uint32_t>(type) << 30);
+    nd.first_attr = static_cast<uint32_t>(attrs_.size());
+    return nd;
+  };
   auto add = [&](Node nd) -> int {
     const int idx = static_cast<int>(nodes_.size());
     Open& parent = open.back();
@@ -74,12 +91,8 @@ bool FlatXml::parse(std::string_view text) {
       while (k < lt && kC.space[t[k]]) ++k;
       if (k < lt) {  // not only whitespace: a text node (with its leading whitespace, as pugixml keeps it)
         if (open.empty()) return false;  // text outside the root
-        if (std::memchr(t + i, '&', lt - i)) return false;
-        Node nd;
-        nd.type = Type::PcData;
-        nd.start = static_cast<uint32_t>(i);
-        nd.len = static_cast<uint32_t>(lt - i);
-        add(nd);
+        if (special(t + i, t + lt, true)) return false;
+        add(make(Type::PcData, i, lt - i));
       }
     }
     if (lt >= n) break;
@@ -97,13 +110,8 @@ bool FlatXml::parse(std::string_view text) {
         if (is(t, n, e + 1, '-') && is(t, n, e + 2, '>')) break;
         ++e;
       }
-      if (!open.empty()) {
-        Node nd;
-        nd.type = Type::Comment;
-        nd.start = static_cast<uint32_t>(v);
-        nd.len = static_cast<uint32_t>(e - v);
-        add(nd);
-      }
+      if (special(t + v, t + e, false)) return false;
+      if (!open.empty()) add(make(Type::Comment, v, e - v));
       i = e + 3;
     } else if (c == '?') {
       // The XML declaration (or another processing instruction) before the root: skipped, as pugixml does.
@@ -119,13 +127,14 @@ bool FlatXml::parse(std::string_view text) {
         if (is(t, n, e + 1, '>')) break;
         ++e;
       }
+      if (std::memchr(t + i, '\0', e - i)) return false;  // pugixml's scan would end at it
       i = e + 2;
     } else if (c == '/') {
       if (open.empty()) return false;
       const Node& el = nodes_[static_cast<size_t>(open.back().node)];
       size_t k = i + 1;
-      if (n - k < el.len || std::memcmp(t + k, t + el.start, el.len) != 0) return false;
-      k += el.len;
+      if (n - k < el.len() || std::memcmp(t + k, t + el.start, el.len()) != 0) return false;
+      k += el.len();
       if (k < n && kC.name_char[t[k]]) return false;  // a longer name
       while (k < n && kC.space[t[k]]) ++k;
       if (!is(t, n, k, '>')) return false;
@@ -138,11 +147,7 @@ bool FlatXml::parse(std::string_view text) {
       size_t k = i;
       while (k < n && kC.name_char[t[k]]) ++k;
       if (k >= n) return false;
-      Node el;
-      el.type = Type::Element;
-      el.start = static_cast<uint32_t>(i);
-      el.len = static_cast<uint32_t>(k - i);
-      el.first_attr = static_cast<uint32_t>(attrs_.size());
+      Node el = make(Type::Element, i, k - i);
       // Attributes.
       bool self_closing = false;
       while (true) {
@@ -179,7 +184,6 @@ bool FlatXml::parse(std::string_view text) {
         // pugixml accepts '/' or '>' right after a value; another name needs whitespace first.
         if (k < n && kC.name_start[t[k]]) return false;
       }
-      el.attrs = static_cast<uint32_t>(attrs_.size()) - el.first_attr;
       int idx;
       if (open.empty()) {
         if (root_ >= 0) return false;

@@ -1,6 +1,6 @@
 // A fast reader for the XML that OpenVINO writes, and a common face for it and pugixml.
 //
-// FlatXml reads a strict subset of XML 1.0 into flat arrays (a node is 32 bytes, an attribute 16; children and
+// FlatXml reads a strict subset of XML 1.0 into flat arrays (a node is 24 bytes, an attribute 16; children and
 // siblings are indices), without changing or copying the text: elements, attributes in single or double
 // quotes, text, comments, and an `<?xml ...?>` declaration before the root. Anything else — an entity or
 // character reference, a carriage return, a tab or newline inside an attribute value, CDATA, DOCTYPE, a
@@ -24,11 +24,14 @@ class FlatXml {
  public:
   enum class Type : uint8_t { Element, PcData, Comment };
   struct Node {
-    uint32_t start = 0, len = 0;      // the element's name, or the text / comment's value
-    uint32_t first_attr = 0, attrs = 0;
+    uint32_t start = 0;               // the element's name, or the text / comment's value
+    uint32_t len_type = 0;            // its length (30 bits) and the Type (the top 2 bits)
+    uint32_t first_attr = 0;          // the node's attributes run up to the next node's first_attr
     int32_t first_child = -1, next = -1, prev = -1;
-    Type type = Type::Element;
+    uint32_t len() const { return len_type & kLenMask; }
+    Type type() const { return static_cast<Type>(len_type >> 30); }
   };
+  static constexpr uint32_t kLenMask = (uint32_t(1) << 30) - 1;
   struct Attr {
     uint32_t name = 0, name_len = 0, value = 0, value_len = 0;
   };
@@ -40,6 +43,11 @@ class FlatXml {
   std::string_view text() const { return text_; }
   const Node& node(int i) const { return nodes_[static_cast<size_t>(i)]; }
   const Attr& attr(uint32_t i) const { return attrs_[i]; }
+  // One past node i's last attribute.
+  uint32_t attrs_end(int i) const {
+    const size_t next = static_cast<size_t>(i) + 1;
+    return next < nodes_.size() ? nodes_[next].first_attr : static_cast<uint32_t>(attrs_.size());
+  }
   // Unchecked: parse() recorded only spans inside the text.
   std::string_view span(uint32_t start, uint32_t len) const { return std::string_view(text_.data() + start, len); }
 
@@ -82,22 +90,23 @@ class FlatNodeRef {
   FlatNodeRef(const FlatXml* d, int i) : d_(i >= 0 ? d : nullptr), i_(i) {}
   explicit operator bool() const { return d_ != nullptr; }
   bool operator!() const { return d_ == nullptr; }
-  bool is_element() const { return d_ && n().type == FlatXml::Type::Element; }
-  bool is_comment() const { return d_ && n().type == FlatXml::Type::Comment; }
-  std::string_view name() const { return is_element() ? d_->span(n().start, n().len) : std::string_view(); }
-  std::string_view value() const { return d_ && !is_element() ? d_->span(n().start, n().len) : std::string_view(); }
+  bool is_element() const { return d_ && n().type() == FlatXml::Type::Element; }
+  bool is_comment() const { return d_ && n().type() == FlatXml::Type::Comment; }
+  std::string_view name() const { return is_element() ? d_->span(n().start, n().len()) : std::string_view(); }
+  std::string_view value() const { return d_ && !is_element() ? d_->span(n().start, n().len()) : std::string_view(); }
   // The first text child's value (pugixml's child_value()).
   std::string_view child_value() const {
     for (auto c = first_child(); c; c = c.next_sibling())
-      if (c.n().type == FlatXml::Type::PcData) return c.value();
+      if (c.n().type() == FlatXml::Type::PcData) return c.value();
     return {};
   }
   FlatNodeRef first_child() const { return d_ ? FlatNodeRef(d_, n().first_child) : FlatNodeRef(); }
   FlatNodeRef next_sibling() const { return d_ ? FlatNodeRef(d_, n().next) : FlatNodeRef(); }
   FlatNodeRef previous_sibling() const { return d_ ? FlatNodeRef(d_, n().prev) : FlatNodeRef(); }
   FlatAttrRef first_attribute() const {
-    if (!d_ || n().attrs == 0) return {};
-    return FlatAttrRef(d_, n().first_attr, n().first_attr + n().attrs);
+    if (!d_) return {};
+    const uint32_t begin = n().first_attr, end = d_->attrs_end(i_);
+    return begin < end ? FlatAttrRef(d_, begin, end) : FlatAttrRef();
   }
   FlatAttrRef attribute(std::string_view name) const {
     for (auto a = first_attribute(); a; a = a.next_attribute())
