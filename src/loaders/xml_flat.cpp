@@ -34,7 +34,7 @@ inline bool special(const unsigned char* b, const unsigned char* e, bool amp) {
 
 }  // namespace
 
-bool FlatXml::parse(std::string_view text) {
+bool FlatXml::parse(const std::string& text) {
   text_ = text;
   nodes_.clear();
   attrs_.clear();
@@ -44,7 +44,9 @@ bool FlatXml::parse(std::string_view text) {
   // looked for where they matter, in text, comments and attribute values: inside a tag a carriage return is
   // whitespace to both readers, and a NUL is no character any rule of the subset accepts.
   if (n >= (size_t(1) << 30) || n == 0) return false;
-  const auto* t = reinterpret_cast<const unsigned char*>(text.data());
+  // t[n] is the string's terminating NUL: the scanning loops below stop there (no class holds NUL), so they
+  // need no bounds test of their own.
+  const auto* t = reinterpret_cast<const unsigned char*>(text.c_str());
   if (t[0] >= 0x80) return false;
   // A rough size for the arrays, so that they rarely move: OpenVINO's XML has a node (element or text) about
   // every 20 bytes and an attribute about every 25. Reserved pages that stay unused are never touched.
@@ -136,7 +138,7 @@ bool FlatXml::parse(std::string_view text) {
       if (n - k < el.len() || std::memcmp(t + k, t + el.start, el.len()) != 0) return false;
       k += el.len();
       if (k < n && kC.name_char[t[k]]) return false;  // a longer name
-      while (k < n && kC.space[t[k]]) ++k;
+      while (kC.space[t[k]]) ++k;
       if (!is(t, n, k, '>')) return false;
       open.pop_back();
       if (open.empty()) root_closed = true;
@@ -145,14 +147,14 @@ bool FlatXml::parse(std::string_view text) {
       if (!kC.name_start[c]) return false;
       if (root_closed) return false;  // a second root
       size_t k = i;
-      while (k < n && kC.name_char[t[k]]) ++k;
+      while (kC.name_char[t[k]]) ++k;
       if (k >= n) return false;
       Node el = make(Type::Element, i, k - i);
       // Attributes.
       bool self_closing = false;
       while (true) {
         const size_t before_ws = k;
-        while (k < n && kC.space[t[k]]) ++k;
+        while (kC.space[t[k]]) ++k;
         if (k >= n) return false;
         if (t[k] == '>') {
           ++k;
@@ -167,16 +169,16 @@ bool FlatXml::parse(std::string_view text) {
         if (k == before_ws || !kC.name_start[t[k]]) return false;  // attributes are separated by whitespace
         Attr a;
         a.name = static_cast<uint32_t>(k);
-        while (k < n && kC.name_char[t[k]]) ++k;
+        while (kC.name_char[t[k]]) ++k;
         a.name_len = static_cast<uint32_t>(k - a.name);
-        while (k < n && kC.space[t[k]]) ++k;
+        while (kC.space[t[k]]) ++k;
         if (!is(t, n, k, '=')) return false;
         ++k;
-        while (k < n && kC.space[t[k]]) ++k;
+        while (kC.space[t[k]]) ++k;
         if (k >= n || (t[k] != '"' && t[k] != '\'')) return false;
         const unsigned char q = t[k++];
         a.value = static_cast<uint32_t>(k);
-        while (k < n && !kC.attr_stop[t[k]]) ++k;
+        while (!kC.attr_stop[t[k]]) ++k;
         if (k >= n || t[k] != q) return false;  // the other quote, '&', '<', a tab or newline, or the end
         a.value_len = static_cast<uint32_t>(k - a.value);
         ++k;

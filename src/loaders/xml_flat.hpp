@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <pugixml.hpp>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -36,8 +37,8 @@ class FlatXml {
     uint32_t name = 0, name_len = 0, value = 0, value_len = 0;
   };
 
-  // Reads `text` (which must outlive this object). False when the text is outside the subset above.
-  bool parse(std::string_view text);
+  // Reads `text` (which must outlive this object and stay unchanged). False when the text is outside the subset.
+  bool parse(const std::string& text);
   int root() const { return root_; }
 
   std::string_view text() const { return text_; }
