@@ -20,12 +20,9 @@
 namespace {
 
 using namespace condlint;
+using condlint::test::slurp;
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 // The body of each fuzz target. Returns the number of findings (any number is fine).
 size_t replay(const std::string& target, const std::string& bytes) {

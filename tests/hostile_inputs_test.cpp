@@ -27,6 +27,7 @@ namespace {
 
 using namespace condlint;
 using condlint::test::rules_of;
+using condlint::test::slurp;
 namespace fs = std::filesystem;
 
 // A fresh directory for one test.
@@ -43,10 +44,6 @@ void write(const fs::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
 }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 
 std::string dump(const std::vector<Finding>& f) {

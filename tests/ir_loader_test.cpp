@@ -94,13 +94,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 // Both readers on the same bytes; returns whether FlatXml took them. Where it did, the dumps must be equal.
 bool readers_agree(const std::string& name, const std::string& bytes) {
   auto flat = load_ir(name, bytes, IrXmlReader::Flat);

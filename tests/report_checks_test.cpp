@@ -23,19 +23,6 @@ CmdResult cl(const std::string& args) {
   return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args);
 }
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path temp_dir() {
-  auto d = fs::temp_directory_path() / ("condlint-checks-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d;
-}
-
 std::string browser() {
   for (const char* b : {"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"})
     if (fs::exists(b)) return b;

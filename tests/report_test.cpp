@@ -24,19 +24,6 @@ std::string in_source_quoted(const std::string& rel) { return q((source_dir() / 
 // Runs condlint in the source directory, so artifact URIs are relative to it.
 CmdResult cl(const std::string& args) { return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args); }
 
-std::string slurp(const std::string& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string temp_dir() {
-  auto d = fs::temp_directory_path() / ("condlint-report-" + std::to_string(getpid()));
-  fs::create_directories(d);
-  return d.string();
-}
-
 fs::path multitool() {
   return source_dir() / "tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool";
 }
@@ -88,7 +75,7 @@ std::string hostile_model() {
   const std::string from = "name=\"if\"";
   xml.replace(xml.find(from), from.size(),
               "name=\"&lt;img src=x onerror=&quot;document.body.setAttribute('data-pwned','1')&quot;&gt;&amp;&apos;\"");
-  const std::string p = temp_dir() + "/hostile/model.xml";
+  const std::string p = temp_dir().string() + "/hostile/model.xml";
   fs::create_directories(fs::path(p).parent_path());
   std::ofstream(p, std::ios::binary) << xml;
   return p;
@@ -148,7 +135,7 @@ TEST(Sarif, ResultsHaveRelativeUrisRegionsFingerprintsAndInvocation) {
 }
 
 TEST(Sarif, SarifFileNextToAnotherFormat) {
-  const std::string out = temp_dir() + "/side.sarif";
+  const std::string out = temp_dir().string() + "/side.sarif";
   const auto r = cl("lint --sarif " + q(out) + " " + kC006);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("[C006]"), std::string::npos);  // text on stdout
@@ -176,7 +163,7 @@ TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
   EXPECT_EQ(loc["logicalLocations"][0]["fullyQualifiedName"], "main/cond/then/Add_7");
   EXPECT_EQ(doc["runs"][0]["artifacts"][0]["mimeType"], "application/octet-stream");
   if (!fs::exists(multitool())) GTEST_SKIP() << "skipped validation: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
-  const std::string file = temp_dir() + "/binary.sarif";
+  const std::string file = temp_dir().string() + "/binary.sarif";
   std::ofstream(file) << os.str();
   EXPECT_EQ(validate_sarif(file), "");
 }
@@ -185,7 +172,7 @@ TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
   if (!fs::exists(multitool()))
     GTEST_SKIP() << "skipped: SARIF Multitool absent; run scripts/install-deps.sh (npm @microsoft/sarif-multitool-linux)";
   // The whole IR corpus plus suppressed and baseline-absent results: every SARIF feature we emit.
-  const std::string dir = temp_dir();
+  const std::string dir = temp_dir().string();
   const std::string cfg = dir + "/validate.yaml";
   std::ofstream(cfg) << "rules:\n  C011: warning\nsuppress:\n  - rule: C003\n    justification: tracked elsewhere\n";
   const std::string base = dir + "/base.sarif";
@@ -208,7 +195,7 @@ TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
 
 TEST(Html, SelfContainedAndEscaped) {
   const std::string model = hostile_model();
-  const std::string out = temp_dir() + "/hostile.html";
+  const std::string out = temp_dir().string() + "/hostile.html";
   const auto r = run(condlint_cmd() + " lint --html " + q(out) + " " + q(model) + " >/dev/null");
   EXPECT_EQ(r.exit_code, 1);
   const std::string html = slurp(out);
@@ -224,7 +211,7 @@ TEST(Html, SelfContainedAndEscaped) {
 TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
   if (browser().empty())
     GTEST_SKIP() << "skipped: no chromium-headless-shell or chromium (Debian packages; scripts/install-deps.sh)";
-  const std::string out = temp_dir() + "/corpus.html";
+  const std::string out = temp_dir().string() + "/corpus.html";
   cl("lint corpus/ir --html " + q(out) + " >/dev/null");
   const json counts = json::parse(cl("lint corpus/ir --format json").out)["summary"];
   const int total = counts["errors"].get<int>() + counts["warnings"].get<int>() + counts["notes"].get<int>();
@@ -256,7 +243,7 @@ TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
 
 TEST(Html, HostileNamesDoNotExecuteInTheBrowser) {
   if (browser().empty()) GTEST_SKIP() << "skipped: no chromium-headless-shell or chromium";
-  const std::string out = temp_dir() + "/hostile2.html";
+  const std::string out = temp_dir().string() + "/hostile2.html";
   run(condlint_cmd() + " lint --format html -o " + q(out) + " " + q(hostile_model()));
   const std::string dom = dump_dom(out);
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos);
@@ -267,7 +254,7 @@ TEST(Html, HostileNamesDoNotExecuteInTheBrowser) {
 // ---------------- Configuration ----------------
 
 TEST(Config, LevelsIgnoresAndOverridesInSarif) {
-  const std::string dir = temp_dir() + "/cfg1";
+  const std::string dir = temp_dir().string() + "/cfg1";
   fs::create_directories(dir + "/models/sub");
   fs::copy_file(source_dir() / kC006, dir + "/models/sub/a.xml", fs::copy_options::overwrite_existing);
   fs::copy_file(source_dir() / kC006, dir + "/models/skip.xml", fs::copy_options::overwrite_existing);
@@ -289,7 +276,7 @@ TEST(Config, LevelsIgnoresAndOverridesInSarif) {
 }
 
 TEST(Config, BadConfigNamesTheLineAndExitsTwo) {
-  const std::string dir = temp_dir() + "/cfg2";
+  const std::string dir = temp_dir().string() + "/cfg2";
   fs::create_directories(dir);
   const std::vector<std::pair<std::string, std::string>> cases{
       {"rules:\n  C006: loud\n", ":2:"},
@@ -327,7 +314,7 @@ std::string with_comment(const std::string& name, const std::string& before, con
   const size_t p = xml.find(tag);
   xml.insert(p + tag.size(), inside);
   xml.insert(p, before);
-  const std::string path = temp_dir() + "/sup/" + name;
+  const std::string path = temp_dir().string() + "/sup/" + name;
   fs::create_directories(fs::path(path).parent_path());
   std::ofstream(path, std::ios::binary) << xml;
   return path;
@@ -353,7 +340,7 @@ TEST(Suppressions, CommentBeforeOrInsideTheLayerSuppressesButStaysInSarif) {
 }
 
 TEST(Suppressions, ConfigEntryIsExternal) {
-  const std::string dir = temp_dir() + "/sup2";
+  const std::string dir = temp_dir().string() + "/sup2";
   fs::create_directories(dir);
   std::ofstream(dir + "/c.yaml") << "suppress:\n  - rule: C006\n    node: \"main/if\"\n    justification: known, tracked\n";
   const auto r = cl("lint --format sarif --config " + q(dir + "/c.yaml") + " " + kC006);
@@ -366,7 +353,7 @@ TEST(Suppressions, ConfigEntryIsExternal) {
 // ---------------- Baseline, --max-warnings, -j ----------------
 
 TEST(Baseline, NewUnchangedAbsentAndFailOnCountsOnlyNew) {
-  const std::string dir = temp_dir() + "/base";
+  const std::string dir = temp_dir().string() + "/base";
   fs::create_directories(dir);
   const std::string base = dir + "/old.sarif";
   std::ofstream(base) << cl("lint --format sarif " + kC006 + " corpus/ir/invalid/C002_cond_f32.xml").out;
@@ -408,7 +395,7 @@ TEST(Jobs, ParallelOutputIsIdenticalToSerial) {
 // tolerances: run: / diff: of the configuration apply to `condlint run` and `condlint diff` where --atol / --rtol
 // are not given (found from the model's directory upwards, or --config FILE); a bad file is a usage error.
 TEST(Config, TolerancesApplyToRunAndDiff) {
-  const std::string dir = temp_dir() + "/cfgtol";
+  const std::string dir = temp_dir().string() + "/cfgtol";
   fs::remove_all(dir);
   fs::create_directories(dir);
   // golden_mismatch: the then branch computes 0 where the golden data says 0.25.

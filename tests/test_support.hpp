@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 #include <string>
@@ -51,6 +52,19 @@ inline std::vector<Finding> lint(const std::string& path) {
   LoadResult lr = load_file(path);
   if (!lr.model) return {};
   return run_rules(*lr.model, RuleSelection{});
+}
+
+// A file's bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// A directory of this test process under the system's temporary directory: condlint-<tag>-<pid>.
+inline std::filesystem::path temp_dir(const std::string& tag = "test") {
+  auto d = std::filesystem::temp_directory_path() / ("condlint-" + tag + "-" + std::to_string(getpid()));
+  std::filesystem::create_directories(d);
+  return d;
 }
 
 inline std::string write_temp(const std::string& name, const std::string& content) {
