@@ -6,12 +6,7 @@
 namespace {
 using namespace condlint;
 
-void check(const Model& m, Reporter& r) {
-  const NnapiData* d = nnr::raw_data(m);
-  if (!d) return;
-  for (const auto& p : d->problems)
-    if (p.kind == NnProblem::Kind::Malformed) r.report(p.loc, p.message);
-}
+void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Malformed); }
 }  // namespace
 
 CONDLINT_RULE(NN001, "json-malformed", Level::Error, kNNAPI, "The file is not well-formed JSON, or nests deeper than condlint follows", check)

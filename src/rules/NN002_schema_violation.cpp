@@ -6,12 +6,7 @@
 namespace {
 using namespace condlint;
 
-void check(const Model& m, Reporter& r) {
-  const NnapiData* d = nnr::raw_data(m);
-  if (!d) return;
-  for (const auto& p : d->problems)
-    if (p.kind == NnProblem::Kind::Schema) r.report(p.loc, p.message);
-}
+void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Schema); }
 }  // namespace
 
 CONDLINT_RULE(NN002, "schema-violation", Level::Error, kNNAPI, "The document breaks the NNAPI model JSON schema (member, type, enum or range)", check)

@@ -6,12 +6,7 @@
 namespace {
 using namespace condlint;
 
-void check(const Model& m, Reporter& r) {
-  const NnapiData* d = nnr::raw_data(m);
-  if (!d) return;
-  for (const auto& p : d->problems)
-    if (p.kind == NnProblem::Kind::Blob) r.report(p.loc, p.message);
-}
+void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Blob); }
 }  // namespace
 
 CONDLINT_RULE(NN003, "blob-unreadable", Level::Error, kNNAPI, "A Blob file leaves the document's directory, is missing or cannot be read", check)

@@ -6,12 +6,7 @@
 namespace {
 using namespace condlint;
 
-void check(const Model& m, Reporter& r) {
-  const NnapiData* d = nnr::raw_data(m);
-  if (!d) return;
-  for (const auto& p : d->problems)
-    if (p.kind == NnProblem::Kind::Value) r.report(p.loc, p.message);
-}
+void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Value); }
 }  // namespace
 
 CONDLINT_RULE(NN004, "value-shorthand", Level::Error, kNNAPI, "An operand's `value` does not fit its shape or type (count, unknown shape, float overflow)", check)

@@ -6,6 +6,13 @@ namespace condlint::nnr {
 
 const NnapiData* raw_data(const Model& m) { return m.format == Format::NNAPI ? m.nnapi.get() : nullptr; }
 
+void report_problems(const Model& m, Reporter& r, NnProblem::Kind kind) {
+  const NnapiData* d = raw_data(m);
+  if (!d) return;
+  for (const auto& p : d->problems)
+    if (p.kind == kind) r.report(p.loc, p.message);
+}
+
 const NnapiData* data(const Model& m) {
   const NnapiData* d = raw_data(m);
   return d && d->structurally_valid && !d->subgraphs.empty() ? d : nullptr;

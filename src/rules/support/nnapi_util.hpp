@@ -15,6 +15,8 @@ namespace condlint::nnr {
 const NnapiData* data(const Model& m);
 // Any NNAPI data, also for broken documents (for the parse-problem rules).
 const NnapiData* raw_data(const Model& m);
+// Reports every problem of that kind the loader recorded (NN001-NN004: one rule per kind).
+void report_problems(const Model& m, Reporter& r, NnProblem::Kind kind);
 
 const NnOperand* operand(const NnapiData& d, int g, int64_t idx);
 // "main operand 3 'x'"
