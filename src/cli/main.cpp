@@ -7,6 +7,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -173,16 +174,29 @@ class Progress {
   std::mutex mu_;
 };
 
-bool write_report(const std::string& path, const std::string& what, const RunResult& result,
-                  void (*writer)(std::ostream&, const RunResult&)) {
+// Writes a side report (--sarif FILE, --html FILE); false, after saying why, when the file cannot be written.
+bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer) {
   std::ofstream f(path, std::ios::binary);
   if (!f) {
     std::cerr << "condlint: cannot write the " << what << " report to " << path << "\n";
     return false;
   }
-  writer(f, result);
+  writer(f);
   f.flush();
+  if (!f) std::cerr << "condlint: cannot write the " << what << " report to " << path << "\n";
   return static_cast<bool>(f);
+}
+
+// The main report's stream: the -o file (opened into `file`), or standard output when `path` is empty; null,
+// after saying why, when the file cannot be opened.
+std::ostream* open_output(const std::string& path, std::ofstream& file) {
+  if (path.empty()) return &std::cout;
+  file.open(path, std::ios::binary);
+  if (!file) {
+    std::cerr << "condlint: cannot write " << path << "\n";
+    return nullptr;
+  }
+  return &file;
 }
 
 int run_lint(const LintOptions& o) {
@@ -388,22 +402,17 @@ int run_lint(const LintOptions& o) {
   result.run.execution_successful = code != kExitError;
 
   std::ofstream file;
-  std::ostream* os = &std::cout;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "condlint: cannot write " << o.output << "\n";
-      return kExitError;
-    }
-    os = &file;
-  }
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
   if (o.format == "json") write_json(*os, result);
   else if (o.format == "sarif") write_sarif(*os, result);
   else if (o.format == "html") write_html(*os, result);
   else write_text(*os, result, os == &std::cout && isatty(STDOUT_FILENO));
   os->flush();
-  if (!o.sarif_file.empty() && !write_report(o.sarif_file, "SARIF", result, write_sarif)) return kExitError;
-  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", result, write_html)) return kExitError;
+  if (!o.sarif_file.empty() && !write_report(o.sarif_file, "SARIF", [&](std::ostream& f) { write_sarif(f, result); }))
+    return kExitError;
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, result); }))
+    return kExitError;
   return code;
 }
 
@@ -507,28 +516,15 @@ int run_exec(const RunCmdOptions& o) {
                               : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
                                                           : exec::run_model(o.model, cfg);
   std::ofstream file;
-  std::ostream* os = &std::cout;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "condlint: cannot write " << o.output << "\n";
-      return kExitError;
-    }
-    os = &file;
-  }
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
   const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
   if (o.format == "json") exec::write_run_json(*os, r);
   else if (o.format == "html") write_run_html(*os, r, run_code);
   else exec::write_run_text(*os, r);
   os->flush();
-  if (!o.html_file.empty()) {
-    std::ofstream h(o.html_file, std::ios::binary);
-    if (h) write_run_html(h, r, run_code);
-    if (!h) {
-      std::cerr << "condlint: cannot write the HTML report to " << o.html_file << "\n";
-      return kExitError;
-    }
-  }
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
+    return kExitError;
   if (!r.error.empty()) {
     if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << r.error << "\n";
     return kExitError;
@@ -631,28 +627,15 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   std::vector<std::filesystem::path> models(o.models.begin(), o.models.end());
   const diff::DiffResult r = diff::run_diff(models, rts, cfg);
   std::ofstream file;
-  std::ostream* os = &std::cout;
-  if (!o.output.empty()) {
-    file.open(o.output, std::ios::binary);
-    if (!file) {
-      std::cerr << "condlint: cannot write " << o.output << "\n";
-      return kExitError;
-    }
-    os = &file;
-  }
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
   const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
   if (o.format == "json") diff::write_diff_json(*os, r);
   else if (o.format == "html") write_diff_html(*os, r, diff_code);
   else diff::write_diff_text(*os, r);
   os->flush();
-  if (!o.html_file.empty()) {
-    std::ofstream h(o.html_file, std::ios::binary);
-    if (h) write_diff_html(h, r, diff_code);
-    if (!h) {
-      std::cerr << "condlint: cannot write the HTML report to " << o.html_file << "\n";
-      return kExitError;
-    }
-  }
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
+    return kExitError;
   if (r.usage_error()) {
     for (const auto& m : r.models)
       if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << m.model << ": " << m.error << "\n";
