@@ -701,12 +701,6 @@ Value read_golden(const fs::path& p) {
   }
 }
 
-std::string file_bytes(const fs::path& p) {
-  std::string b;
-  read_file_bytes(p, b);
-  return b;
-}
-
 CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Value>& inputs,
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
                     Trace& trace, std::vector<Value>& outputs, const std::map<int64_t, LoopMap>* loops) {
@@ -812,33 +806,13 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
     n_results += n.op == "Result";
   }
 
-  std::vector<DataSet> sets;
-  if (cfg.data_dirs.empty()) sets = find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
-  for (const auto& d : cfg.data_dirs) {
-    auto s = find_data_sets(d);
-    if (s.empty()) {
-      mr.error = "no test_data_set_* in " + d.string();
-      return mr;
-    }
-    sets.insert(sets.end(), s.begin(), s.end());
+  DataPlan plan = plan_data_sets(model_path, cfg, n_params > 0);
+  if (!plan.error.empty()) {
+    mr.error = plan.error;
+    return mr;
   }
-  bool synthetic = false;
-  if (sets.empty()) {
-    if (n_params) {
-      mr.error = "no golden data: no test_data_set_* beside the model and no --data";
-      return mr;
-    }
-    sets.emplace_back();
-    synthetic = true;
-  }
-  std::set<std::pair<std::string, std::map<std::string, bool>>> covered_by_data;
-  std::vector<std::string> input_keys(sets.size());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    for (const auto& p : sets[s].inputs) input_keys[s] += file_bytes(p) + '\x1f';
-    std::map<std::string, bool> pins = sets[s].pins;
-    for (auto& [k, v] : cfg.pins) pins[k] = v;
-    covered_by_data.insert({input_keys[s], pins});
-  }
+  const std::vector<DataSet>& sets = plan.sets;
+  const bool synthetic = plan.synthetic;
   int save_index = 0;
   std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
   for (size_t s = 0; s < sets.size(); ++s) {
@@ -874,9 +848,8 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       mr.cases.push_back(bad);
       continue;
     }
-    std::map<std::string, bool> base = ds.pins;
-    for (auto& [k, v] : cfg.pins) base[k] = v;
-    std::set<std::pair<std::string, bool>>& done = done_by_input[input_keys[s]];
+    const PinSet base = plan.pins_of(s, cfg);
+    std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
     std::vector<std::map<std::string, bool>> work{base};
     int runs = 0;
     for (size_t w = 0; w < work.size(); ++w) {
@@ -897,7 +870,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
         cr.saved_to = save_case(cfg.save_dir, save_index++, inputs, outputs, work[w]);
       if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
-        queue_other_branches(trace, work[w], done, &covered_by_data, input_keys[s], work);
+        queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
       mr.cases.push_back(std::move(cr));
     }
   }

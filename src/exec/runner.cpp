@@ -74,6 +74,45 @@ std::string file_bytes(const fs::path& p) {
   return b;
 }
 
+}  // namespace
+
+PinSet DataPlan::pins_of(size_t set, const RunConfig& cfg) const {
+  PinSet pins = sets[set].pins;
+  for (const auto& [k, v] : cfg.pins) pins[k] = v;
+  return pins;
+}
+
+DataPlan plan_data_sets(const fs::path& model_path, const RunConfig& cfg, bool takes_inputs) {
+  DataPlan plan;
+  if (cfg.data_dirs.empty())
+    plan.sets = find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
+  for (const auto& d : cfg.data_dirs) {
+    auto s = find_data_sets(d);
+    if (s.empty()) {
+      plan.error = "no test_data_set_* in " + d.string();
+      return plan;
+    }
+    plan.sets.insert(plan.sets.end(), s.begin(), s.end());
+  }
+  if (plan.sets.empty()) {
+    if (takes_inputs) {
+      plan.error = "no golden data: no test_data_set_* beside the model and no --data";
+      return plan;
+    }
+    plan.sets.emplace_back();  // the model takes no inputs: run it once
+    plan.synthetic = true;
+  }
+  // Pin sets already covered by a data set of its own, keyed by input bytes: derived runs skip them.
+  plan.input_keys.resize(plan.sets.size());
+  for (size_t s = 0; s < plan.sets.size(); ++s) {
+    for (const auto& p : plan.sets[s].inputs) plan.input_keys[s] += file_bytes(p) + '\x1f';
+    plan.covered.insert({plan.input_keys[s], plan.pins_of(s, cfg)});
+  }
+  return plan;
+}
+
+namespace {
+
 // Runs one case: inputs + pins, compares with golden outputs when given.
 CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const std::vector<Value>& inputs,
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
@@ -189,35 +228,13 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   guard().limits = cfg.limits;
   const Interpreter probe(model, {});
 
-  std::vector<DataSet> sets;
-  if (cfg.data_dirs.empty()) sets = find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
-  for (const auto& d : cfg.data_dirs) {
-    auto s = find_data_sets(d);
-    if (s.empty()) {
-      mr.error = "no test_data_set_* in " + d.string();
-      return mr;
-    }
-    sets.insert(sets.end(), s.begin(), s.end());
+  DataPlan plan = plan_data_sets(model_path, cfg, !probe.data_inputs().empty());
+  if (!plan.error.empty()) {
+    mr.error = plan.error;
+    return mr;
   }
-  bool synthetic = false;
-  if (sets.empty()) {
-    if (!probe.data_inputs().empty()) {
-      mr.error = "no golden data: no test_data_set_* beside the model and no --data";
-      return mr;
-    }
-    sets.emplace_back();  // the model takes no inputs: run it once
-    synthetic = true;
-  }
-
-  // Pin sets already covered by a data set of its own, keyed by input bytes: derived runs skip them.
-  std::set<std::pair<std::string, std::map<std::string, bool>>> covered_by_data;
-  std::vector<std::string> input_keys(sets.size());
-  for (size_t s = 0; s < sets.size(); ++s) {
-    for (const auto& p : sets[s].inputs) input_keys[s] += file_bytes(p) + '\x1f';
-    std::map<std::string, bool> pins = sets[s].pins;
-    for (auto& [k, v] : cfg.pins) pins[k] = v;
-    covered_by_data.insert({input_keys[s], pins});
-  }
+  const std::vector<DataSet>& sets = plan.sets;
+  const bool synthetic = plan.synthetic;
 
   int save_index = 0;
   std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
@@ -242,10 +259,9 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
       mr.cases.push_back(cr);
       continue;
     }
-    std::map<std::string, bool> base = ds.pins;
-    for (auto& [k, v] : cfg.pins) base[k] = v;
+    const PinSet base = plan.pins_of(s, cfg);
     // (If path, branch) already run for these inputs, across data sets with the same inputs
-    std::set<std::pair<std::string, bool>>& done = done_by_input[input_keys[s]];
+    std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
     std::vector<std::map<std::string, bool>> work{base};
     int runs = 0;
     for (size_t w = 0; w < work.size(); ++w) {
@@ -269,7 +285,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
         cr.saved_to = save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, work[w]);
       }
       if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
-        queue_other_branches(trace, work[w], done, &covered_by_data, input_keys[s], work);
+        queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
       mr.cases.push_back(std::move(cr));
     }
   }

@@ -74,6 +74,21 @@ void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<st
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
 
+// The data sets a run goes through (shared by the ONNX and IR drivers): those of --data DIR..., else the
+// test_data_set_* beside the model; without any, one empty set when the model takes no inputs (`synthetic`:
+// run it once). `error` says why there is nothing to run.
+struct DataSet;
+struct DataPlan {
+  std::vector<DataSet> sets;
+  bool synthetic = false;
+  std::vector<std::string> input_keys;        // per set: its input files' bytes, to group sets by inputs
+  std::set<std::pair<std::string, PinSet>> covered;  // (inputs, pins) that a data set of its own runs
+  std::string error;
+  // A set's pins with --pin's over them.
+  PinSet pins_of(size_t set, const RunConfig& cfg) const;
+};
+DataPlan plan_data_sets(const std::filesystem::path& model_path, const RunConfig& cfg, bool takes_inputs);
+
 // Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and
 // turns the first failing output into the case's Mismatch.
