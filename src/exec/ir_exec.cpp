@@ -710,27 +710,9 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
   ro.limits = cfg.limits;
   ro.pins = pins;
   IrRunner ir(m, ro, loops);
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    outputs = ir.run(inputs);
-  } catch (const ExecError& e) {
-    cr.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
-    cr.message = e.what();
-    if (e.kind == ErrKind::Resource) cr.message = "resource limit: " + cr.message;
-    if (e.kind == ErrKind::Timeout) cr.message = "stopped: " + cr.message;
-  } catch (const std::exception& e) {
-    cr.status = CaseStatus::Failed;
-    cr.message = std::string("internal error: ") + e.what();
-  }
-  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  run_timed(cr, [&] { outputs = ir.run(inputs); });
   trace = ir.trace();
-  for (auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
-  cr.branch_problems = trace.branch_problems;
-  for (const auto& [path, v] : pins)
-    if (!trace.ifs.count(path) && cr.status == CaseStatus::Passed) {
-      cr.status = CaseStatus::Failed;
-      cr.message = "pin '" + path + "' matched no If that ran";
-    }
+  note_trace(cr, trace, pins);
   if (cr.status != CaseStatus::Passed) return cr;
   const auto res = ir.results(0);
   for (size_t k = 0; k < res.size() && k < outputs.size(); ++k) {
@@ -745,10 +727,7 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
     judge_output(cr, std::move(o), outputs[k],
                  golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
   }
-  if (!cr.branch_problems.empty()) {
-    cr.status = CaseStatus::Mismatch;
-    cr.message = cr.branch_problems.front();
-  }
+  explain_by_branch_problems(cr);
   return cr;
 }
 

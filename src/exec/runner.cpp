@@ -76,6 +76,38 @@ std::string file_bytes(const fs::path& p) {
 
 }  // namespace
 
+void run_timed(CaseResult& cr, const std::function<void()>& body) {
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    body();
+  } catch (const ExecError& e) {
+    cr.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+    cr.message = e.what();
+    if (e.kind == ErrKind::Resource) cr.message = "resource limit: " + cr.message;
+    if (e.kind == ErrKind::Timeout) cr.message = "stopped: " + cr.message;
+  } catch (const std::exception& e) {
+    cr.status = CaseStatus::Failed;
+    cr.message = std::string("internal error: ") + e.what();
+  }
+  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins) {
+  for (const auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
+  cr.branch_problems = trace.branch_problems;
+  for (const auto& [path, v] : pins)
+    if (!trace.ifs.count(path) && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Failed;
+      cr.message = "pin '" + path + "' matched no If that ran";
+    }
+}
+
+void explain_by_branch_problems(CaseResult& cr) {
+  if (cr.branch_problems.empty()) return;
+  cr.status = CaseStatus::Mismatch;
+  cr.message = cr.branch_problems.front();
+}
+
 PinSet DataPlan::pins_of(size_t set, const RunConfig& cfg) const {
   PinSet pins = sets[set].pins;
   for (const auto& [k, v] : cfg.pins) pins[k] = v;
@@ -123,27 +155,9 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
   ro.limits = cfg.limits;
   ro.pins = pins;
   Interpreter ip(model, ro);
-  const auto t0 = std::chrono::steady_clock::now();
-  try {
-    outputs = ip.run(inputs);
-  } catch (const ExecError& e) {
-    cr.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
-    cr.message = e.what();
-    if (e.kind == ErrKind::Resource) cr.message = "resource limit: " + cr.message;
-    if (e.kind == ErrKind::Timeout) cr.message = "stopped: " + cr.message;
-  } catch (const std::exception& e) {
-    cr.status = CaseStatus::Failed;
-    cr.message = std::string("internal error: ") + e.what();
-  }
-  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  run_timed(cr, [&] { outputs = ip.run(inputs); });
   trace = ip.trace;
-  for (auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
-  cr.branch_problems = trace.branch_problems;
-  for (const auto& [path, v] : pins)
-    if (!trace.ifs.count(path) && cr.status == CaseStatus::Passed) {
-      cr.status = CaseStatus::Failed;
-      cr.message = "pin '" + path + "' matched no If that ran";
-    }
+  note_trace(cr, trace, pins);
   if (cr.status != CaseStatus::Passed) return cr;
   const auto outs = ip.data_outputs();
   for (size_t k = 0; k < outs.size() && k < outputs.size(); ++k) {
@@ -157,10 +171,7 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
     judge_output(cr, std::move(o), outputs[k],
                  golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
   }
-  if (!cr.branch_problems.empty()) {  // the branch's own problem explains an output problem it causes
-    cr.status = CaseStatus::Mismatch;
-    cr.message = cr.branch_problems.front();
-  }
+  explain_by_branch_problems(cr);
   return cr;
 }
 

@@ -4,6 +4,7 @@
 #include "exec/interpreter.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <map>
 #include <optional>
@@ -73,6 +74,14 @@ void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<st
                           std::vector<PinSet>& work);
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
+
+// The parts of running one case that the ONNX and IR drivers share:
+// runs `body` (the model on the case's inputs), timing it and turning an error into the case's status;
+void run_timed(CaseResult& cr, const std::function<void()>& body);
+// records the branches the run took and fails the case when a pin matched no If that ran;
+void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins);
+// after the outputs are judged: a branch's own problem explains the output problem it causes.
+void explain_by_branch_problems(CaseResult& cr);
 
 // The data sets a run goes through (shared by the ONNX and IR drivers): those of --data DIR..., else the
 // test_data_set_* beside the model; without any, one empty set when the model takes no inputs (`synthetic`:
