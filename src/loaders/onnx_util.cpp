@@ -33,24 +33,23 @@ ElemType onnx_elem_type(int32_t dt) {
   }
 }
 
+// The type a sequence, optional or map holds (a map: its value type); null for anything else or when unset.
+static const onnx::TypeProto* contained_type(const onnx::TypeProto& t) {
+  switch (t.value_case()) {
+    case onnx::TypeProto::kSequenceType: return t.sequence_type().has_elem_type() ? &t.sequence_type().elem_type() : nullptr;
+    case onnx::TypeProto::kOptionalType: return t.optional_type().has_elem_type() ? &t.optional_type().elem_type() : nullptr;
+    case onnx::TypeProto::kMapType: return t.map_type().has_value_type() ? &t.map_type().value_type() : nullptr;
+    default: return nullptr;
+  }
+}
+
 TypeDesc onnx_type_desc(const onnx::TypeProto& top) {
   // The nesting is a chain (each level has at most one inner type): collect it, then build upward.
   std::vector<const onnx::TypeProto*> chain;
   const onnx::TypeProto* t = &top;
   while (t && chain.size() < 64) {
     chain.push_back(t);
-    switch (t->value_case()) {
-      case onnx::TypeProto::kSequenceType:
-        t = t->sequence_type().has_elem_type() ? &t->sequence_type().elem_type() : nullptr;
-        break;
-      case onnx::TypeProto::kOptionalType:
-        t = t->optional_type().has_elem_type() ? &t->optional_type().elem_type() : nullptr;
-        break;
-      case onnx::TypeProto::kMapType:
-        t = t->map_type().has_value_type() ? &t->map_type().value_type() : nullptr;
-        break;
-      default: t = nullptr;
-    }
+    t = contained_type(*t);
   }
   std::shared_ptr<const TypeDesc> inner;
   TypeDesc d;
@@ -93,18 +92,7 @@ int onnx_type_depth(const onnx::TypeProto& top) {
   int depth = 0;
   for (const onnx::TypeProto* t = &top; t;) {
     ++depth;
-    switch (t->value_case()) {
-      case onnx::TypeProto::kSequenceType:
-        t = t->sequence_type().has_elem_type() ? &t->sequence_type().elem_type() : nullptr;
-        break;
-      case onnx::TypeProto::kOptionalType:
-        t = t->optional_type().has_elem_type() ? &t->optional_type().elem_type() : nullptr;
-        break;
-      case onnx::TypeProto::kMapType:
-        t = t->map_type().has_value_type() ? &t->map_type().value_type() : nullptr;
-        break;
-      default: t = nullptr;
-    }
+    t = contained_type(*t);
   }
   return depth;
 }
