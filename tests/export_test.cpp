@@ -11,6 +11,7 @@
 #include <iostream>
 #include <map>
 
+#include "bench/ir_gen.hpp"
 #include "diff/diff.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
@@ -76,32 +77,7 @@ std::string summary(const exec::ModelResult& r) {
 
 // cond, x f32[2] -> If(then: Relu(x), else: <op>(x)).
 std::string if_model(const std::string& else_op, const std::string& x_type = "f32", const std::string& prec = "FP32") {
-  auto body = [&](const std::string& op) {
-    return R"(<layers>
-  <layer id="0" name="p" type="Parameter" version="opset1"><data element_type=")" + x_type + R"(" shape="2"/><output><port id="0" precision=")" + prec + R"("><dim>2</dim></port></output></layer>
-  <layer id="1" name="op" type=")" + op + R"(" version="opset1"><input><port id="0"><dim>2</dim></port></input><output><port id="1" precision=")" + prec + R"("><dim>2</dim></port></output></layer>
-  <layer id="2" name="r" type="Result" version="opset1"><input><port id="0"><dim>2</dim></port></input></layer>
-</layers>
-<edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges>)";
-  };
-  return R"(<?xml version="1.0"?>
-<net name="t" version="11"><layers>
-<layer id="0" name="cond" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>
-<layer id="1" name="x" type="Parameter" version="opset1"><data element_type=")" + x_type + R"(" shape="2"/><output><port id="0" precision=")" + prec + R"("><dim>2</dim></port></output></layer>
-<layer id="2" name="sel" type="If" version="opset8">
-<input><port id="0"/><port id="1"><dim>2</dim></port></input>
-<output><port id="2" precision=")" + prec + R"("><dim>2</dim></port></output>
-<then_port_map><input external_port_id="1" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></then_port_map>
-<else_port_map><input external_port_id="1" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></else_port_map>
-<then_body>)" + body("Relu") + R"(</then_body>
-<else_body>)" + body(else_op) + R"(</else_body>
-</layer>
-<layer id="3" name="out" type="Result" version="opset1"><input><port id="0"><dim>2</dim></port></input></layer>
-</layers><edges>
-<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/><edge from-layer="1" from-port="0" to-layer="2" to-port="1"/>
-<edge from-layer="2" from-port="2" to-layer="3" to-port="0"/>
-</edges></net>
-)";
+  return gen::if_relu_ir(else_op, x_type, prec, prec);
 }
 
 std::string joined(const std::vector<std::string>& v) {

@@ -169,7 +169,7 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
       {"second_root.xml", with("x", "2") + "<net/>"},
       {"utf8_name.xml", [&] {
          std::string x = with("x", "2");
-         x.replace(x.find("<edges/>"), 8, "<\xC3\xA9dges/>");
+         x.replace(x.find("<edges/>"), 8, "<\xC3\xA9" "dges/>");
          return x;
        }()},
   };
