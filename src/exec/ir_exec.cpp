@@ -793,7 +793,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
   int save_index = 0;
-  std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
+  DoneByInput done_by_input;
   for (size_t s = 0; s < sets.size(); ++s) {
     const DataSet& ds = sets[s];
     const std::string name = synthetic ? "" : ds.dir.string();
@@ -827,31 +827,14 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       mr.cases.push_back(bad);
       continue;
     }
-    const PinSet base = plan.pins_of(s, cfg);
-    std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
-    std::vector<std::map<std::string, bool>> work{base};
-    int runs = 0;
-    for (size_t w = 0; w < work.size(); ++w) {
-      if (runs++ >= cfg.max_runs_per_data_set) break;
-      const bool derived = w > 0;
-      Trace trace;
-      std::vector<Value> outputs;
-      CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, work[w], trace, outputs, &loops);
-      cr.data_set = name;
-      cr.derived = derived;
-      for (auto& [path, site] : trace.ifs) {
-        auto& cov = mr.if_coverage[path];
-        for (bool b : site.ran) {
-          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-          done.insert({path, b});
-        }
-      }
-      if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
-        cr.saved_to = save_case(cfg.save_dir, save_index++, inputs, outputs, work[w]);
-      if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
-        queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
-      mr.cases.push_back(std::move(cr));
-    }
+    run_pin_sets(
+        plan, s, name, cfg, mr, done_by_input,
+        [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
+          return run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
+        },
+        [&](const PinSet& pins, const std::vector<Value>& outputs) {
+          return save_case(cfg.save_dir, save_index++, inputs, outputs, pins);
+        });
   }
   tally(mr);
   return mr;

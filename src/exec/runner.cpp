@@ -108,6 +108,37 @@ void explain_by_branch_problems(CaseResult& cr) {
   cr.message = cr.branch_problems.front();
 }
 
+void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
+                  DoneByInput& done_by_input,
+                  const std::function<CaseResult(const PinSet&, bool, Trace&, std::vector<Value>&)>& run,
+                  const std::function<std::string(const PinSet&, const std::vector<Value>&)>& save) {
+  // (If path, branch) already run for these inputs, across data sets with the same inputs
+  std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
+  std::vector<PinSet> work{plan.pins_of(s, cfg)};
+  int runs = 0;
+  for (size_t w = 0; w < work.size(); ++w) {
+    if (runs++ >= cfg.max_runs_per_data_set) break;
+    const bool derived = w > 0;
+    Trace trace;
+    std::vector<Value> outputs;
+    CaseResult cr = run(work[w], derived, trace, outputs);
+    cr.data_set = name;
+    cr.derived = derived;
+    for (auto& [path, site] : trace.ifs) {
+      auto& cov = mr.if_coverage[path];
+      for (bool b : site.ran) {
+        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+        done.insert({path, b});
+      }
+    }
+    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
+      cr.saved_to = save(work[w], outputs);
+    if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
+      queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
+    mr.cases.push_back(std::move(cr));
+  }
+}
+
 PinSet DataPlan::pins_of(size_t set, const RunConfig& cfg) const {
   PinSet pins = sets[set].pins;
   for (const auto& [k, v] : cfg.pins) pins[k] = v;
@@ -248,7 +279,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   const bool synthetic = plan.synthetic;
 
   int save_index = 0;
-  std::map<std::string, std::set<std::pair<std::string, bool>>> done_by_input;
+  DoneByInput done_by_input;
   for (size_t s = 0; s < sets.size(); ++s) {
     const DataSet& ds = sets[s];
     const std::string name = synthetic ? "" : ds.dir.string();
@@ -270,35 +301,15 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
       mr.cases.push_back(cr);
       continue;
     }
-    const PinSet base = plan.pins_of(s, cfg);
-    // (If path, branch) already run for these inputs, across data sets with the same inputs
-    std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
-    std::vector<std::map<std::string, bool>> work{base};
-    int runs = 0;
-    for (size_t w = 0; w < work.size(); ++w) {
-      if (runs++ >= cfg.max_runs_per_data_set) break;
-      const bool derived = w > 0;
-      Trace trace;
-      std::vector<Value> outputs;
-      CaseResult cr = run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, work[w], trace, outputs);
-      cr.data_set = name;
-      cr.derived = derived;
-      for (auto& [path, site] : trace.ifs) {
-        auto& cov = mr.if_coverage[path];
-        for (bool b : site.ran) {
-          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-          done.insert({path, b});
-        }
-      }
-      if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed) {
-        RunOptions ro;
-        Interpreter ip(model, ro);
-        cr.saved_to = save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, work[w]);
-      }
-      if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
-        queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
-      mr.cases.push_back(std::move(cr));
-    }
+    run_pin_sets(
+        plan, s, name, cfg, mr, done_by_input,
+        [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
+          return run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
+        },
+        [&](const PinSet& pins, const std::vector<Value>& outputs) {
+          const Interpreter ip(model, RunOptions{});
+          return save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, pins);
+        });
   }
   tally(mr);
   return mr;

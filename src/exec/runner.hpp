@@ -98,6 +98,16 @@ struct DataPlan {
 };
 DataPlan plan_data_sets(const std::filesystem::path& model_path, const RunConfig& cfg, bool takes_inputs);
 
+// Runs the pin sets of data set `s` (shared by the ONNX and IR drivers): its own pins first (compared with its
+// golden outputs), then, with --branches both, each branch the runs before did not take for these inputs
+// (`done_by_input`), at most --max-runs runs. Every case goes into `mr` with the If coverage it adds.
+// run(pins, derived, trace, outputs) runs one case; save(pins, outputs) writes it for --save and says where.
+using DoneByInput = std::map<std::string, std::set<std::pair<std::string, bool>>>;
+void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
+                  DoneByInput& done_by_input,
+                  const std::function<CaseResult(const PinSet&, bool, Trace&, std::vector<Value>&)>& run,
+                  const std::function<std::string(const PinSet&, const std::vector<Value>&)>& save);
+
 // Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and
 // turns the first failing output into the case's Mismatch.
