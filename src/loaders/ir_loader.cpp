@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-#include <map>
 #include <pugixml.hpp>
 #include <unordered_map>
 
@@ -529,11 +528,17 @@ void IrBuilder::build_views() {
         return by_id ? by_id->find(std::to_string(id)) : ir_->graph_extra[br.graph].layer_with_id(id);
       };
       // Inputs as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins.
-      std::map<int64_t, const IrPortMapEntry*> ins;
-      std::map<int64_t, const IrPortMapEntry*> outs;
+      // (external_port_id, entry), sorted by id: a flat list (a map allocates per entry), the first entry of an
+      // id kept.
+      std::vector<std::pair<int64_t, const IrPortMapEntry*>> ins, outs;
       for (const auto& e : info.port_map[b]) {
         if (!e.has_external || !e.has_internal) continue;
-        (e.is_input ? ins : outs).emplace(e.external_port_id, &e);
+        (e.is_input ? ins : outs).emplace_back(e.external_port_id, &e);
+      }
+      for (auto* list : {&ins, &outs}) {
+        std::stable_sort(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+        list->erase(std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
+                    list->end());
       }
       for (const auto& [ext, e] : ins) {
         if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
