@@ -18,6 +18,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
+void record(IrData& ir, IrProblem::Kind k, std::string msg, SourceLocation loc) {
+  ir.problems.push_back({k, std::move(msg), std::move(loc)});
+}
+
 // What does not depend on the XML reader: the parse, the edges, the Conditional views.
 class IrBuilder {
  public:
@@ -27,11 +31,9 @@ class IrBuilder {
   std::unique_ptr<Model> build();
 
  private:
-  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
-    ir_->problems.push_back({k, std::move(msg), std::move(loc)});
-  }
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) { record(*ir_, k, std::move(msg), std::move(loc)); }
   template <class X>
-  bool read_net(const X& root);
+  void read_net(const X& root);
   void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
   int find_layer(int g, std::string_view id, const NameTable* by_id) const;
   void resolve_edges(int g);
@@ -75,9 +77,7 @@ class IrReader {
   struct Where {
     int g, n;
   };
-  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
-    ir_->problems.push_back({k, std::move(msg), std::move(loc)});
-  }
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) { record(*ir_, k, std::move(msg), std::move(loc)); }
   void bad_attr(const X& x, Where w, const std::string& what) {
     problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
   }
@@ -632,13 +632,13 @@ std::unique_ptr<Model> IrBuilder::build() {
 }
 
 template <class X>
-bool IrBuilder::read_net(const X& root) {
+void IrBuilder::read_net(const X& root) {
   IrReader<X> reader(*model_, *ir_, lines_);
   if (root.name() != "net") {
     problem(IrProblem::Kind::NotIr,
             "the root element is <" + str(root.name()) + ">, not <net>: this is not an OpenVINO IR file",
             reader.loc_of(root, 0));
-    return false;
+    return;
   }
   model_->graphs[0].loc = reader.loc_of(root, 0);
   const auto version = root.attribute("version");
@@ -657,7 +657,6 @@ bool IrBuilder::read_net(const X& root) {
   }
   for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g) resolve_edges(g);
   build_views();
-  return true;
 }
 
 }  // namespace
