@@ -23,24 +23,6 @@ CmdResult cl(const std::string& args) {
   return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args);
 }
 
-std::string browser() {
-  for (const char* b : {"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"})
-    if (fs::exists(b)) return b;
-  return {};
-}
-
-std::string dump_dom(const std::string& html_file) {
-  return run(q(browser()) + " --headless --no-sandbox --disable-gpu --dump-dom " + q("file://" + html_file) +
-             " 2>/dev/null")
-      .out;
-}
-
-int count(const std::string& s, const std::string& needle) {
-  int n = 0;
-  for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
-  return n;
-}
-
 // Rows of the per-branch tables (class "check") and of the list of every run (class "run-check").
 int branch_rows(const std::string& html, const std::string& verdict, const std::string& branch) {
   return count(html, "<tr class=\"check " + verdict + "\" data-verdict=\"" + verdict + "\" data-branch=\"" + branch + "\"");

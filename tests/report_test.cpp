@@ -45,24 +45,6 @@ std::string validate_sarif(const std::string& file) {
   return problems;
 }
 
-std::string browser() {
-  for (const char* b : {"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"})
-    if (fs::exists(b)) return b;
-  return {};
-}
-
-std::string dump_dom(const std::string& html_file, const std::string& hash = "") {
-  return run(q(browser()) + " --headless --no-sandbox --disable-gpu --dump-dom " + q("file://" + html_file + hash) +
-             " 2>/dev/null")
-      .out;
-}
-
-int count(const std::string& s, const std::string& needle) {
-  int n = 0;
-  for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
-  return n;
-}
-
 std::string attr(const std::string& dom, const std::string& element_id, const std::string& name) {
   std::smatch m;
   const std::regex re("id=\"" + element_id + "\"[^>]*" + name + "=\"([^\"]*)\"");

@@ -67,6 +67,34 @@ inline std::filesystem::path temp_dir(const std::string& tag = "test") {
   return d;
 }
 
+// A string as one shell word.
+inline std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Headless chromium (Debian's chromium-headless-shell or chromium), "" when neither is installed.
+inline std::string browser() {
+  for (const char* b : {"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"})
+    if (std::filesystem::exists(b)) return b;
+  return {};
+}
+
+// The DOM of an HTML file after its scripts ran (`hash`: a #fragment to open it at).
+inline std::string dump_dom(const std::string& html_file, const std::string& hash = "") {
+  return run(shell_quote(browser()) + " --headless --no-sandbox --disable-gpu --dump-dom " +
+             shell_quote("file://" + html_file + hash) + " 2>/dev/null")
+      .out;
+}
+
+// How often `needle` occurs in `s`.
+inline int count(const std::string& s, const std::string& needle) {
+  int n = 0;
+  for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
+  return n;
+}
+
 inline std::string write_temp(const std::string& name, const std::string& content) {
   auto dir = std::filesystem::temp_directory_path() / ("condlint-test-" + std::to_string(getpid()));
   auto p = dir / name;

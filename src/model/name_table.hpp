@@ -35,36 +35,16 @@ class NameTable {
   // Inserts key -> value when absent. Returns the value now stored (the old one when present) and whether it
   // was inserted.
   std::pair<int, bool> emplace(std::string_view key, int value) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
-    const uint64_t h = hash(key);
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      Slot& s = slots_[i];
-      if (s.value < 0) {
-        s = Slot{key, h, value};
-        ++size_;
-        return {value, true};
-      }
-      if (s.hash == h && s.key == key) return {s.value, false};
+    Slot& s = claim(key);
+    if (s.value < 0) {
+      s.value = value;
+      return {value, true};
     }
+    return {s.value, false};
   }
 
   // Inserts or overwrites. `value` must be >= 0.
-  void assign(std::string_view key, int value) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
-    const uint64_t h = hash(key);
-    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
-      Slot& s = slots_[i];
-      if (s.value < 0) {
-        s = Slot{key, h, value};
-        ++size_;
-        return;
-      }
-      if (s.hash == h && s.key == key) {
-        s.value = value;
-        return;
-      }
-    }
-  }
+  void assign(std::string_view key, int value) { claim(key).value = value; }
 
   void erase(std::string_view key) {
     const uint64_t h = hash(key);
@@ -115,6 +95,22 @@ class NameTable {
     uint64_t hash = 0;
     int value = -1;  // -1: empty
   };
+  // The slot of `key`: its own when present, else a fresh one holding the key with value -1 (counted; the
+  // caller sets the value at once).
+  Slot& claim(std::string_view key) {
+    if ((size_ + 1) * 4 > slots_.size() * 3) rehash(slots_.size() * 2);
+    const uint64_t h = hash(key);
+    for (size_t i = h & mask_;; i = (i + 1) & mask_) {
+      Slot& s = slots_[i];
+      if (s.value < 0) {
+        s.key = key;
+        s.hash = h;
+        ++size_;
+        return s;
+      }
+      if (s.hash == h && s.key == key) return s;
+    }
+  }
   static size_t capacity_for(size_t n) {
     size_t c = 16;
     while (c * 3 < n * 4 + 4) c *= 2;
