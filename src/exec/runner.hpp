@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/onnx_io.hpp"
 #include "exec/tensor.hpp"
 
 namespace condlint::exec {
@@ -86,7 +87,6 @@ void explain_by_branch_problems(CaseResult& cr);
 // The data sets a run goes through (shared by the ONNX and IR drivers): those of --data DIR..., else the
 // test_data_set_* beside the model; without any, one empty set when the model takes no inputs (`synthetic`:
 // run it once). `error` says why there is nothing to run.
-struct DataSet;
 struct DataPlan {
   std::vector<DataSet> sets;
   bool synthetic = false;

@@ -2,7 +2,6 @@
 // walked iteratively.
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 #include <filesystem>
 #include <pugixml.hpp>
 #include <unordered_map>
@@ -35,7 +34,6 @@ class IrBuilder {
   template <class X>
   void read_net(const X& root);
   void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
-  int find_layer(int g, std::string_view id, const NameTable* by_id) const;
   void resolve_edges(int g);
   void build_views();
   ValueDesc value_of(int g, const ValueRef& src) const;
@@ -406,22 +404,34 @@ void IrBuilder::index_ids(int g) {
   }
 }
 
-int IrBuilder::find_layer(int g, std::string_view id, const NameTable* by_id) const {
-  if (by_id) return by_id->find(id);
-  // By the table: a non-canonical id names no layer (every layer's id is canonical).
-  const int64_t v = canonical_id(id);
-  return v < 0 ? -1 : ir_->graph_extra[g].layer_with_id(v);
-}
+// Layer id -> layer of one graph, for the edges and the views: the graph's id table when it has one, else a
+// hash of the id strings (whose keys view the nodes' ids: the graph's nodes no longer move).
+class LayerLookup {
+ public:
+  LayerLookup(const Graph& graph, const IrGraphExtra& extra) : extra_(extra) {
+    if (!extra.index_of_id.empty() || graph.nodes.empty()) return;
+    hash_.emplace(graph.nodes.size());
+    for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) hash_->emplace(graph.nodes[i].id, i);
+  }
+  // The first layer whose id is `id`, or -1.
+  int find(std::string_view id) const {
+    if (hash_) return hash_->find(id);
+    // By the table: a non-canonical id names no layer (every layer's id is canonical).
+    const int64_t v = canonical_id(id);
+    return v < 0 ? -1 : extra_.layer_with_id(v);
+  }
+  // The first layer whose id is the decimal form of `id` (a port map's internal_layer_id), or -1.
+  int find(int64_t id) const { return hash_ ? hash_->find(std::to_string(id)) : extra_.layer_with_id(id); }
+
+ private:
+  const IrGraphExtra& extra_;
+  std::optional<NameTable> hash_;
+};
 
 void IrBuilder::resolve_edges(int g) {
   Graph& graph = model_->graphs[g];
   index_ids(g);
-  // Without the id table: a hash table whose keys view the nodes' ids (the graph's nodes no longer move).
-  std::optional<NameTable> by_id;
-  if (ir_->graph_extra[g].index_of_id.empty() && !graph.nodes.empty()) {
-    by_id.emplace(graph.nodes.size());
-    for (int i = 0; i < static_cast<int>(graph.nodes.size()); ++i) by_id->emplace(graph.nodes[i].id, i);
-  }
+  const LayerLookup layers(graph, ir_->graph_extra[g]);
   // The first port with that id. Layers with many ports get a hash index (built on first use), so
   // that a hostile layer with 100,000 ports and as many edges is not quadratic.
   std::unordered_map<const std::vector<Port>*, std::unordered_map<std::string_view, int>> big;
@@ -442,8 +452,8 @@ void IrBuilder::resolve_edges(int g) {
       e.status = IrEdge::Status::Unparsed;
       continue;
     }
-    const int from = find_layer(g, e.from_layer, by_id ? &*by_id : nullptr);
-    const int to = find_layer(g, e.to_layer, by_id ? &*by_id : nullptr);
+    const int from = layers.find(e.from_layer);
+    const int to = layers.find(e.to_layer);
     if (from < 0) { e.status = IrEdge::Status::MissingFromLayer; continue; }
     if (to < 0) { e.status = IrEdge::Status::MissingToLayer; continue; }
     const int out = port_index(graph.nodes[from].outputs, e.from_port);
@@ -518,18 +528,9 @@ void IrBuilder::build_views() {
       br.graph = info.body_graph[b];
       if (br.graph < 0) continue;
       const Graph& body = model_->graphs[br.graph];
-      std::optional<NameTable> by_id;
-      if (ir_->graph_extra[br.graph].index_of_id.empty() && !body.nodes.empty()) {
-        by_id.emplace(body.nodes.size());
-        for (int i = 0; i < static_cast<int>(body.nodes.size()); ++i) by_id->emplace(body.nodes[i].id, i);
-      }
-      // internal_layer_id names the layer whose id is its decimal form.
-      auto layer = [&](int64_t id) {
-        return by_id ? by_id->find(std::to_string(id)) : ir_->graph_extra[br.graph].layer_with_id(id);
-      };
-      // Inputs as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins.
-      // (external_port_id, entry), sorted by id: a flat list (a map allocates per entry), the first entry of an
-      // id kept.
+      const LayerLookup layers(body, ir_->graph_extra[br.graph]);
+      // Entries as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins. Sorted
+      // flat lists of (external_port_id, entry): a map would allocate per entry.
       std::vector<std::pair<int64_t, const IrPortMapEntry*>> ins, outs;
       for (const auto& e : info.port_map[b]) {
         if (!e.has_external || !e.has_internal) continue;
@@ -542,7 +543,7 @@ void IrBuilder::build_views() {
       }
       for (const auto& [ext, e] : ins) {
         if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
-        const int at = layer(e->internal_layer_id);
+        const int at = layers.find(e->internal_layer_id);
         if (at < 0 || body.nodes[at].op != "Parameter") continue;
         const Node& param = body.nodes[at];
         InputBinding ib;
@@ -565,7 +566,7 @@ void IrBuilder::build_views() {
         OutputBinding ob;
         ob.output_index = number++;
         ob.loc = e->loc;
-        const int at = layer(e->internal_layer_id);
+        const int at = layers.find(e->internal_layer_id);
         if (at >= 0 && body.nodes[at].op == "Result") {
           const Node& res = body.nodes[at];
           if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);

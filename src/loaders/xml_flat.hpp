@@ -3,8 +3,9 @@
 // FlatXml reads a strict subset of XML 1.0 into flat arrays (a node is 24 bytes, an attribute 16; children and
 // siblings are indices), without changing or copying the text: elements, attributes in single or double
 // quotes, text, comments, and an `<?xml ...?>` declaration before the root. Anything else — an entity or
-// character reference, a carriage return, a tab or newline inside an attribute value, CDATA, DOCTYPE, a
-// processing instruction elsewhere, a non-ASCII name, a second root, a NUL byte, any malformation — makes
+// character reference, a carriage return in text, a comment or an attribute value (between tags it is plain
+// whitespace to both readers), a tab or newline inside an attribute value, CDATA, DOCTYPE, a processing
+// instruction elsewhere, a non-ASCII name, text outside the root, a second root, a NUL byte, any malformation — makes
 // parse() return false, and the IR loader reads the file with pugixml instead, which either accepts it or says
 // where it is broken. So on what FlatXml accepts, both readers give the same tree: the same nodes, names,
 // values and offsets (tests/ir_loader_test.cpp and the IR fuzz target compare the two on every input).
