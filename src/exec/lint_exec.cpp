@@ -6,6 +6,7 @@
 
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
+#include "model/nnapi_data.hpp"
 
 namespace condlint::exec {
 
@@ -41,8 +42,14 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
   // Node paths -> locations, built once.
   std::unordered_map<std::string, SourceLocation> where;
   for (int g = 0; g < static_cast<int>(model.graphs.size()); ++g)
-    for (int n = 0; n < static_cast<int>(model.graphs[g].nodes.size()); ++n)
-      where.emplace(model.path_of(g, n), model.graphs[g].nodes[n].loc);
+    for (int n = 0; n < static_cast<int>(model.graphs[g].nodes.size()); ++n) {
+      SourceLocation l = model.graphs[g].nodes[n].loc;
+      // NNAPI: the operation's JSON pointer too (nodes keep only their position).
+      if (model.nnapi && static_cast<size_t>(g) < model.nnapi->subgraphs.size() &&
+          static_cast<size_t>(n) < model.nnapi->subgraphs[g].operations.size())
+        l.pointer = model.nnapi->subgraphs[g].operations[n].loc.pointer;
+      where.emplace(model.path_of(g, n), std::move(l));
+    }
   SourceLocation model_loc;
   if (!model.graphs.empty()) model_loc = model.graphs[0].loc;
   model_loc.graph = model.graphs.empty() ? -1 : 0;

@@ -16,14 +16,22 @@ namespace condlint {
 enum class Format { IR, ONNX, NNAPI };
 std::string_view to_string(Format f);
 
-// Where a model element stands in its file. Kept small: every node and port carries one. The file
-// name and the logical node path are added only when a finding is reported (ReportedLocation).
-struct SourceLocation {
+// Where a model element stands in its file. Trivially copyable and 24 bytes: every node and port carries one.
+// The file name and the logical node path are added only when a finding is reported (ReportedLocation).
+struct Position {
   int line = 0;          // 1-based; 0 = unknown
   int column = 0;        // 1-based; 0 = unknown
   int64_t offset = -1;   // byte offset in the file; -1 = unknown
   int graph = -1;        // the graph the element belongs to
   int node_index = -1;   // the node within that graph (-1: the graph itself)
+};
+
+// A Position with the element's JSON pointer (NNAPI): what graphs, views, problems and findings carry. Nodes and
+// ports keep only their Position; an NNAPI rule that reports at an operation or operand takes its location from
+// NnapiData, which keeps the pointers.
+struct SourceLocation : Position {
+  SourceLocation() = default;
+  SourceLocation(const Position& p) : Position(p) {}  // NOLINT: implicit on purpose (a position, no pointer)
   std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
 };
 
@@ -49,7 +57,7 @@ struct Port {
   Shape shape;              // declared shape (rank_known=false when not stated)
   bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
                                // OpenVINO's serializer writes it
-  SourceLocation loc;
+  Position loc;
 };
 
 struct Node {
@@ -62,7 +70,7 @@ struct Node {
   std::vector<ValueRef> sources;  // one per input; invalid when unconnected
   std::map<std::string, std::string> attrs;
   std::vector<std::pair<std::string, int>> bodies;  // role ("then", "else", "body") -> graph index
-  SourceLocation loc;
+  Position loc;
   std::string display() const { return name.empty() ? "layer" + id : name; }
 };
 
@@ -135,7 +143,7 @@ struct IrPortMapEntry {
   bool has_external = false, has_internal = false;
   int64_t external_port_id = 0;
   int64_t internal_layer_id = 0;
-  SourceLocation loc;
+  Position loc;
 };
 
 struct IrIf {
@@ -151,7 +159,7 @@ struct IrEdge {
   std::string from_layer, from_port, to_layer, to_port;
   bool parsed = true;
   Status status = Status::Ok;
-  SourceLocation loc;
+  Position loc;
 };
 
 struct IrGraphExtra {
