@@ -206,3 +206,49 @@ TEST(OnnxLoader, CliExitCodes) {
 }
 
 }  // namespace
+
+TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
+  // In the then branch, three Transposes read the same input: a and c share a pattern (perm 1,0), b does not. The
+  // loader infers a pattern once; b's and c's declared shapes contradict what each computes (ONNX007, each at its
+  // own node), a's does not. Two identical invalid Transposes each report ONNX008: failures are never shared.
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  gen::onnx_value(g->add_input(), "m", onnx::TensorProto::FLOAT, {2, 3});
+  auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
+  auto* t = n->add_attribute();
+  t->set_name("then_branch");
+  t->set_type(onnx::AttributeProto::GRAPH);
+  auto* tg = t->mutable_g();
+  auto transpose = [&](const std::string& name, std::initializer_list<int64_t> perm, const std::string& out) {
+    auto* node = gen::onnx_node(tg, "Transpose", name, {"m"}, {out});
+    auto* a = node->add_attribute();
+    a->set_name("perm");
+    a->set_type(onnx::AttributeProto::INTS);
+    for (int64_t p : perm) a->add_ints(p);
+  };
+  transpose("T_a", {1, 0}, "a");
+  transpose("T_b", {0, 1}, "b");
+  transpose("T_c", {1, 0}, "cc");
+  transpose("T_bad1", {0, 0, 1}, "bad1");
+  transpose("T_bad2", {0, 0, 1}, "bad2");
+  gen::onnx_value(tg->add_value_info(), "a", onnx::TensorProto::FLOAT, {3, 2});
+  gen::onnx_value(tg->add_value_info(), "b", onnx::TensorProto::FLOAT, {3, 2});
+  gen::onnx_value(tg->add_value_info(), "cc", onnx::TensorProto::FLOAT, {2, 3});
+  gen::onnx_node(tg, "Neg", "Neg_t", {"x"}, {"z"});
+  gen::onnx_value(tg->add_output(), "z", onnx::TensorProto::FLOAT, {2});
+  auto* e = n->add_attribute();
+  e->set_name("else_branch");
+  e->set_type(onnx::AttributeProto::GRAPH);
+  gen::onnx_node(e->mutable_g(), "Abs", "Abs_e", {"x"}, {"w"});
+  gen::onnx_value(e->mutable_g()->add_output(), "w", onnx::TensorProto::FLOAT, {2});
+  gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
+  auto model = load_onnx("patterns.onnx", m.SerializeAsString());
+  const auto f = run_rules(*model, RuleSelection{});
+  std::vector<std::string> at;
+  for (const auto& x : f)
+    if (x.rule == "ONNX007" || x.rule == "ONNX008") at.push_back(x.rule + " " + x.loc.node);
+  std::sort(at.begin(), at.end());
+  EXPECT_EQ(at, (std::vector<std::string>{"ONNX007 graph/If_0/then_branch/T_b", "ONNX007 graph/If_0/then_branch/T_c",
+                                          "ONNX008 graph/If_0/then_branch/T_bad1", "ONNX008 graph/If_0/then_branch/T_bad2"}))
+      << dump(f);
+}

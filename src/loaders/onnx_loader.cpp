@@ -247,8 +247,15 @@ class OnnxBuilder {
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
-  // Inferred types are immutable once made, and a model has few distinct ones (float [2] ...): one copy each.
-  std::unordered_map<std::string, const onnx::TypeProto*> interned_types_;
+  // Inferred types are immutable once made, and a model has few distinct ones (float [2] ...): one copy each, with
+  // its TypeDesc and Shape converted once.
+  struct Interned {
+    const onnx::TypeProto* tp;
+    TypeDesc type;
+    Shape shape;
+  };
+  std::unordered_map<std::string, const onnx::TypeProto*> interned_types_;  // serialized type -> the copy
+  std::unordered_map<const onnx::TypeProto*, Interned> interned_;            // the copy -> its conversions
   std::string type_key_;
   const onnx::TypeProto* intern_type(const onnx::TypeProto& t) {
     type_key_.clear();
@@ -258,9 +265,17 @@ class OnnxBuilder {
       onnx::TypeProto* keep = new_type();
       keep->CopyFrom(t);
       it->second = keep;
+      interned_.emplace(keep, Interned{keep, onnx_type_desc(*keep), onnx_shape(*keep)});
     }
     return it->second;
   }
+  // What onnx's inference gave for what an inference function can see of a node: its schema, output count, each
+  // input's type and constant data (by address: interned types and initializers are shared) and its attributes. The
+  // nodes of one pattern (the Add of every block) are inferred once. Failures are not kept (each reports its node).
+  std::unordered_map<std::string, std::vector<const onnx::TypeProto*>> inferred_;
+  std::string infer_key_;
+  std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
+  int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
   struct CachedSchema {
     const onnx::OpSchema* schema;
@@ -281,16 +296,20 @@ std::string OnnxBuilder::where(int g) const {
 }
 
 // Runs fn on a thread with a kParseStack stack (reserved, not touched): protobuf parses and frees nested messages
-// recursively, so a hostile nesting must not reach the caller's stack. False when no such thread can be started.
+// recursively, so a hostile nesting must not reach the caller's stack. The caller runs `meanwhile` (if any) while
+// it waits. False when no such thread can be started (then `meanwhile` has not run).
 template <class F>
-bool on_big_stack(F& fn) {
+bool on_big_stack(F& fn, void (*meanwhile)() = nullptr) {
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return false;
   pthread_t tid;
   const bool ran = pthread_attr_setstacksize(&attr, kParseStack) == 0 &&
                    pthread_create(&tid, &attr, [](void* f) -> void* { (*static_cast<F*>(f))(); return nullptr; }, &fn) == 0;
   pthread_attr_destroy(&attr);
-  if (ran) pthread_join(tid, nullptr);
+  if (ran) {
+    if (meanwhile) meanwhile();
+    pthread_join(tid, nullptr);
+  }
   return ran;
 }
 
@@ -319,7 +338,9 @@ bool OnnxBuilder::parse() {
   bool ok = false;
   if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
     auto job = [&] { ok = parse_model(bytes_, proto_, kRecursionLimit); };
-    if (on_big_stack(job)) {
+    // While protobuf parses, this thread builds onnx's schema registry (once per process, ~10 ms), which the
+    // per-node inference needs next.
+    if (on_big_stack(job, [] { (void)onnx::OpSchemaRegistry::Schema("If", 1, ""); })) {
       parsed_on_big_stack_ = true;
     } else {
       ok = parse_model(bytes_, proto_, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
@@ -365,8 +386,13 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
   const int id = static_cast<int>(values_.size());
   v.graph = g;
   if (v.tp) {
-    v.type = onnx_type_desc(*v.tp);
-    v.shape = onnx_shape(*v.tp);
+    if (auto it = interned_.find(v.tp); it != interned_.end()) {
+      v.type = it->second.type;
+      v.shape = it->second.shape;
+    } else {
+      v.type = onnx_type_desc(*v.tp);
+      v.shape = onnx_shape(*v.tp);
+    }
   }
   const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
@@ -571,6 +597,9 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     model_->graphs[g].nodes.push_back(std::move(node));
   }
   Node& node = model_->graphs[g].nodes.back();
+  input_ids_.clear();
+  input_ids_graph_ = g;
+  input_ids_node_ = n;
   for (const auto& in : np.input()) {
     int id = -1;
     if (!in.empty()) {
@@ -581,6 +610,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
                     ", which no graph input, initializer or earlier node defines in this graph or an enclosing one",
                 loc(g, n));
     }
+    input_ids_.push_back(id);
     node.inputs.push_back(port_of(in, id));
     node.inputs.back().loc = node.loc;
     ValueRef ref;
@@ -751,6 +781,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   NodeContext& ctx = ctx_;
   ctx.reset(np);
   const Node& node = model_->graphs[g].nodes[n];
+  const bool have_ids = input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) {
@@ -758,11 +789,37 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
       ctx.in_data.push_back(nullptr);
       continue;
     }
-    const int id = lookup(np.input(i));
+    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
     if (id < 0 || !values_[id].tp) return;  // an input of unknown type: nothing to infer from
     if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return;  // onnx copies types recursively
     ctx.in_types.push_back(values_[id].tp);
     ctx.in_data.push_back(values_[id].data);
+  }
+  // The cache key: attributes that hold tensors or graphs make a node its own pattern (and a long key).
+  bool cacheable = true;
+  for (const auto& a : np.attribute())
+    if (a.has_t() || a.has_g() || a.has_sparse_tensor() || a.tensors_size() || a.graphs_size() || a.sparse_tensors_size())
+      cacheable = false;
+  if (cacheable) {
+    auto put = [this](const void* p) { infer_key_.append(reinterpret_cast<const char*>(&p), sizeof p); };
+    infer_key_.clear();
+    put(schema);
+    put(reinterpret_cast<const void*>(ctx.n_out));
+    for (size_t i = 0; i < ctx.in_types.size(); ++i) {
+      put(ctx.in_types[i]);
+      put(ctx.in_data[i]);
+    }
+    for (const auto& a : np.attribute()) {
+      const size_t at = infer_key_.size();
+      infer_key_.append(sizeof(size_t), '\0');
+      a.AppendToString(&infer_key_);
+      const size_t len = infer_key_.size() - at - sizeof(size_t);
+      infer_key_.replace(at, sizeof(size_t), reinterpret_cast<const char*>(&len), sizeof len);
+    }
+    if (auto hit = inferred_.find(infer_key_); hit != inferred_.end()) {
+      for (size_t k = 0; k < hit->second.size() && k < out_types.size(); ++k) out_types[k] = hit->second[k];
+      return;
+    }
   }
   try {
     cached->second.fn(ctx);
@@ -777,10 +834,11 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     }
     return;
   }
-  for (size_t k = 0; k < ctx.n_out && k < out_types.size(); ++k) {
-    if (ctx.out[k]->value_case() == onnx::TypeProto::VALUE_NOT_SET) continue;
-    out_types[k] = intern_type(*ctx.out[k]);
-  }
+  std::vector<const onnx::TypeProto*> result(ctx.n_out, nullptr);
+  for (size_t k = 0; k < ctx.n_out; ++k)
+    if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) result[k] = intern_type(*ctx.out[k]);
+  for (size_t k = 0; k < result.size() && k < out_types.size(); ++k) out_types[k] = result[k];
+  if (cacheable) inferred_.emplace(infer_key_, std::move(result));
 }
 
 void OnnxBuilder::end_graph(int g) {
@@ -849,6 +907,7 @@ void OnnxBuilder::build_views() {
     for (const auto& c : schema->typeConstraintParams())
       if (c.type_param_str == param) allowed.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
   }
+  std::unordered_map<int, const std::string*> tensor_type_str;
   for (const IfInfo& ii : ifs_) {
     const Node& node = model_->graphs[ii.graph].nodes[ii.node];
     ConditionalView view;
@@ -907,7 +966,18 @@ void OnnxBuilder::build_views() {
               why = "no If version allows a " + std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
             else if (!allowed.empty() && ob.value.type.known()) {
               try {
-                const std::string& s = *onnx::Utils::DataTypeUtils::ToType(*tp);
+                // onnx's type string, through a mutex-guarded table: looked up once per tensor element type.
+                const std::string* str = nullptr;
+                if (kind == onnx::TypeProto::kTensorType) {
+                  const int elem = tp->tensor_type().elem_type();
+                  auto it = tensor_type_str.find(elem);
+                  if (it == tensor_type_str.end())  // ToType may throw: nothing is kept then
+                    it = tensor_type_str.emplace(elem, onnx::Utils::DataTypeUtils::ToType(*tp)).first;
+                  str = it->second;
+                } else {
+                  str = onnx::Utils::DataTypeUtils::ToType(*tp);
+                }
+                const std::string& s = *str;
                 if (!allowed.count(s)) why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
               } catch (const std::exception&) {
               }
