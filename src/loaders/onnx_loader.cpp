@@ -254,26 +254,29 @@ class OnnxBuilder {
     TypeDesc type;
     Shape shape;
   };
-  std::unordered_map<std::string, const onnx::TypeProto*> interned_types_;  // serialized type -> the copy
-  std::unordered_map<const onnx::TypeProto*, Interned> interned_;            // the copy -> its conversions
+  std::unordered_map<std::string, const Interned*> interned_types_;   // serialized type -> the copy
+  std::unordered_map<const onnx::TypeProto*, const Interned*> interned_;  // the copy -> itself
+  std::deque<Interned> interned_store_;
   std::string type_key_;
-  const onnx::TypeProto* intern_type(const onnx::TypeProto& t) {
+  const Interned& intern(const onnx::TypeProto& t) {
+    if (auto it = interned_.find(&t); it != interned_.end()) return *it->second;
     type_key_.clear();
     t.AppendToString(&type_key_);
     auto [it, fresh] = interned_types_.try_emplace(type_key_, nullptr);
     if (fresh) {
       onnx::TypeProto* keep = new_type();
       keep->CopyFrom(t);
-      it->second = keep;
-      interned_.emplace(keep, Interned{keep, onnx_type_desc(*keep), onnx_shape(*keep)});
+      it->second = &interned_store_.emplace_back(Interned{keep, onnx_type_desc(*keep), onnx_shape(*keep)});
+      interned_.emplace(keep, it->second);
     }
-    return it->second;
+    return *it->second;
   }
   // What onnx's inference gave for what an inference function can see of a node: its schema, output count, each
   // input's type and constant data (by address: interned types and initializers are shared) and its attributes. The
   // nodes of one pattern (the Add of every block) are inferred once. Failures are not kept (each reports its node).
   std::unordered_map<std::string, std::vector<const onnx::TypeProto*>> inferred_;
   std::string infer_key_;
+  std::vector<const onnx::TypeProto*> inferred_scratch_;
   std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
   int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
@@ -385,14 +388,15 @@ const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) 
 int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
   const int id = static_cast<int>(values_.size());
   v.graph = g;
-  if (v.tp) {
-    if (auto it = interned_.find(v.tp); it != interned_.end()) {
-      v.type = it->second.type;
-      v.shape = it->second.shape;
-    } else {
-      v.type = onnx_type_desc(*v.tp);
-      v.shape = onnx_shape(*v.tp);
-    }
+  if (v.tp && onnx_type_depth(*v.tp) <= kMaxInferTypeDepth) {
+    // Declared types too: one copy per distinct type, so that nodes reading equal types share an inference.
+    const Interned& t = intern(*v.tp);
+    v.tp = t.tp;
+    v.type = t.type;
+    v.shape = t.shape;
+  } else if (v.tp) {  // nested too deep to serialize on this stack (and never handed to onnx's inference)
+    v.type = onnx_type_desc(*v.tp);
+    v.shape = onnx_shape(*v.tp);
   }
   const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
@@ -706,7 +710,8 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
 // Types the outputs of node n (declared, else inferred) and defines them in graph g's scope.
 void OnnxBuilder::finish_node(int g, int n) {
   const onnx::NodeProto& np = gi_[g].proto->node(n);
-  std::vector<const onnx::TypeProto*> inferred(np.output_size(), nullptr);
+  std::vector<const onnx::TypeProto*>& inferred = inferred_scratch_;  // finish_node does not nest
+  inferred.assign(static_cast<size_t>(np.output_size()), nullptr);
   if (model_->graphs[g].nodes[n].bodies.empty()) {
     infer(g, n, np, inferred);
   } else {
@@ -836,7 +841,7 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   }
   std::vector<const onnx::TypeProto*> result(ctx.n_out, nullptr);
   for (size_t k = 0; k < ctx.n_out; ++k)
-    if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) result[k] = intern_type(*ctx.out[k]);
+    if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) result[k] = intern(*ctx.out[k]).tp;
   for (size_t k = 0; k < result.size() && k < out_types.size(); ++k) out_types[k] = result[k];
   if (cacheable) inferred_.emplace(infer_key_, std::move(result));
 }
