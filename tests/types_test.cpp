@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "model/types.hpp"
+#include "model/model.hpp"
 
 using namespace condlint;
 
@@ -70,4 +71,21 @@ TEST(Shapes, ElementCountOverflowIsDetected) {
   EXPECT_FALSE(big.element_count());
   EXPECT_EQ(parse_ov_shape("2,3")->element_count(), 6u);
   EXPECT_EQ(parse_ov_shape("")->element_count(), 1u);
+}
+
+TEST(Attributes, SortedByNameAndTheLastValueOfANameWins) {
+  Attributes a;
+  a.set("shape", "1,2");
+  a.set("element_type", "f32");
+  a.set("zeta", "1");
+  a.set("shape", "3");  // given twice: the last value, as a map assignment
+  ASSERT_EQ(a.size(), 3u);
+  std::vector<std::string> names;
+  for (const auto& [k, v] : a) names.push_back(k);
+  EXPECT_EQ(names, (std::vector<std::string>{"element_type", "shape", "zeta"}));
+  ASSERT_NE(a.find("shape"), nullptr);
+  EXPECT_EQ(*a.find("shape"), "3");
+  EXPECT_EQ(a.find("shap"), nullptr);
+  EXPECT_EQ(a.find("zz"), nullptr);
+  EXPECT_EQ(Attributes().find("x"), nullptr);
 }

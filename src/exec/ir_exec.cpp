@@ -223,8 +223,8 @@ class IrRunner {
   }
 
   std::string attr(const Node& node, const std::string& name, const std::string& def) {
-    auto it = node.attrs.find(name);
-    return it == node.attrs.end() ? def : it->second;
+    const std::string* v = node.attrs.find(name);
+    return v ? *v : def;
   }
   bool attr_bool(const Node& node, const std::string& name, bool def) {
     const std::string v = attr(node, name, def ? "true" : "false");
@@ -233,10 +233,10 @@ class IrRunner {
     fail("attribute " + name + "=\"" + v + "\" is not a boolean");
   }
   int64_t attr_int(const Node& node, const std::string& name, int64_t def) {
-    auto it = node.attrs.find(name);
-    if (it == node.attrs.end()) return def;
-    auto v = parse_int_list(it->second);
-    if (v.size() != 1) fail("attribute " + name + "=\"" + it->second + "\" is not an integer");
+    const std::string* text = node.attrs.find(name);
+    if (!text) return def;
+    auto v = parse_int_list(*text);
+    if (v.size() != 1) fail("attribute " + name + "=\"" + *text + "\" is not an integer");
     return v[0];
   }
 

@@ -179,21 +179,21 @@ class Exporter {
   }
 
   ElemType param_elem(const Node& p) const {
-    if (auto it = p.attrs.find("element_type"); it != p.attrs.end())
-      if (auto e = parse_ov_elem_type(it->second)) return *e;
+    if (const std::string* v = p.attrs.find("element_type"))
+      if (auto e = parse_ov_elem_type(*v)) return *e;
     if (!p.outputs.empty() && p.outputs[0].type.kind == TypeDesc::Kind::Tensor) return p.outputs[0].type.elem;
     return ElemType::Unknown;
   }
   std::optional<Shape> param_shape(const Node& p) const {
-    if (auto it = p.attrs.find("shape"); it != p.attrs.end())
-      if (auto s = parse_ov_shape(it->second)) return s;
+    if (const std::string* v = p.attrs.find("shape"))
+      if (auto s = parse_ov_shape(*v)) return s;
     if (!p.outputs.empty()) return port_shape(p.outputs[0]);
     return std::nullopt;
   }
 
   std::string attr(const Node& n, const std::string& name, const std::string& def) const {
-    auto it = n.attrs.find(name);
-    return it == n.attrs.end() ? def : it->second;
+    const std::string* v = n.attrs.find(name);
+    return v ? *v : def;
   }
 
   onnx::NodeProto* add(onnx::GraphProto* gp, const std::string& op, const std::vector<std::string>& ins,

@@ -262,7 +262,7 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
       else if (!else_map && eq(n, "else_port_map")) else_map = c;
       else if (!body && eq(n, "body")) body = c;
     }
-    for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs[str(a.name())] = a.value();
+    for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs.set(str(a.name()), str(a.value()));
     read_ports(input, node.inputs, npath, false);
     read_ports(output, node.outputs, npath, true);
     node.sources.assign(node.inputs.size(), ValueRef{});

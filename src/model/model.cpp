@@ -1,9 +1,25 @@
 #include "model/model.hpp"
 
+#include <algorithm>
+
 #include "model/nnapi_data.hpp"
 #include "model/onnx_data.hpp"
 
 namespace condlint {
+
+const std::string* Attributes::find(std::string_view name) const {
+  auto it = std::lower_bound(items_.begin(), items_.end(), name, [](const Entry& e, std::string_view n) { return e.first < n; });
+  return it != items_.end() && it->first == name ? &it->second : nullptr;
+}
+
+void Attributes::set(std::string name, std::string value) {
+  // Layers list their attributes mostly in order, so the search usually ends at the back.
+  auto it = !items_.empty() && items_.back().first < name
+                ? items_.end()
+                : std::lower_bound(items_.begin(), items_.end(), name, [](const Entry& e, const std::string& n) { return e.first < n; });
+  if (it != items_.end() && it->first == name) it->second = std::move(value);
+  else items_.emplace(it, std::move(name), std::move(value));
+}
 
 std::string_view to_string(Format f) {
   switch (f) {

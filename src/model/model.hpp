@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/types.hpp"
@@ -60,6 +61,23 @@ struct Port {
   Position loc;
 };
 
+// A layer's <data> attributes (IR; empty for the other formats): sorted by name, one entry per name.
+class Attributes {
+ public:
+  using Entry = std::pair<std::string, std::string>;
+  // The value of `name`, or null.
+  const std::string* find(std::string_view name) const;
+  // Sets name = value; a name given twice keeps the last value (as a map would).
+  void set(std::string name, std::string value);
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  std::vector<Entry>::const_iterator begin() const { return items_.begin(); }
+  std::vector<Entry>::const_iterator end() const { return items_.end(); }
+
+ private:
+  std::vector<Entry> items_;
+};
+
 struct Node {
   std::string id;           // format id (IR layer id)
   std::string name;
@@ -68,7 +86,7 @@ struct Node {
   std::vector<Port> inputs;
   std::vector<Port> outputs;
   std::vector<ValueRef> sources;  // one per input; invalid when unconnected
-  std::map<std::string, std::string> attrs;
+  Attributes attrs;
   std::vector<std::pair<std::string, int>> bodies;  // role ("then", "else", "body") -> graph index
   Position loc;
   std::string display() const { return name.empty() ? "layer" + id : name; }
