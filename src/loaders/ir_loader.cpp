@@ -664,8 +664,9 @@ void IrBuilder::read_net(const X& root) {
 
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader) {
   try {
-    // The DOM and the model take about ten times the XML (bench/README.md); IR keeps its weights in the .bin.
-    const MemoryHint hint(bytes.size() * 8);
+    // FlatXml's arrays and the model take about five times the XML (bench/README.md; a hint above the use costs
+    // the pre-fault helper huge pages nobody touches); IR keeps its weights in the .bin.
+    const MemoryHint hint(bytes.size() * 6);
     IrBuilder b(path, bytes, reader);
     return b.build();
   } catch (const std::bad_alloc&) {
