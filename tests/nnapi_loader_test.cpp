@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "exec/lint_exec.hpp"
 #include "model/nnapi_data.hpp"
 #include "test_support.hpp"
 
@@ -245,3 +246,23 @@ TEST(NnapiRules, CycleAmongGraphsMainCannotReachIsFound) {
 }
 
 }  // namespace
+
+TEST(NnapiLoader, ExecFindingsAtAnOperationCarryItsJsonPointer) {
+  // Nodes keep only their position; an EX finding placed at an NNAPI operation takes the operation's JSON pointer
+  // from NnapiData (SARIF's jsonPointer property, the text report's "(at ...)").
+  const auto path = source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json";
+  auto model = load_nnapi(path.string(), slurp(path));
+  ASSERT_TRUE(model && model->nnapi);
+  ASSERT_FALSE(model->graphs.empty());
+  ASSERT_FALSE(model->graphs[0].nodes.empty());
+  exec::ModelResult r;
+  exec::CaseResult c;
+  c.status = exec::CaseStatus::Unsupported;
+  c.message = "operation X is not supported at " + model->path_of(0, 0);
+  r.cases.push_back(c);
+  const ExecResults out = exec::exec_results_from(*model, r);
+  ASSERT_EQ(out.findings.size(), 1u);
+  EXPECT_EQ(out.findings[0].loc.node_index, 0);
+  EXPECT_EQ(out.findings[0].loc.pointer, model->nnapi->subgraphs[0].operations[0].loc.pointer);
+  EXPECT_EQ(out.findings[0].loc.pointer, "/main/operations/0");
+}
