@@ -21,12 +21,14 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <atomic>
 #include <deque>
 #include <filesystem>
 #include <optional>
 #include <set>
 #include <string_view>
 #include <unordered_map>
+#include <thread>
 #include <unordered_set>
 
 #include "loaders/loader.hpp"
@@ -45,6 +47,7 @@ using PKind = OnnxProblem::Kind;
 constexpr int kRecursionLimit = 100000;  // protobuf message nesting; 1,000 nested Ifs need ~3,000
 constexpr int kStockNesting = 31;        // deepest If nesting protobuf's default limit (100) reads
 constexpr int kFallbackRecursionLimit = 8000;  // when no parsing thread can be started
+constexpr int kInlineRecursionLimit = 200;     // parsed on the caller's stack (about 60 nested Ifs)
 constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
 constexpr int kMaxInferTypeDepth = 32;          // deeper nested input types are not handed to onnx
 
@@ -236,7 +239,7 @@ class OnnxBuilder {
   const std::string& bytes_;
   // The parsed model on the heap (with mimalloc a fifth smaller and faster to parse than on an arena); freed on a
   // big stack, as it was parsed. The TypeProtos the loader makes live on an arena.
-  onnx::ModelProto& proto_ = *new onnx::ModelProto;
+  onnx::ModelProto* proto_ = new onnx::ModelProto;
   bool parsed_on_big_stack_ = false;
   google::protobuf::Arena arena_;
   std::unique_ptr<Model> model_;
@@ -299,20 +302,16 @@ std::string OnnxBuilder::where(int g) const {
 }
 
 // Runs fn on a thread with a kParseStack stack (reserved, not touched): protobuf parses and frees nested messages
-// recursively, so a hostile nesting must not reach the caller's stack. The caller runs `meanwhile` (if any) while
-// it waits. False when no such thread can be started (then `meanwhile` has not run).
+// recursively, so a hostile nesting must not reach the caller's stack. False when no such thread can be started.
 template <class F>
-bool on_big_stack(F& fn, void (*meanwhile)() = nullptr) {
+bool on_big_stack(F& fn) {
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return false;
   pthread_t tid;
   const bool ran = pthread_attr_setstacksize(&attr, kParseStack) == 0 &&
                    pthread_create(&tid, &attr, [](void* f) -> void* { (*static_cast<F*>(f))(); return nullptr; }, &fn) == 0;
   pthread_attr_destroy(&attr);
-  if (ran) {
-    if (meanwhile) meanwhile();
-    pthread_join(tid, nullptr);
-  }
+  if (ran) pthread_join(tid, nullptr);
   return ran;
 }
 
@@ -327,26 +326,52 @@ bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
 }
 
 OnnxBuilder::~OnnxBuilder() {
-  // Freeing is as recursive as parsing: where the parse needed the big stack, so does the free (and when no thread
-  // can be started for it, the messages are left to the process rather than risk the stack).
-  auto free_proto = [this] { delete &proto_; };
+  // Freeing is as recursive as parsing: a model that needed the big stack to parse needs it to be freed (and when no
+  // thread can be started for that, its messages are left to the process rather than risk the stack).
+  auto free_proto = [this] { delete proto_; };
   if (parsed_on_big_stack_) (void)on_big_stack(free_proto);
   else free_proto();
 }
 
 bool OnnxBuilder::parse() {
-  // protobuf parses nested messages recursively: parse on a thread whose stack is large enough for
-  // the bounded recursion limit, so a hostile nesting is a finding, never a crash. (The messages
-  // live on an arena, so freeing them is not recursive; everything after parsing is iterative.)
+  // protobuf parses (and frees) nested messages recursively. Most models nest a few dozen messages deep: they are
+  // parsed here with a limit this thread's stack bears. What fails that is parsed again on a thread whose stack is
+  // large enough for the bounded limit, so a hostile nesting is a finding, never a crash; a failed parse's partial
+  // messages are freed there too, and a deep model that parses is freed on such a thread (~OnnxBuilder).
+  // Everything after parsing is iterative.
   bool ok = false;
+  // onnx's schema registry (~10 ms, built on first use, once per process) is built meanwhile on another thread: the
+  // per-node inference needs it next.
+  static std::atomic<bool> registry_started{false};
+  struct Joined {
+    std::thread t;
+    ~Joined() {
+      if (t.joinable()) t.join();
+    }
+  } registry;
+  if (!registry_started.exchange(true)) {
+    try {
+      registry.t = std::thread([] { (void)onnx::OpSchemaRegistry::Schema("If", 1, ""); });
+    } catch (const std::exception&) {  // no thread: the first inference builds it
+    }
+  }
   if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
-    auto job = [&] { ok = parse_model(bytes_, proto_, kRecursionLimit); };
-    // While protobuf parses, this thread builds onnx's schema registry (once per process, ~10 ms), which the
-    // per-node inference needs next.
-    if (on_big_stack(job, [] { (void)onnx::OpSchemaRegistry::Schema("If", 1, ""); })) {
-      parsed_on_big_stack_ = true;
-    } else {
-      ok = parse_model(bytes_, proto_, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
+    ok = parse_model(bytes_, *proto_, kInlineRecursionLimit);
+    if (!ok) {
+      delete proto_;
+      proto_ = new onnx::ModelProto;
+      auto job = [&] {
+        ok = parse_model(bytes_, *proto_, kRecursionLimit);
+        if (!ok) {  // the partial messages may nest deep: freed on this stack
+          delete proto_;
+          proto_ = new onnx::ModelProto;
+        }
+      };
+      if (on_big_stack(job)) {
+        parsed_on_big_stack_ = ok;
+      } else {
+        ok = parse_model(bytes_, *proto_, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
+      }
     }
   }
   if (!ok) {
@@ -360,9 +385,9 @@ bool OnnxBuilder::parse() {
     problem(PKind::Parse, msg, l);
     return false;
   }
-  if (!proto_.has_graph()) {
+  if (!proto_->has_graph()) {
     problem(PKind::Parse,
-            proto_.ir_version() == 0 ? "not an ONNX model: the bytes parse as protobuf but hold no ir_version and no graph"
+            proto_->ir_version() == 0 ? "not an ONNX model: the bytes parse as protobuf but hold no ir_version and no graph"
                                      : "the ModelProto has no graph",
             loc(0));
     return false;
@@ -1032,11 +1057,11 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   if (!parse()) return std::move(model_);
   // Then about 1.4 KB of model, values and inferred types per node; weights add nothing.
-  const Counts counts = count_nodes(proto_.graph());
+  const Counts counts = count_nodes(proto_->graph());
   const MemoryHint build_hint(counts.nodes * 1400);
 
-  data_->ir_version = proto_.ir_version();
-  for (const auto& os : proto_.opset_import()) {
+  data_->ir_version = proto_->ir_version();
+  for (const auto& os : proto_->opset_import()) {
     const std::string d = os.domain() == "ai.onnx" ? std::string() : os.domain();
     data_->opsets[d] = os.version();
   }
@@ -1056,7 +1081,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   model_->conditionals.reserve(counts.ifs);
 
   GraphInfo root;
-  root.proto = &proto_.graph();
+  root.proto = &proto_->graph();
   gi_.push_back(std::move(root));
   std::vector<Frame> stack{Frame{0}};
   while (!stack.empty()) {
