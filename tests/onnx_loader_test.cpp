@@ -4,7 +4,10 @@
 
 #include <algorithm>
 
+#include <onnx/defs/data_type_utils.h>
+
 #include "bench/onnx_gen.hpp"
+#include "loaders/onnx_util.hpp"
 #include "model/onnx_data.hpp"
 #include "test_support.hpp"
 
@@ -251,4 +254,23 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   EXPECT_EQ(at, (std::vector<std::string>{"ONNX007 graph/If_0/then_branch/T_b", "ONNX007 graph/If_0/then_branch/T_c",
                                           "ONNX008 graph/If_0/then_branch/T_bad1", "ONNX008 graph/If_0/then_branch/T_bad2"}))
       << dump(f);
+}
+
+TEST(OnnxUtil, TypeStringsAreOnnxsOwn) {
+  // onnx_type_string builds If's constraint strings without onnx's process-wide table: the same text as ToType.
+  auto tensor = [](onnx::TypeProto& t, int elem) { t.mutable_tensor_type()->set_elem_type(elem); };
+  std::vector<onnx::TypeProto> types(4);
+  tensor(types[0], onnx::TensorProto::FLOAT);
+  tensor(*types[1].mutable_sequence_type()->mutable_elem_type(), onnx::TensorProto::INT64);
+  tensor(*types[2].mutable_optional_type()->mutable_elem_type()->mutable_sequence_type()->mutable_elem_type(),
+         onnx::TensorProto::BOOL);
+  tensor(*types[3].mutable_optional_type()->mutable_elem_type(), onnx::TensorProto::FLOAT16);
+  for (const auto& t : types) EXPECT_EQ(onnx_type_string(t), *onnx::Utils::DataTypeUtils::ToType(t));
+  EXPECT_EQ(onnx_type_string(types[2]), "optional(seq(tensor(bool)))");
+  onnx::TypeProto map, odd, unset;
+  map.mutable_map_type()->set_key_type(onnx::TensorProto::INT64);
+  tensor(odd, 12345);
+  EXPECT_EQ(onnx_type_string(map), "");
+  EXPECT_EQ(onnx_type_string(odd), "");
+  EXPECT_EQ(onnx_type_string(unset), "");
 }

@@ -937,7 +937,6 @@ void OnnxBuilder::build_views() {
     for (const auto& c : schema->typeConstraintParams())
       if (c.type_param_str == param) allowed.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
   }
-  std::unordered_map<int, const std::string*> tensor_type_str;
   for (const IfInfo& ii : ifs_) {
     const Node& node = model_->graphs[ii.graph].nodes[ii.node];
     ConditionalView view;
@@ -995,22 +994,8 @@ void OnnxBuilder::build_views() {
             else if (kind == onnx::TypeProto::kMapType || kind == onnx::TypeProto::kSparseTensorType)
               why = "no If version allows a " + std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
             else if (!allowed.empty() && ob.value.type.known()) {
-              try {
-                // onnx's type string, through a mutex-guarded table: looked up once per tensor element type.
-                const std::string* str = nullptr;
-                if (kind == onnx::TypeProto::kTensorType) {
-                  const int elem = tp->tensor_type().elem_type();
-                  auto it = tensor_type_str.find(elem);
-                  if (it == tensor_type_str.end())  // ToType may throw: nothing is kept then
-                    it = tensor_type_str.emplace(elem, onnx::Utils::DataTypeUtils::ToType(*tp)).first;
-                  str = it->second;
-                } else {
-                  str = onnx::Utils::DataTypeUtils::ToType(*tp);
-                }
-                const std::string& s = *str;
-                if (!allowed.count(s)) why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
-              } catch (const std::exception&) {
-              }
+              const std::string s = onnx_type_string(*tp);
+              if (!s.empty() && !allowed.count(s)) why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
             }
           }
           if (!why.empty())

@@ -1,5 +1,6 @@
 #include "loaders/onnx_util.hpp"
 
+#include <onnx/defs/data_type_utils.h>
 #include <onnx/onnx_pb.h>
 
 #include <vector>
@@ -95,6 +96,37 @@ int onnx_type_depth(const onnx::TypeProto& top) {
     t = contained_type(*t);
   }
   return depth;
+}
+
+std::string onnx_type_string(const onnx::TypeProto& top) {
+  std::string left, right;
+  for (const onnx::TypeProto* t = &top;;) {
+    switch (t->value_case()) {
+      case onnx::TypeProto::kSequenceType:
+        if (!t->sequence_type().has_elem_type()) return {};
+        left += "seq(";
+        right += ')';
+        t = &t->sequence_type().elem_type();
+        break;
+      case onnx::TypeProto::kOptionalType:
+        if (!t->optional_type().has_elem_type()) return {};
+        left += "optional(";
+        right += ')';
+        t = &t->optional_type().elem_type();
+        break;
+      case onnx::TypeProto::kTensorType: {
+        std::string elem;
+        try {
+          elem = onnx::Utils::DataTypeUtils::ToDataTypeString(t->tensor_type().elem_type());
+        } catch (const std::exception&) {
+          return {};
+        }
+        return left + "tensor(" + elem + ")" + right;
+      }
+      default:
+        return {};
+    }
+  }
 }
 
 Shape onnx_shape(const onnx::TypeProto& t) {
