@@ -238,7 +238,8 @@ class OnnxBuilder {
   const std::string& path_;
   const std::string& bytes_;
   // The parsed model on the heap (with mimalloc a fifth smaller and faster to parse than on an arena); freed on a
-  // big stack, as it was parsed. The TypeProtos the loader makes live on an arena.
+  // big stack when it needed one to be parsed (parse(), ~OnnxBuilder). The TypeProtos the loader makes live on an
+  // arena.
   onnx::ModelProto* proto_ = new onnx::ModelProto;
   bool parsed_on_big_stack_ = false;
   google::protobuf::Arena arena_;
