@@ -29,6 +29,14 @@ std::string dump(const std::vector<Finding>& f) {
   return s;
 }
 
+// Adds an If's then_branch or else_branch graph attribute to `node`; returns the branch graph.
+onnx::GraphProto* branch(onnx::NodeProto* node, const char* name) {
+  auto* a = node->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::GRAPH);
+  return a->mutable_g();
+}
+
 // Serialized bytes of `depth` Ifs nested through then_branch, written straight in the wire format
 // (protobuf's own serializer recurses, which is what this test must not do with hostile depths).
 std::string raw_nested_ifs(int depth) {
@@ -134,16 +142,12 @@ TEST(OnnxLoader, SiblingBranchNamesAreNotVisible) {
   onnx::ModelProto m = gen::onnx_model_base(13);
   auto* g = m.mutable_graph();
   auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
-  auto* t = n->add_attribute();
-  t->set_name("then_branch");
-  t->set_type(onnx::AttributeProto::GRAPH);
-  gen::onnx_node(t->mutable_g(), "Neg", "Neg_t", {"x"}, {"z"});
-  gen::onnx_value(t->mutable_g()->add_output(), "z", onnx::TensorProto::FLOAT, {2});
-  auto* e = n->add_attribute();
-  e->set_name("else_branch");
-  e->set_type(onnx::AttributeProto::GRAPH);
-  gen::onnx_node(e->mutable_g(), "Abs", "Abs_e", {"z"}, {"w"});
-  gen::onnx_value(e->mutable_g()->add_output(), "w", onnx::TensorProto::FLOAT, {2});
+  auto* t = branch(n, "then_branch");
+  gen::onnx_node(t, "Neg", "Neg_t", {"x"}, {"z"});
+  gen::onnx_value(t->add_output(), "z", onnx::TensorProto::FLOAT, {2});
+  auto* e = branch(n, "else_branch");
+  gen::onnx_node(e, "Abs", "Abs_e", {"z"}, {"w"});
+  gen::onnx_value(e->add_output(), "w", onnx::TensorProto::FLOAT, {2});
   gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
   auto model = load_onnx("sibling.onnx", m.SerializeAsString());
   const auto f = run_rules(*model, RuleSelection{});
@@ -218,10 +222,7 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   auto* g = m.mutable_graph();
   gen::onnx_value(g->add_input(), "m", onnx::TensorProto::FLOAT, {2, 3});
   auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
-  auto* t = n->add_attribute();
-  t->set_name("then_branch");
-  t->set_type(onnx::AttributeProto::GRAPH);
-  auto* tg = t->mutable_g();
+  auto* tg = branch(n, "then_branch");
   auto transpose = [&](const std::string& name, std::initializer_list<int64_t> perm, const std::string& out) {
     auto* node = gen::onnx_node(tg, "Transpose", name, {"m"}, {out});
     auto* a = node->add_attribute();
@@ -239,11 +240,9 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   gen::onnx_value(tg->add_value_info(), "cc", onnx::TensorProto::FLOAT, {2, 3});
   gen::onnx_node(tg, "Neg", "Neg_t", {"x"}, {"z"});
   gen::onnx_value(tg->add_output(), "z", onnx::TensorProto::FLOAT, {2});
-  auto* e = n->add_attribute();
-  e->set_name("else_branch");
-  e->set_type(onnx::AttributeProto::GRAPH);
-  gen::onnx_node(e->mutable_g(), "Abs", "Abs_e", {"x"}, {"w"});
-  gen::onnx_value(e->mutable_g()->add_output(), "w", onnx::TensorProto::FLOAT, {2});
+  auto* e = branch(n, "else_branch");
+  gen::onnx_node(e, "Abs", "Abs_e", {"x"}, {"w"});
+  gen::onnx_value(e->add_output(), "w", onnx::TensorProto::FLOAT, {2});
   gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
   auto model = load_onnx("patterns.onnx", m.SerializeAsString());
   const auto f = run_rules(*model, RuleSelection{});
