@@ -1,7 +1,8 @@
 // IR lint speed against the physical limit: condlint's full lint (load + all rules) of a generated model vs
 // the bare pugixml parse of the same bytes, side by side in one run, median of N. Warm = repeated in this
 // process; cold = one fresh process per run, as `condlint lint` runs (bench/measure.hpp). Not run by the tests.
-//   build/condlint_bench_ir [IFS=2000] [OPS=8] [REPEATS=7] [--write FILE]
+//   build/condlint_bench_ir [IFS=2000] [OPS=8] [REPEATS=7] [--write FILE | --warm-only]
+// --warm-only skips the cold runs (for a profiler: the samples are then the warm steps only).
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -46,11 +47,12 @@ int main(int argc, char** argv) {
   int reps = argc > 3 ? std::atoi(argv[3]) : 7;
   const std::string xml = condlint::gen::flat_if_chain_ir(ifs, ops);
   if (argc > 5 && std::string(argv[4]) == "--write") std::ofstream(argv[5], std::ios::binary) << xml;
+  const bool warm_only = argc > 4 && std::string(argv[4]) == "--warm-only";
   const std::string tmp = (std::filesystem::temp_directory_path() / ("condlint_bench_ir_" + std::to_string(getpid()) + ".xml")).string();
   std::ofstream(tmp, std::ios::binary) << xml;
 
   std::vector<double> wp, wl, cp, cl, mp, ml;
-  for (int r = 0; r < reps; ++r) {
+  for (int r = 0; r < reps && !warm_only; ++r) {
     const auto a = condlint::bench::run_cold(argv[0], "parse", tmp);
     const auto b = condlint::bench::run_cold(argv[0], "lint", tmp);
     cp.push_back(a.ms);
@@ -71,6 +73,11 @@ int main(int argc, char** argv) {
   }
   std::printf("ir bench: %zu layers, %zu Ifs, %.1f MiB XML, %zu findings; median of %d\n", layers, conditionals,
               xml.size() / 1048576.0, findings, reps);
+  if (warm_only) {
+    std::printf("  bare pugixml parse     %9.1f ms warm\n  condlint load+lint     %9.1f ms warm\n  ratio %.2fx\n", median(wp),
+                median(wl), median(wl) / median(wp));
+    return findings == 0 ? 0 : 1;
+  }
   std::printf("                         warm (in process)   cold (fresh process, as the CLI)\n");
   std::printf("  bare pugixml parse     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wp), median(cp), median(mp));
   std::printf("  condlint load+lint     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wl), median(cl), median(ml));

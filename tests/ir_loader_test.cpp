@@ -3,6 +3,7 @@
 
 #include "bench/ir_gen.hpp"
 #include "loaders/ir_dump.hpp"
+#include "model/parallel.hpp"
 #include "test_support.hpp"
 
 using namespace condlint;
@@ -218,4 +219,41 @@ TEST(IrLoader, LayerIdLookupsWithAndWithoutTheIdTable) {
     EXPECT_EQ(!m->ir->graph_extra[0].index_of_id.empty(), c.table) << c.a << c.b << c.c;
     EXPECT_EQ(rules_of(run_rules(*m, RuleSelection{})), c.rules) << c.a << " " << c.b << " " << c.c << " " << c.to_c;
   }
+}
+
+// A large model's edges, views and rules run on two cores (model/parallel.hpp): the model and the findings
+// must be those of one thread, in the same order. Defects spread over the file make several rules report.
+TEST(IrLoader, TwoCoresGiveTheModelAndFindingsOfOne) {
+  std::string xml = gen::flat_if_chain_ir(1200, 8);  // 24,003 layers: above the parallel threshold
+  auto every = [&xml](const std::string& what, const std::string& with, size_t nth) {
+    size_t seen = 0;
+    for (size_t at = xml.find(what); at != std::string::npos; at = xml.find(what, at + with.size()))
+      if (++seen % nth == 0) xml.replace(at, what.size(), with);
+  };
+  every("<edge from-layer=\"1\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>", "", 97);  // IR014
+  every("<output><port id=\"2\" precision=\"FP32\">", "<output><port id=\"2\" precision=\"I32\">", 131);  // C007
+  every("<dim>16</dim></port></input></layer>", "<dim>7</dim></port></input></layer>", 113);  // shapes differ
+  struct Run {
+    std::string model;
+    std::vector<std::string> findings;
+  };
+  auto run = [&xml](bool parallel) {
+    set_parallel(parallel);
+    auto m = load_ir("big.xml", xml);
+    Run r;
+    r.model = dump_ir_model(*m);
+    for (const auto& f : run_rules(*m, RuleSelection{}))
+      r.findings.push_back(f.rule + " " + std::to_string(f.loc.line) + ":" + std::to_string(f.loc.column) + " " +
+                           f.loc.node + " " + f.message);
+    return r;
+  };
+  const Run one = run(false), two = run(true);
+  set_parallel(true);
+  if (!parallel_enabled()) std::printf("[ note ] one core (or CONDLINT_THREADS=1): both runs used one thread\n");
+  EXPECT_EQ(one.model, two.model);
+  EXPECT_EQ(one.findings, two.findings);
+  std::set<std::string> rules;
+  for (const auto& f : one.findings) rules.insert(f.substr(0, f.find(' ')));
+  EXPECT_GE(rules.size(), 3u) << testing::PrintToString(rules);
+  EXPECT_GT(one.findings.size(), 20u);
 }

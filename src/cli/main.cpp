@@ -26,6 +26,7 @@
 #include "export/export.hpp"
 #include "importers/nnapi_testmodel.hpp"
 #include "loaders/loader.hpp"
+#include "model/parallel.hpp"
 #include "report/checks.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
@@ -327,6 +328,8 @@ int run_lint(const LintOptions& o) {
     }
     progress.tick();
   };
+  // Files in parallel take the cores; one file at a time may use a second core for its own steps.
+  set_parallel(jobs <= 1);
   if (jobs <= 1) {
     for (size_t i = 0; i < inputs.files.size(); ++i) lint_one(i);
   } else {

@@ -10,6 +10,7 @@
 #include "loaders/xml_flat.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
+#include "model/parallel.hpp"
 
 namespace condlint {
 
@@ -35,7 +36,7 @@ class IrBuilder {
   void read_net(const X& root);
   void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
   void resolve_edges(int g);
-  void build_views();
+  ConditionalView build_view(const IrIf& info) const;
   ValueDesc value_of(int g, const ValueRef& src) const;
 
   const std::string& path_;
@@ -480,110 +481,108 @@ ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
   return v;
 }
 
-void IrBuilder::build_views() {
-  for (const IrIf& info : ir_->ifs) {
-    const Graph& parent = model_->graphs[info.graph];
-    const Node& node = parent.nodes[info.node];
-    ConditionalView view;
-    view.graph = info.graph;
-    view.node = info.node;
-    view.name = "If '" + node.display() + "'";
-    view.loc = node.loc;
-    // Outer inputs: what feeds each If input port (the producer's port; the If port when unconnected).
-    std::vector<ValueDesc> outer(node.inputs.size());
-    for (size_t i = 0; i < node.inputs.size(); ++i) {
-      outer[i] = value_of(info.graph, node.sources[i]);
-      if (!outer[i].present) {
-        outer[i].type = node.inputs[i].type;
+ConditionalView IrBuilder::build_view(const IrIf& info) const {
+  const Graph& parent = model_->graphs[info.graph];
+  const Node& node = parent.nodes[info.node];
+  ConditionalView view;
+  view.graph = info.graph;
+  view.node = info.node;
+  view.name = "If '" + node.display() + "'";
+  view.loc = node.loc;
+  // Outer inputs: what feeds each If input port (the producer's port; the If port when unconnected).
+  std::vector<ValueDesc> outer(node.inputs.size());
+  for (size_t i = 0; i < node.inputs.size(); ++i) {
+    outer[i] = value_of(info.graph, node.sources[i]);
+    if (!outer[i].present) {
+      outer[i].type = node.inputs[i].type;
+      outer[i].shape = node.inputs[i].shape;
+      outer[i].scalar_or_dynamic_rank = node.inputs[i].attrs_no_dims;
+      outer[i].label = "If input " + std::to_string(i);
+    } else {
+      // The If's own port states the shape it expects; prefer it when the producer left dims out.
+      if (outer[i].scalar_or_dynamic_rank && !node.inputs[i].attrs_no_dims) {
         outer[i].shape = node.inputs[i].shape;
-        outer[i].scalar_or_dynamic_rank = node.inputs[i].attrs_no_dims;
-        outer[i].label = "If input " + std::to_string(i);
-      } else {
-        // The If's own port states the shape it expects; prefer it when the producer left dims out.
-        if (outer[i].scalar_or_dynamic_rank && !node.inputs[i].attrs_no_dims) {
-          outer[i].shape = node.inputs[i].shape;
-          outer[i].scalar_or_dynamic_rank = false;
-        }
-      }
-      outer[i].loc = node.inputs[i].loc;
-    }
-    if (!node.inputs.empty() && node.sources[0].valid()) {
-      view.has_condition = true;
-      view.condition = outer[0];
-      view.condition.label = "condition from " + outer[0].label;
-    }
-    for (size_t j = 0; j < node.outputs.size(); ++j) {
-      ValueDesc d;
-      d.present = true;
-      d.type = node.outputs[j].type;
-      d.shape = node.outputs[j].shape;
-      d.scalar_or_dynamic_rank = node.outputs[j].attrs_no_dims;
-      d.label = "If output " + std::to_string(j);
-      d.loc = node.outputs[j].loc;
-      view.outputs.push_back(d);
-    }
-    for (int b = 0; b < 2; ++b) {
-      BranchView& br = view.branch[b];
-      br.name = b == 0 ? "then" : "else";
-      br.graph = info.body_graph[b];
-      if (br.graph < 0) continue;
-      const Graph& body = model_->graphs[br.graph];
-      const LayerLookup layers(body, ir_->graph_extra[br.graph]);
-      // Entries as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins. Sorted
-      // flat lists of (external_port_id, entry): a map would allocate per entry.
-      std::vector<std::pair<int64_t, const IrPortMapEntry*>> ins, outs;
-      for (const auto& e : info.port_map[b]) {
-        if (!e.has_external || !e.has_internal) continue;
-        (e.is_input ? ins : outs).emplace_back(e.external_port_id, &e);
-      }
-      for (auto* list : {&ins, &outs}) {
-        std::stable_sort(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-        list->erase(std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
-                    list->end());
-      }
-      for (const auto& [ext, e] : ins) {
-        if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
-        const int at = layers.find(e->internal_layer_id);
-        if (at < 0 || body.nodes[at].op != "Parameter") continue;
-        const Node& param = body.nodes[at];
-        InputBinding ib;
-        ib.outer_index = static_cast<int>(ext);
-        ib.outer = outer[static_cast<size_t>(ext)];
-        ib.inner.present = true;
-        if (!param.outputs.empty()) {
-          ib.inner.type = param.outputs[0].type;
-          ib.inner.shape = param.outputs[0].shape;
-          ib.inner.scalar_or_dynamic_rank = param.outputs[0].attrs_no_dims;
-        }
-        ib.inner.label = "Parameter '" + (param.name.empty() ? param.id : param.name) + "'";
-        ib.inner.loc = param.loc;
-        ib.loc = e->loc;
-        br.inputs.push_back(std::move(ib));
-      }
-      int number = 0;
-      for (const auto& [ext, e] : outs) {
-        if (ext < 0) continue;
-        OutputBinding ob;
-        ob.output_index = number++;
-        ob.loc = e->loc;
-        const int at = layers.find(e->internal_layer_id);
-        if (at >= 0 && body.nodes[at].op == "Result") {
-          const Node& res = body.nodes[at];
-          if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
-          if (!ob.value.present && !res.inputs.empty()) {
-            ob.value.present = true;
-            ob.value.type = res.inputs[0].type;
-            ob.value.shape = res.inputs[0].shape;
-            ob.value.scalar_or_dynamic_rank = res.inputs[0].attrs_no_dims;
-          }
-          ob.value.label = "Result '" + (res.name.empty() ? res.id : res.name) + "'";
-          ob.value.loc = res.loc;
-        }
-        br.outputs.push_back(std::move(ob));
+        outer[i].scalar_or_dynamic_rank = false;
       }
     }
-    model_->conditionals.push_back(std::move(view));
+    outer[i].loc = node.inputs[i].loc;
   }
+  if (!node.inputs.empty() && node.sources[0].valid()) {
+    view.has_condition = true;
+    view.condition = outer[0];
+    view.condition.label = "condition from " + outer[0].label;
+  }
+  for (size_t j = 0; j < node.outputs.size(); ++j) {
+    ValueDesc d;
+    d.present = true;
+    d.type = node.outputs[j].type;
+    d.shape = node.outputs[j].shape;
+    d.scalar_or_dynamic_rank = node.outputs[j].attrs_no_dims;
+    d.label = "If output " + std::to_string(j);
+    d.loc = node.outputs[j].loc;
+    view.outputs.push_back(d);
+  }
+  for (int b = 0; b < 2; ++b) {
+    BranchView& br = view.branch[b];
+    br.name = b == 0 ? "then" : "else";
+    br.graph = info.body_graph[b];
+    if (br.graph < 0) continue;
+    const Graph& body = model_->graphs[br.graph];
+    const LayerLookup layers(body, ir_->graph_extra[br.graph]);
+    // Entries as OpenVINO reads them: keyed by external_port_id, the first entry of a duplicate wins. Sorted
+    // flat lists of (external_port_id, entry): a map would allocate per entry.
+    std::vector<std::pair<int64_t, const IrPortMapEntry*>> ins, outs;
+    for (const auto& e : info.port_map[b]) {
+      if (!e.has_external || !e.has_internal) continue;
+      (e.is_input ? ins : outs).emplace_back(e.external_port_id, &e);
+    }
+    for (auto* list : {&ins, &outs}) {
+      std::stable_sort(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      list->erase(std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
+                  list->end());
+    }
+    for (const auto& [ext, e] : ins) {
+      if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
+      const int at = layers.find(e->internal_layer_id);
+      if (at < 0 || body.nodes[at].op != "Parameter") continue;
+      const Node& param = body.nodes[at];
+      InputBinding ib;
+      ib.outer_index = static_cast<int>(ext);
+      ib.outer = outer[static_cast<size_t>(ext)];
+      ib.inner.present = true;
+      if (!param.outputs.empty()) {
+        ib.inner.type = param.outputs[0].type;
+        ib.inner.shape = param.outputs[0].shape;
+        ib.inner.scalar_or_dynamic_rank = param.outputs[0].attrs_no_dims;
+      }
+      ib.inner.label = "Parameter '" + (param.name.empty() ? param.id : param.name) + "'";
+      ib.inner.loc = param.loc;
+      ib.loc = e->loc;
+      br.inputs.push_back(std::move(ib));
+    }
+    int number = 0;
+    for (const auto& [ext, e] : outs) {
+      if (ext < 0) continue;
+      OutputBinding ob;
+      ob.output_index = number++;
+      ob.loc = e->loc;
+      const int at = layers.find(e->internal_layer_id);
+      if (at >= 0 && body.nodes[at].op == "Result") {
+        const Node& res = body.nodes[at];
+        if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
+        if (!ob.value.present && !res.inputs.empty()) {
+          ob.value.present = true;
+          ob.value.type = res.inputs[0].type;
+          ob.value.shape = res.inputs[0].shape;
+          ob.value.scalar_or_dynamic_rank = res.inputs[0].attrs_no_dims;
+        }
+        ob.value.label = "Result '" + (res.name.empty() ? res.id : res.name) + "'";
+        ob.value.loc = res.loc;
+      }
+      br.outputs.push_back(std::move(ob));
+    }
+  }
+  return view;
 }
 
 std::unique_ptr<Model> IrBuilder::build() {
@@ -656,8 +655,13 @@ void IrBuilder::read_net(const X& root) {
     work.pop_back();
     reader.read_graph(job, work);
   }
-  for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g) resolve_edges(g);
-  build_views();
+  // Each graph's edges, then each If's view, independently (model/parallel.hpp): a step reads the model and
+  // writes only its own graph's sources and edge statuses, or its own view.
+  size_t layers = 0;
+  for (const Graph& g : model_->graphs) layers += g.nodes.size();
+  parallel_for(model_->graphs.size(), layers, [this](size_t g) { resolve_edges(static_cast<int>(g)); });
+  model_->conditionals.resize(ir_->ifs.size());
+  parallel_for(ir_->ifs.size(), layers, [this](size_t i) { model_->conditionals[i] = build_view(ir_->ifs[i]); });
 }
 
 }  // namespace
