@@ -4,6 +4,7 @@
 #include <cctype>
 #include <filesystem>
 #include <pugixml.hpp>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "loaders/loader.hpp"
@@ -22,6 +23,37 @@ void record(IrData& ir, IrProblem::Kind k, std::string msg, SourceLocation loc) 
   ir.problems.push_back({k, std::move(msg), std::move(loc)});
 }
 
+// What reading one graph adds to the model's shared lists. Graphs are read independently (on two cores when the
+// model is large); their additions are joined in the order one thread would have read them.
+struct GraphAdditions {
+  std::vector<IrProblem> problems;
+  std::vector<IrIf> ifs;
+  std::vector<IrConst> consts;
+  std::vector<IrSuppression> suppressions;
+};
+
+// A graph to read: its container and the graph numbers of its layers' bodies, in layer order (plan_graphs).
+template <class X>
+struct PlannedGraph {
+  X container;  // <net>, <then_body>, <else_body> or <body>
+  int graph;
+  std::vector<int> bodies;
+};
+
+// The bodies a layer holds, in the order they are numbered: an If's <then_body> and <else_body> (the first of
+// each), another layer's first <body> (Loop, TensorIterator). One rule for the plan and the reading.
+template <class X>
+struct LayerBodies {
+  X body[2];
+  const char* role[2] = {nullptr, nullptr};
+  int count = 0;
+  void add(const X& b, const char* r) {
+    if (!b) return;
+    body[count] = b;
+    role[count++] = r;
+  }
+};
+
 // What does not depend on the XML reader: the parse, the edges, the Conditional views.
 class IrBuilder {
  public:
@@ -34,6 +66,8 @@ class IrBuilder {
   void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) { record(*ir_, k, std::move(msg), std::move(loc)); }
   template <class X>
   void read_net(const X& root);
+  template <class X>
+  size_t plan_graphs(const X& root, std::vector<PlannedGraph<X>>& plans, std::vector<int>& order);
   void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
   void resolve_edges(int g);
   ConditionalView build_view(const IrIf& info) const;
@@ -47,26 +81,24 @@ class IrBuilder {
   IrData* ir_ = nullptr;
 };
 
-// Reads the graphs of either XML reader (xml_flat.hpp: FlatNodeRef or PugiNodeRef) into the model.
+// Reads the graphs of either XML reader (xml_flat.hpp: FlatNodeRef or PugiNodeRef) into the model. One reader
+// per graph: what it adds to shared lists goes to its GraphAdditions, and it keeps its own line-lookup hint.
 template <class X>
 class IrReader {
  public:
   using A = typename X::Attribute;
-  IrReader(Model& m, IrData& ir, const LineIndex& lines) : model_(&m), ir_(&ir), lines_(lines) {}
+  IrReader(Model& m, IrData& ir, const LineIndex& lines, GraphAdditions* out)
+      : model_(&m), ir_(&ir), lines_(lines), out_(out) {}
 
-  struct Pending {
-    X container;  // <net>, <then_body>, <else_body> or <body>
-    int graph;
-  };
-  void read_graph(const Pending& job, std::vector<Pending>& work);
+  void read_graph(const PlannedGraph<X>& job);
 
   // A location for an XML element that belongs to graph g (and node n of it, when n >= 0).
-  SourceLocation loc_of(const X& x, int g, int n = -1) const {
-    SourceLocation l;  // the file name is filled in when a finding is reported
+  Position loc_of(const X& x, int g, int n = -1) const {
+    Position l;  // the file name is filled in when a finding is reported
     // offset_debug() points at the element's name; report the '<' before it, where editors put it.
     l.offset = x.offset_debug();
     if (l.offset > 0 && x.is_element()) --l.offset;
-    lines_.locate(l.offset, l.line, l.column);
+    lines_.locate(l.offset, l.line, l.column, line_hint_);
     l.graph = g;
     l.node_index = n;
     return l;
@@ -76,7 +108,9 @@ class IrReader {
   struct Where {
     int g, n;
   };
-  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) { record(*ir_, k, std::move(msg), std::move(loc)); }
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
+    out_->problems.push_back({k, std::move(msg), std::move(loc)});
+  }
   void bad_attr(const X& x, Where w, const std::string& what) {
     problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
   }
@@ -93,6 +127,8 @@ class IrReader {
   Model* model_;
   IrData* ir_;
   const LineIndex& lines_;
+  GraphAdditions* out_;
+  mutable size_t line_hint_ = 0;
 };
 
 // A name against a literal, inline: the loader compares a few names per element and attribute, and a libc
@@ -122,6 +158,34 @@ inline X next_named(const X& x, const char (&lit)[N]) {
   return X();
 }
 inline std::string str(std::string_view v) { return std::string(v); }
+
+// The bodies of a layer by the rule read_graph numbers them with: the first "type" attribute says whether it is
+// an If; the first child element of each name is the one read.
+template <class X>
+LayerBodies<X> bodies_of(const X& layer) {
+  std::string_view type;
+  for (auto a = layer.first_attribute(); a; a = a.next_attribute())
+    if (eq(a.name(), "type")) {
+      type = a.value();
+      break;
+    }
+  X then_body, else_body, body;
+  for (auto c = layer.first_child(); c; c = c.next_sibling()) {
+    if (!c.is_element()) continue;
+    const std::string_view n = c.name();
+    if (!then_body && eq(n, "then_body")) then_body = c;
+    else if (!else_body && eq(n, "else_body")) else_body = c;
+    else if (!body && eq(n, "body")) body = c;
+  }
+  LayerBodies<X> lb;
+  if (eq(type, "If")) {
+    lb.add(then_body, "then");
+    lb.add(else_body, "else");
+  } else {
+    lb.add(body, "body");
+  }
+  return lb;
+}
 
 template <class X>
 std::optional<int64_t> IrReader<X>::int_value(const X& n, const A& a, const char* name, Where node_path,
@@ -208,11 +272,12 @@ void IrReader<X>::read_suppression(const X& c, Where w) {
     }
   }
   if (!cur.empty()) s.rules.push_back(std::move(cur));
-  ir_->suppressions.push_back(std::move(s));
+  out_->suppressions.push_back(std::move(s));
 }
 
 template <class X>
-void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
+void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
+  size_t planned = 0;  // the next of job.bodies
   const auto layers = first_named(job.container, "layers");
   const Where gpath{job.graph, -1};
   if (!layers)
@@ -297,22 +362,15 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
         c.size = int_attr(data, "size", npath, false);
         c.elem = et.value_or(ElemType::Unknown);
         c.shape = shape;
-        ir_->consts.push_back(c);
+        out_->consts.push_back(c);
       }
     }
 
+    // The bodies were numbered by plan_graphs, by the same rule (bodies_of) and in this order.
     auto add_body = [&](const X& body, const char* role) -> int {
       if (!body) return -1;
-      Graph g;
-      g.parent_graph = job.graph;
-      g.parent_node = node_index;
-      g.role = role;
-      g.depth = model_->graphs[job.graph].depth + 1;
-      const int gi = static_cast<int>(model_->graphs.size());
-      g.loc = loc_of(body, gi);
-      model_->graphs.push_back(std::move(g));
-      ir_->graph_extra.emplace_back();
-      work.push_back({body, gi});
+      if (planned >= job.bodies.size()) throw std::logic_error("IR reader: a body the plan did not number");
+      const int gi = job.bodies[planned++];
       node.bodies.emplace_back(role, gi);
       return gi;
     };
@@ -343,11 +401,12 @@ void IrReader<X>::read_graph(const Pending& job, std::vector<Pending>& work) {
           info.port_map[b].push_back(entry);
         }
       }
-      ir_->ifs.push_back(std::move(info));
+      out_->ifs.push_back(std::move(info));
     } else if (body) {
       add_body(body, "body");
     }
   }
+  if (planned != job.bodies.size()) throw std::logic_error("IR reader: a body the plan numbered was not read");
 
   const auto edge_list = first_named(job.container, "edges");
   auto& edges = ir_->graph_extra[job.graph].edges;
@@ -631,9 +690,45 @@ std::unique_ptr<Model> IrBuilder::build() {
   return std::move(model_);
 }
 
+// Numbers the graphs in the order reading them one by one from a stack would (the main graph, then its last body
+// first), and makes them: parent, role, depth, location. `order` is that reading order; returns the layer count.
+template <class X>
+size_t IrBuilder::plan_graphs(const X& root, std::vector<PlannedGraph<X>>& plans, std::vector<int>& order) {
+  IrReader<X> locator(*model_, *ir_, lines_, nullptr);
+  plans.push_back({root, 0, {}});
+  std::vector<int> work{0};
+  size_t layers = 0;
+  while (!work.empty()) {
+    const int g = work.back();
+    work.pop_back();
+    order.push_back(g);
+    int node_index = 0;
+    const X container = plans[static_cast<size_t>(g)].container;
+    for (auto l = first_named(first_named(container, "layers"), "layer"); l; l = next_named(l, "layer"), ++node_index) {
+      ++layers;
+      const LayerBodies<X> lb = bodies_of(l);
+      for (int k = 0; k < lb.count; ++k) {
+        Graph body;
+        body.parent_graph = g;
+        body.parent_node = node_index;
+        body.role = lb.role[k];
+        body.depth = model_->graphs[static_cast<size_t>(g)].depth + 1;
+        const int gi = static_cast<int>(model_->graphs.size());
+        body.loc = locator.loc_of(lb.body[k], gi);
+        model_->graphs.push_back(std::move(body));
+        ir_->graph_extra.emplace_back();
+        plans[static_cast<size_t>(g)].bodies.push_back(gi);
+        plans.push_back({lb.body[k], gi, {}});
+        work.push_back(gi);
+      }
+    }
+  }
+  return layers;
+}
+
 template <class X>
 void IrBuilder::read_net(const X& root) {
-  IrReader<X> reader(*model_, *ir_, lines_);
+  IrReader<X> reader(*model_, *ir_, lines_, nullptr);
   if (root.name() != "net") {
     problem(IrProblem::Kind::NotIr,
             "the root element is <" + str(root.name()) + ">, not <net>: this is not an OpenVINO IR file",
@@ -649,16 +744,26 @@ void IrBuilder::read_net(const X& root) {
                     : std::string("<net> has no version attribute (IR 10 and 11 have one)"),
             reader.loc_of(root, 0));
   }
-  std::vector<typename IrReader<X>::Pending> work{{root, 0}};
-  while (!work.empty()) {
-    const auto job = work.back();
-    work.pop_back();
-    reader.read_graph(job, work);
+  // First every graph is numbered and made (plan_graphs), then each is read on its own (on two cores when the
+  // model is large, model/parallel.hpp), and what the readings add to shared lists is joined in reading order.
+  std::vector<PlannedGraph<X>> plans;
+  std::vector<int> order;
+  const size_t layers = plan_graphs(root, plans, order);
+  std::vector<GraphAdditions> added(plans.size());
+  parallel_for(order.size(), layers, [&](size_t k) {
+    const int g = order[k];
+    IrReader<X> r(*model_, *ir_, lines_, &added[static_cast<size_t>(g)]);
+    r.read_graph(plans[static_cast<size_t>(g)]);
+  });
+  for (const int g : order) {
+    auto& a = added[static_cast<size_t>(g)];
+    for (auto& p : a.problems) ir_->problems.push_back(std::move(p));
+    for (auto& i : a.ifs) ir_->ifs.push_back(std::move(i));
+    for (auto& c : a.consts) ir_->consts.push_back(std::move(c));
+    for (auto& s : a.suppressions) ir_->suppressions.push_back(std::move(s));
   }
-  // Each graph's edges, then each If's view, independently (model/parallel.hpp): a step reads the model and
-  // writes only its own graph's sources and edge statuses, or its own view.
-  size_t layers = 0;
-  for (const Graph& g : model_->graphs) layers += g.nodes.size();
+  // Each graph's edges, then each If's view, independently: a step reads the model and writes only its own
+  // graph's sources and edge statuses, or its own view.
   parallel_for(model_->graphs.size(), layers, [this](size_t g) { resolve_edges(static_cast<int>(g)); });
   model_->conditionals.resize(ir_->ifs.size());
   parallel_for(ir_->ifs.size(), layers, [this](size_t i) { model_->conditionals[i] = build_view(ir_->ifs[i]); });

@@ -63,7 +63,9 @@ bool loader_teardown_skipped();
 class LineIndex {
  public:
   explicit LineIndex(std::string_view text);
-  void locate(int64_t offset, int& line, int& column) const;
+  void locate(int64_t offset, int& line, int& column) const { locate(offset, line, column, hint_); }
+  // With the caller's own hint (the line of its last lookup): readers on several threads keep one each.
+  void locate(int64_t offset, int& line, int& column, size_t& hint) const;
 
  private:
   std::vector<size_t> starts_;
