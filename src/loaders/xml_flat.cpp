@@ -83,19 +83,16 @@ bool FlatXml::parse(const std::string& text) {
   size_t i = 0;
   bool root_closed = false;
   while (true) {
-    // Text up to the next '<'.
-    const size_t lt = [&] {
-      const void* p = std::memchr(t + i, '<', n - i);
-      return p ? static_cast<size_t>(static_cast<const unsigned char*>(p) - t) : n;
-    }();
-    if (lt > i) {
-      size_t k = i;
-      while (k < lt && kC.space[t[k]]) ++k;
-      if (k < lt) {  // not only whitespace: a text node (with its leading whitespace, as pugixml keeps it)
-        if (open.empty()) return false;  // text outside the root
-        if (special(t + i, t + lt, true)) return false;
-        add(make(Type::PcData, i, lt - i));
-      }
+    // Text up to the next '<'. Between tags it is usually a line break or nothing: skip whitespace first (the
+    // NUL after the text stops the loop), and only text with something else in it needs the search and a node.
+    size_t lt = i;
+    while (kC.space[t[lt]]) ++lt;
+    if (lt < n && t[lt] != '<') {  // not only whitespace: a text node (with its leading whitespace, as pugixml keeps it)
+      const void* p = std::memchr(t + lt, '<', n - lt);
+      lt = p ? static_cast<size_t>(static_cast<const unsigned char*>(p) - t) : n;
+      if (open.empty()) return false;  // text outside the root
+      if (special(t + i, t + lt, true)) return false;
+      add(make(Type::PcData, i, lt - i));
     }
     if (lt >= n) break;
     i = lt + 1;  // after '<'
