@@ -571,6 +571,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     view.condition = outer[0];
     view.condition.label = "condition from " + outer[0].label;
   }
+  view.outputs.reserve(node.outputs.size());
   for (size_t j = 0; j < node.outputs.size(); ++j) {
     ValueDesc d;
     d.present = true;
@@ -596,10 +597,13 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
       (e.is_input ? ins : outs).emplace_back(e.external_port_id, &e);
     }
     for (auto* list : {&ins, &outs}) {
-      std::stable_sort(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      const auto by_port = [](const auto& x, const auto& y) { return x.first < y.first; };
+      if (!std::is_sorted(list->begin(), list->end(), by_port)) std::stable_sort(list->begin(), list->end(), by_port);
       list->erase(std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
                   list->end());
     }
+    br.inputs.reserve(ins.size());
+    br.outputs.reserve(outs.size());
     for (const auto& [ext, e] : ins) {
       if (ext < 0 || ext >= static_cast<int64_t>(node.inputs.size())) continue;
       const int at = layers.find(e->internal_layer_id);
