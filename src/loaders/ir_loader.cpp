@@ -41,7 +41,7 @@ struct PlannedGraph {
 };
 
 // The bodies a layer holds, in the order they are numbered: an If's <then_body> and <else_body> (the first of
-// each), another layer's first <body> (Loop, TensorIterator). One rule for the plan and the reading.
+// each), another layer's first <body> (Loop, TensorIterator).
 template <class X>
 struct LayerBodies {
   X body[2];
@@ -311,8 +311,8 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
     if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
     // Suppression comments: those directly before the layer (nearest first), then those among its children.
     for (auto c = l.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) read_suppression(c, npath);
-    // The first of each, as child() finds it; the bodies and port maps of an If or a Loop too.
-    X data, input, output, then_body, else_body, then_map, else_map, body;
+    // The first of each, as child() finds it; an If's port maps too (its bodies are graphs of their own).
+    X data, input, output, then_map, else_map;
     for (auto c = l.first_child(); c; c = c.next_sibling()) {
       if (!c.is_element()) {
         if (c.is_comment()) read_suppression(c, npath);
@@ -322,11 +322,8 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
       if (!data && eq(n, "data")) data = c;
       else if (!input && eq(n, "input")) input = c;
       else if (!output && eq(n, "output")) output = c;
-      else if (!then_body && eq(n, "then_body")) then_body = c;
-      else if (!else_body && eq(n, "else_body")) else_body = c;
       else if (!then_map && eq(n, "then_port_map")) then_map = c;
       else if (!else_map && eq(n, "else_port_map")) else_map = c;
-      else if (!body && eq(n, "body")) body = c;
     }
     for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs.set(str(a.name()), str(a.value()));
     read_ports(input, node.inputs, npath, false);
@@ -366,23 +363,23 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
       }
     }
 
-    // The bodies were numbered by plan_graphs, by the same rule (bodies_of) and in this order.
-    auto add_body = [&](const X& body, const char* role) -> int {
-      if (!body) return -1;
-      if (planned >= job.bodies.size()) throw std::logic_error("IR reader: a body the plan did not number");
-      const int gi = job.bodies[planned++];
-      node.bodies.emplace_back(role, gi);
-      return gi;
-    };
+    // The layer's bodies: the graphs plan_graphs made for it (bodies_of), which are read on their own.
+    int branch_graph[2] = {-1, -1};  // an If's then and else
+    for (; planned < job.bodies.size(); ++planned) {
+      const int gi = job.bodies[planned];
+      const Graph& b = model_->graphs[static_cast<size_t>(gi)];  // its node list is another reader's, not these
+      if (b.parent_node != node_index) break;
+      node.bodies.emplace_back(b.role, gi);
+      if (b.role == "then") branch_graph[0] = gi;
+      else if (b.role == "else") branch_graph[1] = gi;
+    }
     if (eq(node.op, "If")) {
       IrIf info;
       info.graph = job.graph;
       info.node = node_index;
-      const X bodies[2] = {then_body, else_body};
       const X maps[2] = {then_map, else_map};
-      const char* roles[2] = {"then", "else"};
       for (int b = 0; b < 2; ++b) {
-        info.body_graph[b] = add_body(bodies[b], roles[b]);
+        info.body_graph[b] = branch_graph[b];
         info.has_body[b] = info.body_graph[b] >= 0;
         const auto pm = maps[b];
         info.has_port_map[b] = static_cast<bool>(pm);
@@ -402,8 +399,6 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
         }
       }
       out_->ifs.push_back(std::move(info));
-    } else if (body) {
-      add_body(body, "body");
     }
   }
   if (planned != job.bodies.size()) throw std::logic_error("IR reader: a body the plan numbered was not read");
