@@ -9,7 +9,6 @@
 // exception thrown by fn (std::bad_alloc) is rethrown on the calling thread after both threads stopped.
 #pragma once
 
-#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <exception>
