@@ -367,7 +367,8 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
     int branch_graph[2] = {-1, -1};  // an If's then and else
     for (; planned < job.bodies.size(); ++planned) {
       const int gi = job.bodies[planned];
-      const Graph& b = model_->graphs[static_cast<size_t>(gi)];  // its node list is another reader's, not these
+      // Only what the plan set (parent, role) is read here; the body's nodes are another reader's to fill.
+      const Graph& b = model_->graphs[static_cast<size_t>(gi)];
       if (b.parent_node != node_index) break;
       node.bodies.emplace_back(b.role, gi);
       if (b.role == "then") branch_graph[0] = gi;

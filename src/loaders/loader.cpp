@@ -93,7 +93,7 @@ void LineIndex::locate(int64_t offset, int& line, int& column, size_t& hint) con
   // Galloping away from it finds a line d lines off in about 2 log d steps instead of a search of the file.
   size_t lo, hi;  // starts_[lo] <= off < starts_[hi] (hi may be the end)
   const size_t n = starts_.size();
-  size_t idx = std::min(hint, starts_.size() - 1);
+  size_t idx = std::min(hint, n - 1);
   if (off >= starts_[idx]) {
     lo = idx;
     size_t step = 1;

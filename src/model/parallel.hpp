@@ -1,9 +1,9 @@
-// A second core for the independent steps of one large lint: resolving the edges of each graph, building the
-// view of each conditional, running each rule. On a model of 40,000 layers these take about a quarter of the
-// lint (bench/README.md), and each step's items only read the model and write what they own.
+// A second core for the independent steps of one large lint: reading each IR graph, resolving each graph's
+// edges, building each conditional's view, running each rule (bench/README.md: "two cores for one large
+// model"). Each step's items read the model and write only what they own.
 //
 // parallel_for(n, work, fn) calls fn(i) once for every i in [0, n): on the calling thread alone when the work
-// is small (`work` below kMinWork: starting a thread costs more than it saves), when the machine has one core,
+// is small (`work` below kMinParallelWork: a thread costs more than it saves), when the machine has one core,
 // or when parallelism is off; otherwise the caller and one helper thread take indices from a shared counter.
 // fn must write only what index i owns; the result does not depend on which thread ran which index. An
 // exception thrown by fn (std::bad_alloc) is rethrown on the calling thread after both threads stopped.
