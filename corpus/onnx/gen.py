@@ -242,6 +242,27 @@ def invalid():
     e = t.external_data.add()
     e.key, e.value = "location", "no_such_weights.bin"
     save("invalid/ONNX015_external_missing.onnx", std([simple_if()], inits=[t]), ["ONNX015"])
+    # ONNX016: a model newer than the onnx schemas condlint links (opset 19, IR 9); otherwise valid.
+    m19 = std([simple_if()])
+    m19.opset_import[0].version = 19
+    m19.ir_version = 9
+    save("invalid/ONNX016_opset_19.onnx", m19, ["ONNX016"])
+    # A shape guard as PyTorch exports it: the then branch Unsqueezes (rank 3), the else branch passes the rank-2
+    # input through. The If output is of unknown rank (onnx's union of both branches), so the Unsqueeze and the LSTM
+    # downstream are inferred from nothing false: only the true note that the branches differ (C011), no ONNX008
+    # from an LSTM judged on the then branch's rank, no ONNX013 after it.
+    tb = branch("then", [h.make_node("Unsqueeze", ["x", "ax0"], ["t_out"], name="Unsqueeze_t")], [vi("t_out", F, [1, "n", 3])])
+    eb = branch("else", [h.make_node("Identity", ["x"], ["e_out"], name="Identity_e")], [vi("e_out", F, ["n", 3])])
+    guard = h.make_node("If", ["c"], ["y"], name="If_guard", then_branch=tb, else_branch=eb)
+    nodes = [guard,
+             h.make_node("Unsqueeze", ["y", "ax1"], ["z"], name="Unsqueeze_z"),
+             h.make_node("LSTM", ["z", "W", "R"], ["Y", "Y_h"], name="LSTM_0", hidden_size=4)]
+    W = h.make_tensor("W", F, [1, 16, 3], [0.1] * 48)
+    R = h.make_tensor("R", F, [1, 16, 4], [0.1] * 64)
+    ax0 = h.make_tensor("ax0", I64, [1], [0])
+    ax1 = h.make_tensor("ax1", I64, [1], [1])
+    guard_model = model(nodes, [vi("c", B, []), vi("x", F, ["n", 3])], [vi("Y_h", F, [1, "b", 4])], inits=[W, R, ax0, ax1])
+    save("invalid/C011_shape_guard_union.onnx", guard_model, ["C011"])
     # Generic rules on ONNX.
     save("invalid/C002_condition_float.onnx", std([simple_if()], inputs=[vi("c", F, []), vi("x", F, [2])]), ["C002"])
     save("invalid/C003_condition_3_elements.onnx", std([simple_if()], inputs=[vi("c", B, [3]), vi("x", F, [2])]),

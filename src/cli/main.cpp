@@ -60,6 +60,7 @@ struct LintOptions {
   unsigned jobs = 0;  // 0 = all cores
   bool quiet = false;
   bool exec = false;  // --exec: run the executor where golden data sits beside a model (EX rules)
+  std::string dump_types;  // --dump-types FILE: every value's type as condlint knows it (JSON)
 };
 
 bool valid_rule_selector(const std::string& s) {
@@ -309,6 +310,7 @@ int run_lint(const LintOptions& o) {
       exec::ModelResult exec_run;  // kept for the HTML report's per-branch tables
       if (o.exec) exec::attach_exec_results(*lr.model, path, {}, want_conditionals ? &exec_run : nullptr);
       fr.findings = run_rules(*lr.model, sel);
+      if (!o.dump_types.empty()) fr.value_types = collect_value_types(*lr.model);
       apply_suppressions(*lr.model, cfg, fr);
       if (want_conditionals) {
         std::vector<Finding> all = fr.findings;
@@ -415,6 +417,9 @@ int run_lint(const LintOptions& o) {
   if (!o.sarif_file.empty() && !write_report(o.sarif_file, "SARIF", [&](std::ostream& f) { write_sarif(f, result); }))
     return kExitError;
   if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, result); }))
+    return kExitError;
+  if (!o.dump_types.empty() &&
+      !write_report(o.dump_types, "types", [&](std::ostream& f) { write_types_json(f, result); }))
     return kExitError;
   return code;
 }
@@ -781,6 +786,9 @@ int main(int argc, char** argv) {
     lint_cmd->add_flag("--exec", lint.exec,
                        "Also run the reference executor wherever golden data sits beside a model (test_data_set_*,\n"
                        "NNAPI examples); mismatches and failing branches become findings EX001-EX003");
+    lint_cmd->add_option("--dump-types", lint.dump_types,
+                         "Also write, as JSON to FILE, the type and shape condlint knows for every value a node\n"
+                         "produces (declared, refined by inference; a null dim is unknown)");
     lint_cmd->add_option("--nnapi-target", lint.nnapi_target,
                          "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
                          "or as HAL drivers must (hal: error)")

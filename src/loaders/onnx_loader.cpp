@@ -15,6 +15,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 #include <pthread.h>
 
 #include <google/protobuf/arena.h>
@@ -61,6 +62,18 @@ struct Value {
   TypeDesc type;
   Shape shape;
   int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
+  // The type rests on a problem already reported (an inference failure, a declaration that contradicts what the
+  // node computes): nothing that follows from it is reported again.
+  bool tainted = false;
+  // For a value of unknown type that is not tainted: the node where the unknown starts (graph << 32 | node; a node
+  // without an onnx schema or inference), -1 when it starts at a graph input without a type.
+  int64_t unknown_root = -1;
+};
+
+// What the inputs of a node rest on.
+struct InputState {
+  bool tainted = false;          // some input's type rests on a reported problem
+  int64_t unknown_root = -2;     // the first untyped input's unknown_root; -2: every input is typed
 };
 
 struct GraphInfo {
@@ -228,7 +241,15 @@ class OnnxBuilder {
     return visible_.find(name);
   }
   int define(int g, Value v, bool check_shadow, const char* what);
-  void infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types);
+  // onnx's inference for a node without subgraphs. Reports a failure (ONNX008) unless an input is tainted; true when
+  // the node's own inference failed, so that its outputs are tainted.
+  bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in, std::vector<const onnx::TypeProto*>& out_types);
+  InputState input_state(int g, int n, const onnx::NodeProto& np) const;
+  // If: what both branches give; Loop / Scan: what the body and the initial values give. Sets tainted outputs.
+  void infer_control_flow(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out,
+                          std::vector<char>& tainted);
+  const onnx::TypeProto* branch_output_type(int branch_graph, int k, bool* tainted) const;
+  const onnx::TypeProto* union_of(const onnx::TypeProto* a, const onnx::TypeProto* b);
   const onnx::TypeProto* declared_type(int g, std::string_view name) const;
   void check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner);
   ValueDesc desc_of(int value_id, const std::string& label) const;
@@ -284,9 +305,11 @@ class OnnxBuilder {
   std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
   int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
+  std::unordered_set<int64_t> unknown_roots_reported_;  // ONNX013: where an unknown type starts, reported once
   struct CachedSchema {
     const onnx::OpSchema* schema;
     onnx::InferenceFunction fn;
+    const onnx::FunctionProto* body;  // a function body, used when the schema has no inference function
   };
   std::unordered_map<std::string, CachedSchema> schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
   int64_t onnx_opset_ = -1;
@@ -733,44 +756,170 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(Frame{*it});
 }
 
-// Types the outputs of node n (declared, else inferred) and defines them in graph g's scope.
-void OnnxBuilder::finish_node(int g, int n) {
-  const onnx::NodeProto& np = gi_[g].proto->node(n);
-  std::vector<const onnx::TypeProto*>& inferred = inferred_scratch_;  // finish_node does not nest
-  inferred.assign(static_cast<size_t>(np.output_size()), nullptr);
-  if (model_->graphs[g].nodes[n].bodies.empty()) {
-    infer(g, n, np, inferred);
-  } else {
-    // If: the branches' declared output types (the generic rules compare the branches).
-    if (auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
-      const IfInfo& ii = ifs_[at->second];
-      for (int b = 0; b < 2; ++b) {
-        if (ii.branch[b] < 0) continue;
-        const auto& outs = gi_[ii.branch[b]].output_values;
-        const auto& decl = gi_[ii.branch[b]].proto->output();
-        for (int k = 0; k < np.output_size() && k < decl.size(); ++k) {
-          if (inferred[k]) continue;
-          if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) inferred[k] = &decl[k].type();
-          else if (k < static_cast<int>(outs.size()) && outs[k] >= 0) inferred[k] = values_[outs[k]].tp;
+InputState OnnxBuilder::input_state(int g, int n, const onnx::NodeProto& np) const {
+  InputState st;
+  const bool have_ids = input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+  for (int i = 0; i < np.input_size(); ++i) {
+    if (np.input(i).empty()) continue;
+    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    if (id < 0) {  // an undefined name (ONNX009): reported at this node
+      st.tainted = true;
+      continue;
+    }
+    const Value& v = values_[id];
+    if (v.tainted) st.tainted = true;
+    else if (!v.tp && st.unknown_root == -2) st.unknown_root = v.unknown_root;
+  }
+  return st;
+}
+
+const onnx::TypeProto* OnnxBuilder::branch_output_type(int bg, int k, bool* tainted) const {
+  const auto& decl = gi_[bg].proto->output();
+  const auto& outs = gi_[bg].output_values;
+  if (k >= decl.size()) return nullptr;
+  const onnx::TypeProto* inferred = nullptr;
+  if (k < static_cast<int>(outs.size()) && outs[k] >= 0) {
+    inferred = values_[outs[k]].tp;
+    if (values_[outs[k]].tainted && tainted) *tainted = true;
+  }
+  if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) return &decl[k].type();
+  return inferred;
+}
+
+// The union of two types, interned; null when either is unknown or nothing sound can be said of both.
+const onnx::TypeProto* OnnxBuilder::union_of(const onnx::TypeProto* a, const onnx::TypeProto* b) {
+  if (!a || !b) return nullptr;
+  if (a == b) return a;
+  if (onnx_type_depth(*a) > kMaxInferTypeDepth || onnx_type_depth(*b) > kMaxInferTypeDepth) return nullptr;
+  onnx::TypeProto u;
+  if (!union_onnx_types(*a, *b, u)) return nullptr;
+  return intern(u).tp;
+}
+
+void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out,
+                                     std::vector<char>& tainted) {
+  const bool default_domain = np.domain().empty() || np.domain() == "ai.onnx";
+  if (!default_domain) return;
+  if (auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
+    // If: an output is what both branches can give (onnx's UnionShapeInfo), never one branch's type.
+    const IfInfo& ii = ifs_[at->second];
+    if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
+    for (int k = 0; k < np.output_size(); ++k) {
+      bool t = false;
+      const onnx::TypeProto* a = branch_output_type(ii.branch[0], k, &t);
+      const onnx::TypeProto* b = branch_output_type(ii.branch[1], k, &t);
+      out[k] = union_of(a, b);
+      tainted[k] = t;
+    }
+    return;
+  }
+  const auto& bodies = model_->graphs[g].nodes[n].bodies;
+  if (bodies.size() != 1 || bodies[0].first != "body") return;
+  const int bg = bodies[0].second;
+  auto input_type = [&](int i) -> const onnx::TypeProto* {
+    if (i >= np.input_size() || np.input(i).empty()) return nullptr;
+    const int id = lookup(np.input(i));
+    return id >= 0 && !values_[id].tainted ? values_[id].tp : nullptr;
+  };
+  auto body_out = [&](int k) -> const onnx::TypeProto* {
+    bool t = false;
+    const onnx::TypeProto* tp = branch_output_type(bg, k, &t);
+    return t ? nullptr : tp;
+  };
+  // A tensor type with one more leading dim of unknown size (a scan output stacks one value per iteration).
+  auto stacked = [&](const onnx::TypeProto* tp) -> const onnx::TypeProto* {
+    if (!tp || tp->value_case() != onnx::TypeProto::kTensorType || tp->tensor_type().elem_type() == 0) return nullptr;
+    onnx::TypeProto s;
+    s.mutable_tensor_type()->set_elem_type(tp->tensor_type().elem_type());
+    if (tp->tensor_type().has_shape()) {
+      auto* sh = s.mutable_tensor_type()->mutable_shape();
+      sh->add_dim();
+      for (const auto& d : tp->tensor_type().shape().dim()) *sh->add_dim() = d;
+    }
+    return intern(s).tp;
+  };
+  if (np.op_type() == "Loop") {
+    // Inputs: M, cond, v_initial[N]; body outputs: cond, v_final[N], scan[K]; node outputs: v_final[N], scan[K].
+    // A loop-carried value is its initial value (no iteration) or the body's output (some iterations).
+    const int carried = std::max(0, np.input_size() - 2);
+    for (int k = 0; k < np.output_size(); ++k) {
+      if (k < carried) out[k] = union_of(input_type(k + 2), body_out(k + 1));
+      else out[k] = stacked(body_out(k + 1));
+    }
+  } else if (np.op_type() == "Scan") {
+    // Inputs: states[N], scan inputs; body outputs: states[N], scan outputs; a scan output's stacked axis may be
+    // moved (scan_output_axes): its shape is then left unknown.
+    int num_scan_inputs = -1;
+    bool axes = false;
+    for (const auto& a : np.attribute()) {
+      if (a.name() == "num_scan_inputs") num_scan_inputs = static_cast<int>(a.i());
+      if (a.name() == "scan_output_axes") axes = true;
+    }
+    if (num_scan_inputs < 0 || num_scan_inputs > np.input_size()) return;
+    const int states = np.input_size() - num_scan_inputs;
+    for (int k = 0; k < np.output_size(); ++k) {
+      if (k < states) {
+        out[k] = union_of(input_type(k), body_out(k));
+      } else if (const onnx::TypeProto* b = body_out(k); b && b->value_case() == onnx::TypeProto::kTensorType &&
+                                                         b->tensor_type().elem_type() != 0) {
+        if (!axes) {
+          out[k] = stacked(b);
+        } else {
+          onnx::TypeProto e;
+          e.mutable_tensor_type()->set_elem_type(b->tensor_type().elem_type());
+          out[k] = intern(e).tp;
         }
       }
     }
   }
+}
+
+// Types the outputs of node n (inferred, refined by what the file declares where the two agree) and defines them in
+// graph g's scope.
+void OnnxBuilder::finish_node(int g, int n) {
+  const onnx::NodeProto& np = gi_[g].proto->node(n);
+  std::vector<const onnx::TypeProto*>& inferred = inferred_scratch_;  // finish_node does not nest
+  inferred.assign(static_cast<size_t>(np.output_size()), nullptr);
+  const InputState in = input_state(g, n, np);
+  std::vector<char> tainted(static_cast<size_t>(np.output_size()), in.tainted ? 1 : 0);
+  const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
+  bool failed = false;
+  if (!has_bodies) {
+    failed = infer(g, n, np, in, inferred);
+    if (failed) std::fill(tainted.begin(), tainted.end(), 1);
+  } else {
+    infer_control_flow(g, n, np, inferred, tainted);
+  }
+  const int64_t here = int64_t(g) << 32 | n;
   Node& node = model_->graphs[g].nodes[n];
   node.outputs.reserve(np.output_size());
+  onnx::TypeProto refined;
   for (int k = 0; k < np.output_size(); ++k) {
     const std::string& name = np.output(k);
     const onnx::TypeProto* decl = name.empty() ? nullptr : declared_type(g, name);
-    if (g > 0 && decl && inferred[k] && !name.empty()) {
+    const onnx::TypeProto* type = decl ? decl : inferred[k];
+    bool bad = tainted[k] != 0;
+    // An If's declared outputs are compared with its branches by the generic rules (C007, C010).
+    const bool is_if = has_bodies && if_at_.count(here);
+    if (decl && inferred[k] && !name.empty() && decl != inferred[k] && !is_if) {
       const TypeDesc dt = onnx_type_desc(*decl), it = onnx_type_desc(*inferred[k]);
       const Shape ds = onnx_shape(*decl), is = onnx_shape(*inferred[k]);
       std::string what;
       if (!same_type(dt, it)) what = "is declared " + dt.str() + " but the node computes " + it.str();
       else if (!compatible(ds, is)) what = "is declared with shape " + ds.str() + " but the node computes " + is.str();
-      if (!what.empty())
-        problem(PKind::DeclaredVsInferred,
-                "in " + where(g) + ", output " + std::to_string(k) + " " + qname(name) + " of " + node_label(g, n) + " " + what,
-                loc(g, n));
+      if (!what.empty()) {
+        // One root cause, one finding: a contradiction that rests on a reported problem is not reported again.
+        if (!bad)
+          problem(PKind::DeclaredVsInferred,
+                  "in " + where(g) + ", output " + std::to_string(k) + " " + qname(name) + " of " + node_label(g, n) +
+                      " " + what,
+                  loc(g, n));
+        type = inferred[k];
+        bad = true;
+      } else if (onnx_type_depth(*decl) <= kMaxInferTypeDepth && onnx_type_depth(*inferred[k]) <= kMaxInferTypeDepth &&
+                 refine_onnx_type(*inferred[k], *decl, refined)) {
+        type = intern(refined).tp;
+      }
     }
     int id = -1;
     if (!name.empty()) {
@@ -779,7 +928,9 @@ void OnnxBuilder::finish_node(int g, int n) {
       v.node = n;
       v.output = k;
       v.name = name;
-      v.tp = decl ? decl : inferred[k];
+      v.tp = type;
+      v.tainted = bad;
+      if (!type && !bad) v.unknown_root = in.unknown_root != -2 ? in.unknown_root : here;
       if (np.op_type() == "Constant" && k == 0)
         for (const auto& a : np.attribute())
           if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL) v.data = &a.t();
@@ -789,13 +940,15 @@ void OnnxBuilder::finish_node(int g, int n) {
     model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);
   }
   (void)node;
+  (void)failed;
 }
 
-void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out_types) {
+bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                        std::vector<const onnx::TypeProto*>& out_types) {
   const std::string& dom = np.domain();
   const std::string domain = dom == "ai.onnx" ? std::string() : dom;
   auto op = data_->opsets.find(domain);
-  if (op == data_->opsets.end()) return;
+  if (op == data_->opsets.end()) return false;
   // One registry lookup (and one copy of the inference function) per op type, not per node.
   std::string key = np.op_type();
   key += '\0';
@@ -803,12 +956,13 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
   auto cached = schema_cache_.find(key);
   if (cached == schema_cache_.end()) {
     const onnx::OpSchema* sc = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(op->second), domain);
-    CachedSchema c{sc, {}};
+    CachedSchema c{sc, {}, nullptr};
     if (sc && sc->has_type_and_shape_inference_function()) c.fn = sc->GetTypeAndShapeInferenceFunction();
+    else if (sc && sc->HasFunction()) c.body = sc->GetFunction();  // GreaterOrEqual-12 and the like
     cached = schema_cache_.emplace(std::move(key), std::move(c)).first;
   }
   const onnx::OpSchema* schema = cached->second.schema;
-  if (!schema || !cached->second.fn) return;
+  if (!schema || (!cached->second.fn && !cached->second.body)) return false;
   NodeContext& ctx = ctx_;
   ctx.reset(np);
   const Node& node = model_->graphs[g].nodes[n];
@@ -821,8 +975,8 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
       continue;
     }
     const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
-    if (id < 0 || !values_[id].tp) return;  // an input of unknown type: nothing to infer from
-    if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return;  // onnx copies types recursively
+    if (id < 0 || !values_[id].tp) return false;  // an input of unknown type: nothing to infer from
+    if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return false;  // onnx copies types recursively
     ctx.in_types.push_back(values_[id].tp);
     ctx.in_data.push_back(values_[id].data);
   }
@@ -849,27 +1003,44 @@ void OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, std::vector<con
     }
     if (auto hit = inferred_.find(infer_key_); hit != inferred_.end()) {
       for (size_t k = 0; k < hit->second.size() && k < out_types.size(); ++k) out_types[k] = hit->second[k];
-      return;
+      return false;
     }
   }
+  const char* step = "inference";
   try {
-    cached->second.fn(ctx);
+    if (cached->second.fn) {
+      cached->second.fn(ctx);
+    } else {
+      // No inference function: onnx infers through the function body, and so does condlint.
+      onnx::shape_inference::InferShapeForFunctionNode(*cached->second.body, onnx::OpSchemaRegistry::Instance(), ctx);
+    }
+    // The schema's type constraints, as onnx's strict inference checks them. Only for inputs of at most two levels
+    // (tensor, sequence of tensor): onnx's check files every type string it sees in a process-wide table.
+    bool shallow = true;
+    for (const auto* t : ctx.in_types)
+      if (t && onnx_type_depth(*t) > 2) shallow = false;
+    if (shallow) {
+      step = "type check";
+      schema->CheckInputOutputType(ctx);
+    }
   } catch (const std::exception& e) {
-    if (g > 0) {
+    // One root cause, one finding: a failure that rests on a reported problem is its consequence.
+    if (!in.tainted) {
       std::string msg = e.what();
       if (auto cut = msg.find("\n"); cut != std::string::npos) msg.resize(cut);
       problem(PKind::InferenceFailed,
               node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: onnx's " + np.op_type() + "-" +
-                  std::to_string(schema->SinceVersion()) + " inference fails: " + msg,
+                  std::to_string(schema->SinceVersion()) + " " + step + " fails: " + msg,
               loc(g, n));
     }
-    return;
+    return true;
   }
   std::vector<const onnx::TypeProto*> result(ctx.n_out, nullptr);
   for (size_t k = 0; k < ctx.n_out; ++k)
     if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) result[k] = intern(*ctx.out[k]).tp;
   for (size_t k = 0; k < result.size() && k < out_types.size(); ++k) out_types[k] = result[k];
   if (cacheable) inferred_.emplace(infer_key_, std::move(result));
+  return false;
 }
 
 void OnnxBuilder::end_graph(int g) {
@@ -896,10 +1067,22 @@ void OnnxBuilder::end_graph(int g) {
               loc(g));
     }
     const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
-    if (info.is_if_branch && !declared && !v.tp) {
+    // Once per place where the unknown starts (one root cause, one finding); never when it rests on a reported
+    // problem.
+    if (info.is_if_branch && !declared && !v.tp && !v.tainted && unknown_roots_reported_.insert(v.unknown_root).second) {
+      std::string why;
+      if (v.unknown_root >= 0) {
+        const int rg = static_cast<int>(v.unknown_root >> 32), rn = static_cast<int>(v.unknown_root & 0xffffffff);
+        const onnx::NodeProto& rp = gi_[rg].proto->node(rn);
+        why = "it rests on " + node_label(rg, rn) + " in " + where(rg) + ", " +
+              (rp.domain().empty() || rp.domain() == "ai.onnx" ? "for which onnx infers no type"
+                                                               : "whose domain '" + rp.domain() + "' onnx has no schema for");
+      } else {
+        why = "it rests on a graph input without a type";
+      }
       problem(PKind::OutputTypeUnknown,
               "output " + std::to_string(k) + " " + qname(name) + " of " + where(g) +
-                  " has no declared type and none can be inferred (its producer has no onnx schema, or an input's type is unknown)",
+                  " has no declared type and none can be inferred (" + why + "); declare its type on the branch output",
               loc(g));
     }
   }

@@ -221,3 +221,190 @@ WireScan scan_wire(std::string_view b, int) {
 }
 
 }  // namespace condlint
+
+namespace condlint {
+
+namespace {
+
+using onnx::TensorShapeProto;
+using onnx::TypeProto;
+
+// The shape both admit (see union_onnx_types) into `out`; false when there is none (a side without a shape, or
+// different ranks).
+bool union_shapes(const TensorShapeProto* a, const TensorShapeProto* b, TensorShapeProto& out) {
+  if (!a || !b || a->dim_size() != b->dim_size()) return false;
+  for (int i = 0; i < a->dim_size(); ++i) {
+    const auto& x = a->dim(i);
+    const auto& y = b->dim(i);
+    auto* d = out.add_dim();
+    if (x.has_dim_value() && y.has_dim_value() && x.dim_value() == y.dim_value()) d->set_dim_value(x.dim_value());
+    else if (x.has_dim_param() && y.has_dim_param() && !x.dim_param().empty() && x.dim_param() == y.dim_param())
+      d->set_dim_param(x.dim_param());
+  }
+  return true;
+}
+
+// One dim of `inferred` refined by `declared`; false on two different values.
+bool refine_dim(const TensorShapeProto::Dimension& inf, const TensorShapeProto::Dimension& dec,
+                TensorShapeProto::Dimension& out) {
+  if (inf.has_dim_value()) {
+    if (dec.has_dim_value() && dec.dim_value() != inf.dim_value() && inf.dim_value() >= 0 && dec.dim_value() >= 0)
+      return false;
+    out.set_dim_value(inf.dim_value());
+  } else if (dec.has_dim_value()) {
+    out.set_dim_value(dec.dim_value());
+  } else if (inf.has_dim_param() && !inf.dim_param().empty()) {
+    out.set_dim_param(inf.dim_param());
+  } else if (dec.has_dim_param()) {
+    out.set_dim_param(dec.dim_param());
+  }
+  return true;
+}
+
+bool refine_shapes(const TensorShapeProto* inf, const TensorShapeProto* dec, TensorShapeProto* out) {
+  if (!inf && !dec) return true;
+  if (!inf || !dec) {
+    out->CopyFrom(inf ? *inf : *dec);
+    return true;
+  }
+  if (inf->dim_size() != dec->dim_size()) return false;
+  for (int i = 0; i < inf->dim_size(); ++i)
+    if (!refine_dim(inf->dim(i), dec->dim(i), *out->add_dim())) return false;
+  return true;
+}
+
+}  // namespace
+
+bool union_onnx_types(const TypeProto& a, const TypeProto& b, TypeProto& out, int depth) {
+  out.Clear();
+  if (depth <= 0 || a.value_case() != b.value_case()) return false;
+  switch (a.value_case()) {
+    case TypeProto::kTensorType: {
+      const auto& x = a.tensor_type();
+      const auto& y = b.tensor_type();
+      if (x.elem_type() == 0 || x.elem_type() != y.elem_type()) return false;
+      auto* t = out.mutable_tensor_type();
+      t->set_elem_type(x.elem_type());
+      TensorShapeProto shape;
+      if (union_shapes(x.has_shape() ? &x.shape() : nullptr, y.has_shape() ? &y.shape() : nullptr, shape))
+        *t->mutable_shape() = std::move(shape);
+      return true;
+    }
+    case TypeProto::kSparseTensorType: {
+      const auto& x = a.sparse_tensor_type();
+      const auto& y = b.sparse_tensor_type();
+      if (x.elem_type() == 0 || x.elem_type() != y.elem_type()) return false;
+      auto* t = out.mutable_sparse_tensor_type();
+      t->set_elem_type(x.elem_type());
+      TensorShapeProto shape;
+      if (union_shapes(x.has_shape() ? &x.shape() : nullptr, y.has_shape() ? &y.shape() : nullptr, shape))
+        *t->mutable_shape() = std::move(shape);
+      return true;
+    }
+    case TypeProto::kSequenceType: {
+      if (!a.sequence_type().has_elem_type() || !b.sequence_type().has_elem_type()) return false;
+      TypeProto inner;
+      if (!union_onnx_types(a.sequence_type().elem_type(), b.sequence_type().elem_type(), inner, depth - 1)) return false;
+      *out.mutable_sequence_type()->mutable_elem_type() = std::move(inner);
+      return true;
+    }
+    case TypeProto::kOptionalType: {
+      if (!a.optional_type().has_elem_type() || !b.optional_type().has_elem_type()) return false;
+      TypeProto inner;
+      if (!union_onnx_types(a.optional_type().elem_type(), b.optional_type().elem_type(), inner, depth - 1)) return false;
+      *out.mutable_optional_type()->mutable_elem_type() = std::move(inner);
+      return true;
+    }
+    case TypeProto::kMapType: {
+      const auto& x = a.map_type();
+      const auto& y = b.map_type();
+      if (x.key_type() == 0 || x.key_type() != y.key_type() || !x.has_value_type() || !y.has_value_type()) return false;
+      TypeProto inner;
+      if (!union_onnx_types(x.value_type(), y.value_type(), inner, depth - 1)) return false;
+      out.mutable_map_type()->set_key_type(x.key_type());
+      *out.mutable_map_type()->mutable_value_type() = std::move(inner);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool refine_onnx_type(const TypeProto& inf, const TypeProto& dec, TypeProto& out, int depth) {
+  out.Clear();
+  if (depth <= 0) return false;
+  if (dec.value_case() == TypeProto::VALUE_NOT_SET) {
+    out.CopyFrom(inf);
+    return true;
+  }
+  if (inf.value_case() == TypeProto::VALUE_NOT_SET) {
+    out.CopyFrom(dec);
+    return true;
+  }
+  if (inf.value_case() != dec.value_case()) return false;
+  auto elem = [](int32_t i, int32_t d, int32_t& o) {
+    if (i != 0 && d != 0 && i != d) return false;
+    o = i != 0 ? i : d;
+    return true;
+  };
+  int32_t e = 0;
+  switch (inf.value_case()) {
+    case TypeProto::kTensorType: {
+      const auto& x = inf.tensor_type();
+      const auto& y = dec.tensor_type();
+      if (!elem(x.elem_type(), y.elem_type(), e)) return false;
+      auto* t = out.mutable_tensor_type();
+      t->set_elem_type(e);
+      if (!x.has_shape() && !y.has_shape()) return true;
+      return refine_shapes(x.has_shape() ? &x.shape() : nullptr, y.has_shape() ? &y.shape() : nullptr,
+                           t->mutable_shape());
+    }
+    case TypeProto::kSparseTensorType: {
+      const auto& x = inf.sparse_tensor_type();
+      const auto& y = dec.sparse_tensor_type();
+      if (!elem(x.elem_type(), y.elem_type(), e)) return false;
+      auto* t = out.mutable_sparse_tensor_type();
+      t->set_elem_type(e);
+      if (!x.has_shape() && !y.has_shape()) return true;
+      return refine_shapes(x.has_shape() ? &x.shape() : nullptr, y.has_shape() ? &y.shape() : nullptr,
+                           t->mutable_shape());
+    }
+    case TypeProto::kSequenceType:
+    case TypeProto::kOptionalType: {
+      const bool seq = inf.value_case() == TypeProto::kSequenceType;
+      const TypeProto* xi = seq ? (inf.sequence_type().has_elem_type() ? &inf.sequence_type().elem_type() : nullptr)
+                                : (inf.optional_type().has_elem_type() ? &inf.optional_type().elem_type() : nullptr);
+      const TypeProto* yi = seq ? (dec.sequence_type().has_elem_type() ? &dec.sequence_type().elem_type() : nullptr)
+                                : (dec.optional_type().has_elem_type() ? &dec.optional_type().elem_type() : nullptr);
+      TypeProto* oi = seq ? out.mutable_sequence_type()->mutable_elem_type()
+                          : out.mutable_optional_type()->mutable_elem_type();
+      if (!xi || !yi) {
+        if (xi || yi) oi->CopyFrom(xi ? *xi : *yi);
+        return true;
+      }
+      TypeProto inner;
+      if (!refine_onnx_type(*xi, *yi, inner, depth - 1)) return false;
+      *oi = std::move(inner);
+      return true;
+    }
+    case TypeProto::kMapType: {
+      const auto& x = inf.map_type();
+      const auto& y = dec.map_type();
+      if (!elem(x.key_type(), y.key_type(), e)) return false;
+      out.mutable_map_type()->set_key_type(e);
+      if (!x.has_value_type() || !y.has_value_type()) {
+        if (x.has_value_type() || y.has_value_type())
+          out.mutable_map_type()->mutable_value_type()->CopyFrom(x.has_value_type() ? x.value_type() : y.value_type());
+        return true;
+      }
+      TypeProto inner;
+      if (!refine_onnx_type(x.value_type(), y.value_type(), inner, depth - 1)) return false;
+      *out.mutable_map_type()->mutable_value_type() = std::move(inner);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace condlint

@@ -36,3 +36,18 @@ struct WireScan {
 WireScan scan_wire(std::string_view bytes, int max_depth);
 
 }  // namespace condlint
+
+namespace condlint {
+
+// What both of two types admit, by onnx's rule for If outputs (UnionShapeInfo): equal element types kept, a dim
+// kept where both give the same value or the same symbol, any other dim unknown, different ranks -> no shape.
+// Writes into `out` (cleared first); false when nothing sound can be said (different kinds or element types, an
+// unset part, nesting deeper than `depth`): the caller then treats the value as of unknown type.
+bool union_onnx_types(const onnx::TypeProto& a, const onnx::TypeProto& b, onnx::TypeProto& out, int depth = 32);
+// `inferred` refined by what `declared` adds where the two agree (a dim or element type only one of them states), as
+// onnx's mergeShapesAndTypes does. Writes into `out`; false when they contradict (other kind, element type, rank or
+// a dim value), and then `out` is left unspecified.
+bool refine_onnx_type(const onnx::TypeProto& inferred, const onnx::TypeProto& declared, onnx::TypeProto& out,
+                      int depth = 32);
+
+}  // namespace condlint

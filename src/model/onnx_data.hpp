@@ -21,7 +21,7 @@ struct OnnxProblem {
     BranchKind,         // ONNX005: a branch output kind the If version does not allow
     If1Shapes,          // ONNX006: If-1 (opset < 11) branches with different shapes
     DeclaredVsInferred, // ONNX007: a declared type/shape in a branch contradicts the producing node
-    InferenceFailed,    // ONNX008: onnx's inference for a node inside a branch fails
+    InferenceFailed,    // ONNX008: onnx's inference or type check for a node fails (any graph)
     UndefinedName,      // ONNX009: a node or graph output reads a name not defined in any scope
     DuplicateName,      // ONNX010: a name defined twice in one graph (SSA)
     ShadowsOuter,       // ONNX011: a subgraph defines a name that an enclosing scope already has

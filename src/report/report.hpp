@@ -148,6 +148,18 @@ class CodePointColumns {
 // Ends a message with a period, as SARIF viewers expect complete sentences.
 std::string sentence(std::string s);
 
+// The type condlint knows for one value a node produces (`condlint lint --dump-types`): what the file declares,
+// refined by what inference proves. Read from the Model by the CLI; written by write_types_json.
+struct ValueTypeEntry {
+  std::string node;            // logical path of the producing node (main/if_0/then/Add)
+  std::string name;            // the value's name (ONNX) or port id
+  std::string type;            // "tensor(f32)", "seq(tensor(i64))", "unknown"
+  std::string elem;            // tensor element type ("f32"), "" when not a tensor or unknown
+  bool rank_known = false;
+  std::vector<int64_t> dims;   // -1: unknown dim
+};
+std::vector<ValueTypeEntry> collect_value_types(const Model& m);
+
 struct FileResult {
   std::string path;
   std::string format;        // "ir" | "onnx" | "nnapi" | "" when unknown
@@ -159,6 +171,7 @@ struct FileResult {
   std::vector<ConditionalSummary> conditionals;    // from the Model's ConditionalView (CLI fills)
   int64_t size = -1;                               // file size in bytes, -1 unknown
   std::shared_ptr<const CheckReport> checks;       // executor or diff results (lint --exec, run, diff)
+  std::vector<ValueTypeEntry> value_types;         // --dump-types only
 };
 
 struct RunResult {
@@ -176,5 +189,8 @@ void write_text(std::ostream& os, const RunResult& r, bool color);
 void write_json(std::ostream& os, const RunResult& r);
 void write_sarif(std::ostream& os, const RunResult& r);
 void write_html(std::ostream& os, const RunResult& r);
+// {"files":[{"path", "format", "values":[{"node","name","type","elem","shape"}]}]}; shape null = unknown rank, a dim
+// null = unknown.
+void write_types_json(std::ostream& os, const RunResult& r);
 
 }  // namespace condlint

@@ -1,4 +1,4 @@
-// ONNX008 node-inference-failed: inside a branch, onnx's type and shape inference rejects a node.
+// ONNX008 node-inference-failed: onnx's type and shape inference (or its type constraints) rejects a node, in any graph.
 // The ONNX loader finds these while it walks the scopes (see loaders/onnx_loader.cpp).
 #include "rules/support/onnx_problems.hpp"
 
@@ -9,4 +9,4 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
 }  // namespace
 
 CONDLINT_RULE(ONNX008, "node-inference-failed", Level::Error, kONNX,
-              "Inside a branch, onnx's type and shape inference rejects a node", check)
+              "onnx's type and shape inference (or its type constraints) rejects a node", check)
