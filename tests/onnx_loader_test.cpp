@@ -34,6 +34,7 @@ onnx::GraphProto* branch(onnx::NodeProto* node, const char* name) {
   auto* a = node->add_attribute();
   a->set_name(name);
   a->set_type(onnx::AttributeProto::GRAPH);
+  a->mutable_g()->set_name(name);  // onnx's checker requires a graph name (ONNX017)
   return a->mutable_g();
 }
 

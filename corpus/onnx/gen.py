@@ -195,7 +195,7 @@ def invalid():
     n = simple_if(then_out=("t_out", F, [2]), else_out=("e_out", F, [3]),
                   else_nodes=[h.make_node("Concat", ["x", "half"], ["e_out"], name="Concat_e", axis=0)])
     save("invalid/ONNX006_if1_shapes.onnx",
-         std([n], [vi("y", F, None)], opset=10, inits=ONE + [h.make_tensor("half", F, [1], [0.5])]),
+         std([n], [vi("y", F, ["n"])], opset=10, inits=ONE + [h.make_tensor("half", F, [1], [0.5])]),
          ["ONNX006", "C011"])
     # ONNX007: a branch output declared [2] that computes [3].
     n = simple_if(then_nodes=[h.make_node("Concat", ["x", "half"], ["t_out"], name="Concat_t", axis=0)])
@@ -263,6 +263,15 @@ def invalid():
     ax1 = h.make_tensor("ax1", I64, [1], [1])
     guard_model = model(nodes, [vi("c", B, []), vi("x", F, ["n", 3])], [vi("Y_h", F, [1, "b", 4])], inits=[W, R, ax0, ax1])
     save("invalid/C011_shape_guard_union.onnx", guard_model, ["C011"])
+    # ONNX017: what onnx's checker rejects and no other rule reports: an attribute Neg does not have (inside a
+    # branch), and a main-graph output whose tensor type has no shape.
+    tb = branch("then", [h.make_node("Neg", ["x"], ["t_out"], name="Neg_t", alpha=0.5)], [vi("t_out", F, [2])])
+    eb = branch("else", [h.make_node("Neg", ["x"], ["e_out"], name="Neg_e")], [vi("e_out", F, [2])])
+    save("invalid/ONNX017_unknown_attribute.onnx",
+         std([h.make_node("If", ["c"], ["y"], name="If_0", then_branch=tb, else_branch=eb)]), ["ONNX017"])
+    m = std([simple_if()])
+    m.graph.output[0].type.tensor_type.ClearField("shape")
+    save("invalid/ONNX017_output_without_shape.onnx", m, ["ONNX017"])
     # Generic rules on ONNX.
     save("invalid/C002_condition_float.onnx", std([simple_if()], inputs=[vi("c", F, []), vi("x", F, [2])]), ["C002"])
     save("invalid/C003_condition_3_elements.onnx", std([simple_if()], inputs=[vi("c", B, [3]), vi("x", F, [2])]),
@@ -275,7 +284,7 @@ def invalid():
     n = h.make_node("If", ["c"], ["y"], name="If_0", then_branch=tb, else_branch=eb)
     save("invalid/C005_branch_output_counts.onnx", std([n]), ["C005"])
     n = simple_if(else_out=("e_out", I64, [1]), else_nodes=[h.make_node("Shape", ["x"], ["e_out"], name="Shape_e")])
-    save("invalid/C006_branch_types.onnx", std([n], [vi("y", F, None)]), ["C006", "C007", "C011"])
+    save("invalid/C006_branch_types.onnx", std([n], [vi("y", F, ["n"])]), ["C006", "C007", "C011"])
     save("invalid/C007_declared_output_type.onnx", std([simple_if()], [vi("y", I64, [2])]), ["C007"])
     # The first example: If output declared [2], branches give [2] and [3].
     n = simple_if(else_out=("e_out", F, [3]),

@@ -11,6 +11,7 @@
 //   - records the ONNX problems (OnnxData::problems) that the ONNX rules report;
 //   - builds one ConditionalView per If for the generic rules C001-C011.
 // It never throws past load_onnx: bad bytes are an ONNX001 problem.
+#include <onnx/checker.h>
 #include <onnx/defs/data_type_utils.h>
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
@@ -224,7 +225,17 @@ class OnnxBuilder {
     l.node_index = n;
     return l;
   }
-  void problem(PKind k, std::string msg, SourceLocation l) { data_->problems.push_back({k, std::move(msg), std::move(l)}); }
+  void problem(PKind k, std::string msg, SourceLocation l) {
+    if (k != PKind::DeepNesting && k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing && l.graph >= 0)
+      error_at_.insert(int64_t(l.graph) << 32 | static_cast<uint32_t>(l.node_index));
+    data_->problems.push_back({k, std::move(msg), std::move(l)});
+  }
+  // What onnx's checker (check_model, without its inference) rejects, checked where the walk stands, so the cost
+  // stays linear. Recorded only where no other error is: one root cause, one finding.
+  void checker_model();
+  void checker_graph(int g);
+  void checker_node(int g, int n, const onnx::NodeProto& np);
+  void checker_problem(int g, int n, const std::string& what, const std::string& why);
   std::string where(int g) const;  // "then_branch of If 'x'" / "the main graph"
   std::string node_label(int g, int n) const {
     const Node& node = model_->graphs[g].nodes[n];
@@ -305,7 +316,10 @@ class OnnxBuilder {
   std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
   int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
-  std::unordered_set<int64_t> unknown_roots_reported_;  // ONNX013: where an unknown type starts, reported once
+  std::unordered_set<int64_t> unknown_roots_reported_;
+  std::unordered_set<int64_t> error_at_;  // (graph << 32 | node) where an error-level problem is recorded
+  onnx::checker::CheckerContext checker_ctx_;  // ir_version and opset imports as onnx's checker reads them
+  bool checker_on_ = false;  // ONNX013: where an unknown type starts, reported once
   struct CachedSchema {
     const onnx::OpSchema* schema;
     onnx::InferenceFunction fn;
@@ -549,6 +563,7 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
 void OnnxBuilder::begin_graph(int g) {
   GraphInfo& info = gi_[g];
   const onnx::GraphProto& gp = *info.proto;
+  checker_graph(g);
   model_->graphs[g].nodes.reserve(gp.node_size());
   if (gp.value_info_size() + gp.output_size() <= 8) {
     for (const auto& vi : gp.value_info()) info.declared_list.push_back(&vi);
@@ -746,6 +761,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     if_at_.emplace(int64_t(g) << 32 | n, static_cast<int>(ifs_.size()));
     ifs_.push_back(ii);
   }
+  checker_node(g, n, np);
   ++f.next;
   if (children.empty()) {
     finish_node(g, n);
@@ -1210,6 +1226,146 @@ void OnnxBuilder::build_views() {
   }
 }
 
+void OnnxBuilder::checker_problem(int g, int n, const std::string& what, const std::string& why) {
+  if (error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
+  std::string reason = why;
+  if (auto cut = reason.find('\n'); cut != std::string::npos) reason.resize(cut);
+  while (!reason.empty() && (reason.back() == ' ' || reason.back() == ':')) reason.pop_back();
+  problem(PKind::CheckerRejects, what + ": " + reason, loc(g, n));
+}
+
+void OnnxBuilder::checker_model() {
+  const onnx::ModelProto& m = *proto_;
+  const int64_t ir = m.ir_version();
+  // An IR version above onnx's own is ONNX016's note, not an error: a newer onnx accepts such models.
+  if (ir == 0) checker_problem(0, -1, "onnx's checker rejects the model", "the model has no ir_version");
+  std::unordered_set<std::string_view> keys;
+  for (const auto& e : m.metadata_props())
+    if (!keys.insert(e.key()).second) {
+      checker_problem(0, -1, "onnx's checker rejects the model", "metadata_props has the key '" + e.key() + "' twice");
+      break;
+    }
+  std::unordered_map<std::string, int> imports;
+  for (const auto& os : m.opset_import()) imports[os.domain()] = static_cast<int>(os.version());
+  if (ir >= 3 && imports.empty())
+    checker_problem(0, -1, "onnx's checker rejects the model", "a model of IR version 3 or later must import an opset");
+  if (ir > 0 && ir < 3 && !imports.empty())
+    checker_problem(0, -1, "onnx's checker rejects the model",
+                    "a model of IR version " + std::to_string(ir) + " (< 3) cannot have opset_import");
+  if (ir > 0 && ir < 3 && imports.empty()) imports[""] = 1;
+  checker_ctx_.set_ir_version(static_cast<int>(ir));
+  checker_ctx_.set_opset_imports(imports);
+  checker_on_ = ir > 0 && ir <= onnx::Version::IR_VERSION;
+  if (checker_on_ && ir >= 8 && m.functions_size() > 0) {
+    try {
+      onnx::checker::LexicalScopeContext lex;
+      onnx::checker::check_model_local_functions(m, checker_ctx_, lex);
+    } catch (const std::exception& e) {
+      checker_problem(0, -1, "onnx's checker rejects a model-local function", e.what());
+    }
+  }
+}
+
+void OnnxBuilder::checker_graph(int g) {
+  if (!checker_on_) return;
+  const onnx::GraphProto& gp = *gi_[g].proto;
+  const std::string where_g = "onnx's checker rejects " + where(g);
+  if (gp.name().empty()) checker_problem(g, -1, where_g, "the graph has no name");
+  onnx::checker::CheckerContext ctx(checker_ctx_);
+  ctx.set_is_main_graph(g == 0);
+  auto check_vi = [&](const onnx::ValueInfoProto& vi, const char* what) {
+    try {
+      onnx::checker::check_value_info(vi, ctx);
+      return true;
+    } catch (const std::exception& e) {
+      checker_problem(g, -1, where_g, std::string(what) + " " + qname(vi.name()) + ": " + e.what());
+      return false;
+    }
+  };
+  bool vi_ok = true;
+  for (const auto& vi : gp.input()) vi_ok = vi_ok && check_vi(vi, "graph input");
+  for (const auto& vi : gp.output()) vi_ok = vi_ok && check_vi(vi, "graph output");
+  std::unordered_set<std::string_view> inputs, inits;
+  if (checker_ctx_.get_ir_version() <= 3)
+    for (const auto& vi : gp.input()) inputs.insert(vi.name());
+  auto check_init = [&](const onnx::TensorProto& t, bool sparse) {
+    const std::string who = std::string(sparse ? "sparse initializer" : "initializer") + " " + qname(t.name());
+    if (t.name().empty()) return checker_problem(g, -1, where_g, who + " has no name");
+    if (!inits.insert(t.name()).second) return checker_problem(g, -1, where_g, who + " is defined twice");
+    if (!sparse && checker_ctx_.get_ir_version() <= 3 && !inputs.count(t.name()))
+      checker_problem(g, -1, where_g, who + " is not a graph input (IR version 3 and earlier)");
+  };
+  for (const auto& t : gp.initializer()) {
+    check_init(t, false);
+    try {
+      if (t.data_location() == onnx::TensorProto::EXTERNAL) {
+        // Where the data lies is ONNX014 / ONNX015's (onnx's check would probe the path); a value here too is wrong.
+        if (t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
+            t.raw_data().size() || t.double_data_size() || t.uint64_data_size())
+          checker_problem(g, -1, where_g, qname(t.name()) + " is stored externally and also holds data");
+      } else {
+        onnx::checker::check_tensor(t, ctx);
+      }
+    } catch (const std::exception& e) {
+      checker_problem(g, -1, where_g, e.what());
+    }
+  }
+  for (const auto& st : gp.sparse_initializer()) {
+    check_init(st.values(), true);
+    try {
+      onnx::checker::check_sparse_tensor(st, ctx);
+    } catch (const std::exception& e) {
+      checker_problem(g, -1, where_g, e.what());
+    }
+  }
+}
+
+void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
+  if (!checker_on_ || error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
+  const std::string what = "onnx's checker rejects " + node_label(g, n) + " in " + where(g);
+  if (np.op_type().empty()) return checker_problem(g, n, what, "the node has no op_type");
+  if (np.input_size() == 0 && np.output_size() == 0) return checker_problem(g, n, what, "the node has no input and no output");
+  if (onnx::checker::check_is_experimental_op(np.op_type())) return;
+  const auto& imports = checker_ctx_.get_opset_imports();
+  const auto dit = imports.find(np.domain());
+  if (dit == imports.end()) return checker_problem(g, n, what, "no opset import for domain '" + np.domain() + "'");
+  onnx::checker::CheckerContext ctx(checker_ctx_);
+  ctx.set_is_main_graph(g == 0);
+  try {
+    const onnx::checker::LexicalScopeContext lex;
+    for (const auto& a : np.attribute()) {
+      if (!a.has_g() && a.graphs_size() == 0) {
+        onnx::checker::check_attribute(a, ctx, lex);  // no subgraph: onnx's own check, which does not recurse
+        continue;
+      }
+      // A subgraph attribute: its fields here; the subgraphs are checked where the walk enters them.
+      if (a.name().empty()) fail_check("an attribute of the node has no name");
+      if (checker_ctx_.get_ir_version() >= 2 && !a.has_type()) fail_check("attribute '", a.name(), "' has no type");
+      const auto want = a.has_g() ? onnx::AttributeProto::GRAPH : onnx::AttributeProto::GRAPHS;
+      if (a.has_type() && a.type() != want)
+        fail_check("type field and data field mismatch in attribute ", a.name(), ".");
+      const int fields = a.has_f() + a.has_i() + a.has_s() + a.has_t() + a.has_g() + a.has_tp() +
+                         a.has_sparse_tensor() + (a.floats_size() > 0) + (a.ints_size() > 0) +
+                         (a.strings_size() > 0) + (a.tensors_size() > 0) + (a.graphs_size() > 0) +
+                         (a.sparse_tensors_size() > 0) + (a.type_protos_size() > 0);
+      if (fields > 1) fail_check("Attribute (name: ", a.name(), ") should not contain more than one value field.");
+    }
+    const auto* schema = ctx.get_schema_registry()->GetSchema(np.op_type(), dit->second, np.domain());
+    if (!schema) {
+      const std::string& d = np.domain();
+      if (d.empty() || d == "ai.onnx" || d == "ai.onnx.ml" || d == "ai.onnx.training")
+        fail_check("no operator ", np.op_type(), " is registered for ", d.empty() ? "ai.onnx" : d, " opset ",
+                   dit->second);
+    } else if (schema->Deprecated()) {
+      fail_check(np.op_type(), " is deprecated in opset ", dit->second);
+    } else {
+      schema->Verify(np);
+    }
+  } catch (const std::exception& e) {
+    checker_problem(g, n, what, e.what());
+  }
+}
+
 std::unique_ptr<Model> OnnxBuilder::build() {
   model_ = std::make_unique<Model>();
   model_->format = Format::ONNX;
@@ -1240,6 +1396,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     if (const auto* s = onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), ""))
       data_->if_since_version = s->SinceVersion();
   }
+  checker_model();
 
   // Size the lists once (the counts above are exact), so the walk does not move hundreds of thousands of values,
   // graphs and views as they grow.

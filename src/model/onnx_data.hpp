@@ -28,7 +28,8 @@ struct OnnxProblem {
     OuterPassThrough,   // ONNX012: a branch output is an outer value returned without a node
     OutputTypeUnknown,  // ONNX013: a branch output's type is neither declared nor inferable
     ExternalDataPath,   // ONNX014: external data location leaves the model's directory
-    ExternalDataMissing // ONNX015: external data file missing or too short
+    ExternalDataMissing, // ONNX015: external data file missing or too short
+    CheckerRejects      // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
   };
   Kind kind;
   std::string message;
