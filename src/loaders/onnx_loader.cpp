@@ -51,7 +51,8 @@ constexpr int kStockNesting = 31;        // deepest If nesting protobuf's defaul
 constexpr int kFallbackRecursionLimit = 8000;  // when no parsing thread can be started
 constexpr int kInlineRecursionLimit = 200;     // parsed on the caller's stack (about 60 nested Ifs)
 constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
-constexpr int kMaxInferTypeDepth = 32;          // deeper nested input types are not handed to onnx
+constexpr int kMaxInferTypeDepth = 32;
+constexpr int64_t kNewestIrVersion = 14;        // the newest IR version any onnx release defines (onnx.proto)          // deeper nested input types are not handed to onnx
 
 // One value visible in a scope.
 struct Value {
@@ -203,6 +204,17 @@ struct NodeContext final : onnx::InferenceContext {
   const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
 };
 
+// The shape of the tensor inside a sequence or optional (or of the tensor itself), for messages.
+std::string inner_shape_str(const onnx::TypeProto& t) {
+  const onnx::TypeProto* p = &t;
+  for (int depth = 0; depth < 32 && p; ++depth) {
+    if (p->has_sequence_type()) p = p->sequence_type().has_elem_type() ? &p->sequence_type().elem_type() : nullptr;
+    else if (p->has_optional_type()) p = p->optional_type().has_elem_type() ? &p->optional_type().elem_type() : nullptr;
+    else break;
+  }
+  return p ? onnx_shape(*p).str() : std::string("?");
+}
+
 class OnnxBuilder {
  public:
   OnnxBuilder(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
@@ -263,6 +275,13 @@ class OnnxBuilder {
   const onnx::TypeProto* union_of(const onnx::TypeProto* a, const onnx::TypeProto* b);
   const onnx::TypeProto* declared_type(int g, std::string_view name) const;
   void check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner);
+  // False (and ONNX018 recorded) when the tensor's data cannot hold its dims.
+  bool tensor_data_ok(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
+    const std::string why = tensor_data_problem(t);
+    if (why.empty()) return true;
+    problem(PKind::TensorData, owner + " in " + where(g) + ": " + why, loc(g, n));
+    return false;
+  }
   ValueDesc desc_of(int value_id, const std::string& label) const;
   void build_views();
   Port port_of(std::string_view name, int value_id) const;
@@ -600,6 +619,8 @@ void OnnxBuilder::begin_graph(int g) {
   }
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
     check_external(t, g, -1, "initializer " + qname(t.name()));
+    // Data that cannot hold its dims is reported and never handed to onnx's inference (which would read past it).
+    const bool data_ok = sparse || tensor_data_ok(t, g, -1, "initializer " + qname(t.name()));
     onnx::TypeProto& tp = *new_type();
     auto* tt = sparse ? tp.mutable_sparse_tensor_type() : nullptr;
     auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
@@ -612,7 +633,8 @@ void OnnxBuilder::begin_graph(int g) {
     if (seen >= 0 && values_[seen].src == Value::Input && values_[seen].graph == g) {
       // An input with a default value (always legal for IR < 4, allowed for IR >= 4).
       Value& v = values_[seen];
-      if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+      if (!sparse && data_ok && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+      if (!data_ok) v.tainted = true;
       if (!v.tp) {
         v.tp = &tp;
         v.type = onnx_type_desc(tp);
@@ -624,7 +646,8 @@ void OnnxBuilder::begin_graph(int g) {
     v.src = Value::Initializer;
     v.name = name;
     v.tp = &tp;
-    if (!sparse && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+    if (!sparse && data_ok && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+    v.tainted = !data_ok;  // its dims are in doubt: what follows from them is not reported again
     define(g, std::move(v), sub, "initializer");
   };
   for (const auto& t : gp.initializer()) add_init(t, false, nullptr);
@@ -858,6 +881,41 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
     // Inputs: M, cond, v_initial[N]; body outputs: cond, v_final[N], scan[K]; node outputs: v_final[N], scan[K].
     // A loop-carried value is its initial value (no iteration) or the body's output (some iterations).
     const int carried = std::max(0, np.input_size() - 2);
+    // The body's formal inputs (iteration number, condition, the carried values) take what the Loop passes, as
+    // onnx's Loop inference binds them: their count and declared types must agree.
+    const auto& formal = gi_[bg].proto->input();
+    const bool in_tainted = input_state(g, n, np).tainted;
+    std::string bad;
+    if (formal.size() != 2 + carried) {
+      bad = "the body has " + std::to_string(formal.size()) + " inputs but the Loop passes " +
+            std::to_string(2 + carried) + " (iteration number, condition and " + std::to_string(carried) +
+            " loop-carried value" + (carried == 1 ? ")" : "s)");
+    } else {
+      onnx::TypeProto fixed[2], scratch;
+      fixed[0].mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+      fixed[1].mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+      for (int k = 0; k < formal.size() && bad.empty(); ++k) {
+        // M and cond as given (their types reach the body), else what the body receives when they are omitted.
+        const onnx::TypeProto* given = input_type(k);
+        const onnx::TypeProto* passed = k < 2 && !given ? &fixed[k] : given;
+        if (!passed || !formal[k].has_type() || formal[k].type().value_case() == onnx::TypeProto::VALUE_NOT_SET)
+          continue;
+        if (onnx_type_depth(*passed) > kMaxInferTypeDepth || onnx_type_depth(formal[k].type()) > kMaxInferTypeDepth)
+          continue;
+        // Shapes: the body's declaration must admit what is passed (a dim may differ between iterations, so only
+        // the element type and kind are compared for carried values, as onnx does).
+        onnx::TypeProto a = *passed, b = formal[k].type();
+        if (a.has_tensor_type()) a.mutable_tensor_type()->clear_shape();
+        if (b.has_tensor_type()) b.mutable_tensor_type()->clear_shape();
+        if (!refine_onnx_type(a, b, scratch))
+          bad = "body input " + std::to_string(k) + " " + qname(formal[k].name()) + " is declared " +
+                onnx_type_desc(formal[k].type()).str() + " but the Loop passes " + onnx_type_desc(*passed).str();
+      }
+    }
+    if (!bad.empty()) std::fill(tainted.begin(), tainted.end(), 1);
+    if (!bad.empty() && !in_tainted)
+      problem(PKind::InferenceFailed,
+              node_label(g, n) + " in " + where(g) + " is invalid: onnx's Loop inference fails: " + bad, loc(g, n));
     for (int k = 0; k < np.output_size(); ++k) {
       if (k < carried) out[k] = union_of(input_type(k + 2), body_out(k + 1));
       else out[k] = stacked(body_out(k + 1));
@@ -916,13 +974,18 @@ void OnnxBuilder::finish_node(int g, int n) {
     const onnx::TypeProto* type = decl ? decl : inferred[k];
     bool bad = tainted[k] != 0;
     // An If's declared outputs are compared with its branches by the generic rules (C007, C010).
-    const bool is_if = has_bodies && if_at_.count(here);
+    // (Sequences and optionals are compared here: those rules see only a tensor's shape.)
+    const bool is_if = has_bodies && if_at_.count(here) && decl && (decl->has_tensor_type() || decl->has_sparse_tensor_type());
     if (decl && inferred[k] && !name.empty() && decl != inferred[k] && !is_if) {
       const TypeDesc dt = onnx_type_desc(*decl), it = onnx_type_desc(*inferred[k]);
       const Shape ds = onnx_shape(*decl), is = onnx_shape(*inferred[k]);
       std::string what;
       if (!same_type(dt, it)) what = "is declared " + dt.str() + " but the node computes " + it.str();
       else if (!compatible(ds, is)) what = "is declared with shape " + ds.str() + " but the node computes " + is.str();
+      else if (onnx_type_depth(*decl) <= kMaxInferTypeDepth && onnx_type_depth(*inferred[k]) <= kMaxInferTypeDepth &&
+               !refine_onnx_type(*inferred[k], *decl, refined))
+        what = "is declared " + dt.str() + " with an element shape that contradicts what the node computes (" +
+               inner_shape_str(*decl) + " declared, " + inner_shape_str(*inferred[k]) + " computed)";
       if (!what.empty()) {
         // One root cause, one finding: a contradiction that rests on a reported problem is not reported again.
         if (!bad)
@@ -949,7 +1012,10 @@ void OnnxBuilder::finish_node(int g, int n) {
       if (!type && !bad) v.unknown_root = in.unknown_root != -2 ? in.unknown_root : here;
       if (np.op_type() == "Constant" && k == 0)
         for (const auto& a : np.attribute())
-          if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL) v.data = &a.t();
+          if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL) {
+            if (tensor_data_ok(a.t(), g, n, node_label(g, n) + " value")) v.data = &a.t();
+            else v.tainted = true;
+          }
       id = define(g, std::move(v), g > 0, "node output");
     }
     model_->graphs[g].nodes[n].outputs.push_back(port_of(name, id));
@@ -1239,6 +1305,12 @@ void OnnxBuilder::checker_model() {
   const int64_t ir = m.ir_version();
   // An IR version above onnx's own is ONNX016's note, not an error: a newer onnx accepts such models.
   if (ir == 0) checker_problem(0, -1, "onnx's checker rejects the model", "the model has no ir_version");
+  // IR versions the linked onnx does not know but a newer onnx defines get ONNX016's note; a version no onnx has
+  // defined (the newest, 14, came with late-2025 onnx) is an error, as it is for onnx's checker.
+  if (ir > kNewestIrVersion)
+    checker_problem(0, -1, "onnx's checker rejects the model",
+                    "IR version " + std::to_string(ir) + " is newer than any onnx defines (the newest is " +
+                        std::to_string(kNewestIrVersion) + ")");
   std::unordered_set<std::string_view> keys;
   for (const auto& e : m.metadata_props())
     if (!keys.insert(e.key()).second) {

@@ -408,3 +408,69 @@ bool refine_onnx_type(const TypeProto& inf, const TypeProto& dec, TypeProto& out
 }
 
 }  // namespace condlint
+
+namespace condlint {
+
+std::string tensor_data_problem(const onnx::TensorProto& t) {
+  using TP = onnx::TensorProto;
+  if (t.data_location() == TP::EXTERNAL) return "";
+  uint64_t count = 1;
+  bool overflow = false;
+  std::string dims;
+  for (int i = 0; i < t.dims_size(); ++i) {
+    const int64_t d = t.dims(i);
+    if (i < 8) dims += (i ? " x " : "") + std::to_string(d);
+    else if (i == 8) dims += " x ...";
+    if (d < 0) return "dimension " + std::to_string(i) + " is negative (" + std::to_string(d) + ")";
+    if (d != 0 && count > UINT64_MAX / static_cast<uint64_t>(d)) overflow = true;
+    else count *= static_cast<uint64_t>(d);
+  }
+  if (t.dims_size() == 0) dims = "a scalar";
+  if (overflow) return "its " + std::to_string(t.dims_size()) + " dims multiply past 2^64 elements";
+  const int32_t dt = t.data_type();
+  // Bits per element, and the typed field that holds the values with how many entries each element takes.
+  unsigned bits = 0;
+  int field_len = -1, per_element = 1;
+  const char* field = "";
+  switch (dt) {
+    case TP::FLOAT: bits = 32; field = "float_data"; field_len = t.float_data_size(); break;
+    case TP::COMPLEX64: bits = 64; field = "float_data"; field_len = t.float_data_size(); per_element = 2; break;
+    case TP::DOUBLE: bits = 64; field = "double_data"; field_len = t.double_data_size(); break;
+    case TP::COMPLEX128: bits = 128; field = "double_data"; field_len = t.double_data_size(); per_element = 2; break;
+    case TP::INT64: bits = 64; field = "int64_data"; field_len = t.int64_data_size(); break;
+    case TP::UINT32: bits = 32; field = "uint64_data"; field_len = t.uint64_data_size(); break;
+    case TP::UINT64: bits = 64; field = "uint64_data"; field_len = t.uint64_data_size(); break;
+    case TP::INT32: bits = 32; field = "int32_data"; field_len = t.int32_data_size(); break;
+    case TP::INT16: case TP::UINT16: case TP::FLOAT16: case TP::BFLOAT16:
+      bits = 16; field = "int32_data"; field_len = t.int32_data_size(); break;
+    case TP::INT8: case TP::UINT8: case TP::BOOL:
+      bits = 8; field = "int32_data"; field_len = t.int32_data_size(); break;
+    case TP::STRING: field = "string_data"; field_len = t.string_data_size(); break;
+    default: return "";  // a type this build does not size (float8, int4, ...): not judged
+  }
+  const std::string what = dims + " " + (dt == TP::STRING ? std::string("strings") : "elements");
+  if (!t.raw_data().empty()) {
+    if (dt == TP::STRING) return "";  // onnx's checker reports string raw_data (ONNX017)
+    if (count > UINT64_MAX / bits) return "its " + std::to_string(count) + " elements overflow a byte count";
+    const uint64_t need = count * bits / 8;
+    if (t.raw_data().size() != need)
+      return "raw_data holds " + std::to_string(t.raw_data().size()) + " bytes; " + what + " of " +
+             std::to_string(bits / 8) + " bytes need " + std::to_string(need);
+    return "";
+  }
+  const uint64_t want = count * static_cast<uint64_t>(per_element);
+  if (static_cast<uint64_t>(field_len) != want) {
+    if (field_len == 0 && count > 0) {
+      // No typed values and no raw_data: the values are absent altogether (another typed field may hold them).
+      const bool other = t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
+                         t.double_data_size() || t.uint64_data_size();
+      return std::string("it holds no values in ") + field + (other ? " (they are in a field its type does not use)" : "") +
+             " and no raw_data, but declares " + what;
+    }
+    return std::string(field) + " holds " + std::to_string(field_len) + " values; " + what + " need " +
+           std::to_string(want);
+  }
+  return "";
+}
+
+}  // namespace condlint

@@ -51,3 +51,16 @@ bool refine_onnx_type(const onnx::TypeProto& inferred, const onnx::TypeProto& de
                       int depth = 32);
 
 }  // namespace condlint
+
+namespace onnx {
+class TensorProto;
+}
+
+namespace condlint {
+
+// Why a tensor's data cannot hold what its dims declare ("raw_data holds 4 bytes; 2 x 3 int64 need 48"), or "" when
+// it can (or when the data lies in an external file, which ONNX014 / ONNX015 judge). Checks negative dims, an
+// element count that overflows 64 bits, raw_data's length and the typed field's count. Never reads the data.
+std::string tensor_data_problem(const onnx::TensorProto& t);
+
+}  // namespace condlint

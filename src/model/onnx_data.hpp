@@ -29,7 +29,8 @@ struct OnnxProblem {
     OutputTypeUnknown,  // ONNX013: a branch output's type is neither declared nor inferable
     ExternalDataPath,   // ONNX014: external data location leaves the model's directory
     ExternalDataMissing, // ONNX015: external data file missing or too short
-    CheckerRejects      // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
+    CheckerRejects,     // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
+    TensorData          // ONNX018: a tensor's data cannot hold the elements its dims declare
   };
   Kind kind;
   std::string message;
