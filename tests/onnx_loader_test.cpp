@@ -274,3 +274,40 @@ TEST(OnnxUtil, TypeStringsAreOnnxsOwn) {
   EXPECT_EQ(onnx_type_string(odd), "");
   EXPECT_EQ(onnx_type_string(unset), "");
 }
+
+namespace {
+
+// A Constant whose raw_data is shorter than its dims feeds an Unsqueeze's axes in a branch: onnx's inference would
+// read past the data. ONNX018 reports it, the data never reaches the inference, and nothing downstream is reported.
+TEST(OnnxLoader, ShortConstantDataIsReportedNotRead) {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
+  auto* t = branch(n, "then_branch");
+  auto* k = gen::onnx_node(t, "Constant", "Const_t", {}, {"axes"});
+  auto* a = k->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto::TENSOR);
+  a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+  a->mutable_t()->add_dims(1);
+  a->mutable_t()->set_raw_data(std::string(4, '\0'));  // one int64 needs 8 bytes
+  gen::onnx_node(t, "Unsqueeze", "Unsqueeze_t", {"x", "axes"}, {"t_out"});
+  gen::onnx_value(t->add_output(), "t_out", onnx::TensorProto::FLOAT, {1, 2});
+  auto* e = branch(n, "else_branch");
+  gen::onnx_node(e, "Unsqueeze", "Unsqueeze_e", {"x", "axes0"}, {"e_out"});
+  gen::onnx_value(e->add_output(), "e_out", onnx::TensorProto::FLOAT, {1, 2});
+  auto* axes0 = g->add_initializer();
+  axes0->set_name("axes0");
+  axes0->set_data_type(onnx::TensorProto::INT64);
+  axes0->add_dims(1);
+  axes0->add_int64_data(0);
+  gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {1, 2});
+  auto model = load_onnx("short.onnx", m.SerializeAsString());
+  const auto f = run_rules(*model, RuleSelection{});
+  std::set<std::string> errors;
+  for (const auto& x : f)
+    if (x.level == Level::Error) errors.insert(x.rule);
+  EXPECT_EQ(errors, std::set<std::string>{"ONNX018"}) << dump(f);
+}
+
+}  // namespace
