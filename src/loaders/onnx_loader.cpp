@@ -1187,8 +1187,11 @@ ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
   if (value_id < 0) return d;
   const Value& v = values_[value_id];
   d.present = true;
-  d.type = v.type;
-  d.shape = v.shape;
+  // A type that rests on a reported problem is not compared again by the generic rules (one root cause, one finding).
+  if (!v.tainted) {
+    d.type = v.type;
+    d.shape = v.shape;
+  }
   d.loc = loc(v.graph, v.src == Value::NodeOutput ? v.node : -1);
   return d;
 }
@@ -1243,7 +1246,9 @@ void OnnxBuilder::build_views() {
         ob.output_index = k;
         ob.loc = loc(br.graph);
         const onnx::TypeProto* tp = nullptr;
-        if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = &outs[k].type();
+        const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
+        if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
+        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = &outs[k].type();
         else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
         ob.value.present = true;
         ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
@@ -1375,7 +1380,7 @@ void OnnxBuilder::checker_graph(int g) {
         if (t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
             t.raw_data().size() || t.double_data_size() || t.uint64_data_size())
           checker_problem(g, -1, where_g, qname(t.name()) + " is stored externally and also holds data");
-      } else {
+      } else if (tensor_data_problem(t).empty()) {  // data that cannot hold its dims is ONNX018's
         onnx::checker::check_tensor(t, ctx);
       }
     } catch (const std::exception& e) {

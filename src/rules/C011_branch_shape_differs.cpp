@@ -12,9 +12,13 @@ void check(const Model& m, Reporter& r) {
       if (!t[i].value.present || !e[i].value.present) continue;
       const Shape a = t[i].value.comparable_shape(), b = e[i].value.comparable_shape();
       if (!a.rank_known || !b.rank_known || a == b) continue;
+      // What flows on is what both can give (merge_branches): say it, so the reader sees what later checks assume.
+      const Shape both = merge_branches(a, b);
       r.report(c.loc, c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " + a.str() +
-                          ", the else branch gives " + b.str() +
-                          "; runtimes that need static shapes (TensorRT, OpenVINO CPU with static rank) reject this");
+                          ", the else branch gives " + b.str() + ", so the output is " +
+                          (both.rank_known ? both.str() : std::string("of unknown rank")) +
+                          " downstream; a runtime or compiler that plans static shapes must handle both (expected "
+                          "when one branch is a shape guard that adapts an input's rank)");
     }
   }
 }
