@@ -337,7 +337,10 @@ class OnnxBuilder {
   std::unordered_map<int64_t, int> if_at_;
   std::unordered_set<int64_t> unknown_roots_reported_;
   std::unordered_set<int64_t> error_at_;  // (graph << 32 | node) where an error-level problem is recorded
-  onnx::checker::CheckerContext checker_ctx_;  // ir_version and opset imports as onnx's checker reads them
+  onnx::checker::CheckerContext checker_ctx_;      // ir_version and opset imports as onnx's checker reads them
+  onnx::checker::CheckerContext checker_sub_ctx_;  // the same for subgraphs (is_main_graph false)
+  std::unordered_map<std::string, const onnx::OpSchema*> checker_schemas_;  // op_type '\0' domain -> schema
+  std::string checker_key_;
   bool checker_on_ = false;  // ONNX013: where an unknown type starts, reported once
   struct CachedSchema {
     const onnx::OpSchema* schema;
@@ -1333,6 +1336,8 @@ void OnnxBuilder::checker_model() {
   checker_ctx_.set_ir_version(static_cast<int>(ir));
   checker_ctx_.set_opset_imports(imports);
   checker_on_ = ir > 0 && ir <= onnx::Version::IR_VERSION;
+  checker_sub_ctx_ = checker_ctx_;
+  checker_sub_ctx_.set_is_main_graph(false);
   if (checker_on_ && ir >= 8 && m.functions_size() > 0) {
     try {
       onnx::checker::LexicalScopeContext lex;
@@ -1346,16 +1351,15 @@ void OnnxBuilder::checker_model() {
 void OnnxBuilder::checker_graph(int g) {
   if (!checker_on_) return;
   const onnx::GraphProto& gp = *gi_[g].proto;
-  const std::string where_g = "onnx's checker rejects " + where(g);
-  if (gp.name().empty()) checker_problem(g, -1, where_g, "the graph has no name");
-  onnx::checker::CheckerContext ctx(checker_ctx_);
-  ctx.set_is_main_graph(g == 0);
+  auto where_g = [&] { return "onnx's checker rejects " + where(g); };  // built only when a check fails
+  if (gp.name().empty()) checker_problem(g, -1, where_g(), "the graph has no name");
+  const onnx::checker::CheckerContext& ctx = g == 0 ? checker_ctx_ : checker_sub_ctx_;
   auto check_vi = [&](const onnx::ValueInfoProto& vi, const char* what) {
     try {
       onnx::checker::check_value_info(vi, ctx);
       return true;
     } catch (const std::exception& e) {
-      checker_problem(g, -1, where_g, std::string(what) + " " + qname(vi.name()) + ": " + e.what());
+      checker_problem(g, -1, where_g(), std::string(what) + " " + qname(vi.name()) + ": " + e.what());
       return false;
     }
   };
@@ -1367,10 +1371,10 @@ void OnnxBuilder::checker_graph(int g) {
     for (const auto& vi : gp.input()) inputs.insert(vi.name());
   auto check_init = [&](const onnx::TensorProto& t, bool sparse) {
     const std::string who = std::string(sparse ? "sparse initializer" : "initializer") + " " + qname(t.name());
-    if (t.name().empty()) return checker_problem(g, -1, where_g, who + " has no name");
-    if (!inits.insert(t.name()).second) return checker_problem(g, -1, where_g, who + " is defined twice");
+    if (t.name().empty()) return checker_problem(g, -1, where_g(), who + " has no name");
+    if (!inits.insert(t.name()).second) return checker_problem(g, -1, where_g(), who + " is defined twice");
     if (!sparse && checker_ctx_.get_ir_version() <= 3 && !inputs.count(t.name()))
-      checker_problem(g, -1, where_g, who + " is not a graph input (IR version 3 and earlier)");
+      checker_problem(g, -1, where_g(), who + " is not a graph input (IR version 3 and earlier)");
   };
   for (const auto& t : gp.initializer()) {
     check_init(t, false);
@@ -1379,12 +1383,12 @@ void OnnxBuilder::checker_graph(int g) {
         // Where the data lies is ONNX014 / ONNX015's (onnx's check would probe the path); a value here too is wrong.
         if (t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
             t.raw_data().size() || t.double_data_size() || t.uint64_data_size())
-          checker_problem(g, -1, where_g, qname(t.name()) + " is stored externally and also holds data");
+          checker_problem(g, -1, where_g(), qname(t.name()) + " is stored externally and also holds data");
       } else if (tensor_data_problem(t).empty()) {  // data that cannot hold its dims is ONNX018's
         onnx::checker::check_tensor(t, ctx);
       }
     } catch (const std::exception& e) {
-      checker_problem(g, -1, where_g, e.what());
+      checker_problem(g, -1, where_g(), e.what());
     }
   }
   for (const auto& st : gp.sparse_initializer()) {
@@ -1392,22 +1396,23 @@ void OnnxBuilder::checker_graph(int g) {
     try {
       onnx::checker::check_sparse_tensor(st, ctx);
     } catch (const std::exception& e) {
-      checker_problem(g, -1, where_g, e.what());
+      checker_problem(g, -1, where_g(), e.what());
     }
   }
 }
 
 void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
   if (!checker_on_ || error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
-  const std::string what = "onnx's checker rejects " + node_label(g, n) + " in " + where(g);
-  if (np.op_type().empty()) return checker_problem(g, n, what, "the node has no op_type");
-  if (np.input_size() == 0 && np.output_size() == 0) return checker_problem(g, n, what, "the node has no input and no output");
-  if (onnx::checker::check_is_experimental_op(np.op_type())) return;
+  // The message is built only for a node that fails (this runs for every node).
+  auto what = [&] { return "onnx's checker rejects " + node_label(g, n) + " in " + where(g); };
+  if (np.op_type().empty()) return checker_problem(g, n, what(), "the node has no op_type");
+  if (np.input_size() == 0 && np.output_size() == 0)
+    return checker_problem(g, n, what(), "the node has no input and no output");
+  if (onnx::checker::check_is_experimental_op(np.op_type())) return;  // onnx's checker stops there too
   const auto& imports = checker_ctx_.get_opset_imports();
   const auto dit = imports.find(np.domain());
-  if (dit == imports.end()) return checker_problem(g, n, what, "no opset import for domain '" + np.domain() + "'");
-  onnx::checker::CheckerContext ctx(checker_ctx_);
-  ctx.set_is_main_graph(g == 0);
+  if (dit == imports.end()) return checker_problem(g, n, what(), "no opset import for domain '" + np.domain() + "'");
+  const onnx::checker::CheckerContext& ctx = g == 0 ? checker_ctx_ : checker_sub_ctx_;
   try {
     const onnx::checker::LexicalScopeContext lex;
     for (const auto& a : np.attribute()) {
@@ -1427,7 +1432,13 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
                          (a.sparse_tensors_size() > 0) + (a.type_protos_size() > 0);
       if (fields > 1) fail_check("Attribute (name: ", a.name(), ") should not contain more than one value field.");
     }
-    const auto* schema = ctx.get_schema_registry()->GetSchema(np.op_type(), dit->second, np.domain());
+    // One registry lookup per operator, domain and version, not per node.
+    std::string& key = checker_key_;
+    key.assign(np.op_type()).append(1, '\0').append(np.domain());
+    auto cached = checker_schemas_.find(key);
+    if (cached == checker_schemas_.end())
+      cached = checker_schemas_.emplace(key, ctx.get_schema_registry()->GetSchema(np.op_type(), dit->second, np.domain())).first;
+    const onnx::OpSchema* schema = cached->second;
     if (!schema) {
       const std::string& d = np.domain();
       if (d.empty() || d == "ai.onnx" || d == "ai.onnx.ml" || d == "ai.onnx.training")
@@ -1439,7 +1450,7 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
       schema->Verify(np);
     }
   } catch (const std::exception& e) {
-    checker_problem(g, n, what, e.what());
+    checker_problem(g, n, what(), e.what());
   }
 }
 
