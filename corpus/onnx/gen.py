@@ -280,6 +280,14 @@ def invalid():
     t.dims.extend([1000000, 1000000])
     t.raw_data = b"\x00\x00\x80\x3f"
     save("invalid/ONNX018_raw_data_short.onnx", std([simple_if()], inits=[t]), ["ONNX018"])
+    # C012: a PyTorch-style guard that can never fire: the else branch runs only when dim 0 of 'x' is 0, and 'x' is
+    # declared [2]. The note names the condition and the fact that decides it.
+    guard_cond = [h.make_node("Shape", ["x"], ["x_shape"], name="Shape_x"),
+                  h.make_node("Gather", ["x_shape", "zero_i"], ["x_dim0"], name="Gather_dim0", axis=0),
+                  h.make_node("Cast", ["x_dim0"], ["nonempty"], name="Cast_bool", to=TP.BOOL)]
+    save("invalid/C012_dead_guard.onnx",
+         std(guard_cond + [simple_if(cond="nonempty")], inputs=[vi("x", F, [2])],
+             inits=ONE + [h.make_tensor("zero_i", I64, [], [0])]), ["C012"])
     # Generic rules on ONNX.
     save("invalid/C002_condition_float.onnx", std([simple_if()], inputs=[vi("c", F, []), vi("x", F, [2])]), ["C002"])
     save("invalid/C003_condition_3_elements.onnx", std([simple_if()], inputs=[vi("c", B, [3]), vi("x", F, [2])]),

@@ -34,6 +34,7 @@
 #include <unordered_set>
 
 #include "loaders/loader.hpp"
+#include "loaders/onnx_condition.hpp"
 #include "loaders/onnx_util.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
@@ -94,6 +95,7 @@ struct IfInfo {
   int branch[2] = {-1, -1};
   int cond_value = -1;
   bool has_cond_name = false;
+  ConditionProvenance provenance;  // traced when the If's outputs are typed (finish_node)
 };
 
 std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
@@ -843,14 +845,28 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
   const bool default_domain = np.domain().empty() || np.domain() == "ai.onnx";
   if (!default_domain) return;
   if (auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
-    // If: an output is what both branches can give (onnx's UnionShapeInfo), never one branch's type.
-    const IfInfo& ii = ifs_[at->second];
+    // If: an output is what both branches can give (onnx's UnionShapeInfo), never one branch's type; when the
+    // condition is decided for every input the declared types allow, what the live branch gives.
+    IfInfo& ii = ifs_[at->second];
+    if (ii.has_cond_name && ii.cond_value >= 0) ii.provenance = trace_condition(np.input(0), [this](const std::string& nm) {
+      CondValue cv;
+      const int id = lookup(nm);
+      if (id < 0) return cv;
+      const Value& v = values_[id];
+      cv.kind = v.src == Value::Input ? CondValue::Kind::GraphInput
+                : v.src == Value::Initializer ? CondValue::Kind::Initializer : CondValue::Kind::NodeOutput;
+      if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
+      cv.data = v.data;
+      if (!v.tainted) cv.shape = v.shape;
+      return cv;
+    });
     if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
+    const int live = ii.provenance.decided == 1 ? 0 : ii.provenance.decided == 0 ? 1 : -1;
     for (int k = 0; k < np.output_size(); ++k) {
       bool t = false;
       const onnx::TypeProto* a = branch_output_type(ii.branch[0], k, &t);
       const onnx::TypeProto* b = branch_output_type(ii.branch[1], k, &t);
-      out[k] = union_of(a, b);
+      out[k] = live == 0 ? a : live == 1 ? b : union_of(a, b);
       tainted[k] = t;
     }
     return;
@@ -1296,6 +1312,7 @@ void OnnxBuilder::build_views() {
                   node.loc);
       }
     }
+    view.provenance = ii.provenance;
     model_->conditionals.push_back(std::move(view));
   }
 }

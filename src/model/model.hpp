@@ -136,6 +136,19 @@ struct BranchView {
   std::vector<OutputBinding> outputs;  // sorted by output_index
 };
 
+// What a conditional's condition is computed from, as the loader traced it statically (ONNX today).
+struct ConditionProvenance {
+  bool traced = false;            // false: nothing is known of it
+  std::string text;               // "dim 1 of 'conv_out' == 1", "rank('h') != 3", "'sr' == 16000"
+  bool on_shapes = false;         // reads the shape or rank of some value
+  bool on_values = false;         // reads the value of some input or computed value (not only constants)
+  std::vector<std::string> tested;  // the values whose shape (on_shapes) or value the condition reads
+  // -1: depends on what the inputs are; 0 / 1: the condition is false / true for every input the declared types
+  // allow (the other branch is dead), proven from constants and shapes condlint's sound inference knows.
+  int decided = -1;
+  std::string decided_why;        // "dim 1 of 'conv_out' is 128"
+};
+
 struct ConditionalView {
   int graph = -1;
   int node = -1;
@@ -143,6 +156,7 @@ struct ConditionalView {
   SourceLocation loc;
   bool has_condition = false;
   ValueDesc condition;
+  ConditionProvenance provenance;
   std::vector<ValueDesc> outputs;   // the conditional's declared outputs
   BranchView branch[2];             // 0 = then, 1 = else
 };

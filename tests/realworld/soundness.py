@@ -11,8 +11,11 @@ judges:
       main-graph value condlint types as a tensor as an extra graph output (name only; ORT fills the type),
       and runs on random inputs (or the model's test_data_set_0/input_K.pb when present). Besides the model as
       given, one variant per main-graph If and branch has that If's condition pinned to a constant true/false;
-      a variant ORT fails to run is counted as skipped ("not run"), never as a failure. Values inside
-      subgraphs cannot be graph outputs and are judged by (a) only.
+      a variant ORT fails to run is counted as skipped ("not run"), never as a failure. A pinned variant whose
+      outputs break the model's own declared types (graph outputs / value_info in the file) reached a state the
+      model never reaches; it is reported as "infeasible" and its contradictions are shown but not counted,
+      since condlint may rightly trust the file's declarations. Values inside subgraphs cannot be graph outputs
+      and are judged by (a) only.
 A contradiction: both sides know the element type and differ, or both know the rank and differ, or a dim both
 know differs (or one says tensor, the other sequence/optional/map). onnx may itself be wrong in rare cases:
 (b) is the ground truth, but (a)'s contradictions are reported too.
@@ -20,9 +23,10 @@ know differs (or one says tensor, the other sequence/optional/map). onnx may its
 Run with Debian's python3 (it has onnx 1.12 and numpy):
   /usr/bin/python3 tests/realworld/soundness.py --condlint build/condlint [--no-ort] [--seed S] \\
       [--input-shape NAME:d0,d1,...] [--dim PARAM=V] [--value NAME=V] [--config FILE.json] [--sample N] MODEL.onnx...
-Options apply to every model; --config maps a model's basename to {"input_shapes": {NAME: [dims]},
-"dims": {PARAM: V}, "values": {NAME: V}}, overriding them. `--input-shape sr:` (or sr:[]) is a scalar;
-symbolic or unknown dims default to 1; --value fills the whole input with V. For the Silero VAD models:
+Options apply to every model; --config maps a model's basename (or dir/basename, or path) to
+{"input_shapes": {NAME: [dims]}, "dims": {PARAM: V}, "values": {NAME: V}}, overriding them.
+`--input-shape sr:` (or sr:[]) is a scalar; symbolic or unknown dims default to 1; --value fills the whole
+input with V; a model's own test_data_set_0 inputs win over all of these. For the Silero VAD models:
   --input-shape input:1,512 --input-shape state:2,1,128 --input-shape sr: --value sr=16000 --dim batch=1
 Exit: 0 no contradiction, 1 some contradiction (or condlint failed on a model), 2 usage error.
 The last line is `soundness: N passed, M failed` (models without / with a contradiction).
@@ -38,8 +42,12 @@ import sys
 import tempfile
 import zlib
 
-import numpy as np
-import onnx
+try:
+    import numpy as np
+    import onnx
+except ImportError:  # ctest counts exit code 77 as a skip
+    print("soundness: skipped: Debian's python3-onnx is not installed (scripts/install-deps.sh installs it)")
+    sys.exit(77)
 from onnx import AttributeProto as AP
 from onnx import TensorProto as TP
 from onnx import helper as h
@@ -177,7 +185,10 @@ def feed_inputs(model, path, cfg, rng, indir):
     inits = {i.name for i in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in inits]
     golden = os.path.join(os.path.dirname(path), "test_data_set_0")
-    have = lambda k: os.path.exists(os.path.join(golden, "input_%d.pb" % k))  # noqa: E731
+
+    def have(k):
+        return os.path.exists(os.path.join(golden, "input_%d.pb" % k))
+
     if inputs and all(have(k) for k in range(len(inputs))) and not have(len(inputs)):
         return golden, "test_data_set_0"
     os.makedirs(indir, exist_ok=True)
@@ -187,7 +198,8 @@ def feed_inputs(model, path, cfg, rng, indir):
         if kind != "tensor":
             raise RuntimeError("input %s is a %s: onnxruntime-node cannot pass it" % (vi.name, kind))
         if elem not in FEEDABLE:
-            raise RuntimeError("input %s has element type %s, which ort_run.js cannot feed" % (vi.name, ELEM.get(elem, elem)))
+            raise RuntimeError("input %s has element type %s, which ort_run.js cannot feed"
+                               % (vi.name, ELEM.get(elem, elem)))
         if vi.name in cfg["input_shapes"]:
             shape = cfg["input_shapes"][vi.name]
         elif dims is None:
@@ -195,10 +207,13 @@ def feed_inputs(model, path, cfg, rng, indir):
         else:  # dim_param -> --dim value, default 1; an empty dim -> 1
             shape = [d if d is not None else cfg["dims"].get(sd.dim_param, 1)
                      for d, sd in zip(dims, vi.type.tensor_type.shape.dim)]
-        np_type = onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem]
+        np_type = (h.tensor_dtype_to_np_dtype(elem) if hasattr(h, "tensor_dtype_to_np_dtype")  # onnx >= 1.13
+                   else onnx.mapping.TENSOR_TYPE_TO_NP_TYPE[elem])
         if vi.name in cfg["values"]:
-            v = cfg["values"][vi.name]
-            arr = np.full(shape, v if elem == TP.STRING else float(v)).astype(np_type)
+            v = str(cfg["values"][vi.name])
+            if elem != TP.STRING:  # ints exactly (an int64 may not fit a float), floats as floats
+                v = int(v) if np.issubdtype(np_type, np.integer) or elem == TP.BOOL else float(v)
+            arr = np.full(shape, v, dtype=object if elem == TP.STRING else np_type)
         elif elem == TP.BOOL:
             arr = rng.random(shape) < 0.5
         elif elem == TP.STRING:
@@ -263,7 +278,7 @@ def ort_runs(model, path, cfg, rng, cl_main, tmp):
             r["skipped"] += 1
             err = os.path.join(odir, "error.txt")
             why = open(err).read().strip() if os.path.exists(err) else "no result (ORT crashed or timed out)"
-            r["notes"].append("not run (%s): %s" % (label, why.splitlines()[0][:200] if why else "?"))
+            r["notes"].append("not run (%s): %s" % (label, why.splitlines()[0][:300] if why else "?"))
             continue
         actual = {}  # name -> the type ORT produced
         for k, name in enumerate(outs):
@@ -294,10 +309,15 @@ def ort_runs(model, path, cfg, rng, cl_main, tmp):
     return r
 
 
+def short(path):
+    """dir/file.onnx: enough to tell the models apart (the ONNX test data has hundreds of model.onnx)."""
+    return os.path.join(os.path.basename(os.path.dirname(path)), os.path.basename(path))
+
+
 def describe(side, path, name, v, other):
     """One contradiction, as printed."""
     return "CONTRADICTION [%s] model %s value '%s' node %s: condlint %s, %s %s (%s differs)" % (
-        side, os.path.basename(path), name, v["node"], fmt(condlint_type(v)), side.split()[0], fmt(other),
+        side, short(path), name, v["node"], fmt(condlint_type(v)), side.split()[0], fmt(other),
         contradiction(condlint_type(v), other))
 
 
@@ -307,7 +327,7 @@ def describe(side, path, name, v, other):
 def model_config(args, config, path):
     """The input shapes, dim values and fixed values for one model: command line, then --config's entry."""
     cfg = {"input_shapes": dict(args.input_shape), "dims": dict(args.dim), "values": dict(args.value)}
-    per = config.get(os.path.basename(path), {})
+    per = next((config[k] for k in (path, short(path), os.path.basename(path)) if k in config), {})
     for key in cfg:
         cfg[key].update(per.get(key, {}))
     return cfg
@@ -405,7 +425,7 @@ def main():
                     help="value of a symbolic dim in random inputs (default 1)")
     ap.add_argument("--value", type=parse_assign(str), action="append", default=[], metavar="NAME=V",
                     help="fill input NAME with V instead of random data")
-    ap.add_argument("--config", help="JSON: model basename -> {input_shapes, dims, values}")
+    ap.add_argument("--config", help="JSON: model basename (or dir/basename) -> {input_shapes, dims, values}")
     ap.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     ap.add_argument("--sample", type=int, help="check only a random sample of N of the given models")
     ap.add_argument("models", nargs="+", help=".onnx models")
