@@ -7,6 +7,7 @@
 #include <regex>
 
 #include "report/checks.hpp"
+#include "exec/branch_policy.hpp"
 #include "report/report.hpp"
 #include "test_support.hpp"
 
@@ -259,9 +260,9 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
 }
 
 TEST(HtmlChecks, ExecutorAndModelPathsMeetInOneSpelling) {
-  EXPECT_EQ(canonical_if_path("graph/outer/then_branch/inner"), canonical_if_path("main/outer/then/inner"));
-  EXPECT_EQ(canonical_if_path("main/IF_0"), canonical_if_path("main/IF#0"));
-  EXPECT_NE(canonical_if_path("main/outer/then/inner"), canonical_if_path("main/outer/else/inner"));
+  EXPECT_EQ(exec::canonical_if_path("graph/outer/then_branch/inner"), exec::canonical_if_path("main/outer/then/inner"));
+  EXPECT_EQ(exec::canonical_if_path("main/IF_0"), exec::canonical_if_path("main/IF#0"));
+  EXPECT_NE(exec::canonical_if_path("main/outer/then/inner"), exec::canonical_if_path("main/outer/else/inner"));
   // An If no summary matches stays visible in a panel of its own.
   FileResult f;
   f.path = "m.onnx";

@@ -1,5 +1,8 @@
 #include "diff/diff.hpp"
 
+#include "exec/branch_policy.hpp"
+#include "loaders/loader.hpp"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -220,6 +223,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   ModelDiff& md = *pr.md;
   md.model = model_path.string();
   Variant base;
+  std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models: which branches pinning may reach
   std::vector<xport::ExportedDataSet> exported_sets;
   if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
     // IR and NNAPI models are exported to ONNX (what every runtime here reads); the export is exact or refused.
@@ -257,6 +261,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
       return;
     }
     base.file = fs::absolute(model_path);
+    if (auto linted = load_onnx(model_path.string(), bytes)) policy = std::make_unique<exec::BranchPolicy>(*linted);
   }
   for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
   pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
@@ -269,6 +274,32 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
     const int cap = std::max(1, std::min(cfg.max_variants, by_memory));
     auto vs = branch_variants(ifs, cap);
+    // A variant that pins a dead branch, or a shape guard against the shapes that reach it, runs a state no input
+    // can make: it is not run, and the note says why (exec::BranchPolicy).
+    if (policy) {
+      std::set<std::string> refused;
+      std::vector<std::map<std::string, bool>> kept;
+      for (auto& p : vs) {
+        std::string why;
+        for (const auto& [path, b] : p)
+          if (why.empty()) {
+            why = policy->why_not_pin(path, b);
+            if (!why.empty()) why = path + "=" + (b ? "then" : "else") + ": " + why;
+          }
+        if (why.empty()) kept.push_back(std::move(p));
+        else refused.insert(std::move(why));
+      }
+      vs = std::move(kept);
+      if (!refused.empty()) {
+        size_t dead = 0;
+        for (const auto& r : refused) dead += r.find(": dead: ") != std::string::npos;
+        std::string note = std::to_string(refused.size()) + " branch pins not run (" + std::to_string(dead) +
+                           " dead, " + std::to_string(refused.size() - dead) +
+                           " behind shape guards: pinning would feed a branch shapes that cannot reach it); e.g. " +
+                           *refused.begin();
+        md.notes.push_back(note);
+      }
+    }
     if (static_cast<int>(vs.size()) >= cap && branch_variants(ifs, cap + 1).size() > vs.size())
       md.notes.push_back("only the first " + std::to_string(cap) + " branch variants are run");
     for (const auto& p : vs) {
@@ -593,6 +624,13 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
             c.message = res.runtimes[r] + " failed: " + c.runtime_errors.back();
           }
         }
+        // A pinned state every runtime refuses is one the inputs cannot reach this way (a branch fed what its
+        // condition excludes): the runtimes agree, and no output can be compared. Not a failure.
+        if (c.status == CaseDiff::Status::Failed && !v.pins.empty() && runtimes.size() >= 2 &&
+            std::all_of(c.runtime_errors.begin(), c.runtime_errors.end(), [](const std::string& e) { return !e.empty(); })) {
+          c.status = CaseDiff::Status::NotComparable;
+          c.message = "every runtime refuses this pinned state: these inputs cannot reach it this way";
+        }
         if (c.status == CaseDiff::Status::Agree && runtimes.size() >= 2) {
           const JobOutcome& a = outcomes[0][k];
           const JobOutcome& b = outcomes[1][k];
@@ -679,7 +717,15 @@ void write_diff_text(std::ostream& os, const DiffResult& r) {
          << "  branch: " << (c.pins.empty() ? "as the data takes it" : pins_label(c.pins));
       if (c.pins.empty() && !c.took.empty()) os << " (" << pins_label(c.took) << ")";
       os << "\n";
-      if (!c.message.empty()) os << "      " << c.message << "\n";
+      // Every runtime that failed says why (when all fail, the case is not one runtime's fault).
+      bool shown = false;
+      for (size_t x = 0; x < c.runtime_errors.size() && x < r.runtimes.size(); ++x)
+        if (!c.runtime_errors[x].empty()) {
+          os << "      " << r.runtimes[x] << " failed: " << c.runtime_errors[x] << "\n";
+          shown = true;
+        }
+      if (!c.message.empty() && !(shown && c.message.find(" failed: ") != std::string::npos))
+        os << "      " << c.message << "\n";
       for (const auto& o : c.outputs) {
         if (o.status == OutputDiff::Status::NotComparable) {
           os << "      output '" << o.name << "': not comparable (" << o.detail << ")\n";

@@ -793,10 +793,12 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
   int save_index = 0;
-  DoneByInput done_by_input;
+  PinState state;
+  for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
   for (size_t s = 0; s < sets.size(); ++s) {
     const DataSet& ds = sets[s];
     const std::string name = synthetic ? "" : ds.dir.string();
+    if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
     CaseResult bad;
     bad.data_set = name;
     bad.status = CaseStatus::Failed;
@@ -828,7 +830,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       continue;
     }
     run_pin_sets(
-        plan, s, name, cfg, mr, done_by_input,
+        plan, s, name, cfg, mr, state,
         [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
           return run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
         },

@@ -109,6 +109,7 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
   if (model.graphs.empty() || !has_golden_data(model, path)) return;
   ModelResult r;
   RunConfig c = cfg;
+  if (!c.policy) c.policy = std::make_shared<const BranchPolicy>(model);
   if (model.format == Format::NNAPI) {
     c.limits.timeout_ms = 2000;
     c.limits.max_loop_iterations = INT64_MAX;

@@ -1,5 +1,7 @@
 #include "exec/runner.hpp"
 
+#include "loaders/loader.hpp"
+
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -109,19 +111,13 @@ void explain_by_branch_problems(CaseResult& cr) {
 }
 
 void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
-                  DoneByInput& done_by_input,
+                  PinState& state,
                   const std::function<CaseResult(const PinSet&, bool, Trace&, std::vector<Value>&)>& run,
                   const std::function<std::string(const PinSet&, const std::vector<Value>&)>& save) {
   // (If path, branch) already run for these inputs, across data sets with the same inputs
-  std::set<std::pair<std::string, bool>>& done = done_by_input[plan.input_keys[s]];
+  std::set<std::pair<std::string, bool>>& done = state.done_by_input[plan.input_keys[s]];
   std::vector<PinSet> work{plan.pins_of(s, cfg)};
-  int runs = 0;
-  for (size_t w = 0; w < work.size(); ++w) {
-    if (runs++ >= cfg.max_runs_per_data_set) break;
-    const bool derived = w > 0;
-    Trace trace;
-    std::vector<Value> outputs;
-    CaseResult cr = run(work[w], derived, trace, outputs);
+  auto record = [&](CaseResult cr, const Trace& trace, const PinSet& pins, bool derived, std::vector<Value>& outputs) {
     cr.data_set = name;
     cr.derived = derived;
     for (auto& [path, site] : trace.ifs) {
@@ -129,13 +125,39 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
       for (bool b : site.ran) {
         if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
         done.insert({path, b});
+        if (!derived) state.natural.insert({path, b});
       }
     }
     if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
-      cr.saved_to = save(work[w], outputs);
-    if (cfg.both_branches && cr.status != CaseStatus::Unsupported)
-      queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work);
+      cr.saved_to = save(pins, outputs);
     mr.cases.push_back(std::move(cr));
+  };
+  if (state.phase == 0) {  // the data set as its data takes it
+    Trace trace;
+    std::vector<Value> outputs;
+    CaseResult cr = run(work[0], false, trace, outputs);
+    const bool ran = cr.status != CaseStatus::Unsupported;
+    record(std::move(cr), trace, work[0], false, outputs);
+    if (ran) state.natural_runs[s] = {work[0], trace};
+    return;
+  }
+  // Pinned runs: the branches its natural run did not take and no data set took.
+  auto it = state.natural_runs.find(s);
+  if (it == state.natural_runs.end()) return;
+  for (const auto& nb : state.natural) done.insert(nb);
+  queue_other_branches(it->second.second, it->second.first, done, &plan.covered, plan.input_keys[s], work,
+                       cfg.policy.get(), &mr.not_pinned);
+  int runs = 1;
+  for (size_t w = 1; w < work.size(); ++w) {
+    if (runs++ >= cfg.max_runs_per_data_set) break;
+    Trace trace;
+    std::vector<Value> outputs;
+    CaseResult cr = run(work[w], true, trace, outputs);
+    const bool ran = cr.status != CaseStatus::Unsupported;
+    record(std::move(cr), trace, work[w], true, outputs);
+    if (ran)
+      queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work, cfg.policy.get(),
+                           &mr.not_pinned);
   }
 }
 
@@ -252,7 +274,7 @@ void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Val
   cr.outputs.push_back(std::move(o));
 }
 
-ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
+ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
   mr.model = model_path.string();
   std::string bytes;
@@ -264,6 +286,11 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   if (auto e = parse_proto(bytes, model); !e.empty()) {
     mr.error = model_path.string() + ": " + e;
     return mr;
+  }
+  RunConfig cfg = config;
+  if (!cfg.policy) {  // which branches pinning may reach: from the linter's reading of the same bytes
+    const auto linted = load_onnx(model_path.string(), bytes);
+    if (linted) cfg.policy = std::make_shared<const BranchPolicy>(*linted);
   }
   bytes.clear();
   bytes.shrink_to_fit();
@@ -279,10 +306,12 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
   const bool synthetic = plan.synthetic;
 
   int save_index = 0;
-  DoneByInput done_by_input;
+  PinState state;
+  for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
   for (size_t s = 0; s < sets.size(); ++s) {
     const DataSet& ds = sets[s];
     const std::string name = synthetic ? "" : ds.dir.string();
+    if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
     if (!ds.pins_error.empty()) {
       CaseResult cr;
       cr.data_set = name;
@@ -302,7 +331,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
       continue;
     }
     run_pin_sets(
-        plan, s, name, cfg, mr, done_by_input,
+        plan, s, name, cfg, mr, state,
         [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
           return run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
         },
@@ -317,10 +346,17 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& cfg) {
 
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
-                          std::vector<PinSet>& work) {
+                          std::vector<PinSet>& work, const BranchPolicy* policy,
+                          std::map<std::string, std::map<bool, std::string>>* not_pinned) {
   for (const auto& [path, site] : trace.ifs)
     for (bool b : {true, false}) {
       if (done.count({path, b}) || site.ran.count(b)) continue;
+      if (policy) {
+        if (std::string why = policy->why_not_pin(path, b); !why.empty()) {
+          if (not_pinned) (*not_pinned)[path].emplace(b, std::move(why));
+          continue;
+        }
+      }
       auto next = pins;
       next[path] = b;
       done.insert({path, b});
@@ -336,6 +372,19 @@ void tally(ModelResult& mr) {
     else ++mr.failed;
   }
   for (auto& [p, v] : mr.if_coverage) std::sort(v.begin(), v.end());
+  // What the data took, what only pinning reached; a branch some run took is no longer "not pinned".
+  std::map<std::string, std::set<bool>> by_data, by_pin;
+  for (const auto& c : mr.cases)
+    for (const auto& [p, ran] : c.if_branches)
+      for (size_t i = 0; i < ran.size(); ++i) (c.derived ? by_pin : by_data)[p].insert(ran[i]);
+  for (const auto& [p, bs] : by_pin)
+    for (bool b : bs)
+      if (!by_data[p].count(b)) mr.pinned_only[p].insert(b);
+  for (auto it = mr.not_pinned.begin(); it != mr.not_pinned.end();) {
+    for (auto jt = it->second.begin(); jt != it->second.end();)
+      jt = by_data[it->first].count(jt->first) || by_pin[it->first].count(jt->first) ? it->second.erase(jt) : std::next(jt);
+    it = it->second.empty() ? mr.not_pinned.erase(it) : std::next(it);
+  }
 }
 
 namespace {
@@ -345,6 +394,40 @@ std::string pins_str(const std::map<std::string, bool>& pins) {
   return s;
 }
 }  // namespace
+
+std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
+  std::map<std::string, std::set<bool>> by_data;
+  for (const auto& c : r.cases)
+    if (!c.derived)
+      for (const auto& [p, ran] : c.if_branches)
+        for (bool b : ran) by_data[p].insert(b);
+  std::vector<BranchCoverage> out;
+  for (const auto& [path, ran] : r.if_coverage)
+    for (bool b : {true, false}) {
+      BranchCoverage bc;
+      bc.if_path = path;
+      bc.branch = b;
+      const bool took = std::find(ran.begin(), ran.end(), b) != ran.end();
+      if (took && by_data[path].count(b)) bc.how = "data";
+      else if (took) bc.how = "pinned";
+      else if (auto it = r.not_pinned.find(path); it != r.not_pinned.end() && it->second.count(b)) {
+        bc.why = it->second.at(b);
+        bc.how = bc.why.rfind("dead", 0) == 0 ? "dead" : "guarded";
+      } else {
+        bc.how = "not run";
+      }
+      out.push_back(std::move(bc));
+    }
+  return out;
+}
+
+std::string coverage_summary(const std::vector<BranchCoverage>& c) {
+  std::map<std::string, int> n;
+  for (const auto& b : c) ++n[b.how];
+  return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["pinned"]) +
+         " reached by pinning, " + std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) +
+         " behind shape guards (not pinned), " + std::to_string(n["not run"]) + " not run";
+}
 
 void write_run_text(std::ostream& os, const ModelResult& r) {
   os << r.model << "\n";
@@ -364,12 +447,14 @@ void write_run_text(std::ostream& os, const ModelResult& r) {
     for (size_t k = 1; k < c.branch_problems.size(); ++k) os << "      " << c.branch_problems[k] << "\n";
     if (!c.saved_to.empty()) os << "      saved to " << c.saved_to << "\n";
   }
-  for (const auto& [path, branches] : r.if_coverage) {
-    os << "  If " << path << ": ran";
-    for (bool b : branches) os << (b ? " then" : " else");
-    if (branches.size() < 2) os << " (the other branch did not run)";
-    os << "\n";
+  const auto cov = branch_coverage(r);
+  for (size_t i = 0; i < cov.size(); ++i) {
+    if (i == 0 || cov[i].if_path != cov[i - 1].if_path) os << "  If " << cov[i].if_path << ":";
+    os << (cov[i].branch ? " then " : " else ") << cov[i].how;
+    if (!cov[i].why.empty()) os << " (" << cov[i].why << ")";
+    os << (i + 1 == cov.size() || cov[i + 1].if_path != cov[i].if_path ? "\n" : ";");
   }
+  if (!cov.empty()) os << coverage_summary(cov) << "\n";
   os << "summary: " << r.passed << " passed, " << r.failed << " failed, " << r.unsupported << " unsupported\n";
 }
 
@@ -416,6 +501,17 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
     auto& arr = j["if_coverage"][p] = nlohmann::json::array();
     for (bool x : b) arr.push_back(x ? "then" : "else");
   }
+  const auto cov = branch_coverage(r);
+  j["branch_coverage"] = nlohmann::json::array();
+  std::map<std::string, int> n;
+  for (const auto& c : cov) {
+    ++n[c.how];
+    nlohmann::json e = {{"if", c.if_path}, {"branch", c.branch ? "then" : "else"}, {"how", c.how}};
+    if (!c.why.empty()) e["why"] = c.why;
+    j["branch_coverage"].push_back(std::move(e));
+  }
+  j["summary"]["branches"] = {{"data", n["data"]}, {"pinned", n["pinned"]}, {"dead", n["dead"]},
+                              {"guarded", n["guarded"]}, {"not_run", n["not run"]}};
   os << j.dump(2) << "\n";
 }
 

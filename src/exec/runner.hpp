@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/branch_policy.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/tensor.hpp"
 
@@ -25,6 +26,9 @@ struct RunConfig {
   std::filesystem::path save_dir;                // --save
   Limits limits;
   int max_runs_per_data_set = 256;
+  // Which branches pinning may reach (from the loaded model's condition provenance); null: run_model loads the
+  // model to make it (ONNX), or every branch may be pinned (IR, NNAPI: their conditions are not traced yet).
+  std::shared_ptr<const BranchPolicy> policy;
 };
 
 struct OutputResult {
@@ -61,6 +65,10 @@ struct ModelResult {
   int passed = 0, failed = 0, unsupported = 0;
   // Every If seen, with the branches run across all cases.
   std::map<std::string, std::vector<bool>> if_coverage;
+  // Branches not reached and not pinned, with why (BranchPolicy: dead, or a shape guard): If path -> branch -> why.
+  std::map<std::string, std::map<bool, std::string>> not_pinned;
+  // Branches reached only by pinning (the data never took them): If path -> branches.
+  std::map<std::string, std::set<bool>> pinned_only;
 };
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
@@ -70,9 +78,11 @@ using PinSet = std::map<std::string, bool>;
 // --branches both: for every If the run `trace` reached, queues `pins` (a copy: `work` grows) plus that If pinned to each branch it has
 // not been queued or run with yet (`done`), unless the data set `data_key` already runs that pin set
 // (`covered`, may be null).
+// A branch `policy` refuses (dead, or behind a shape guard) is not queued; its reason goes to `not_pinned`.
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
-                          std::vector<PinSet>& work);
+                          std::vector<PinSet>& work, const BranchPolicy* policy = nullptr,
+                          std::map<std::string, std::map<bool, std::string>>* not_pinned = nullptr);
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
 
@@ -102,9 +112,19 @@ DataPlan plan_data_sets(const std::filesystem::path& model_path, const RunConfig
 // golden outputs), then, with --branches both, each branch the runs before did not take for these inputs
 // (`done_by_input`), at most --max-runs runs. Every case goes into `mr` with the If coverage it adds.
 // run(pins, derived, trace, outputs) runs one case; save(pins, outputs) writes it for --save and says where.
+// Runs go in two phases over all data sets: first each set as its data takes it (phase 0), then (phase 1, with
+// --branches both) the pinned runs, only for branches that no data set took: the least invasive way to cover a
+// branch is data that takes it, and a pin is used only where no data does (and BranchPolicy allows it).
 using DoneByInput = std::map<std::string, std::set<std::pair<std::string, bool>>>;
+struct PinState {
+  int phase = 0;
+  DoneByInput done_by_input;
+  std::map<size_t, std::pair<PinSet, Trace>> natural_runs;  // per data set: its pins and what its run took
+  std::set<std::pair<std::string, bool>> natural;           // (If path, branch) some data set took
+  int phases(const RunConfig& cfg) const { return cfg.both_branches ? 2 : 1; }
+};
 void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
-                  DoneByInput& done_by_input,
+                  PinState& state,
                   const std::function<CaseResult(const PinSet&, bool, Trace&, std::vector<Value>&)>& run,
                   const std::function<std::string(const PinSet&, const std::vector<Value>&)>& save);
 
@@ -112,6 +132,18 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and
 // turns the first failing output into the case's Mismatch.
 void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg);
+
+// How each branch of each If was covered: "data" (a data set took it), "pinned" (only a pinned run reached it),
+// "dead" (proven never to run), "guarded" (behind a shape guard: not pinned, no data took it), "not run".
+struct BranchCoverage {
+  std::string if_path;
+  bool branch = true;
+  std::string how;
+  std::string why;  // for dead and guarded
+};
+std::vector<BranchCoverage> branch_coverage(const ModelResult& r);
+// "If branches: 12 taken by the data, 3 reached by pinning, 4 dead, 5 behind shape guards, 0 not run"
+std::string coverage_summary(const std::vector<BranchCoverage>& c);
 
 void write_run_text(std::ostream& os, const ModelResult& r);
 void write_run_json(std::ostream& os, const ModelResult& r);

@@ -1,6 +1,8 @@
 // Executor and diff results as report rows (report/checks.hpp).
 #include "report/checks.hpp"
 
+#include "exec/branch_policy.hpp"
+
 #include <filesystem>
 #include <map>
 #include <set>
@@ -144,20 +146,6 @@ std::vector<std::string> split_path(const std::string& p) {
 
 }  // namespace
 
-std::string canonical_if_path(const std::string& path) {
-  std::vector<std::string> segs = split_path(path);
-  std::string out;
-  for (size_t i = 0; i < segs.size(); ++i) {
-    std::string s = segs[i];
-    if (i == 0) s = "main";  // ONNX: the graph's name; the executor says main
-    else if (s == "then_branch") s = "then";
-    else if (s == "else_branch") s = "else";
-    for (char& ch : s)
-      if (ch == '#') ch = '_';  // unnamed nodes: executor "If#3", model "If_3"
-    out += (i ? "/" : "") + s;
-  }
-  return out;
-}
 
 CheckReport checks_from_run(const exec::ModelResult& r) {
   CheckReport c;
@@ -222,12 +210,12 @@ void attach_checks(FileResult& f, CheckReport c) {
   std::map<std::string, std::string> by_canon;      // canonical path -> summary path
   std::map<std::string, std::vector<std::string>> by_last;  // last segment -> summary paths
   for (const auto& s : f.conditionals) {
-    by_canon.emplace(canonical_if_path(s.path), s.path);
-    by_last[split_path(canonical_if_path(s.path)).back()].push_back(s.path);
+    by_canon.emplace(exec::canonical_if_path(s.path), s.path);
+    by_last[split_path(exec::canonical_if_path(s.path)).back()].push_back(s.path);
   }
   std::set<std::string> taken;
   for (auto& ic : c.ifs) {
-    const std::string canon = canonical_if_path(ic.if_path);
+    const std::string canon = exec::canonical_if_path(ic.if_path);
     if (auto it = by_canon.find(canon); it != by_canon.end() && !taken.count(it->second)) {
       ic.cond_path = it->second;
     } else if (auto jt = by_last.find(split_path(canon).back()); jt != by_last.end() && jt->second.size() == 1 &&

@@ -1,0 +1,34 @@
+// Which branches of a model's Ifs `run`, `lint --exec` and `diff` may reach by pinning the condition, from the
+// condition's provenance the loader traced (ConditionalView::provenance). Pinning is sound only where nothing in
+// the branch depends on the facts the condition tested: a shape guard pinned the other way feeds its branch shapes
+// that cannot reach it, and a branch proven dead never runs. Such a branch is not forced; the report says why.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "model/model.hpp"
+
+namespace condlint::exec {
+
+// An If path as the executor spells it ("main/outer/then/inner") and as Model::path_of does for ONNX
+// ("graph/outer/then_branch/inner"), in one spelling.
+std::string canonical_if_path(const std::string& path);
+
+class BranchPolicy {
+ public:
+  BranchPolicy() = default;
+  explicit BranchPolicy(const Model& model);
+  // Why pinning the If at `if_path` (any spelling) to `branch` is not sound, or "" when it is (or nothing is known).
+  std::string why_not_pin(const std::string& if_path, bool branch) const;
+  // True when the branch is proven never to run.
+  bool dead(const std::string& if_path, bool branch) const;
+  // The condition as an expression ("dim 1 of 'x' == 1"), "" when not traced.
+  std::string condition(const std::string& if_path) const;
+  bool empty() const { return by_path_.empty(); }
+
+ private:
+  std::map<std::string, ConditionProvenance> by_path_;  // canonical If path -> provenance
+};
+
+}  // namespace condlint::exec
