@@ -398,3 +398,45 @@ TEST(ExecCli, RunExitCodesAndJsonSummary) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 1);
 }
+
+namespace {
+
+// The reference LSTM is as strict as the spec (and ONNX Runtime): an initial_h of [1,1,1,4] holds the right number
+// of values but not the shape [num_directions, batch, hidden] = [1,1,4], and fails the run.
+TEST(ExecRun, LstmInitialStateMustHaveTheSpecShape) {
+  TempDir d;
+  for (const bool spec_shape : {true, false}) {
+    onnx::GraphProto g;
+    *g.add_input() = vi("x", 1, {1, 1, 2});
+    *g.add_input() = vi("h0", 1, spec_shape ? std::vector<int64_t>{1, 1, 4} : std::vector<int64_t>{1, 1, 1, 4});
+    *g.add_output() = vi("y", 1, {1, 1, 1, 4});
+    for (const char* wr : {"W", "R"}) {
+      auto* t = g.add_initializer();
+      t->set_name(wr);
+      t->set_data_type(1);
+      const int64_t cols = wr[0] == 'W' ? 2 : 4;
+      for (int64_t dim : {int64_t{1}, int64_t{16}, cols}) t->add_dims(dim);
+      for (int64_t k = 0; k < 16 * cols; ++k) t->add_float_data(0.01f);
+    }
+    auto* n = node(g, "LSTM", {"x", "W", "R", "", "", "h0"}, {"y"}, "lstm");
+    auto* a = n->add_attribute();
+    a->set_name("hidden_size");
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(4);
+    const fs::path dir = d.p / (spec_shape ? "ok" : "bad");
+    write_case(dir, model_with(g),
+               {f32({0.5, -0.5}, {1, 1, 2}),
+                spec_shape ? f32({0, 0, 0, 0}, {1, 1, 4}) : f32({0, 0, 0, 0}, {1, 1, 1, 4})},
+               {});
+    ModelResult r = run_model(dir / "model.onnx", RunConfig{});
+    ASSERT_EQ(r.cases.size(), 1u);
+    if (spec_shape) {
+      EXPECT_NE(r.cases[0].status, CaseStatus::Failed) << r.cases[0].message;
+    } else {
+      EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+      EXPECT_NE(r.cases[0].message.find("initial_h must have shape [1,1,4]"), std::string::npos) << r.cases[0].message;
+    }
+  }
+}
+
+}  // namespace

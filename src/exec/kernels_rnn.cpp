@@ -43,7 +43,8 @@ void recurrent(OpCtx& c, Cell cell) {
   if (W.shape[0] != D || W.shape[1] != G * H || W.shape[2] != I || R.shape[0] != D || R.shape[1] != G * H || R.shape[2] != H)
     fail("W/R shapes do not match direction, hidden_size and input size");
   const bool has_b = c.has(3) && c.t(3).numel() > 0;
-  if (has_b && c.t(3).numel() != D * 2 * G * H) fail("B has the wrong size");
+  if (has_b && (c.t(3).rank() != 2 || c.t(3).shape[0] != D || c.t(3).shape[1] != 2 * G * H))
+    fail("B must have shape [" + std::to_string(D) + "," + std::to_string(2 * G * H) + "], got " + dims_str(c.t(3).shape));
   std::vector<int64_t> lens(Bn, S);
   if (c.has(4) && c.t(4).numel() > 0) {
     lens = to_i64s(c.t(4));
@@ -52,9 +53,15 @@ void recurrent(OpCtx& c, Cell cell) {
   }
   auto init = [&](size_t k) -> Tensor {
     if (!c.has(k) || c.t(k).numel() == 0) return Tensor(DT::F64, {D, Bn, H});
-    Tensor t = cast_tensor(c.t(k), DT::F64);
+    // The spec's shape exactly ([num_directions, batch, hidden], or [batch, num_directions, hidden] with layout 1), as
+    // ONNX Runtime demands: a reshape-compatible state of another rank would hide a defect.
+    const Tensor& raw = c.t(k);
+    const std::vector<int64_t> want = layout ? std::vector<int64_t>{Bn, D, H} : std::vector<int64_t>{D, Bn, H};
+    if (raw.shape != want)
+      fail(std::string(k == 5 ? "initial_h" : "initial_c") + " must have shape " + dims_str(want) + ", got " +
+           dims_str(raw.shape));
+    Tensor t = cast_tensor(raw, DT::F64);
     if (layout) t = transpose(t, {1, 0, 2});
-    if (t.numel() != D * Bn * H) fail("initial state has the wrong size");
     return t;
   };
   Tensor h0 = init(5);
