@@ -113,3 +113,23 @@ TEST(Cli, DirectoryWalkSkipsXmlThatIsNotAnIr) {
 }
 
 }  // namespace
+
+namespace {
+
+// diff --random with --input-shapes: the given shape is used (a symbolic dim), a shape that contradicts a declared
+// dim is a usage error naming it.
+TEST(Cli, DiffInputShapesFixSymbolicDimsAndRefuseDeclaredOnes) {
+  const std::string model = (source_dir() / "corpus/onnx/invalid/C011_shape_guard_union.onnx").string();
+  const std::string base = std::string(condlint_binary()) + " diff " + model + " --runtime ref --runtime ref --random 1 --format json";
+  auto ok = run(base + " --input-shapes x:5,3 --branches taken");
+  EXPECT_EQ(ok.exit_code, 0) << ok.out;
+  EXPECT_NE(ok.out.find("\"agree\": 1"), std::string::npos) << ok.out;
+  auto bad = run(base + " --input-shapes x:5,4 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  EXPECT_NE(bad.out.find("dim 1 = 4; the model declares 3"), std::string::npos) << bad.out;
+  auto unknown = run(base + " --input-shapes nosuch:1 2>&1");
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("not an input of the model"), std::string::npos) << unknown.out;
+}
+
+}  // namespace

@@ -547,7 +547,7 @@ struct DiffCmdOptions {
   std::vector<std::string> data;
   int random = 0;
   uint64_t seed = 0;
-  std::vector<std::string> ranges, tolerances;
+  std::vector<std::string> ranges, tolerances, input_shapes;
   std::string branches = "both";
   std::optional<double> atol, rtol;
   std::string format = "text";
@@ -595,6 +595,22 @@ int run_diff_cmd(const DiffCmdOptions& o) {
       return kExitError;
     }
     cfg.ranges[name] = {lo, hi};
+  }
+  for (const auto& spec : o.input_shapes) {
+    // NAME:d0,d1,... (Polygraphy's spelling, brackets allowed: NAME:[1,3]); NAME: is a scalar.
+    const auto colon = spec.rfind(':');
+    std::string dims = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (!dims.empty() && dims.front() == '[' && dims.back() == ']') dims = dims.substr(1, dims.size() - 2);
+    auto parsed = parse_int64_list(dims);
+    bool ok = colon != std::string::npos && colon > 0 && parsed;
+    if (ok)
+      for (int64_t d : *parsed) ok = ok && d >= 0 && d <= (int64_t{1} << 31);
+    if (!ok) {
+      std::cerr << "condlint: --input-shapes takes NAME:d0,d1,... with dims from 0 to 2^31 (NAME: for a scalar), got '"
+                << spec << "'\n";
+      return kExitError;
+    }
+    cfg.input_shapes[spec.substr(0, colon)] = *parsed;
   }
   for (const auto& t : o.tolerances) {
     std::string name;
@@ -863,6 +879,9 @@ int main(int argc, char** argv) {
     diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
     diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
     diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
+    diff_cmd->add_option("--input-shapes", diffo.input_shapes,
+                         "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
+                         "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable");
     diff_cmd->add_option("--branches", diffo.branches, "both: also run every If pinned to each branch; taken: the model as given")
         ->check(CLI::IsMember({"taken", "both"}))
         ->capture_default_str();

@@ -163,6 +163,35 @@ bool write_file(const fs::path& p, const std::string& bytes) {
 // Random inputs for the model's data inputs.
 std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg, std::mt19937_64& rng,
                           std::vector<Value>& out) {
+  // --input-shapes first: checked against every dim the model declares, and naming the symbolic dims they fix.
+  std::map<std::string, int64_t> symbols;
+  for (const auto* vi : probe.data_inputs()) {
+    auto given = cfg.input_shapes.find(vi->name());
+    if (given == cfg.input_shapes.end() || !vi->has_type() || !vi->type().has_tensor_type() ||
+        !vi->type().tensor_type().has_shape())
+      continue;
+    const auto& dims = vi->type().tensor_type().shape().dim();
+    if (dims.size() != static_cast<int>(given->second.size()))
+      return "--input-shapes gives '" + vi->name() + "' rank " + std::to_string(given->second.size()) +
+             "; the model declares rank " + std::to_string(dims.size());
+    for (int k = 0; k < dims.size(); ++k) {
+      const int64_t v = given->second[static_cast<size_t>(k)];
+      if (dims[k].has_dim_value() && dims[k].dim_value() >= 0 && dims[k].dim_value() != v)
+        return "--input-shapes gives '" + vi->name() + "' dim " + std::to_string(k) + " = " + std::to_string(v) +
+               "; the model declares " + std::to_string(dims[k].dim_value());
+      if (dims[k].has_dim_param() && !dims[k].dim_param().empty()) {
+        auto [it, fresh] = symbols.emplace(dims[k].dim_param(), v);
+        if (!fresh && it->second != v)
+          return "--input-shapes gives the symbolic dim '" + dims[k].dim_param() + "' two values (" +
+                 std::to_string(it->second) + " and " + std::to_string(v) + ")";
+      }
+    }
+  }
+  for (const auto& [name, shape] : cfg.input_shapes) {
+    bool known = false;
+    for (const auto* vi : probe.data_inputs()) known |= vi->name() == name;
+    if (!known) return "--input-shapes names '" + name + "', which is not an input of the model";
+  }
   for (const auto* vi : probe.data_inputs()) {
     if (!vi->has_type() || !vi->type().has_tensor_type())
       return "input '" + vi->name() + "' is not a tensor: --random cannot make it (use --data)";
@@ -171,8 +200,15 @@ std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg,
       return "input '" + vi->name() + "' has an element type --random cannot make (use --data)";
     const auto dt = static_cast<exec::DT>(tt.elem_type());
     exec::Dims dims;
-    if (tt.has_shape())
-      for (const auto& d : tt.shape().dim()) dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : 1);
+    if (auto given = cfg.input_shapes.find(vi->name()); given != cfg.input_shapes.end()) {
+      dims = given->second;
+    } else if (tt.has_shape()) {
+      // A declared dim as declared; a symbolic one as --input-shapes fixed it elsewhere, else 1.
+      for (const auto& d : tt.shape().dim()) {
+        auto sym = d.has_dim_param() ? symbols.find(d.dim_param()) : symbols.end();
+        dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : sym != symbols.end() ? sym->second : 1);
+      }
+    }
     exec::Tensor t(dt, dims);
     const int64_t n = t.numel();
     Range r = exec::is_float(dt) ? Range{-1, 1} : dt == exec::DT::Bool ? Range{0, 1} : Range{0, 9};

@@ -74,6 +74,9 @@ struct DiffConfig {
   int random = 0;                   // --random N
   uint64_t seed = 0;
   std::map<std::string, Range> ranges;  // --range NAME=LO,HI
+  // --input-shapes NAME:d0,d1,...: the shape of a random input (its dims the declared type leaves open); a symbolic
+  // dim given here (through one input) takes the same value in every input that names it.
+  std::map<std::string, std::vector<int64_t>> input_shapes;
   bool both_branches = true;
   std::optional<double> atol, rtol;
   std::map<std::string, std::pair<double, double>> tolerances;  // --tolerance OUTPUT=ATOL,RTOL
