@@ -439,11 +439,16 @@ void write_html(std::ostream& os, const RunResult& r) {
            << "</summary>\n";
       cond << "<table class=\"panel\"><thead><tr><th>Binding</th><th class=\"then\">then</th><th>conditional</th>"
               "<th class=\"else\">else</th></tr></thead><tbody>\n";
-      cond << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">"
-           << (c.has_branch[0] ? "" : "<span class=\"absent\">no then branch</span>") << "</td>"
+      auto branch_note = [&](int b) {
+        if (!c.has_branch[b]) return std::string("<span class=\"absent\">no ") + (b ? "else" : "then") + " branch</span>";
+        return c.branch_status[b].empty() ? std::string() : "<span class=\"absent\">" + esc(c.branch_status[b]) + "</span>";
+      };
+      cond << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">" << branch_note(0) << "</td>"
            << (c.has_condition ? cell_html(c.condition, "outer") : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
-           << "<td class=\"branch\">" << (c.has_branch[1] ? "" : "<span class=\"absent\">no else branch</span>")
-           << "</td></tr>\n";
+           << "<td class=\"branch\">" << branch_note(1) << "</td></tr>\n";
+      if (!c.provenance.empty())
+        cond << "<tr class=\"condition\"><td>computed as</td><td class=\"branch\"></td><td class=\"outer mono\">"
+             << esc(c.provenance) << "</td><td class=\"branch\"></td></tr>\n";
       for (const auto& row_ : c.rows) {
         cond << "<tr class=\"" << row_.kind << (row_.type_differs || row_.shape_differs ? " differs" : "") << "\"><td>"
              << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")

@@ -49,6 +49,8 @@ struct ConditionalSummary {
   int line = 0;               // 0 when the format has no lines
   bool has_condition = false;
   CondCell condition;
+  std::string provenance;     // what the condition is computed from ("dim 0 of 'state' != 0"), "" when not traced
+  std::string branch_status[2];  // "dead: ..." when a branch is proven never to run, else ""
   bool has_branch[2] = {false, false};
   std::vector<CondRow> rows;
   size_t findings = 0;        // findings located at this conditional (any rule)

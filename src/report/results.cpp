@@ -138,6 +138,13 @@ std::vector<ConditionalSummary> summarize_conditionals(const Model& m, const std
     s.line = cv.loc.line;
     s.has_condition = cv.has_condition;
     if (cv.has_condition) s.condition = cell_of(cv.condition, fs, nullptr);
+    if (cv.provenance.traced) {
+      s.provenance = cv.provenance.text;
+      if (cv.provenance.decided >= 0)
+        s.branch_status[cv.provenance.decided == 1 ? 1 : 0] =
+            "dead: the condition is always " + std::string(cv.provenance.decided == 1 ? "true" : "false") + " (" +
+            cv.provenance.decided_why + ")";
+    }
     for (const auto& f : fs)
       if (f.loc.graph == cv.graph && f.loc.node_index == cv.node) ++s.findings;
     // Inputs, keyed by the outer index; outputs, keyed by the output index.
