@@ -277,7 +277,8 @@ class Tracer {
   Sym gather(const onnx::NodeProto& n, const Sym& data, const Sym& idx) {
     if (const auto* a = attr(n, "axis"); a && a->i() != 0) return opaque(n.output_size() ? n.output(0) : "");
     Sym s;
-    if (!idx.length_known || idx.v.size() != 1 || !idx.v[0]) {
+    // (An index beyond any rank is not converted: a double past int64's range would not convert.)
+    if (!idx.length_known || idx.v.size() != 1 || !idx.v[0] || std::fabs(*idx.v[0]) > 1e15) {
       s.text = data.text + "[?]";
       return s;
     }
