@@ -4,9 +4,7 @@
 
 namespace condlint::exec {
 
-namespace {
-
-std::vector<std::string> split_path(const std::string& p) {
+std::vector<std::string> split_if_path(const std::string& p) {
   std::vector<std::string> segs;
   size_t i = 0;
   while (i <= p.size()) {
@@ -17,6 +15,8 @@ std::vector<std::string> split_path(const std::string& p) {
   }
   return segs;
 }
+
+namespace {
 
 // The If's path from the Model's parent chain, never elided (Model::path_of shortens deep paths).
 std::string full_path(const Model& m, int graph, int node) {
@@ -39,7 +39,7 @@ std::string full_path(const Model& m, int graph, int node) {
 }  // namespace
 
 std::string canonical_if_path(const std::string& path) {
-  std::vector<std::string> segs = split_path(path);
+  std::vector<std::string> segs = split_if_path(path);
   std::string out;
   for (size_t i = 0; i < segs.size(); ++i) {
     std::string s = segs[i];

@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "model/model.hpp"
 
@@ -14,6 +15,8 @@ namespace condlint::exec {
 // An If path as the executor spells it ("main/outer/then/inner") and as Model::path_of does for ONNX
 // ("graph/outer/then_branch/inner"), in one spelling.
 std::string canonical_if_path(const std::string& path);
+// The segments of an If path, split at '/' (empty segments kept: a node name may start with '/').
+std::vector<std::string> split_if_path(const std::string& path);
 
 class BranchPolicy {
  public:

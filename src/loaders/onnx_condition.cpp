@@ -174,8 +174,8 @@ class Tracer {
       }
       return opaque(name);
     }
-    if (op == "Shape" && n.input_size() >= 1) return shape_of(n, depth);
-    if (op == "Size" && n.input_size() >= 1) return size_of(n, depth);
+    if (op == "Shape" && n.input_size() >= 1) return shape_of(n);
+    if (op == "Size" && n.input_size() >= 1) return size_of(n);
     if (op == "Gather" && n.input_size() >= 2) return gather(n, in(0), in(1));
     if (op == "Identity" || op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Flatten") {
       Sym s = in(0);
@@ -211,9 +211,8 @@ class Tracer {
     return opaque(name);
   }
 
-  Sym shape_of(const onnx::NodeProto& n, int depth) {
+  Sym shape_of(const onnx::NodeProto& n) {
     const std::string& x = n.input(0);
-    (void)depth;
     out_.on_shapes = true;
     tested_.insert(x);
     const CondValue xv = lookup_(x);
@@ -240,7 +239,7 @@ class Tracer {
     return s;
   }
 
-  Sym size_of(const onnx::NodeProto& n, int depth) {
+  Sym size_of(const onnx::NodeProto& n) {
     const std::string& x = n.input(0);
     const CondValue xv = lookup_(x);
     Sym s;
@@ -261,7 +260,6 @@ class Tracer {
       }
       return s;
     }
-    (void)depth;
     tested_.insert(x);
     s.text = "size(" + quoted(x) + ")";
     s.length_known = true;

@@ -976,10 +976,8 @@ void OnnxBuilder::finish_node(int g, int n) {
   const InputState in = input_state(g, n, np);
   std::vector<char> tainted(static_cast<size_t>(np.output_size()), in.tainted ? 1 : 0);
   const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
-  bool failed = false;
   if (!has_bodies) {
-    failed = infer(g, n, np, in, inferred);
-    if (failed) std::fill(tainted.begin(), tainted.end(), 1);
+    if (infer(g, n, np, in, inferred)) std::fill(tainted.begin(), tainted.end(), 1);
   } else {
     infer_control_flow(g, n, np, inferred, tainted);
   }
@@ -1041,7 +1039,6 @@ void OnnxBuilder::finish_node(int g, int n) {
     model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);
   }
   (void)node;
-  (void)failed;
 }
 
 bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputState& in,

@@ -132,17 +132,6 @@ std::vector<BranchCheck> rows_of(const diff::CaseDiff& c, const std::vector<std:
   return rows;
 }
 
-std::vector<std::string> split_path(const std::string& p) {
-  std::vector<std::string> segs;
-  size_t i = 0;
-  while (i <= p.size()) {
-    size_t s = p.find('/', i);
-    if (s == std::string::npos) s = p.size();
-    segs.push_back(p.substr(i, s - i));
-    i = s + 1;
-  }
-  return segs;
-}
 
 }  // namespace
 
@@ -211,14 +200,14 @@ void attach_checks(FileResult& f, CheckReport c) {
   std::map<std::string, std::vector<std::string>> by_last;  // last segment -> summary paths
   for (const auto& s : f.conditionals) {
     by_canon.emplace(exec::canonical_if_path(s.path), s.path);
-    by_last[split_path(exec::canonical_if_path(s.path)).back()].push_back(s.path);
+    by_last[exec::split_if_path(exec::canonical_if_path(s.path)).back()].push_back(s.path);
   }
   std::set<std::string> taken;
   for (auto& ic : c.ifs) {
     const std::string canon = exec::canonical_if_path(ic.if_path);
     if (auto it = by_canon.find(canon); it != by_canon.end() && !taken.count(it->second)) {
       ic.cond_path = it->second;
-    } else if (auto jt = by_last.find(split_path(canon).back()); jt != by_last.end() && jt->second.size() == 1 &&
+    } else if (auto jt = by_last.find(exec::split_if_path(canon).back()); jt != by_last.end() && jt->second.size() == 1 &&
                                                                   !taken.count(jt->second[0])) {
       ic.cond_path = jt->second[0];  // the only conditional of that name (NNAPI subgraphs are named differently)
     }
