@@ -17,6 +17,7 @@
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
 #include "export/export.hpp"
+#include "report/checks.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -71,7 +72,7 @@ exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::
 
 std::string summary(const exec::ModelResult& r) {
   std::ostringstream os;
-  exec::write_run_text(os, r);
+  write_run_text(os, r);
   return os.str();
 }
 

@@ -29,6 +29,7 @@
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
 #include "report/report.hpp"
+#include "report/terminal.hpp"
 #include "rules/engine.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -180,12 +181,12 @@ class Progress {
 bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer) {
   std::ofstream f(path, std::ios::binary);
   if (!f) {
-    std::cerr << "condlint: cannot write the " << what << " report to " << path << "\n";
+    std::cerr << "condlint: cannot write the " << what << " report to " << term_safe(path) << "\n";
     return false;
   }
   writer(f);
   f.flush();
-  if (!f) std::cerr << "condlint: cannot write the " << what << " report to " << path << "\n";
+  if (!f) std::cerr << "condlint: cannot write the " << what << " report to " << term_safe(path) << "\n";
   return static_cast<bool>(f);
 }
 
@@ -195,7 +196,7 @@ std::ostream* open_output(const std::string& path, std::ofstream& file) {
   if (path.empty()) return &std::cout;
   file.open(path, std::ios::binary);
   if (!file) {
-    std::cerr << "condlint: cannot write " << path << "\n";
+    std::cerr << "condlint: cannot write " << term_safe(path) << "\n";
     return nullptr;
   }
   return &file;
@@ -205,7 +206,7 @@ int run_lint(const LintOptions& o) {
   for (const auto* list : {&o.enable, &o.disable})
     for (const auto& id : *list)
       if (!valid_rule_selector(id)) {
-        std::cerr << "condlint: unknown rule or rule prefix '" << id << "' (see `condlint rules`)\n";
+        std::cerr << "condlint: unknown rule or rule prefix '" << term_safe(id) << "' (see `condlint rules`)\n";
         return kExitError;
       }
   Level threshold = Level::Error;
@@ -227,7 +228,7 @@ int run_lint(const LintOptions& o) {
   result.run.automation_id = o.automation_id;
   bool io_failure = false;
   for (const auto& e : inputs.errors) {
-    spdlog::error("{}", e);
+    spdlog::error("{}", term_safe(e));
     result.run.notifications.push_back(e);
     io_failure = true;
   }
@@ -241,7 +242,7 @@ int run_lint(const LintOptions& o) {
       std::string err;
       it = configs.emplace(path, load_config(path, err)).first;
       if (!it->second) {
-        std::cerr << "condlint: bad configuration: " << err << "\n";
+        std::cerr << "condlint: bad configuration: " << term_safe(err) << "\n";
         return nullptr;
       }
     }
@@ -305,7 +306,7 @@ int run_lint(const LintOptions& o) {
     if (!lr.model) {
       fr.io_error = lr.io_error;
       failed[i] = 1;
-      spdlog::error("{}: {}", path, lr.io_error);
+      spdlog::error("{}: {}", term_safe(path), term_safe(lr.io_error));
     } else {
       exec::ModelResult exec_run;  // kept for the HTML report's per-branch tables
       if (o.exec) exec::attach_exec_results(*lr.model, path, {}, want_conditionals ? &exec_run : nullptr);
@@ -320,7 +321,7 @@ int run_lint(const LintOptions& o) {
       }
       compute_fingerprints(fr);
       const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      spdlog::debug("{}: {} graphs, {} conditionals, {} findings in {:.1f} ms", path, lr.model->graphs.size(),
+      spdlog::debug("{}: {} graphs, {} conditionals, {} findings in {:.1f} ms", term_safe(path), lr.model->graphs.size(),
                     lr.model->conditionals.size(), fr.findings.size(), ms);
       // With a single model, its memory goes back with the process: tearing a large model down
       // piece by piece costs a tenth of the run and helps nobody.
@@ -365,7 +366,7 @@ int run_lint(const LintOptions& o) {
     std::vector<BaselineEntry> old;
     std::string err;
     if (!read_baseline(o.baseline, old, err)) {
-      std::cerr << "condlint: cannot read the baseline " << o.baseline << ": " << err << "\n";
+      std::cerr << "condlint: cannot read the baseline " << term_safe(o.baseline) << ": " << term_safe(err) << "\n";
       return kExitError;
     }
     result.run.has_baseline = true;
@@ -483,7 +484,7 @@ bool tolerances_from_config(const std::string& config, const std::string& model,
   std::string err;
   const auto c = load_config(path, err);
   if (!c) {
-    std::cerr << "condlint: " << err << "\n";
+    std::cerr << "condlint: " << term_safe(err) << "\n";
     return false;
   }
   const Tolerance& t = for_diff ? c->diff : c->run;
@@ -500,7 +501,7 @@ int run_exec(const RunCmdOptions& o) {
     const auto eq = p.rfind('=');
     const std::string v = eq == std::string::npos ? "" : p.substr(eq + 1);
     if (eq == std::string::npos || eq == 0 || (v != "true" && v != "false")) {
-      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '" << p << "'\n";
+      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '" << term_safe(p) << "'\n";
       return kExitError;
     }
     cfg.pins[p.substr(0, eq)] = v == "true";
@@ -527,14 +528,14 @@ int run_exec(const RunCmdOptions& o) {
   std::ostream* os = open_output(o.output, file);
   if (!os) return kExitError;
   const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
-  if (o.format == "json") exec::write_run_json(*os, r);
+  if (o.format == "json") write_run_json(*os, r);
   else if (o.format == "html") write_run_html(*os, r, run_code);
-  else exec::write_run_text(*os, r);
+  else write_run_text(*os, r);
   os->flush();
   if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
     return kExitError;
   if (!r.error.empty()) {
-    if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << r.error << "\n";
+    if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
     return kExitError;
   }
   return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
@@ -591,7 +592,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     std::string name;
     double lo, hi;
     if (!parse_pair(r, name, lo, hi) || lo > hi) {
-      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << r << "'\n";
+      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << term_safe(r) << "'\n";
       return kExitError;
     }
     cfg.ranges[name] = {lo, hi};
@@ -616,7 +617,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     std::string name;
     double a, r;
     if (!parse_pair(t, name, a, r) || a < 0 || r < 0) {
-      std::cerr << "condlint: --tolerance takes OUTPUT=ATOL,RTOL (not negative), got '" << t << "'\n";
+      std::cerr << "condlint: --tolerance takes OUTPUT=ATOL,RTOL (not negative), got '" << term_safe(t) << "'\n";
       return kExitError;
     }
     cfg.tolerances[name] = {a, r};
@@ -642,7 +643,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     std::string err;
     auto rt = diff::make_runtime(spec, ro, err);
     if (!rt) {
-      std::cerr << "condlint: " << err << "\n";
+      std::cerr << "condlint: " << term_safe(err) << "\n";
       return kExitError;
     }
     rts.push_back(rt.get());
@@ -654,15 +655,15 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   std::ostream* os = open_output(o.output, file);
   if (!os) return kExitError;
   const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
-  if (o.format == "json") diff::write_diff_json(*os, r);
+  if (o.format == "json") write_diff_json(*os, r);
   else if (o.format == "html") write_diff_html(*os, r, diff_code);
-  else diff::write_diff_text(*os, r);
+  else write_diff_text(*os, r);
   os->flush();
   if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
     return kExitError;
   if (r.usage_error()) {
     for (const auto& m : r.models)
-      if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << m.model << ": " << m.error << "\n";
+      if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
     return kExitError;
   }
   return r.all_agree() ? kExitClean : kExitFindings;
@@ -686,19 +687,19 @@ int run_export_cmd(const ExportCmdOptions& o) {
     const std::string v = eq == std::string::npos ? "" : p.substr(eq + 1);
     if (eq == std::string::npos || eq == 0 || (v != "true" && v != "false")) {
       std::cerr << "condlint: --pin takes PATH=true|false (PATH is the If's path as `condlint run` names it, e.g. main/if_0), got '"
-                << p << "'\n";
+                << term_safe(p) << "'\n";
       return kExitError;
     }
     eo.pins[p.substr(0, eq)] = v == "true";
   }
   std::error_code ec;
   if (!std::filesystem::is_regular_file(o.model, ec)) {
-    std::cerr << "condlint: " << o.model << ": no such file\n";
+    std::cerr << "condlint: " << term_safe(o.model) << ": no such file\n";
     return kExitError;
   }
   const xport::ExportResult r = xport::export_model(o.model, eo);
   if (!r.error.empty()) {
-    std::cerr << "condlint: " << r.error << "\n";
+    std::cerr << "condlint: " << term_safe(r.error) << "\n";
     return kExitError;
   }
   int data_sets = 0;
@@ -715,7 +716,7 @@ int run_export_cmd(const ExportCmdOptions& o) {
     if (io_error.empty() && !o.data_out.empty()) io_error = xport::write_data_sets(o.model, r, o.data_out, &data_sets);
   }
   if (!io_error.empty() && o.format != "json") {
-    std::cerr << "condlint: " << io_error << "\n";
+    std::cerr << "condlint: " << term_safe(io_error) << "\n";
     return kExitError;
   }
   if (o.format == "json") {
@@ -730,21 +731,21 @@ int run_export_cmd(const ExportCmdOptions& o) {
     j["if_paths"] = r.if_paths;
     if (!o.data_out.empty()) j["data_sets_written"] = data_sets;
     if (!io_error.empty()) j["error"] = io_error;
-    std::cout << j.dump(2) << "\n";
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else if (r.ok()) {
-    std::cout << o.model << ": exported to " << o.output << " (ONNX opset " << o.opset << ", "
+    std::cout << term_safe(o.model) << ": exported to " << term_safe(o.output) << " (ONNX opset " << o.opset << ", "
               << r.model.graph().node_size() << " nodes in the main graph, " << r.if_paths.size() << " If)\n";
     for (const auto& [src, dst] : r.if_paths)
-      if (src != dst) std::cout << "  If " << src << " -> " << dst << "\n";
-    for (const auto& n : r.notes) std::cout << "  note: " << n << "\n";
-    if (!o.data_out.empty() && io_error.empty()) std::cout << "  " << data_sets << " data set(s) written to " << o.data_out << "\n";
+      if (src != dst) std::cout << "  If " << term_safe(src) << " -> " << term_safe(dst) << "\n";
+    for (const auto& n : r.notes) std::cout << "  note: " << term_safe(n) << "\n";
+    if (!o.data_out.empty() && io_error.empty()) std::cout << "  " << data_sets << " data set(s) written to " << term_safe(o.data_out) << "\n";
   } else {
-    std::cout << o.model << ": cannot be exported to ONNX exactly (" << r.problems.size() << " problem"
+    std::cout << term_safe(o.model) << ": cannot be exported to ONNX exactly (" << r.problems.size() << " problem"
               << (r.problems.size() == 1 ? "" : "s") << "); nothing written\n";
-    for (const auto& p : r.problems) std::cout << "  " << p << "\n";
+    for (const auto& p : r.problems) std::cout << "  " << term_safe(p) << "\n";
   }
   if (!io_error.empty()) {
-    std::cerr << "condlint: " << io_error << "\n";
+    std::cerr << "condlint: " << term_safe(io_error) << "\n";
     return kExitError;
   }
   return r.ok() ? kExitClean : kExitFindings;
@@ -936,15 +937,15 @@ int main(int argc, char** argv) {
     if (*run_cmd) return run_exec(runo);
     if (*import_nnapi) {
       const ImportSummary s = import_nnapi_testmodels(import_files, import_out);
-      for (const auto& e : s.errors) std::cerr << "condlint: error: " << e << "\n";
-      std::cout << s.written.size() << " model(s) written to " << import_out << "\n";
+      for (const auto& e : s.errors) std::cerr << "condlint: error: " << term_safe(e) << "\n";
+      std::cout << s.written.size() << " model(s) written to " << term_safe(import_out) << "\n";
       return s.errors.empty() ? kExitClean : kExitError;
     }
     if (*diff_cmd) return run_diff_cmd(diffo);
     if (*export_cmd) return run_export_cmd(expo);
     return kExitError;
   } catch (const std::exception& e) {
-    std::cerr << "condlint: internal error: " << e.what() << "\n";
+    std::cerr << "condlint: internal error: " << term_safe(e.what()) << "\n";
     return kExitError;
   }
 }

@@ -8,7 +8,6 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <sstream>
@@ -474,25 +473,6 @@ OutputDiff compare_output(const std::string& name, const Value& a, const Value& 
   return od;
 }
 
-std::string status_name(CaseDiff::Status s) {
-  switch (s) {
-    case CaseDiff::Status::Agree: return "agree";
-    case CaseDiff::Status::Diverge: return "diverge";
-    case CaseDiff::Status::Failed: return "failed";
-    case CaseDiff::Status::NotComparable: return "not comparable";
-  }
-  return "?";
-}
-
-std::string out_status_name(OutputDiff::Status s) {
-  switch (s) {
-    case OutputDiff::Status::Agree: return "agree";
-    case OutputDiff::Status::Diverge: return "diverge";
-    case OutputDiff::Status::NotComparable: return "not comparable";
-  }
-  return "?";
-}
-
 }  // namespace
 
 std::vector<IfSite> find_ifs(const onnx::ModelProto& m) {
@@ -734,122 +714,6 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     fs::remove_all(work, ec);
   }
   return res;
-}
-
-void write_diff_text(std::ostream& os, const DiffResult& r) {
-  const std::string A = r.runtimes.size() > 0 ? r.runtimes[0] : "A";
-  const std::string B = r.runtimes.size() > 1 ? r.runtimes[1] : "B";
-  int agree = 0, diverge = 0, failed = 0, nc = 0, nco = 0;
-  for (const auto& m : r.models) {
-    os << m.model << "  (" << A << " vs " << B << ")\n";
-    if (!m.error.empty()) {
-      os << "  error: " << m.error << "\n";
-      continue;
-    }
-    for (const auto& n : m.notes) os << "  note: " << n << "\n";
-    for (const auto& c : m.cases) {
-      const std::string st = status_name(c.status);
-      os << "  " << st << "  " << (c.data_set.empty() ? "" : fs::path(c.data_set).filename().string())
-         << "  branch: " << (c.pins.empty() ? "as the data takes it" : pins_label(c.pins));
-      if (c.pins.empty() && !c.took.empty()) os << " (" << pins_label(c.took) << ")";
-      os << "\n";
-      // Every runtime that failed says why (when all fail, the case is not one runtime's fault).
-      bool shown = false;
-      for (size_t x = 0; x < c.runtime_errors.size() && x < r.runtimes.size(); ++x)
-        if (!c.runtime_errors[x].empty()) {
-          os << "      " << r.runtimes[x] << " failed: " << c.runtime_errors[x] << "\n";
-          shown = true;
-        }
-      if (!c.message.empty() && !(shown && c.message.find(" failed: ") != std::string::npos))
-        os << "      " << c.message << "\n";
-      for (const auto& o : c.outputs) {
-        if (o.status == OutputDiff::Status::NotComparable) {
-          os << "      output '" << o.name << "': not comparable (" << o.detail << ")\n";
-        } else {
-          os << "      output '" << o.name << "': " << out_status_name(o.status) << ", max abs err " << fmt(o.max_abs)
-             << ", max rel err " << fmt(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
-          if (o.mismatches > 0) os << "; " << o.mismatches << (o.mismatches == 1 ? " element differs" : " elements differ");
-          if (!o.first_index.empty())
-            os << "; first mismatch at " << o.first_index << (o.value_a.empty() ? "" : ": " + A + " " + o.value_a + ", " + B + " " + o.value_b);
-          if (o.status == OutputDiff::Status::Diverge && o.value_a.empty())
-            os << "; " << B << " vs " << A << ": " << o.detail;
-          os << "\n";
-        }
-      }
-    }
-    os << "  " << m.cases.size() << " runs: " << m.agree << " agree, " << m.diverge << " diverge, " << m.failed
-       << " failed, " << m.not_comparable << " not comparable (" << m.not_comparable_outputs << " outputs not comparable)\n";
-    agree += m.agree;
-    diverge += m.diverge;
-    failed += m.failed;
-    nc += m.not_comparable;
-    nco += m.not_comparable_outputs;
-  }
-  os << "summary: " << agree << " agree, " << diverge << " diverge, " << failed << " failed, " << nc
-     << " not comparable (" << nco << " outputs not comparable)\n";
-}
-
-void write_diff_json(std::ostream& os, const DiffResult& r) {
-  nlohmann::json j;
-  j["runtimes"] = r.runtimes;
-  j["models"] = nlohmann::json::array();
-  int agree = 0, diverge = 0, failed = 0, nc = 0, nco = 0;
-  for (const auto& m : r.models) {
-    nlohmann::json jm;
-    jm["model"] = m.model;
-    if (!m.error.empty()) jm["error"] = m.error;
-    jm["ifs"] = m.ifs;
-    jm["notes"] = m.notes;
-    jm["summary"] = {{"runs", m.cases.size()}, {"agree", m.agree}, {"diverge", m.diverge}, {"failed", m.failed},
-                     {"not_comparable", m.not_comparable}, {"not_comparable_outputs", m.not_comparable_outputs}};
-    jm["cases"] = nlohmann::json::array();
-    for (const auto& c : m.cases) {
-      nlohmann::json jc;
-      jc["data_set"] = c.data_set;
-      jc["pins"] = nlohmann::json::object();
-      for (const auto& [k, v] : c.pins) jc["pins"][k] = v ? "then" : "else";
-      jc["branch"] = c.pins.empty() ? "taken" : pins_label(c.pins);
-      if (c.pins.empty()) {
-        jc["took"] = nlohmann::json::object();
-        for (const auto& [k, v] : c.took) jc["took"][k] = v ? "then" : "else";
-      }
-      jc["status"] = status_name(c.status);
-      if (!c.message.empty()) jc["message"] = c.message;
-      jc["runtimes"] = nlohmann::json::array();
-      for (size_t x = 0; x < c.runtime_errors.size() && x < r.runtimes.size(); ++x) {
-        nlohmann::json jr{{"name", r.runtimes[x]}, {"ok", c.runtime_errors[x].empty()}};
-        if (x < c.ms.size()) jr["ms"] = c.ms[x];
-        if (!c.runtime_errors[x].empty()) jr["error"] = c.runtime_errors[x];
-        jc["runtimes"].push_back(jr);
-      }
-      jc["outputs"] = nlohmann::json::array();
-      for (const auto& o : c.outputs) {
-        nlohmann::json jo{{"name", o.name}, {"status", out_status_name(o.status)}};
-        if (o.status != OutputDiff::Status::NotComparable) {
-          jo["max_abs_error"] = o.max_abs;
-          jo["max_rel_error"] = o.max_rel;
-          jo["tolerance"] = o.tolerance;
-        }
-        if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
-        if (o.mismatches) jo["mismatches"] = o.mismatches;
-        if (!o.value_a.empty()) jo["value_a"] = o.value_a;
-        if (!o.value_b.empty()) jo["value_b"] = o.value_b;
-        if (!o.detail.empty()) jo["detail"] = o.detail;
-        jc["outputs"].push_back(jo);
-      }
-      jm["cases"].push_back(jc);
-    }
-    agree += m.agree;
-    diverge += m.diverge;
-    failed += m.failed;
-    nc += m.not_comparable;
-    nco += m.not_comparable_outputs;
-    j["models"].push_back(jm);
-  }
-  j["summary"] = {{"agree", agree}, {"diverge", diverge}, {"failed", failed}, {"not_comparable", nc},
-                  {"not_comparable_outputs", nco},
-                  {"all_agree", r.all_agree()}};
-  os << j.dump(2) << "\n";
 }
 
 }  // namespace condlint::diff

@@ -127,9 +127,6 @@ struct DiffResult {
 // Diffs each model; jobs of all models are handed to each runtime at once (one Node process for ORT).
 DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg);
 
-void write_diff_text(std::ostream& os, const DiffResult& r);
-void write_diff_json(std::ostream& os, const DiffResult& r);
-
 // ---- variants (exposed for tests) -----------------------------------------------------------------------
 
 struct IfSite {

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "exec/compare.hpp"
@@ -387,14 +386,6 @@ void tally(ModelResult& mr) {
   }
 }
 
-namespace {
-std::string pins_str(const std::map<std::string, bool>& pins) {
-  std::string s;
-  for (auto& [k, v] : pins) s += (s.empty() ? "" : ", ") + k + "=" + (v ? "true" : "false");
-  return s;
-}
-}  // namespace
-
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
   std::map<std::string, std::set<bool>> by_data;
   for (const auto& c : r.cases)
@@ -427,92 +418,6 @@ std::string coverage_summary(const std::vector<BranchCoverage>& c) {
   return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["pinned"]) +
          " reached by pinning, " + std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) +
          " behind shape guards (not pinned), " + std::to_string(n["not run"]) + " not run";
-}
-
-void write_run_text(std::ostream& os, const ModelResult& r) {
-  os << r.model << "\n";
-  if (!r.error.empty()) {
-    os << "  error: " << r.error << "\n";
-    return;
-  }
-  for (const auto& c : r.cases) {
-    os << "  " << to_string(c.status) << "  " << (c.data_set.empty() ? "(no inputs)" : fs::path(c.data_set).filename().string());
-    if (!c.pins.empty()) os << "  pins: " << pins_str(c.pins);
-    if (c.derived) os << "  [other branch, " << (c.golden ? "compared" : "no golden data") << "]";
-    os << "\n";
-    if (!c.message.empty()) os << "      " << c.message << "\n";
-    for (const auto& o : c.outputs)
-      if (o.compared && o.ok)
-        os << "      output '" << o.name << "': max abs err " << o.max_abs << ", max rel err " << o.max_rel << " (" << o.tolerance << ")\n";
-    for (size_t k = 1; k < c.branch_problems.size(); ++k) os << "      " << c.branch_problems[k] << "\n";
-    if (!c.saved_to.empty()) os << "      saved to " << c.saved_to << "\n";
-  }
-  const auto cov = branch_coverage(r);
-  for (size_t i = 0; i < cov.size(); ++i) {
-    if (i == 0 || cov[i].if_path != cov[i - 1].if_path) os << "  If " << cov[i].if_path << ":";
-    os << (cov[i].branch ? " then " : " else ") << cov[i].how;
-    if (!cov[i].why.empty()) os << " (" << cov[i].why << ")";
-    os << (i + 1 == cov.size() || cov[i + 1].if_path != cov[i].if_path ? "\n" : ";");
-  }
-  if (!cov.empty()) os << coverage_summary(cov) << "\n";
-  os << "summary: " << r.passed << " passed, " << r.failed << " failed, " << r.unsupported << " unsupported\n";
-}
-
-void write_run_json(std::ostream& os, const ModelResult& r) {
-  nlohmann::json j;
-  j["model"] = r.model;
-  if (!r.error.empty()) j["error"] = r.error;
-  j["summary"] = {{"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported},
-                  {"runs", r.cases.size()}};
-  j["cases"] = nlohmann::json::array();
-  for (const auto& c : r.cases) {
-    nlohmann::json jc;
-    jc["data_set"] = c.data_set;
-    jc["status"] = to_string(c.status);
-    jc["pins"] = nlohmann::json::object();
-    for (auto& [k, v] : c.pins) jc["pins"][k] = v;
-    jc["derived"] = c.derived;
-    jc["golden"] = c.golden;
-    if (!c.message.empty()) jc["message"] = c.message;
-    jc["ms"] = c.ms;
-    jc["outputs"] = nlohmann::json::array();
-    for (const auto& o : c.outputs) {
-      nlohmann::json jo{{"name", o.name}, {"compared", o.compared}, {"ok", o.ok}};
-      if (o.compared) {
-        jo["max_abs_error"] = o.max_abs;
-        jo["max_rel_error"] = o.max_rel;
-        jo["tolerance"] = o.tolerance;
-      }
-      if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
-      if (!o.detail.empty()) jo["detail"] = o.detail;
-      jc["outputs"].push_back(jo);
-    }
-    jc["branch_problems"] = c.branch_problems;
-    jc["ifs"] = nlohmann::json::object();
-    for (auto& [p, b] : c.if_branches) {
-      auto& arr = jc["ifs"][p] = nlohmann::json::array();
-      for (bool x : b) arr.push_back(x ? "then" : "else");
-    }
-    if (!c.saved_to.empty()) jc["saved_to"] = c.saved_to;
-    j["cases"].push_back(jc);
-  }
-  j["if_coverage"] = nlohmann::json::object();
-  for (auto& [p, b] : r.if_coverage) {
-    auto& arr = j["if_coverage"][p] = nlohmann::json::array();
-    for (bool x : b) arr.push_back(x ? "then" : "else");
-  }
-  const auto cov = branch_coverage(r);
-  j["branch_coverage"] = nlohmann::json::array();
-  std::map<std::string, int> n;
-  for (const auto& c : cov) {
-    ++n[c.how];
-    nlohmann::json e = {{"if", c.if_path}, {"branch", c.branch ? "then" : "else"}, {"how", c.how}};
-    if (!c.why.empty()) e["why"] = c.why;
-    j["branch_coverage"].push_back(std::move(e));
-  }
-  j["summary"]["branches"] = {{"data", n["data"]}, {"pinned", n["pinned"]}, {"dead", n["dead"]},
-                              {"guarded", n["guarded"]}, {"not_run", n["not run"]}};
-  os << j.dump(2) << "\n";
 }
 
 }  // namespace condlint::exec

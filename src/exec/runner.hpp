@@ -145,7 +145,4 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r);
 // "If branches: 12 taken by the data, 3 reached by pinning, 4 dead, 5 behind shape guards, 0 not run"
 std::string coverage_summary(const std::vector<BranchCoverage>& c);
 
-void write_run_text(std::ostream& os, const ModelResult& r);
-void write_run_json(std::ostream& os, const ModelResult& r);
-
 }  // namespace condlint::exec

@@ -36,4 +36,10 @@ void attach_checks(FileResult& f, CheckReport c);
 void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code);
 void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code);
 
+// Text and JSON reports of `condlint run` and `condlint diff` (exec_writers.cpp). The text is terminal-safe.
+void write_run_text(std::ostream& os, const exec::ModelResult& r);
+void write_run_json(std::ostream& os, const exec::ModelResult& r);
+void write_diff_text(std::ostream& os, const diff::DiffResult& r);
+void write_diff_json(std::ostream& os, const diff::DiffResult& r);
+
 }  // namespace condlint

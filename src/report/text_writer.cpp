@@ -1,5 +1,7 @@
-// Text: one line per finding, `path:line:col: level: message [ID]`, as compilers print them.
+// Text: one line per finding, `path:line:col: level: message [ID]`, as compilers print them. Paths, messages and
+// node names are terminal-safe (report/terminal.hpp).
 #include "report/report.hpp"
+#include "report/terminal.hpp"
 
 namespace condlint {
 
@@ -10,19 +12,19 @@ void write_text(std::ostream& os, const RunResult& r, bool color) {
   };
   for (const auto& f : r.files) {
     if (!f.io_error.empty()) {
-      os << f.path << ": ";
+      os << term_safe(f.path) << ": ";
       paint("1;31", "error");
-      os << ": cannot read: " << f.io_error << "\n";
+      os << ": cannot read: " << term_safe(f.io_error) << "\n";
     }
     for (const auto& x : f.findings) {
-      os << (x.loc.file.empty() ? f.path : x.loc.file);
+      os << term_safe(x.loc.file.empty() ? f.path : x.loc.file);
       if (x.loc.line > 0) os << ":" << x.loc.line << ":" << x.loc.column;
       os << ": ";
       const char* code = x.level == Level::Error ? "1;31" : x.level == Level::Warning ? "1;35" : "1;36";
       paint(code, to_string(x.level));
-      os << ": " << x.message;
-      if (x.loc.line <= 0 && !x.loc.pointer.empty()) os << " (at " << x.loc.pointer << ")";
-      else if (x.loc.line <= 0 && !x.loc.node.empty()) os << " (at " << x.loc.node << ")";
+      os << ": " << term_safe(x.message);
+      if (x.loc.line <= 0 && !x.loc.pointer.empty()) os << " (at " << term_safe(x.loc.pointer) << ")";
+      else if (x.loc.line <= 0 && !x.loc.node.empty()) os << " (at " << term_safe(x.loc.node) << ")";
       os << " [" << x.rule << "]\n";
     }
   }
