@@ -9,14 +9,18 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 secs="${1:-60}"; shift || true
-build="$root/build-fuzz"
-launcher=()
-if command -v ccache >/dev/null 2>&1 && [ "${CONDLINT_NO_CCACHE:-0}" != 1 ]; then
-  export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
-  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# CONDLINT_FUZZ_BUILD_DIR: a build directory already configured with the fuzz targets (scripts/test.sh's
+# build-san/); otherwise build-fuzz/ is configured here, optimised for long runs.
+build="${CONDLINT_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+if [ -z "${CONDLINT_FUZZ_BUILD_DIR:-}" ]; then
+  launcher=()
+  if command -v ccache >/dev/null 2>&1 && [ "${CONDLINT_NO_CCACHE:-0}" != 1 ]; then
+    export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCONDLINT_FUZZ=ON \
+    -DCONDLINT_SANITIZE=ON -DCONDLINT_SANITIZE_FLAGS="-O1 -gline-tables-only" -DCONDLINT_BENCH=OFF "${launcher[@]}" >/dev/null
 fi
-cmake -S "$root" -B "$build" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCONDLINT_FUZZ=ON -DCONDLINT_SANITIZE=ON "${launcher[@]}" >/dev/null
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" .cpp)"); done

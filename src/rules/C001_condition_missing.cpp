@@ -1,7 +1,7 @@
 // C001 condition-missing: the conditional has no condition value.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C001 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -9,7 +9,7 @@ void check(const Model& m, Reporter& r) {
     if (!c.has_condition)
       r.report(c.loc, c.name + " has no condition: its first input is missing or not connected to any value");
 }
-}  // namespace
+}  // namespace condlint::rules::C001
 
 CONDLINT_RULE(C001, "condition-missing", Level::Error, kAllFormats,
               "The conditional has no condition input, or it is not connected", check)

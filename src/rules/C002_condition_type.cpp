@@ -1,7 +1,7 @@
 // C002 condition-type: the condition is not boolean.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C002 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -16,6 +16,6 @@ void check(const Model& m, Reporter& r) {
              c.name + ": the condition is " + t.str() + " (" + c.condition.label + "); it must be a boolean tensor");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C002
 
 CONDLINT_RULE(C002, "condition-type", Level::Error, kAllFormats, "The condition's element type is not boolean", check)

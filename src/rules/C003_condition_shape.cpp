@@ -2,7 +2,7 @@
 #include "rules/support/condition_shape.hpp"
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C003 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -15,7 +15,7 @@ void check(const Model& m, Reporter& r) {
                  verdict.why);
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C003
 
 CONDLINT_RULE(C003, "condition-shape", Level::Error, kAllFormats,
               "The condition's static shape does not hold exactly one element", check)

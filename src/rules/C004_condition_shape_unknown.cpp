@@ -2,7 +2,7 @@
 #include "rules/support/condition_shape.hpp"
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C004 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -15,7 +15,7 @@ void check(const Model& m, Reporter& r) {
                  ") is not static, so it cannot be checked to hold exactly one element");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C004
 
 CONDLINT_RULE(C004, "condition-shape-unknown", Level::Note, kAllFormats,
               "The condition's shape is dynamic: one element cannot be proven", check)

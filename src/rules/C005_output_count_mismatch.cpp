@@ -1,7 +1,7 @@
 // C005 output-count-mismatch: the conditional and its two branches disagree on how many outputs there are.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C005 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -32,7 +32,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C005
 
 CONDLINT_RULE(C005, "output-count-mismatch", Level::Error, kAllFormats,
               "The conditional's output count differs from a branch's output count", check)

@@ -1,7 +1,7 @@
 // C006 branch-type-mismatch: the two branches give different types for one output.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C006 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -18,7 +18,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C006
 
 CONDLINT_RULE(C006, "branch-type-mismatch", Level::Error, kAllFormats,
               "The then and else branches give different types for one output", check)

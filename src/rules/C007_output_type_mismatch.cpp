@@ -1,7 +1,7 @@
 // C007 output-type-mismatch: a branch gives another type than the conditional declares for that output.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C007 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -18,7 +18,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C007
 
 CONDLINT_RULE(C007, "output-type-mismatch", Level::Error, kAllFormats,
               "A branch result's type differs from the conditional's declared output type", check)

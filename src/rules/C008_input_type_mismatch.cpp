@@ -1,7 +1,7 @@
 // C008 input-type-mismatch: an outer value bound into a branch has another type than the branch parameter.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C008 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -18,7 +18,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C008
 
 CONDLINT_RULE(C008, "input-type-mismatch", Level::Error, kAllFormats,
               "An outer value's type differs from the branch parameter it is bound to", check)

@@ -1,7 +1,7 @@
 // C009 input-shape-mismatch: an outer value bound into a branch cannot have the branch parameter's shape.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C009 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,7 +19,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C009
 
 CONDLINT_RULE(C009, "input-shape-mismatch", Level::Error, kAllFormats,
               "An outer value's shape is incompatible with the branch parameter it is bound to", check)

@@ -1,7 +1,7 @@
 // C010 output-shape-unreachable: the conditional declares an output shape one branch can never produce.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C010 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -32,7 +32,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C010
 
 CONDLINT_RULE(C010, "output-shape-unreachable", Level::Error, kAllFormats,
               "The conditional's declared output shape cannot be produced by one of the branches", check)

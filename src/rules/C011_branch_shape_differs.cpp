@@ -1,7 +1,7 @@
 // C011 branch-shape-differs: the branches give different shapes for one output (legal, but not portable).
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C011 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -23,7 +23,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C011
 
 CONDLINT_RULE(C011, "branch-shape-differs", Level::Note, kAllFormats,
               "The two branches give different shapes for one output", check)

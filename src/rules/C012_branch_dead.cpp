@@ -2,7 +2,7 @@
 // from constants and from shapes condlint's sound inference proves), so one branch can never run.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::C012 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -16,7 +16,7 @@ void check(const Model& m, Reporter& r) {
                         "never has, or a branch to remove");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::C012
 
 CONDLINT_RULE(C012, "branch-dead", Level::Note, kAllFormats,
               "One branch can never run: the condition is decided by constants and proven shapes", check)

@@ -1,7 +1,7 @@
 // IR004 if-body-missing: an If lacks a body or a port map.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR004 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -15,6 +15,6 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR004
 
 CONDLINT_RULE(IR004, "if-body-missing", Level::Error, kIR, "An If layer lacks a body or a port map", check)

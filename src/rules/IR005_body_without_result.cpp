@@ -3,7 +3,7 @@
 
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR005 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,6 +19,6 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR005
 
 CONDLINT_RULE(IR005, "body-without-result", Level::Error, kIR, "An If body contains no Result layer", check)

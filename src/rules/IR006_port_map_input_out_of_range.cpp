@@ -1,7 +1,7 @@
 // IR006 port-map-input-out-of-range: an input entry names an If input that does not exist.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR006 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,7 +19,7 @@ void check(const Model& m, Reporter& r) {
       }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR006
 
 CONDLINT_RULE(IR006, "port-map-input-out-of-range", Level::Error, kIR,
               "A port-map input entry names an If input that does not exist", check)

@@ -2,7 +2,7 @@
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
 
-namespace {
+namespace condlint::rules::IR007 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,7 +19,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR007
 
 CONDLINT_RULE(IR007, "port-map-unknown-layer", Level::Error, kIR,
               "A port-map entry's internal_layer_id names no layer of the body", check)

@@ -2,7 +2,7 @@
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
 
-namespace {
+namespace condlint::rules::IR008 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -25,7 +25,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR008
 
 CONDLINT_RULE(IR008, "port-map-wrong-layer-type", Level::Error, kIR,
               "A port-map input does not map to a Parameter, or an output does not come from a Result", check)

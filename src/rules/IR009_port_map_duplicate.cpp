@@ -5,7 +5,7 @@
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
 
-namespace {
+namespace condlint::rules::IR009 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -35,7 +35,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR009
 
 CONDLINT_RULE(IR009, "port-map-duplicate", Level::Error, kIR,
               "A port map repeats an external port, or binds one body Parameter twice", check)

@@ -2,7 +2,7 @@
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
 
-namespace {
+namespace condlint::rules::IR010 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -14,7 +14,7 @@ void check(const Model& m, Reporter& r) {
                             m.node(f.graph, f.node).display() + "' is bound to no If input by " + branch_tag(b, "map"));
       });
 }
-}  // namespace
+}  // namespace condlint::rules::IR010
 
 CONDLINT_RULE(IR010, "body-parameter-unmapped", Level::Error, kIR,
               "A body Parameter has no input port-map entry", check)

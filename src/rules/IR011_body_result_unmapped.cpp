@@ -2,7 +2,7 @@
 #include "rules/engine.hpp"
 #include "rules/support/ir_util.hpp"
 
-namespace {
+namespace condlint::rules::IR011 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -14,6 +14,6 @@ void check(const Model& m, Reporter& r) {
                             m.node(f.graph, f.node).display() + "' is mapped to no If output by " + branch_tag(b, "map"));
       });
 }
-}  // namespace
+}  // namespace condlint::rules::IR011
 
 CONDLINT_RULE(IR011, "body-result-unmapped", Level::Warning, kIR, "A body Result is mapped to no If output", check)

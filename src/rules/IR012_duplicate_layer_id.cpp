@@ -3,7 +3,7 @@
 
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR012 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -32,6 +32,6 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR012
 
 CONDLINT_RULE(IR012, "duplicate-layer-id", Level::Error, kIR, "Two layers of one graph share an id", check)

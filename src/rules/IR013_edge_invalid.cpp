@@ -1,7 +1,7 @@
 // IR013 edge-invalid: an edge names a missing layer or port, or feeds an input that already has a source.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR013 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -25,7 +25,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR013
 
 CONDLINT_RULE(IR013, "edge-invalid", Level::Error, kIR,
               "An edge names a missing layer or port, or two edges feed one input port", check)

@@ -1,7 +1,7 @@
 // IR014 input-unconnected: a layer input port receives no value.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR014 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -12,6 +12,6 @@ void check(const Model& m, Reporter& r) {
           r.report(n.inputs[i].loc, "input " + std::to_string(i) + " (port " + n.inputs[i].id + ") of " + n.op + " '" +
                                         n.display() + "' has no incoming edge");
 }
-}  // namespace
+}  // namespace condlint::rules::IR014
 
 CONDLINT_RULE(IR014, "input-unconnected", Level::Error, kIR, "A layer input port has no incoming edge", check)

@@ -4,7 +4,7 @@
 #include "model/graph_order.hpp"
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR015 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -23,6 +23,6 @@ void check(const Model& m, Reporter& r) {
       }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR015
 
 CONDLINT_RULE(IR015, "graph-cycle", Level::Error, kIR, "The edges of one graph form a cycle", check)

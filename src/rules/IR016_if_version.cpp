@@ -1,7 +1,7 @@
 // IR016 if-version: If exists from opset8 on; an older (or missing) version cannot be read by OpenVINO.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR016 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,6 +19,6 @@ void check(const Model& m, Reporter& r) {
     // Other version strings (extension opsets) are left alone.
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR016
 
 CONDLINT_RULE(IR016, "if-version", Level::Error, kIR, "An If layer's version is older than opset8", check)

@@ -1,7 +1,7 @@
 // IR017 const-out-of-bounds: a Const points outside the weights file.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR017 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,7 +19,7 @@ void check(const Model& m, Reporter& r) {
                         " but the weights file has only " + std::to_string(file) + " bytes");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR017
 
 CONDLINT_RULE(IR017, "const-out-of-bounds", Level::Error, kIR,
               "A Const's offset + size reaches past the end of the weights file", check)

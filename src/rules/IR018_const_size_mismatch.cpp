@@ -1,7 +1,7 @@
 // IR018 const-size-mismatch: a Const's size is too small for its element type and shape.
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR018 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -26,7 +26,7 @@ void check(const Model& m, Reporter& r) {
                         std::to_string(need) + " bytes, but size=\"" + std::to_string(*c.size) + "\"");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::IR018
 
 CONDLINT_RULE(IR018, "const-size-mismatch", Level::Error, kIR,
               "A Const's size is smaller than its element type and shape need", check)

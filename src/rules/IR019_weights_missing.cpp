@@ -3,7 +3,7 @@
 
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::IR019 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -21,7 +21,7 @@ void check(const Model& m, Reporter& r) {
                       std::filesystem::path(m.ir->weights_path).filename().string() +
                       ", which does not exist; their offsets and sizes were not checked against it");
 }
-}  // namespace
+}  // namespace condlint::rules::IR019
 
 CONDLINT_RULE(IR019, "weights-missing", Level::Note, kIR,
               "Consts point into a weights file that does not exist", check)

@@ -3,10 +3,10 @@
 #include "rules/engine.hpp"
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN001 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Malformed); }
-}  // namespace
+}  // namespace condlint::rules::NN001
 
 CONDLINT_RULE(NN001, "json-malformed", Level::Error, kNNAPI, "The file is not well-formed JSON, or nests deeper than condlint follows", check)

@@ -2,7 +2,7 @@
 // validateOperandLifeTime).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN005 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -22,7 +22,7 @@ void check(const Model& m, Reporter& r) {
                                  nn::operand_type_name(o.type));
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN005
 
 CONDLINT_RULE(NN005, "operand-lifetime-type", Level::Error, kNNAPI,
               "An operand has type SUBGRAPH without lifetime SUBGRAPH, or the other way round", check)

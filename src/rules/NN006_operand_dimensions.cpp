@@ -2,7 +2,7 @@
 // fit in 32 bits (Validation.cpp validateOperandDimensions).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN006 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -36,7 +36,7 @@ void check(const Model& m, Reporter& r) {
         r.report(o.dimensions_loc, what + " " + nn::dims_str(o) + " is larger than 4 GiB (its byte size overflows 32 bits)");
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN006
 
 CONDLINT_RULE(NN006, "operand-dimensions", Level::Error, kNNAPI,
               "A scalar has dimensions, or a constant tensor's shape is not fully specified", check)

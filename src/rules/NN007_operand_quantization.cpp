@@ -2,7 +2,7 @@
 // (Validation.cpp validateOperandScale / validateOperandZeroPoint).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN007 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -36,7 +36,7 @@ void check(const Model& m, Reporter& r) {
                                        ", it is " + std::to_string(o.zero_point));
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN007
 
 CONDLINT_RULE(NN007, "operand-quantization", Level::Error, kNNAPI,
               "An operand's scale or zeroPoint is not allowed for its type", check)

@@ -2,7 +2,7 @@
 // formed there; extension parameters only on extension types (validateOperandExtraParams).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN008 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -45,7 +45,7 @@ void check(const Model& m, Reporter& r) {
         }
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN008
 
 CONDLINT_RULE(NN008, "operand-extra-params", Level::Error, kNNAPI,
               "extraParams are missing, malformed, or given to a type that takes none", check)

@@ -2,7 +2,7 @@
 // (Validation.cpp validateOperandDataLocation).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN009 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -45,7 +45,7 @@ void check(const Model& m, Reporter& r) {
       }
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN009
 
 CONDLINT_RULE(NN009, "operand-location", Level::Error, kNNAPI,
               "An operand's location points outside operandValues / the pools, or is set where it must be zero", check)

@@ -1,7 +1,7 @@
 // NN010 constant-length: a constant's location.length equals its byte size.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN010 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -19,7 +19,7 @@ void check(const Model& m, Reporter& r) {
                                    std::to_string(o.length));
     }
 }
-}  // namespace
+}  // namespace condlint::rules::NN010
 
 CONDLINT_RULE(NN010, "constant-length", Level::Error, kNNAPI,
               "A constant's location.length differs from the byte size of its type and shape", check)

@@ -2,7 +2,7 @@
 // (Validation.cpp validateModelSubgraph).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN011 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -13,6 +13,6 @@ void check(const Model& m, Reporter& r) {
     if (sg.operations.empty()) r.report(sg.loc, sg.label + " has no operations; Android rejects a subgraph without operations");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN011
 
 CONDLINT_RULE(NN011, "subgraph-empty", Level::Error, kNNAPI, "A subgraph has no operands or no operations", check)

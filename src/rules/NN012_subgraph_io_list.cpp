@@ -5,7 +5,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN012 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -45,7 +45,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN012
 
 CONDLINT_RULE(NN012, "subgraph-io-list", Level::Error, kNNAPI,
               "inputIndexes / outputIndexes and the SUBGRAPH_INPUT / SUBGRAPH_OUTPUT lifetimes disagree", check)

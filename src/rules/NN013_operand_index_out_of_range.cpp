@@ -2,7 +2,7 @@
 // subgraph (Validation.cpp validateOperandListImpl).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN013 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -25,7 +25,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN013
 
 CONDLINT_RULE(NN013, "operand-index-out-of-range", Level::Error, kNNAPI,
               "An operation input or output names an operand its subgraph does not have", check)

@@ -6,7 +6,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN014 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -59,7 +59,7 @@ void check(const Model& m, Reporter& r) {
                                          sg.label);
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN014
 
 CONDLINT_RULE(NN014, "execution-order", Level::Error, kNNAPI,
               "An operand is read before it is written, written twice, never written, or is not writable", check)

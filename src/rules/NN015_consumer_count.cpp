@@ -4,7 +4,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN015 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -25,7 +25,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN015
 
 CONDLINT_RULE(NN015, "consumer-count", Level::Error, kNNAPI,
               "An operand's numberOfConsumers differs from the number of operation inputs that read it", check)

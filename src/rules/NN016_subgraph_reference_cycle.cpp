@@ -5,7 +5,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN016 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -51,7 +51,7 @@ void check(const Model& m, Reporter& r) {
     }
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN016
 
 CONDLINT_RULE(NN016, "subgraph-reference-cycle", Level::Error, kNNAPI,
               "SUBGRAPH operands form a cycle of referenced subgraphs (a graph reaching itself)", check)

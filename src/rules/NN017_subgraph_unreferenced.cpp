@@ -5,7 +5,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN017 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -36,7 +36,7 @@ void check(const Model& m, Reporter& r) {
                          "; it is dead weight (or an IF/WHILE names the wrong offset)");
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN017
 
 CONDLINT_RULE(NN017, "subgraph-unreferenced", Level::Warning, kNNAPI,
               "A referenced subgraph cannot be reached from main through SUBGRAPH operands", check)

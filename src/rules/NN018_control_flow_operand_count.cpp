@@ -2,7 +2,7 @@
 // (Validation.cpp validateIfOperation / validateWhileOperation). An IF without outputs is C005.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN018 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -21,7 +21,7 @@ void check(const Model& m, Reporter& r) {
       r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " has no outputs; WHILE needs at least one");
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN018
 
 CONDLINT_RULE(NN018, "control-flow-operand-count", Level::Error, kNNAPI,
               "An IF has fewer than 3 inputs, or a WHILE fewer than 3 inputs or no output", check)

@@ -3,7 +3,7 @@
 // NN009's.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN019 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -25,7 +25,7 @@ void check(const Model& m, Reporter& r) {
     });
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN019
 
 CONDLINT_RULE(NN019, "graph-reference-invalid", Level::Error, kNNAPI,
               "An IF branch or WHILE condition/body input is not a SUBGRAPH operand", check)

@@ -2,7 +2,7 @@
 // (Validation.cpp validateIfOperation). The output count is C005's.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN020 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -23,7 +23,7 @@ void check(const Model& m, Reporter& r) {
     }
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN020
 
 CONDLINT_RULE(NN020, "if-input-count", Level::Error, kNNAPI,
               "An IF's input count is not 3 plus the number of inputs of its then / else graph", check)

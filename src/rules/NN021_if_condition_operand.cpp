@@ -3,7 +3,7 @@
 // an unknown rank ([]), an unknown dimension ([0]).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN021 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -31,7 +31,7 @@ void check(const Model& m, Reporter& r) {
         }
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN021
 
 CONDLINT_RULE(NN021, "if-condition-operand", Level::Error, kNNAPI,
               "The IF condition is a BOOL scalar or a TENSOR_BOOL8 of unknown rank or size (Android needs [1])", check)

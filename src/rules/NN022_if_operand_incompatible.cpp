@@ -4,7 +4,7 @@
 // QUANT8_ASYMM_SIGNED), scale, zeroPoint and extraParams. Element types and shapes are C007-C010's.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN022 {
 using namespace condlint;
 
 bool same_elem(int32_t a, int32_t b) {
@@ -46,7 +46,7 @@ void check(const Model& m, Reporter& r) {
     }
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN022
 
 CONDLINT_RULE(NN022, "if-operand-incompatible", Level::Error, kNNAPI,
               "An IF value and its branch operand differ in NNAPI operand type, scale, zeroPoint or extraParams", check)

@@ -3,7 +3,7 @@
 // the condition graph has one output, body outputs >= WHILE outputs, body inputs >= body outputs.
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN023 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -39,7 +39,7 @@ void check(const Model& m, Reporter& r) {
     }
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN023
 
 CONDLINT_RULE(NN023, "while-count-mismatch", Level::Error, kNNAPI,
               "A WHILE's input/output counts do not fit its condition and body graphs", check)

@@ -4,7 +4,7 @@
 // (the loop-carried value keeps its type and shape).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN024 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -44,7 +44,7 @@ void check(const Model& m, Reporter& r) {
     }
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN024
 
 CONDLINT_RULE(NN024, "while-operand-incompatible", Level::Error, kNNAPI,
               "A WHILE loop value and the condition/body operand it is bound to are not compatible", check)

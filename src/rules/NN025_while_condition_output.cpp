@@ -2,7 +2,7 @@
 // exactly [1] (Validation.cpp validateConditionOperand on the condition model's output).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN025 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -20,7 +20,7 @@ void check(const Model& m, Reporter& r) {
                          "; it must be a TENSOR_BOOL8 of shape [1]");
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN025
 
 CONDLINT_RULE(NN025, "while-condition-output", Level::Error, kNNAPI,
               "A WHILE condition graph's output is not a TENSOR_BOOL8 of shape [1]", check)

@@ -7,7 +7,7 @@
 
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN026 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -53,7 +53,7 @@ void check(const Model& m, Reporter& r) {
     });
   }
 }
-}  // namespace
+}  // namespace condlint::rules::NN026
 
 CONDLINT_RULE(NN026, "control-flow-unknown-size", Level::Note, kNNAPI,
               "IF/WHILE operands of unknown size: CPU-only at run time (note), rejected by HAL drivers (error with --nnapi-target hal)",

@@ -2,7 +2,7 @@
 // execution fails (CpuExecutor cannot read the condition).
 #include "rules/support/nnapi_util.hpp"
 
-namespace {
+namespace condlint::rules::NN027 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
@@ -17,7 +17,7 @@ void check(const Model& m, Reporter& r) {
                                   "(the IF cannot read its condition)");
   });
 }
-}  // namespace
+}  // namespace condlint::rules::NN027
 
 CONDLINT_RULE(NN027, "condition-no-value", Level::Warning, kNNAPI,
               "The IF condition has lifetime NO_VALUE: the model validates but every execution fails", check)

@@ -8,7 +8,7 @@
 #include "model/onnx_data.hpp"
 #include "rules/engine.hpp"
 
-namespace {
+namespace condlint::rules::ONNX016 {
 
 void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx || m.graphs.empty()) return;
@@ -34,7 +34,7 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
                     "about such an operator may not hold for this model");
 }
 
-}  // namespace
+}  // namespace condlint::rules::ONNX016
 
 CONDLINT_RULE(ONNX016, "newer-than-schemas", Level::Note, kONNX,
               "The model's IR version or opset is newer than the onnx schemas condlint links", check)

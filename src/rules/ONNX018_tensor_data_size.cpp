@@ -3,11 +3,11 @@
 // (loaders/onnx_util.cpp: tensor_data_problem) and never hands such data to onnx's inference.
 #include "rules/support/onnx_problems.hpp"
 
-namespace {
+namespace condlint::rules::ONNX018 {
 void check(const condlint::Model& m, condlint::Reporter& r) {
   condlint::report_onnx_problems(m, r, condlint::OnnxProblem::Kind::TensorData);
 }
-}  // namespace
+}  // namespace condlint::rules::ONNX018
 
 CONDLINT_RULE(ONNX018, "tensor-data-size", Level::Error, kONNX,
               "A tensor's data cannot hold the elements its dims declare", check)

@@ -86,11 +86,13 @@ std::string describe(const ValueDesc& v);  // "f32 [2,4] (Parameter 'x')"
 
 }  // namespace condlint
 
-// Defines the accessor `const RuleDef& rule_<ID>()` for one rule file.
+// Defines the accessor `const RuleDef& rule_<ID>()` for one rule file. A rule file keeps its code in
+// `namespace condlint::rules::<ID>` (so rule files can be compiled together, as the unity build does) and names its
+// check function there: CHECK is looked up in that namespace.
 #define CONDLINT_RULE(ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK)                          \
   namespace condlint {                                                                   \
   const RuleDef& rule_##ID() {                                                           \
-    static const RuleDef def{#ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK};                 \
+    static const RuleDef def{#ID, NAME, LEVEL, FORMATS, SUMMARY, rules::ID::CHECK};      \
     return def;                                                                          \
   }                                                                                      \
   }
