@@ -2,6 +2,7 @@
 
 #include "exec/branch_policy.hpp"
 #include "loaders/loader.hpp"
+#include "rules/readability.hpp"
 
 #include <unistd.h>
 
@@ -296,7 +297,13 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
       return;
     }
     base.file = fs::absolute(model_path);
-    if (auto linted = load_onnx(model_path.string(), bytes)) policy = std::make_unique<exec::BranchPolicy>(*linted);
+    if (auto linted = load_onnx(model_path.string(), bytes)) {
+      if (auto why = unreadable_reason(*linted); !why.empty()) {  // one verdict with lint's
+        md.error = model_path.string() + ": " + why;
+        return;
+      }
+      policy = std::make_unique<exec::BranchPolicy>(*linted);
+    }
   }
   for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
   pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put

@@ -17,6 +17,7 @@
 #include "exec/onnx_io.hpp"
 #include "loaders/ir_loop_map.hpp"
 #include "loaders/loader.hpp"
+#include "rules/readability.hpp"
 
 #include <pugixml.hpp>
 
@@ -774,6 +775,10 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       mr.error = model_path.string() + ": " + p.message;
       return mr;
     }
+  if (auto why = cfg.vetted ? std::string() : unreadable_reason(*model); !why.empty()) {
+    mr.error = model_path.string() + ": " + why;
+    return mr;
+  }
   if (model->graphs.empty()) {
     mr.error = model_path.string() + ": no graph";
     return mr;

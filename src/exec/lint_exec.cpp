@@ -7,6 +7,7 @@
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "model/nnapi_data.hpp"
+#include "rules/readability.hpp"
 
 namespace condlint::exec {
 
@@ -106,9 +107,10 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
 }
 
 void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg, ModelResult* run) {
-  if (model.graphs.empty() || !has_golden_data(model, path)) return;
+  if (model.graphs.empty() || !has_golden_data(model, path) || !unreadable_reason(model).empty()) return;
   ModelResult r;
   RunConfig c = cfg;
+  c.vetted = true;
   if (!c.policy) c.policy = std::make_shared<const BranchPolicy>(model);
   if (model.format == Format::NNAPI) {
     c.limits.timeout_ms = 2000;

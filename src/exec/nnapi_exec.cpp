@@ -9,6 +9,7 @@
 #include "exec/compare.hpp"
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/runner.hpp"
 #include "model/nnapi_data.hpp"
 
 namespace condlint::exec {
@@ -573,6 +574,12 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
   ModelResult mr;
   mr.model = path.string();
   guard().limits = cfg.limits;
+  if (!cfg.vetted) {
+    if (auto why = unreadable_file(path); !why.empty()) {
+      mr.error = why;
+      return mr;
+    }
+  }
   NModel m;
   try {
     m = parse_model(path);

@@ -1,6 +1,7 @@
 #include "exec/runner.hpp"
 
 #include "loaders/loader.hpp"
+#include "rules/readability.hpp"
 
 #include <chrono>
 #include <fstream>
@@ -273,6 +274,13 @@ void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Val
   cr.outputs.push_back(std::move(o));
 }
 
+std::string unreadable_file(const fs::path& path) {
+  const LoadResult lr = load_file(path.string());
+  if (!lr.model) return path.string() + ": " + lr.io_error;
+  if (auto why = unreadable_reason(*lr.model); !why.empty()) return path.string() + ": " + why;
+  return {};
+}
+
 ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
   mr.model = model_path.string();
@@ -281,15 +289,21 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
     mr.error = e;
     return mr;
   }
+  RunConfig cfg = config;
+  if (!cfg.policy) {  // which branches pinning may reach: from the linter's reading of the same bytes
+    const auto linted = load_onnx(model_path.string(), bytes);
+    if (linted && !cfg.vetted) {  // read first: what lint cannot read is never parsed for running
+      if (auto why = unreadable_reason(*linted); !why.empty()) {
+        mr.error = model_path.string() + ": " + why;
+        return mr;
+      }
+    }
+    if (linted) cfg.policy = std::make_shared<const BranchPolicy>(*linted);
+  }
   onnx::ModelProto model;
   if (auto e = parse_proto(bytes, model); !e.empty()) {
     mr.error = model_path.string() + ": " + e;
     return mr;
-  }
-  RunConfig cfg = config;
-  if (!cfg.policy) {  // which branches pinning may reach: from the linter's reading of the same bytes
-    const auto linted = load_onnx(model_path.string(), bytes);
-    if (linted) cfg.policy = std::make_shared<const BranchPolicy>(*linted);
   }
   bytes.clear();
   bytes.shrink_to_fit();

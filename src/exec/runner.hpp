@@ -29,7 +29,14 @@ struct RunConfig {
   // Which branches pinning may reach (from the loaded model's condition provenance); null: run_model loads the
   // model to make it (ONNX), or every branch may be pinned (IR, NNAPI: their conditions are not traced yet).
   std::shared_ptr<const BranchPolicy> policy;
+  // The caller read the file with its format's loader and found it readable (lint --exec): the run does not read
+  // it again for that verdict.
+  bool vetted = false;
 };
+
+// "" when `lint` can read the file, else why not (rules/readability.hpp): `run`, `diff` and `export` refuse what
+// `lint` cannot read, so every command gives one verdict on a file.
+std::string unreadable_file(const std::filesystem::path& path);
 
 struct OutputResult {
   std::string name;

@@ -6,6 +6,7 @@
 #include "diff/diff.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/runner.hpp"
 
 namespace condlint::xport {
 
@@ -49,6 +50,12 @@ bool write_bytes(const fs::path& p, const std::string& bytes) {
 }  // namespace
 
 ExportResult export_model(const fs::path& model, const ExportOptions& o) {
+  if (std::string why = exec::unreadable_file(model); !why.empty()) {  // one verdict with lint's
+    ExportResult r;
+    r.error = why;
+    r.problems.push_back(why);
+    return r;
+  }
   if (exec::is_nnapi_path(model)) return export_nnapi(model, o);
   if (model.extension() == ".xml") return export_ir(model, o);
   if (model.extension() == ".onnx") return export_onnx(model, o);
