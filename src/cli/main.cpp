@@ -62,7 +62,23 @@ struct LintOptions {
   bool quiet = false;
   bool exec = false;  // --exec: run the executor where golden data sits beside a model (EX rules)
   std::string dump_types;  // --dump-types FILE: every value's type as condlint knows it (JSON)
+  std::string shard;       // --shard K/N
+  std::string files_from;  // --files-from FILE|-
 };
+
+// "K/N" with 1 <= K <= N <= 10000; false when it is not that.
+bool parse_shard(const std::string& s, int& k, int& n) {
+  const auto slash = s.find('/');
+  if (slash == std::string::npos) return false;
+  try {
+    size_t a = 0, b = 0;
+    k = std::stoi(s.substr(0, slash), &a);
+    n = std::stoi(s.substr(slash + 1), &b);
+    return a == slash && b == s.size() - slash - 1 && k >= 1 && n >= 1 && k <= n && n <= 10000;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
 
 bool valid_rule_selector(const std::string& s) {
   for (const RuleDef* r : all_rules())
@@ -220,7 +236,28 @@ int run_lint(const LintOptions& o) {
   base.disable = o.disable;
   base.options.nnapi_target = o.nnapi_target;
 
-  const Collected inputs = collect_inputs(o.paths);
+  int shard_k = 1, shard_n = 1;
+  if (!o.shard.empty() && !parse_shard(o.shard, shard_k, shard_n)) {
+    std::cerr << "condlint: --shard takes K/N with 1 <= K <= N <= 10000, got '" << term_safe(o.shard) << "'\n";
+    return kExitError;
+  }
+  std::vector<std::string> paths = o.paths;
+  if (!o.files_from.empty()) {
+    std::ifstream file;
+    if (o.files_from != "-") {
+      file.open(o.files_from);
+      if (!file) {
+        std::cerr << "condlint: cannot read the file list " << term_safe(o.files_from) << "\n";
+        return kExitError;
+      }
+    }
+    for (auto& p : read_path_list(o.files_from == "-" ? std::cin : file)) paths.push_back(std::move(p));
+  } else if (paths.empty()) {
+    std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";
+    return kExitError;
+  }
+  Collected inputs = collect_inputs(paths);
+  keep_shard(inputs, shard_k, shard_n);
 #if !defined(CONDLINT_ASAN)
   skip_loader_teardown(inputs.files.size() == 1);  // one model: its scratch memory goes back with the process
 #endif
@@ -786,10 +823,14 @@ int main(int argc, char** argv) {
 
     LintOptions lint;
     auto* lint_cmd = app.add_subcommand("lint", "Lint model files or directories (walked recursively)");
+    // Required unless --files-from gives the files: a required positional also keeps repeatable options such as
+    // --disable from taking the paths as their values.
+    bool files_listed = false;
+    for (int i = 1; i < argc; ++i) files_listed = files_listed || std::string_view(argv[i]).rfind("--files-from", 0) == 0;
     lint_cmd->add_option("paths", lint.paths,
                          "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
                          "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>)")
-        ->required();
+        ->required(!files_listed);
     lint_cmd->add_option("--format", lint.format, "Report format")
         ->check(CLI::IsMember({"text", "json", "sarif", "html"}))
         ->capture_default_str();
@@ -824,6 +865,12 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1u, 1024u));
     lint_cmd->add_option("--automation-id", lint.automation_id, "SARIF runAutomationDetails.id (category/run)")
         ->capture_default_str();
+    lint_cmd->add_option("--shard", lint.shard,
+                         "Lint only share K of N (K/N, 1 <= K <= N): files are split by a stable hash of their path\n"
+                         "relative to the directory given, the same on every machine; for a CI matrix (docs/ci.md)");
+    lint_cmd->add_option("--files-from", lint.files_from,
+                         "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
+                         "`git diff --name-only`): other names and paths that do not exist are left out");
 
     std::string rules_format = "text";
     auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");

@@ -162,9 +162,10 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
     }
     if (!fs::is_directory(st)) {
       c.files.push_back(p);
+      c.keys.push_back(fs::path(p).generic_string());
       continue;
     }
-    std::vector<std::string> found;
+    std::vector<fs::path> found;
     fs::recursive_directory_iterator it(p, fs::directory_options::skip_permission_denied, ec), end;
     if (ec) {
       c.errors.push_back(p + ": " + ec.message());
@@ -180,12 +181,48 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       const auto fmt = format_from_name(it->path());
       if (!fmt) continue;
       if (*fmt == Format::IR && !xml_root_is_net(it->path())) continue;
-      found.push_back(it->path().string());
+      found.push_back(it->path());
     }
-    std::sort(found.begin(), found.end());
-    c.files.insert(c.files.end(), found.begin(), found.end());
+    std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
+    for (const fs::path& f : found) {
+      c.files.push_back(f.string());
+      c.keys.push_back(f.lexically_relative(p).generic_string());
+    }
   }
   return c;
+}
+
+void keep_shard(Collected& c, int k, int n) {
+  if (n <= 1) return;
+  size_t out = 0;
+  for (size_t i = 0; i < c.files.size(); ++i) {
+    uint64_t h = 14695981039346656037ull;  // FNV-1a 64 over the key's bytes
+    for (unsigned char ch : c.keys[i]) h = (h ^ ch) * 1099511628211ull;
+    if (h % static_cast<uint64_t>(n) != static_cast<uint64_t>(k - 1)) continue;
+    if (out != i) {
+      c.files[out] = std::move(c.files[i]);
+      c.keys[out] = std::move(c.keys[i]);
+    }
+    ++out;
+  }
+  c.files.resize(out);
+  c.keys.resize(out);
+}
+
+std::vector<std::string> read_path_list(std::istream& in) {
+  std::vector<std::string> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    const fs::path p(line);
+    const auto fmt = format_from_name(p);
+    std::error_code ec;
+    if (!fmt || !fs::is_regular_file(p, ec)) continue;
+    if (*fmt == Format::IR && !xml_root_is_net(p)) continue;
+    out.push_back(line);
+  }
+  return out;
 }
 
 LoadResult load_file(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <istream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,9 +38,20 @@ std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& by
 // (IR: .xml files whose root element is <net>), in a deterministic order.
 struct Collected {
   std::vector<std::string> files;
+  std::vector<std::string> keys;    // parallel to files: the path relative to the directory given (a file given
+                                    // as itself: its path as given), with '/' separators; what shards hash
   std::vector<std::string> errors;  // paths that do not exist or cannot be read
 };
 Collected collect_inputs(const std::vector<std::string>& paths);
+
+// Keeps share `k` (1-based) of `n` disjoint shares of the files: those whose key's FNV-1a 64 hash is k-1 modulo n.
+// The same on every machine and OS, and the n shares together are exactly the unsharded files. A model travels
+// whole: its .bin, external data and Blobs are read through the model file and never listed on their own.
+void keep_shard(Collected& c, int k, int n);
+
+// Model paths listed one per line (`git diff --name-only`): blank lines, names that are not models (by extension,
+// or an .xml whose root is not <net>) and paths that do not exist (deleted files) are left out.
+std::vector<std::string> read_path_list(std::istream& in);
 
 // Reads a whole file. Returns false with a message on failure.
 bool read_file(const std::string& path, std::string& out, std::string& err);
