@@ -372,6 +372,41 @@ TEST(Hostile, OnnxDimensionsOverflow64Bits) {
   EXPECT_TRUE(any_message_has(f, "ONNX018", "multiply past 2^64")) << dump(f);
 }
 
+// Memory proportional to the file: peak RSS at most 16 x the file + 64 MiB (docs/hardening.md), plus the
+// sanitizers' own footprint when they are on.
+long memory_bound_kb(uintmax_t file_bytes) {
+  long extra = 0;
+#if defined(__SANITIZE_ADDRESS__)
+  extra = 192 * 1024;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  extra = 192 * 1024;
+#endif
+#endif
+  return static_cast<long>(16 * file_bytes / 1024) + 64 * 1024 + extra;
+}
+
+TEST(Hostile, OnnxShapeWithMillionsOfDimsStaysWithinTheMemoryBound) {
+  // A graph input declaring 2,000,000 dimensions (8 MB): C013, read as unknown rank, never copied or inferred.
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* in = m.mutable_graph()->add_input();
+  in->set_name("big");
+  auto* tt = in->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int i = 0; i < 2000000; ++i) tt->mutable_shape()->add_dim()->set_dim_value(1);
+  const fs::path dir = fresh_dir("huge-rank");
+  const fs::path p = dir / "rank.onnx";
+  write(p, m.SerializeAsString());
+  m.Clear();
+  const uintmax_t size = fs::file_size(p);
+  const ChildRun r = lint_in_child(p.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LE(r.max_rss_kb, memory_bound_kb(size)) << "file " << size / 1024 << " KiB";
+  const auto out = test::run(test::condlint_cmd() + " lint --format json " + test::shell_quote(p.string()));
+  EXPECT_EQ(test::count(out.out, "\"rule\": \"C013\""), 1) << out.out.substr(0, 2000);
+  EXPECT_LT(out.out.size(), 20000u);  // the report does not grow with the declared rank
+}
+
 TEST(Hostile, NnapiDimensionsOverflow64Bits) {
   std::string s = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   // x and y of main: 2^32-1 in every one of five dimensions (the product overflows 64 bits).

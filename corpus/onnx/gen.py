@@ -288,6 +288,9 @@ def invalid():
     save("invalid/C012_dead_guard.onnx",
          std(guard_cond + [simple_if(cond="nonempty")], inputs=[vi("x", F, [2])],
              inits=ONE + [h.make_tensor("zero_i", I64, [], [0])]), ["C012"])
+    # C013: a graph input with 1,025 dims, one past the limit; read as unknown rank, nothing downstream reported.
+    save("invalid/C013_rank_past_limit.onnx",
+         std([simple_if()], inputs=[vi("c", B, []), vi("x", F, [2]), vi("big", F, [1] * 1025)]), ["C013"])
     # Generic rules on ONNX.
     save("invalid/C002_condition_float.onnx", std([simple_if()], inputs=[vi("c", F, []), vi("x", F, [2])]), ["C002"])
     save("invalid/C003_condition_3_elements.onnx", std([simple_if()], inputs=[vi("c", B, [3]), vi("x", F, [2])]),

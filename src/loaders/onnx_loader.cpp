@@ -239,6 +239,20 @@ class OnnxBuilder {
     l.node_index = n;
     return l;
   }
+  // The type `vi` declares, or null when it declares none or a shape past kMaxRank: such a shape is recorded once
+  // (rule C013) and never built, copied or handed to onnx's inference.
+  const onnx::TypeProto* declared_of(const onnx::ValueInfoProto& vi, int g) const {
+    if (!vi.has_type() || vi.type().value_case() == onnx::TypeProto::VALUE_NOT_SET) return nullptr;
+    if (const int64_t rank = onnx_max_rank(vi.type()); rank > kMaxRank) {
+      over_limit(&vi.type(), "the shape of " + qname(vi.name()) + " in " + where(g), rank, loc(g));
+      return nullptr;
+    }
+    return &vi.type();
+  }
+  void over_limit(const void* what_ptr, std::string what, int64_t declared, SourceLocation l) const {
+    if (over_limit_seen_.insert(what_ptr).second)
+      model_->over_limits.push_back({std::move(what), declared, kMaxRank, std::move(l)});
+  }
   void problem(PKind k, std::string msg, SourceLocation l) {
     if (k != PKind::DeepNesting && k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing && l.graph >= 0)
       error_at_.insert(int64_t(l.graph) << 32 | static_cast<uint32_t>(l.node_index));
@@ -332,6 +346,7 @@ class OnnxBuilder {
   // input's type and constant data (by address: interned types and initializers are shared) and its attributes. The
   // nodes of one pattern (the Add of every block) are inferred once. Failures are not kept (each reports its node).
   std::unordered_map<std::string, std::vector<const onnx::TypeProto*>> inferred_;
+  mutable std::unordered_set<const void*> over_limit_seen_;  // what declared_of / over_limit recorded
   std::string infer_key_;
   std::vector<const onnx::TypeProto*> inferred_scratch_;
   std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
@@ -467,8 +482,7 @@ const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) 
     auto it = d.find(name);
     if (it != d.end()) vi = it->second;
   }
-  if (!vi || !vi->has_type() || vi->type().value_case() == onnx::TypeProto::VALUE_NOT_SET) return nullptr;
-  return &vi->type();
+  return vi ? declared_of(*vi, g) : nullptr;
 }
 
 // Adds a name to graph g's scope. Returns the value id.
@@ -619,7 +633,8 @@ void OnnxBuilder::begin_graph(int g) {
     Value v;
     v.src = Value::Input;
     v.name = in.name();
-    if (in.has_type() && in.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) v.tp = &in.type();
+    v.tp = declared_of(in, g);
+    if (!v.tp && in.has_type() && in.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) v.tainted = true;
     define(g, std::move(v), sub, "graph input");
   }
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
@@ -631,15 +646,20 @@ void OnnxBuilder::begin_graph(int g) {
     auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
     const auto* src = dims_from ? dims_from : &t;
     if (sparse) tt->set_elem_type(t.data_type()); else dt->set_elem_type(t.data_type());
-    auto* shape = sparse ? tt->mutable_shape() : dt->mutable_shape();
-    for (int64_t d : src->dims()) shape->add_dim()->set_dim_value(d);
+    const bool too_many_dims = src->dims_size() > kMaxRank;  // left of unknown rank (rule C013)
+    if (too_many_dims) {
+      over_limit(&t, "the dims of initializer " + qname(t.name()) + " in " + where(g), src->dims_size(), loc(g));
+    } else {
+      auto* shape = sparse ? tt->mutable_shape() : dt->mutable_shape();
+      for (int64_t d : src->dims()) shape->add_dim()->set_dim_value(d);
+    }
     const std::string_view name = t.name();
     const int seen = visible_.find(name);
     if (seen >= 0 && values_[seen].src == Value::Input && values_[seen].graph == g) {
       // An input with a default value (always legal for IR < 4, allowed for IR >= 4).
       Value& v = values_[seen];
-      if (!sparse && data_ok && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
-      if (!data_ok) v.tainted = true;
+      if (!sparse && data_ok && !too_many_dims && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+      if (!data_ok || too_many_dims) v.tainted = true;
       if (!v.tp) {
         v.tp = &tp;
         v.type = onnx_type_desc(tp);
@@ -651,8 +671,8 @@ void OnnxBuilder::begin_graph(int g) {
     v.src = Value::Initializer;
     v.name = name;
     v.tp = &tp;
-    if (!sparse && data_ok && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
-    v.tainted = !data_ok;  // its dims are in doubt: what follows from them is not reported again
+    if (!sparse && data_ok && !too_many_dims && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
+    v.tainted = !data_ok || too_many_dims;  // its dims are in doubt: what follows from them is not reported again
     define(g, std::move(v), sub, "initializer");
   };
   for (const auto& t : gp.initializer()) add_init(t, false, nullptr);
@@ -826,7 +846,11 @@ const onnx::TypeProto* OnnxBuilder::branch_output_type(int bg, int k, bool* tain
     inferred = values_[outs[k]].tp;
     if (values_[outs[k]].tainted && tainted) *tainted = true;
   }
-  if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) return &decl[k].type();
+  if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) {
+    if (const auto* t = declared_of(decl[k], bg)) return t;
+    if (tainted) *tainted = true;  // past a limit, reported once
+    return nullptr;
+  }
   return inferred;
 }
 
@@ -919,7 +943,8 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
         const onnx::TypeProto* passed = k < 2 && !given ? &fixed[k] : given;
         if (!passed || !formal[k].has_type() || formal[k].type().value_case() == onnx::TypeProto::VALUE_NOT_SET)
           continue;
-        if (onnx_type_depth(*passed) > kMaxInferTypeDepth || onnx_type_depth(formal[k].type()) > kMaxInferTypeDepth)
+        if (onnx_type_depth(*passed) > kMaxInferTypeDepth || onnx_type_depth(formal[k].type()) > kMaxInferTypeDepth ||
+            onnx_max_rank(formal[k].type()) > kMaxRank)
           continue;
         // Shapes: the body's declaration must admit what is passed (a dim may differ between iterations, so only
         // the element type and kind are compared for carried values, as onnx does).
@@ -1264,7 +1289,7 @@ void OnnxBuilder::build_views() {
         const onnx::TypeProto* tp = nullptr;
         const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
         if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
-        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = &outs[k].type();
+        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = declared_of(outs[k], br.graph);
         else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
         ob.value.present = true;
         ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());

@@ -1,5 +1,7 @@
 #include "loaders/onnx_util.hpp"
 
+#include "model/model.hpp"
+
 #include <onnx/defs/data_type_utils.h>
 #include <onnx/onnx_pb.h>
 
@@ -89,6 +91,18 @@ TypeDesc onnx_type_desc(const onnx::TypeProto& top) {
   return d;
 }
 
+int64_t onnx_max_rank(const onnx::TypeProto& top) {
+  int64_t rank = 0;
+  int depth = 0;
+  for (const onnx::TypeProto* t = &top; t && depth < 1000; t = contained_type(*t), ++depth) {
+    if (t->value_case() == onnx::TypeProto::kTensorType && t->tensor_type().has_shape())
+      rank = std::max<int64_t>(rank, t->tensor_type().shape().dim_size());
+    else if (t->value_case() == onnx::TypeProto::kSparseTensorType && t->sparse_tensor_type().has_shape())
+      rank = std::max<int64_t>(rank, t->sparse_tensor_type().shape().dim_size());
+  }
+  return rank;
+}
+
 int onnx_type_depth(const onnx::TypeProto& top) {
   int depth = 0;
   for (const onnx::TypeProto* t = &top; t;) {
@@ -134,7 +148,7 @@ Shape onnx_shape(const onnx::TypeProto& t) {
   if (t.value_case() == onnx::TypeProto::kTensorType && t.tensor_type().has_shape()) sp = &t.tensor_type().shape();
   else if (t.value_case() == onnx::TypeProto::kSparseTensorType && t.sparse_tensor_type().has_shape())
     sp = &t.sparse_tensor_type().shape();
-  if (!sp) return Shape::unknown();
+  if (!sp || sp->dim_size() > kMaxRank) return Shape::unknown();  // past the limit: not built (rule C013)
   Shape s = Shape::of({});
   s.dims.reserve(sp->dim_size());
   for (const auto& d : sp->dim())

@@ -20,6 +20,8 @@ ElemType onnx_elem_type(int32_t data_type);
 TypeDesc onnx_type_desc(const onnx::TypeProto& t);
 // How deeply a type nests (tensor = 1, sequence(tensor) = 2, ...), counted iteratively.
 int onnx_type_depth(const onnx::TypeProto& t);
+// The largest rank any tensor shape in `t` declares (sequence, optional and map element types included).
+int64_t onnx_max_rank(const onnx::TypeProto& t);
 // onnx's string for a tensor type and sequences and optionals of one ("tensor(float)", "optional(seq(tensor(int64)))"),
 // as in If's type constraints; built iteratively, without onnx's process-wide type table (which DataTypeUtils::ToType
 // grows by every string it makes). Empty for maps, sparse tensors, unset types and unknown element types.

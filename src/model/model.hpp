@@ -247,6 +247,17 @@ struct ExecResults {
 struct OnnxData;
 struct NnapiData;
 
+// A size a file declares past one of condlint's limits (docs/hardening.md: no real model comes near them). The
+// loader does not build what was declared (a shape past kMaxRank is read as a shape of unknown rank, which is
+// sound: it knows less) and records the fact; rule C013 reports it.
+struct OverLimit {
+  std::string what;      // "the shape of graph input 'x'"
+  int64_t declared = 0;  // how many were declared
+  int64_t limit = 0;
+  SourceLocation loc;
+};
+constexpr int64_t kMaxRank = 1024;  // dimensions of one shape
+
 struct Model {
   Model();
   ~Model();
@@ -260,6 +271,7 @@ struct Model {
   std::unique_ptr<OnnxData> onnx;   // set for ONNX models
   std::unique_ptr<NnapiData> nnapi; // set for NNAPI models
   std::unique_ptr<ExecResults> exec; // set by `lint --exec` only (exec/lint_exec.hpp)
+  std::vector<OverLimit> over_limits; // sizes past condlint's limits, not built (rule C013)
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

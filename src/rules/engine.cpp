@@ -26,7 +26,23 @@ bool parse_level(std::string_view s, Level& out) {
   return true;
 }
 
+namespace {
+// A message quotes names and values from the file; a hostile file can make them megabytes long. Messages are cut
+// here, once for every rule, so no report grows with a value the file declares.
+constexpr size_t kMaxMessageBytes = 1000;
+
+void cut_long_message(std::string& m) {
+  if (m.size() <= kMaxMessageBytes) return;
+  size_t cut = kMaxMessageBytes;
+  while (cut > 0 && (static_cast<unsigned char>(m[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+  const size_t total = m.size();
+  m.resize(cut);
+  m += "... (message cut: " + std::to_string(total) + " bytes in all)";
+}
+}  // namespace
+
 void Reporter::report(const SourceLocation& loc, std::string message) {
+  cut_long_message(message);
   Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc};
   if (f.loc.file.empty()) f.loc.file = model_.path;
   // The node path (loc.node) is filled in by run_rules once the rules are done: Model::path_of keeps a cache.

@@ -1,0 +1,18 @@
+// C013 limit-exceeded: the file declares a size past one of condlint's limits (a shape of more than kMaxRank
+// dimensions). The loader did not build it: the value is read as of unknown rank, and what follows from it is not
+// reported again. No real model comes near the limits; a file that does is broken or hostile.
+#include "rules/engine.hpp"
+
+namespace condlint::rules::C013 {
+using namespace condlint;
+
+void check(const Model& m, Reporter& r) {
+  for (const OverLimit& o : m.over_limits)
+    r.report(o.loc, o.what + " declares " + std::to_string(o.declared) + " dimensions, more than condlint's limit of " +
+                        std::to_string(o.limit) + "; no real model has that many, so it is read as a shape of "
+                        "unknown rank (docs/hardening.md)");
+}
+}  // namespace condlint::rules::C013
+
+CONDLINT_RULE(C013, "limit-exceeded", Level::Error, kONNX,
+              "The file declares a shape with more dimensions than condlint's limit (1024)", check)
