@@ -464,21 +464,15 @@ int run_lint(const LintOptions& o) {
 
 int run_rules_list(const std::string& format) {
   if (format == "json") {
-    std::cout << "[";
-    bool first = true;
+    nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const RuleDef* r : all_rules()) {
-      std::cout << (first ? "\n" : ",\n") << "  {\"id\": \"" << r->id << "\", \"name\": \"" << r->name
-                << "\", \"level\": \"" << to_string(r->level) << "\", \"formats\": [";
-      bool f1 = true;
+      nlohmann::ordered_json formats = nlohmann::ordered_json::array();
       for (auto [bit, name] : {std::pair{kIR, "ir"}, {kONNX, "onnx"}, {kNNAPI, "nnapi"}})
-        if (r->formats & bit) {
-          std::cout << (f1 ? "" : ", ") << "\"" << name << "\"";
-          f1 = false;
-        }
-      std::cout << "], \"summary\": \"" << r->summary << "\"}";
-      first = false;
+        if (r->formats & bit) formats.push_back(name);
+      rules.push_back({{"id", r->id}, {"name", r->name}, {"level", to_string(r->level)}, {"formats", formats},
+                       {"summary", r->summary}});
     }
-    std::cout << "\n]\n";
+    std::cout << rules.dump(2) << "\n";
     return kExitClean;
   }
   std::cout << "ID      NAME                          LEVEL    FORMATS        SUMMARY\n";

@@ -9,8 +9,8 @@ namespace condlint::json {
 
 int Document::member(int obj, std::string_view name) const {
   const Node& n = nodes[static_cast<size_t>(obj)];
-  for (size_t i = 0; i < n.keys.size(); ++i)
-    if (n.keys[i].first == name) return n.children[i];
+  for (size_t i = 0; i < n.keys().size(); ++i)
+    if (n.keys()[i].first == name) return n.children()[i];
   return -1;
 }
 
@@ -47,11 +47,11 @@ class Parser {
       const char c = s_[p_];
       const int id = static_cast<int>(doc_.nodes.size());
       doc_.nodes.emplace_back();
-      doc_.nodes.back().offset = static_cast<int64_t>(p_);
+      doc_.nodes.back().set_offset(static_cast<int64_t>(p_));
       if (!stack.empty()) {
         Node& parent = doc_.nodes[static_cast<size_t>(stack.back())];
-        parent.children.push_back(id);
-        if (parent.kind == Node::Object) parent.keys.emplace_back(std::move(pending_key), pending_key_off);
+        parent.extra().children.push_back(id);
+        if (parent.kind == Node::Object) parent.extra().keys.emplace_back(std::move(pending_key), pending_key_off);
       }
       bool opened = false;
       if (c == '{' || c == '[') {
@@ -126,7 +126,7 @@ class Parser {
     const char c = s_[p_];
     if (c == '"') {
       n.kind = Node::String;
-      return string(n.text);
+      return string(n.extra().text);
     }
     if (c == 't') { n.kind = Node::Bool; n.boolean = true; return literal("true"); }
     if (c == 'f') { n.kind = Node::Bool; return literal("false"); }
@@ -159,17 +159,14 @@ class Parser {
     }
     const std::string lex(s_.substr(start, p_ - start));
     n.kind = Node::Number;
-    n.number = std::strtod(lex.c_str(), nullptr);
+    const double d = std::strtod(lex.c_str(), nullptr);
+    n.set_number(d);
     if (plain) {
       errno = 0;
       const long long v = std::strtoll(lex.c_str(), nullptr, 10);
-      if (errno != ERANGE) {
-        n.integral = true;
-        n.integer = v;
-      }
-    } else if (std::isfinite(n.number) && std::floor(n.number) == n.number && std::fabs(n.number) < 9.2e18) {
-      n.integral = true;
-      n.integer = static_cast<int64_t>(n.number);
+      if (errno != ERANGE) n.set_integer(v);
+    } else if (std::isfinite(d) && std::floor(d) == d && std::fabs(d) < 9.2e18) {
+      n.set_integer(static_cast<int64_t>(d), d == 0 && std::signbit(d));
     }
     return true;
   }
@@ -288,9 +285,9 @@ bool parse(std::string_view text, Document& doc, Error& err, size_t max_depth) {
   if (!p.run()) return false;
   // Duplicate member names: a second pass, so that the parser itself stays simple.
   for (const Node& n : doc.nodes) {
-    if (n.kind != Node::Object || n.keys.size() < 2) continue;
+    if (n.kind != Node::Object || n.keys().size() < 2) continue;
     std::unordered_set<std::string_view> seen;
-    for (const auto& [k, off] : n.keys)
+    for (const auto& [k, off] : n.keys())
       if (!seen.insert(k).second) {
         err.message = "member \"" + k + "\" appears twice in one object";
         err.offset = off;

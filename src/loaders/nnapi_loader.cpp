@@ -37,10 +37,10 @@ class NnBuilder {
     l.graph = graph;
     return l;
   }
-  SourceLocation at_node(int id, std::string ptr, int graph = -1) const { return at(doc_[id].offset, std::move(ptr), graph); }
+  SourceLocation at_node(int id, std::string ptr, int graph = -1) const { return at(doc_[id].offset(), std::move(ptr), graph); }
   NnPos pos(int id) const {
     NnPos p;
-    p.offset = doc_[id].offset;
+    p.offset = doc_[id].offset();
     lines_.locate(p.offset, p.line, p.column);
     return p;
   }
@@ -70,7 +70,7 @@ class NnBuilder {
     if (!is(id, JNode::Object, ptr, std::string("an object (") + std::string(what) + ")", graph)) return false;
     const JNode& n = doc_[id];
     bool ok = true;
-    for (const auto& [k, off] : n.keys) {
+    for (const auto& [k, off] : n.keys()) {
       bool known = false;
       for (auto a : allowed) known |= (a == k);
       if (!known) {
@@ -94,12 +94,12 @@ class NnBuilder {
       schema(id, ptr, std::string("must be ") + std::string(what) + " (an integer)", graph);
       return std::nullopt;
     }
-    if (n.integer < lo || n.integer > hi) {
-      schema(id, ptr, std::to_string(n.integer) + " is out of range for " + std::string(what) + " (" + std::to_string(lo) + " … " +
+    if (n.integer() < lo || n.integer() > hi) {
+      schema(id, ptr, std::to_string(n.integer()) + " is out of range for " + std::string(what) + " (" + std::to_string(lo) + " … " +
                           std::to_string(hi) + ")", graph);
       return std::nullopt;
     }
-    return n.integer;
+    return n.integer();
   }
   std::optional<uint32_t> u32(int id, const std::string& ptr, std::string_view what, int graph = -1) {
     auto v = integer(id, ptr, 0, 0xFFFFFFFFll, what, graph);
@@ -110,7 +110,7 @@ class NnBuilder {
                 std::string_view what, int graph = -1) {
     if (!is(id, JNode::Array, ptr, "an array of non-negative integers", graph)) return false;
     bool ok = true;
-    const auto& ch = doc_[id].children;
+    const auto& ch = doc_[id].children();
     for (size_t i = 0; i < ch.size(); ++i) {
       auto v = u32(ch[i], ptr + "/" + std::to_string(i), what, graph);
       if (!v) { ok = false; continue; }
@@ -121,7 +121,7 @@ class NnBuilder {
   }
   std::optional<std::string> str(int id, const std::string& ptr, int graph = -1) {
     if (!is(id, JNode::String, ptr, "a string", graph)) return std::nullopt;
-    return doc_[id].text;
+    return doc_[id].text();
   }
   // An enumeration written as a name or a number.
   std::optional<int32_t> enumeration(int id, const std::string& ptr, std::string_view what,
@@ -129,14 +129,14 @@ class NnBuilder {
                                      bool extensions, int graph) {
     const JNode& n = doc_[id];
     if (n.kind == JNode::String) {
-      if (auto v = by_name(n.text)) return v;
-      schema(id, ptr, "\"" + n.text + "\" is not an " + std::string(what) + " name (names are upper case, as in AIDL)", graph);
+      if (auto v = by_name(n.text())) return v;
+      schema(id, ptr, "\"" + n.text() + "\" is not an " + std::string(what) + " name (names are upper case, as in AIDL)", graph);
       return std::nullopt;
     }
     if (n.kind == JNode::Number && n.integral) {
-      if ((n.integer >= 0 && n.integer <= max_std) || (extensions && n.integer >= 65536 && n.integer <= 2147483647))
-        return static_cast<int32_t>(n.integer);
-      schema(id, ptr, std::to_string(n.integer) + " is not a valid " + std::string(what) + " number", graph);
+      if ((n.integer() >= 0 && n.integer() <= max_std) || (extensions && n.integer() >= 65536 && n.integer() <= 2147483647))
+        return static_cast<int32_t>(n.integer());
+      schema(id, ptr, std::to_string(n.integer()) + " is not a valid " + std::string(what) + " number", graph);
       return std::nullopt;
     }
     schema(id, ptr, std::string("must be an ") + std::string(what) + " name or number, not " + std::string(json::kind_name(n.kind)), graph);
@@ -186,11 +186,11 @@ void NnBuilder::read_document() {
               {"format", "version", "main"}, "the document"))
     if (doc_[root].kind != JNode::Object) return;
   if (int f = doc_.member(root, "format"); f >= 0) {
-    if (doc_[f].kind != JNode::String || doc_[f].text != "nnapi-model")
+    if (doc_[f].kind != JNode::String || doc_[f].text() != "nnapi-model")
       schema(f, "/format", "must be \"nnapi-model\"");
   }
   if (int v = doc_.member(root, "version"); v >= 0) {
-    if (doc_[v].kind != JNode::Number || !doc_[v].integral || doc_[v].integer != 1)
+    if (doc_[v].kind != JNode::Number || !doc_[v].integral || doc_[v].integer() != 1)
       schema(v, "/version", "must be 1 (the only version of this format)");
   }
   if (int n = doc_.member(root, "name"); n >= 0)
@@ -202,12 +202,12 @@ void NnBuilder::read_document() {
   const int main_id = doc_.member(root, "main");
   const int refs = doc_.member(root, "referenced");
   size_t nref = 0;
-  if (refs >= 0 && is(refs, JNode::Array, "/referenced", "an array of subgraphs")) nref = doc_[refs].children.size();
+  if (refs >= 0 && is(refs, JNode::Array, "/referenced", "an array of subgraphs")) nref = doc_[refs].children().size();
   nn_->subgraphs.resize(1 + nref);
   nn_->subgraphs[0].label = "main";
   for (size_t i = 0; i < nref; ++i) nn_->subgraphs[i + 1].label = "referenced/" + std::to_string(i);
   if (main_id >= 0) read_subgraph(main_id, "/main", 0);
-  for (size_t i = 0; i < nref; ++i) read_subgraph(doc_[refs].children[i], "/referenced/" + std::to_string(i), static_cast<int>(i + 1));
+  for (size_t i = 0; i < nref; ++i) read_subgraph(doc_[refs].children()[i], "/referenced/" + std::to_string(i), static_cast<int>(i + 1));
 
   // Constant areas.
   nn_->operand_values_loc = nn_->doc_loc;
@@ -220,7 +220,7 @@ void NnBuilder::read_document() {
     nn_->operand_values_loc = b.loc;
   }
   if (int pools = doc_.member(root, "pools"); pools >= 0 && is(pools, JNode::Array, "/pools", "an array of Blobs")) {
-    const auto& ch = doc_[pools].children;
+    const auto& ch = doc_[pools].children();
     for (size_t i = 0; i < ch.size(); ++i) {
       NnBlob b;
       read_blob(ch[i], "/pools/" + std::to_string(i), b);
@@ -241,12 +241,12 @@ void NnBuilder::read_subgraph(int id, const std::string& ptr, int g) {
   if (int n = doc_.member(id, "name"); n >= 0)
     if (auto s = str(n, ptr + "/name", g)) sg.name = *s;
   if (int ops = doc_.member(id, "operands"); ops >= 0 && is(ops, JNode::Array, ptr + "/operands", "an array of operands", g)) {
-    const auto& ch = doc_[ops].children;
+    const auto& ch = doc_[ops].children();
     sg.operands.resize(ch.size());
     for (size_t i = 0; i < ch.size(); ++i) read_operand(ch[i], ptr + "/operands/" + std::to_string(i), g, sg.operands[i]);
   }
   if (int ops = doc_.member(id, "operations"); ops >= 0 && is(ops, JNode::Array, ptr + "/operations", "an array of operations", g)) {
-    const auto& ch = doc_[ops].children;
+    const auto& ch = doc_[ops].children();
     sg.operations.resize(ch.size());
     for (size_t i = 0; i < ch.size(); ++i) read_operation(ch[i], ptr + "/operations/" + std::to_string(i), g, sg.operations[i]);
   }
@@ -292,7 +292,7 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
   }
   if (int s = doc_.member(id, "scale"); s >= 0) {
     o.scale_loc = at_node(s, ptr + "/scale", g);
-    if (is(s, JNode::Number, ptr + "/scale", "a number", g)) o.scale = doc_[s].number;
+    if (is(s, JNode::Number, ptr + "/scale", "a number", g)) o.scale = doc_[s].number();
   }
   if (int z = doc_.member(id, "zeroPoint"); z >= 0) {
     o.zero_point_loc = at_node(z, ptr + "/zeroPoint", g);
@@ -316,22 +316,22 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
   if (int e = doc_.member(id, "extraParams"); e >= 0) {
     const std::string ep = ptr + "/extraParams";
     o.extra_loc = at_node(e, ep, g);
-    if (doc_[e].kind == JNode::Object && doc_[e].keys.size() == 1 && doc_[e].keys[0].first == "channelQuant") {
-      const int cq = doc_[e].children[0];
+    if (doc_[e].kind == JNode::Object && doc_[e].keys().size() == 1 && doc_[e].keys()[0].first == "channelQuant") {
+      const int cq = doc_[e].children()[0];
       const std::string cp = ep + "/channelQuant";
       if (object(cq, cp, {"scales", "channelDim"}, {"scales", "channelDim"}, "channelQuant", g)) {
         o.extra = NnOperand::Extra::ChannelQuant;
         const int sc = doc_.member(cq, "scales");
         if (is(sc, JNode::Array, cp + "/scales", "an array of numbers", g))
-          for (size_t i = 0; i < doc_[sc].children.size(); ++i) {
-            const int s = doc_[sc].children[i];
-            if (is(s, JNode::Number, cp + "/scales/" + std::to_string(i), "a number", g)) o.channel_scales.push_back(doc_[s].number);
+          for (size_t i = 0; i < doc_[sc].children().size(); ++i) {
+            const int s = doc_[sc].children()[i];
+            if (is(s, JNode::Number, cp + "/scales/" + std::to_string(i), "a number", g)) o.channel_scales.push_back(doc_[s].number());
           }
         o.channel_dim = u32(doc_.member(cq, "channelDim"), cp + "/channelDim", "a dimension index", g).value_or(0);
       }
-    } else if (doc_[e].kind == JNode::Object && doc_[e].keys.size() == 1 && doc_[e].keys[0].first == "extension") {
+    } else if (doc_[e].kind == JNode::Object && doc_[e].keys().size() == 1 && doc_[e].keys()[0].first == "extension") {
       NnBlob b;
-      if (read_blob(doc_[e].children[0], ep + "/extension", b)) {
+      if (read_blob(doc_[e].children()[0], ep + "/extension", b)) {
         o.extra = NnOperand::Extra::Extension;
         o.extension_bytes = std::move(b.bytes);
       }
@@ -461,15 +461,15 @@ bool NnBuilder::load_file_blob(const std::string& rel, NnBlob& b, std::string& w
 bool NnBuilder::read_blob(int id, const std::string& ptr, NnBlob& b) {
   b.loc = at_node(id, ptr);
   const JNode& n = doc_[id];
-  if (n.kind != JNode::Object || n.keys.size() != 1 || (n.keys[0].first != "base64" && n.keys[0].first != "file")) {
+  if (n.kind != JNode::Object || n.keys().size() != 1 || (n.keys()[0].first != "base64" && n.keys()[0].first != "file")) {
     schema(id, ptr, "a Blob must be {\"base64\": \"...\"} or {\"file\": \"relative/path\"}, exactly one member");
     return false;
   }
-  const int v = n.children[0];
-  const std::string vp = ptr + "/" + n.keys[0].first;
+  const int v = n.children()[0];
+  const std::string vp = ptr + "/" + n.keys()[0].first;
   auto s = str(v, vp);
   if (!s) return false;
-  if (n.keys[0].first == "base64") {
+  if (n.keys()[0].first == "base64") {
     if (!decode_base64(*s, b.bytes)) {
       schema(v, vp, "is not padded standard base64 (A-Z a-z 0-9 + /, '=' padding, no whitespace)");
       return false;
@@ -515,7 +515,7 @@ void NnBuilder::read_value(int id, const std::string& ptr, NnValue& v, bool allo
     if (u32_list(d, ptr + "/dimensions", dims, ps, "a dimension")) v.dimensions = std::move(dims);
   }
   if (int d = doc_.member(id, "data"); d >= 0 && is(d, JNode::Array, ptr + "/data", "an array")) {
-    const auto& ch = doc_[d].children;
+    const auto& ch = doc_[d].children();
     v.data_count = ch.size();
     for (size_t i = 0; i < ch.size(); ++i)
       if (doc_[ch[i]].kind != JNode::Number && doc_[ch[i]].kind != JNode::Bool)
@@ -525,7 +525,7 @@ void NnBuilder::read_value(int id, const std::string& ptr, NnValue& v, bool allo
 
 void NnBuilder::read_examples(int id) {
   if (!is(id, JNode::Array, "/examples", "an array of examples")) return;
-  const auto& ch = doc_[id].children;
+  const auto& ch = doc_[id].children();
   for (size_t i = 0; i < ch.size(); ++i) {
     const std::string p = "/examples/" + std::to_string(i);
     NnExample ex;
@@ -539,9 +539,9 @@ void NnBuilder::read_examples(int id) {
         const int a = doc_.member(ch[i], member);
         const std::string ap = p + "/" + member;
         if (a < 0 || !is(a, JNode::Array, ap, "an array of values")) continue;
-        for (size_t k = 0; k < doc_[a].children.size(); ++k) {
+        for (size_t k = 0; k < doc_[a].children().size(); ++k) {
           list->emplace_back();
-          read_value(doc_[a].children[k], ap + "/" + std::to_string(k), list->back(), nullable);
+          read_value(doc_[a].children()[k], ap + "/" + std::to_string(k), list->back(), nullable);
         }
       }
     }
@@ -558,7 +558,7 @@ void NnBuilder::pack_values() {
     NnSubgraph& sg = nn_->subgraphs[pv.graph];
     NnOperand& o = sg.operands[pv.operand];
     const std::string vp = o.value_loc.pointer;
-    const auto& items = doc_[pv.node].children;
+    const auto& items = doc_[pv.node].children();
     const int32_t t = o.type;
     const bool is_bool = t == nn::BOOL || t == nn::TENSOR_BOOL8;
     const bool is_float = t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
@@ -581,7 +581,7 @@ void NnBuilder::pack_values() {
         if (it.kind != JNode::Bool) { schema(items[i], ip, "must be true or false for " + nn::operand_type_name(t), pv.graph); items_ok = false; }
       } else if (is_float) {
         if (it.kind != JNode::Number) { schema(items[i], ip, "must be a number for " + nn::operand_type_name(t), pv.graph); items_ok = false; }
-      } else if (it.kind != JNode::Number || !it.integral || it.integer < lo || it.integer > hi) {
+      } else if (it.kind != JNode::Number || !it.integral || it.integer() < lo || it.integer() > hi) {
         schema(items[i], ip, "must be an integer in " + std::to_string(lo) + " … " + std::to_string(hi) + " for " +
                                  nn::operand_type_name(t) + " (the stored integer, not the real value)", pv.graph);
         items_ok = false;
@@ -618,8 +618,8 @@ void NnBuilder::pack_values() {
       if (is_bool) raw = it.boolean ? 1 : 0;
       else if (t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16) {
         uint16_t h;
-        if (!nn::to_half(it.number, h)) {
-          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number) +
+        if (!nn::to_half(it.number(), h)) {
+          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) +
                                               " overflows binary16 (largest finite value 65504)",
                   NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
           enc_ok = false;
@@ -627,9 +627,9 @@ void NnBuilder::pack_values() {
         }
         raw = h;
       } else if (is_float) {
-        const float f = static_cast<float>(it.number);
+        const float f = static_cast<float>(it.number());
         if (!std::isfinite(f)) {
-          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number) + " overflows binary32",
+          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) + " overflows binary32",
                   NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
           enc_ok = false;
           break;
@@ -638,7 +638,7 @@ void NnBuilder::pack_values() {
         std::memcpy(&w, &f, 4);
         raw = w;
       } else {
-        raw = static_cast<uint64_t>(it.integer);
+        raw = static_cast<uint64_t>(it.integer());
       }
       for (unsigned k = 0; k < es; ++k) bytes += static_cast<char>((raw >> (8 * k)) & 0xFF);
     }
