@@ -407,6 +407,25 @@ TEST(Hostile, OnnxShapeWithMillionsOfDimsStaysWithinTheMemoryBound) {
   EXPECT_LT(out.out.size(), 20000u);  // the report does not grow with the declared rank
 }
 
+TEST(Hostile, NnapiDimensionsListOfMillionsStaysWithinTheMemoryBound) {
+  // An operand whose `dimensions` lists 2,000,000 entries (4 MB): C013, not built.
+  std::string text = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
+  const std::string from = R"({"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [2])";
+  std::string dims;
+  dims.reserve(4000000);
+  for (int i = 0; i < 2000000; ++i) dims += i ? ",1" : "1";
+  text.replace(text.find(from), from.size(), R"({"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [)" + dims + "]");
+  const fs::path p = fresh_dir("huge-dims") / "dims.nnapi.json";
+  write(p, text);
+  const uintmax_t size = fs::file_size(p);
+  const ChildRun r = lint_in_child(p.string());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_LE(r.max_rss_kb, memory_bound_kb(size)) << "file " << size / 1024 << " KiB";
+  const auto out = test::run(test::condlint_cmd() + " lint --format json " + test::shell_quote(p.string()));
+  EXPECT_EQ(test::count(out.out, "\"rule\": \"C013\""), 1) << out.out.substr(0, 2000);
+  EXPECT_LT(out.out.size(), 20000u);
+}
+
 TEST(Hostile, NnapiDimensionsOverflow64Bits) {
   std::string s = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   // x and y of main: 2^32-1 in every one of five dimensions (the product overflows 64 bits).

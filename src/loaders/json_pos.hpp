@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -65,7 +66,9 @@ struct Node {
 };
 
 struct Document {
-  std::vector<Node> nodes;  // nodes[0] is the root after a successful parse
+  // nodes[0] is the root after a successful parse. A deque: it grows without copying (a vector would hold the old
+  // and the new array at once while growing), and references to nodes stay valid.
+  std::deque<Node> nodes;
   const Node& operator[](int i) const { return nodes[static_cast<size_t>(i)]; }
   // Member `name` of object `obj`, or -1.
   int member(int obj, std::string_view name) const;

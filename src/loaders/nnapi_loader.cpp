@@ -288,7 +288,14 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
   }
   if (int d = doc_.member(id, "dimensions"); d >= 0) {
     o.dimensions_loc = at_node(d, ptr + "/dimensions", g);
-    u32_list(d, ptr + "/dimensions", o.dimensions, o.dimension_pos, "a dimension", g);
+    if (doc_[d].kind == JNode::Array && doc_[d].children().size() > static_cast<size_t>(kMaxRank)) {
+      // Past the limit: not built (the operand's rank is unknown); rule C013 reports it.
+      o.dims_over_limit = true;
+      model_->over_limits.push_back({"operand " + ptr, static_cast<int64_t>(doc_[d].children().size()),
+                                     kMaxRank, o.dimensions_loc});
+    } else {
+      u32_list(d, ptr + "/dimensions", o.dimensions, o.dimension_pos, "a dimension", g);
+    }
   }
   if (int s = doc_.member(id, "scale"); s >= 0) {
     o.scale_loc = at_node(s, ptr + "/scale", g);

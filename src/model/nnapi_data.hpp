@@ -36,6 +36,7 @@ struct NnOperand {
   std::string name;
   int32_t type = 0;
   std::vector<uint32_t> dimensions;
+  bool dims_over_limit = false;  // `dimensions` listed more than kMaxRank entries: not built, rank unknown (C013)
   double scale = 0;
   int32_t zero_point = 0;
   int32_t lifetime = 0;

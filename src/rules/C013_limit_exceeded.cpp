@@ -1,5 +1,5 @@
 // C013 limit-exceeded: the file declares a size past one of condlint's limits (a shape of more than kMaxRank
-// dimensions). The loader did not build it: the value is read as of unknown rank, and what follows from it is not
+// dimensions: ONNX value types and initializer dims, NNAPI operand dimensions). The loader did not build it: the value is read as of unknown rank, and what follows from it is not
 // reported again. No real model comes near the limits; a file that does is broken or hostile.
 #include "rules/engine.hpp"
 
@@ -14,5 +14,5 @@ void check(const Model& m, Reporter& r) {
 }
 }  // namespace condlint::rules::C013
 
-CONDLINT_RULE(C013, "limit-exceeded", Level::Error, kONNX,
+CONDLINT_RULE(C013, "limit-exceeded", Level::Error, kONNX | kNNAPI,
               "The file declares a shape with more dimensions than condlint's limit (1024)", check)
