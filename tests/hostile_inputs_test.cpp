@@ -426,6 +426,19 @@ TEST(Hostile, NnapiDimensionsListOfMillionsStaysWithinTheMemoryBound) {
   expect_one_limit_finding_within_the_bound(p);
 }
 
+TEST(Hostile, IrShapeAttributeOfMillionsStaysWithinTheMemoryBound) {
+  // A Parameter whose `shape` attribute lists 2,000,000 dims (4 MB): C013, not built.
+  std::string text = slurp(test::source_dir() / "corpus/ir/valid/dynamic_shapes.xml");
+  const std::string from = R"(<data element_type="f32" shape="?,4"/>)";
+  std::string dims;
+  dims.reserve(4000000);
+  for (int i = 0; i < 2000000; ++i) dims += i ? ",1" : "1";
+  text.replace(text.find(from), from.size(), R"(<data element_type="f32" shape=")" + dims + R"("/>)");
+  const fs::path p = fresh_dir("huge-shape") / "shape.xml";
+  write(p, text);
+  expect_one_limit_finding_within_the_bound(p);
+}
+
 TEST(Hostile, NnapiDimensionsOverflow64Bits) {
   std::string s = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   // x and y of main: 2^32-1 in every one of five dimensions (the product overflows 64 bits).

@@ -114,6 +114,10 @@ class IrReader {
   void bad_attr(const X& x, Where w, const std::string& what) {
     problem(IrProblem::Kind::BadAttribute, what, loc_of(x, w.g, w.n));
   }
+  // A shape of more than kMaxRank dims at `x`: recorded (rule C013) instead of built; the caller leaves it unknown.
+  void over_limit(const X& x, Where w, std::string what, int64_t declared) {
+    model_->over_limits.push_back({std::move(what), declared, kMaxRank, loc_of(x, w.g, w.n)});
+  }
   // Reads an integer attribute; records a problem when present but unparsable.
   std::optional<int64_t> int_attr(const X& n, const char* name, Where w, bool required) {
     return int_value(n, n.attribute(name), name, w, required);
@@ -225,9 +229,13 @@ Port IrReader<X>::read_port(const X& p, Where node_path, bool output) {
   } else if (!output) {
     port.type.kind = TypeDesc::Kind::Unknown;  // input ports usually state no precision
   }
-  port.shape.rank_known = true;
   size_t dims = 0;
   for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) ++dims;
+  if (dims > static_cast<size_t>(kMaxRank)) {  // not built: the port's rank stays unknown
+    over_limit(p, node_path, "the <dim> list of this port", static_cast<int64_t>(dims));
+    return port;
+  }
+  port.shape.rank_known = true;
   port.shape.dims.reserve(dims);
   for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) {
     if (auto dim = parse_ov_dim(d.child_value())) {
@@ -340,9 +348,15 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
       }
       std::optional<Shape> shape;
       if (const auto a = data.attribute("shape")) {
-        std::string why;
-        shape = parse_ov_shape(a.value(), &why);
-        if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
+        const std::string_view text(a.value());
+        const auto commas = static_cast<int64_t>(std::count(text.begin(), text.end(), ','));
+        if (commas + 1 > kMaxRank) {  // not built: the value's shape stays as the ports give it, or unknown
+          over_limit(data, npath, "the shape attribute of this layer", commas + 1);
+        } else {
+          std::string why;
+          shape = parse_ov_shape(a.value(), &why);
+          if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
+        }
       }
       if (!node.outputs.empty()) {
         if (et) node.outputs[0].type = TypeDesc::tensor(*et);
