@@ -45,20 +45,22 @@ def onnx_file(path, dims):
         f.write(model)
 
 
-def nnapi_file(path, dims):
-    text = open(os.path.join(ROOT, "corpus/nnapi/valid/if_add_or_sub.nnapi.json")).read()
-    old = '{"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [2]'
-    text = text.replace(old, '{"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [' + ",".join(["1"] * dims) + "]", 1)
-    with open(path, "w") as f:
-        f.write(text)
+def corpus_file_with_dims(template, before, after):
+    """A writer of the corpus file `template` whose text `before` + "<dims>" + `after` replaces the first
+    `before` ... `after` span: the shape it declares becomes `dims` ones."""
+    def write(path, dims):
+        text = open(os.path.join(ROOT, template)).read()
+        start = text.index(before)
+        end = text.index(after, start + len(before)) + len(after)
+        text = text[:start] + before + ",".join(["1"] * dims) + after + text[end:]
+        with open(path, "w") as f:
+            f.write(text)
+    return write
 
 
-def ir_file(path, dims):
-    text = open(os.path.join(ROOT, "corpus/ir/valid/dynamic_shapes.xml")).read()
-    old = '<data element_type="f32" shape="?,4"/>'
-    text = text.replace(old, '<data element_type="f32" shape="' + ",".join(["1"] * dims) + '"/>', 1)
-    with open(path, "w") as f:
-        f.write(text)
+nnapi_file = corpus_file_with_dims("corpus/nnapi/valid/if_add_or_sub.nnapi.json",
+                                   '{"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [', "]")
+ir_file = corpus_file_with_dims("corpus/ir/valid/dynamic_shapes.xml", '<data element_type="f32" shape="', '"/>')
 
 
 def main():

@@ -104,17 +104,21 @@ void walk(M& m, F&& f) {
   }
 }
 
-std::string fmt(double v) {
+}  // namespace
+
+std::string format_number(double v) {
   std::ostringstream o;
   o.precision(9);
   o << v;
   return o.str();
 }
 
+namespace {
+
 std::string elem_str(const exec::Tensor& t, int64_t k) {
   if (k < 0 || k >= t.numel()) return "";
   if (exec::is_string(t.dt)) return "\"" + t.s[k] + "\"";
-  if (exec::is_float(t.dt)) return fmt(t.f[k]);
+  if (exec::is_float(t.dt)) return format_number(t.f[k]);
   return std::to_string(t.i[k]);
 }
 

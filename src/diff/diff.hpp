@@ -141,6 +141,7 @@ std::vector<std::map<std::string, bool>> branch_variants(const std::vector<IfSit
 // A copy of `m` whose pinned Ifs read a Constant condition. Returns "" or the reason it cannot.
 std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, bool>& pins, onnx::ModelProto& out);
 
-std::string pins_label(const std::map<std::string, bool>& pins);  // "main/If#0=then, main/If#0/then/x=else"
+std::string pins_label(const std::map<std::string, bool>& pins);
+std::string format_number(double v);  // 9 significant digits, as the diff reports print errors and values  // "main/If#0=then, main/If#0/then/x=else"
 
 }  // namespace condlint::diff

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "diff/diff.hpp"
 #include "exec/runner.hpp"
@@ -30,13 +29,6 @@ std::string pins_str(const std::map<std::string, bool>& pins) {
 }
 
 std::string data_set_name(const std::string& data_set) { return fs::path(data_set).filename().string(); }
-
-std::string fmt(double v) {
-  std::ostringstream o;
-  o.precision(9);
-  o << v;
-  return o.str();
-}
 
 const char* status_name(diff::CaseDiff::Status s) {
   switch (s) {
@@ -163,8 +155,8 @@ void write_output_diff_text(std::ostream& os, const diff::OutputDiff& o, const s
     os << "      output '" << name << "': not comparable (" << term_safe(o.detail) << ")\n";
     return;
   }
-  os << "      output '" << name << "': " << out_status_name(o.status) << ", max abs err " << fmt(o.max_abs)
-     << ", max rel err " << fmt(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
+  os << "      output '" << name << "': " << out_status_name(o.status) << ", max abs err " << diff::format_number(o.max_abs)
+     << ", max rel err " << diff::format_number(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
   if (o.mismatches > 0) os << "; " << o.mismatches << (o.mismatches == 1 ? " element differs" : " elements differ");
   if (!o.first_index.empty())
     os << "; first mismatch at " << o.first_index
