@@ -1,6 +1,6 @@
 // docs/ci.md's workflows are code: every YAML block there parses, and the condlint command lines of the sharded
-// GitHub Actions matrix and the GitLab `parallel:` job run on the corpus, their shards together giving the results
-// of the unsharded run.
+// GitHub Actions matrix and the GitLab `parallel:` job run on the corpus, and their merge jobs give, byte for byte,
+// the SARIF of the unsharded run.
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -60,39 +60,53 @@ std::multiset<std::string> sarif_results(const fs::path& p) {
   return out;
 }
 
-TEST(CiDocs, ShardedCommandLinesRunAndTogetherGiveTheUnshardedResults) {
-  // The command lines of the matrix jobs, with the shard variables of each CI system.
-  std::vector<std::string> commands;
+std::string with_shard(std::string c, int k) {
+  c = std::regex_replace(c, std::regex(R"(\$\{\{ matrix\.shard \}\})"), std::to_string(k));
+  c = std::regex_replace(c, std::regex(R"(\$\{CI_NODE_INDEX\})"), std::to_string(k));
+  c = std::regex_replace(c, std::regex(R"(\$\{CI_NODE_TOTAL\})"), "4");
+  return std::regex_replace(c, std::regex(R"(\./build/condlint)"), condlint::test::condlint_cmd());
+}
+
+TEST(CiDocs, ShardedCommandLinesRunAndTheirMergeIsTheUnshardedReport) {
+  // Per workflow, the command lines of the matrix job and of the merge job.
+  std::vector<std::pair<std::string, std::string>> workflows;
   for (const auto& b : yaml_blocks()) {
     std::vector<std::string> lines;
     strings_of(YAML::Load(b), lines);
-    for (const auto& l : lines)
-      if (l.find("--shard") != std::string::npos) commands.push_back(l);
+    std::string shard, merge;
+    for (const auto& l : lines) {
+      if (l.find("--shard") != std::string::npos) shard = l;
+      if (l.find("condlint merge") != std::string::npos) merge = l;
+    }
+    if (!shard.empty()) workflows.emplace_back(shard, merge);
   }
-  ASSERT_EQ(commands.size(), 2u) << "the GitHub Actions matrix and the GitLab parallel job";
+  ASSERT_EQ(workflows.size(), 2u) << "the GitHub Actions matrix and the GitLab parallel job";
   const fs::path work = condlint::test::temp_dir("ci-docs");
-  fs::remove_all(work / "models");
+  fs::remove_all(work);
+  fs::create_directories(work);
   fs::copy(condlint::test::source_dir() / "corpus/onnx", work / "models",
            fs::copy_options::recursive | fs::copy_options::overwrite_existing);
-  const std::string all_sarif = (work / "all.sarif").string();
-  run("cd " + shell_quote(work.string()) + " && " + condlint::test::condlint_cmd() + " lint models/ --sarif all.sarif >/dev/null");
-  const auto all = sarif_results(all_sarif);
+  const std::string in_work = "cd " + shell_quote(work.string()) + " && ";
+  run(in_work + condlint::test::condlint_cmd() + " lint models/ --sarif all.sarif >/dev/null");
+  const auto all = sarif_results(work / "all.sarif");
   ASSERT_GT(all.size(), 20u);
-  for (std::string cmd : commands) {
-    SCOPED_TRACE(cmd);
+  for (const auto& [shard, merge] : workflows) {
+    SCOPED_TRACE(shard);
+    ASSERT_FALSE(merge.empty()) << "a merge job follows the matrix";
+    for (const auto& old : fs::directory_iterator(work))
+      if (old.path().filename().string().rfind("condlint", 0) == 0) fs::remove(old.path());
     std::multiset<std::string> joined;
     for (int k = 1; k <= 4; ++k) {
-      std::string c = cmd;
-      c = std::regex_replace(c, std::regex(R"(\$\{\{ matrix\.shard \}\})"), std::to_string(k));
-      c = std::regex_replace(c, std::regex(R"(\$\{CI_NODE_INDEX\})"), std::to_string(k));
-      c = std::regex_replace(c, std::regex(R"(\$\{CI_NODE_TOTAL\})"), "4");
-      c = std::regex_replace(c, std::regex(R"(\./build/condlint)"), condlint::test::condlint_cmd());
-      const auto r = run("cd " + shell_quote(work.string()) + " && " + c + " >/dev/null 2>&1");
+      const std::string c = with_shard(shard, k);
+      const auto r = run(in_work + c + " >/dev/null 2>&1");
       EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << c << " -> " << r.exit_code;
       const auto part = sarif_results(work / ("condlint-" + std::to_string(k) + ".sarif"));
       joined.insert(part.begin(), part.end());
     }
     EXPECT_EQ(joined, all);
+    const auto m = run(in_work + with_shard(merge, 0) + " 2>&1");
+    EXPECT_EQ(m.exit_code, 1) << m.out;
+    EXPECT_TRUE(slurp(work / "condlint.sarif") == slurp(work / "all.sarif")) << "the merged SARIF is the unsharded one";
   }
 }
 

@@ -28,6 +28,7 @@
 #include "loaders/loader.hpp"
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
+#include "report/merge.hpp"
 #include "report/report.hpp"
 #include "report/terminal.hpp"
 #include "rules/engine.hpp"
@@ -218,6 +219,36 @@ std::ostream* open_output(const std::string& path, std::ofstream& file) {
   return &file;
 }
 
+// What every share of a sharded run must agree on: the condlint version, the options that change results or the
+// exit code, the configuration files and the baseline (by content), and the unsharded file list.
+std::string run_identity(const LintOptions& o, const std::vector<std::string>& files,
+                         const std::map<std::string, std::optional<Config>>& configs) {
+  uint64_t h = 14695981039346656037ull;  // FNV-1a 64, fields separated by 0xff
+  auto add = [&](std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+  };
+  auto add_file = [&](const std::string& path) {
+    std::string text, err;
+    add(path);
+    add(read_file(path, text, err) ? text : "(unreadable)");
+  };
+  add(CONDLINT_VERSION);
+  for (const auto* list : {&o.enable, &o.disable}) {
+    for (const auto& s : *list) add(s);
+    add("|");
+  }
+  for (const auto* s : {&o.nnapi_target, &o.fail_on, &o.automation_id, &o.config_file}) add(*s);
+  add(std::to_string(o.max_warnings));
+  add(o.exec ? "exec" : "");
+  if (!o.baseline.empty()) add_file(o.baseline);
+  for (const auto& [path, c] : configs) add_file(path);
+  for (const auto& f : files) add(f);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 int run_lint(const LintOptions& o) {
   for (const auto* list : {&o.enable, &o.disable})
     for (const auto& id : *list)
@@ -257,10 +288,7 @@ int run_lint(const LintOptions& o) {
     return kExitError;
   }
   Collected inputs = collect_inputs(paths);
-  keep_shard(inputs, shard_k, shard_n);
-#if !defined(CONDLINT_ASAN)
-  skip_loader_teardown(inputs.files.size() == 1);  // one model: its scratch memory goes back with the process
-#endif
+  const std::vector<std::string> all_files = inputs.files;  // the unsharded run's files
   RunResult result;
   result.run.automation_id = o.automation_id;
   bool io_failure = false;
@@ -270,7 +298,8 @@ int run_lint(const LintOptions& o) {
     io_failure = true;
   }
 
-  // Configuration: --config for every file, else the nearest .condlint.yaml above each model.
+  // Configuration: --config for every file, else the nearest .condlint.yaml above each model. Looked up for every
+  // file of the unsharded run, so that each share reports the same rule configuration.
   std::map<std::string, std::optional<Config>> configs;  // config path -> parsed
   std::vector<const Config*> file_config(inputs.files.size(), nullptr);
   auto get_config = [&](const std::string& path) -> const Config* {
@@ -307,6 +336,23 @@ int run_lint(const LintOptions& o) {
             result.run.overrides.push_back({std::string(d->id), c->levels.at(std::string(d->id)), path});
     for (const RuleDef* d : all_rules())
       if (!base.is_on(*d)) result.run.overrides.push_back({std::string(d->id), Level::Off, "command line"});
+  }
+  keep_shard(inputs, shard_k, shard_n);
+  for (size_t i = 0; i < inputs.files.size(); ++i) file_config[i] = file_config[inputs.positions[i]];
+  file_config.resize(inputs.files.size());
+#if !defined(CONDLINT_ASAN)
+  skip_loader_teardown(inputs.files.size() == 1);  // one model: its scratch memory goes back with the process
+#endif
+  if (!o.shard.empty()) {
+    ShardInfo sh;
+    sh.index = shard_k;
+    sh.count = shard_n;
+    sh.total_files = all_files.size();
+    sh.input_errors = inputs.errors.size();
+    sh.fail_on = o.fail_on;
+    sh.max_warnings = o.max_warnings;
+    sh.run = run_identity(o, all_files, configs);
+    result.run.shard = std::move(sh);
   }
 
   const bool want_conditionals = o.format == "html" || !o.html_file.empty();
@@ -396,6 +442,7 @@ int run_lint(const LintOptions& o) {
       result.run.notifications.push_back(files[i].path + ": " + files[i].io_error);
     }
     result.files.push_back(std::move(files[i]));
+    if (result.run.shard) result.run.shard->positions.push_back(inputs.positions[i]);
   }
 
   // Baseline: new / unchanged here, absent for what disappeared.
@@ -419,28 +466,34 @@ int run_lint(const LintOptions& o) {
       for (size_t i = 0; i < f.findings.size(); ++i) mark(f.findings[i], f.info[i]);
       for (auto& s : f.suppressed) mark(s.finding, s.info);
     }
-    for (const auto& e : old)
-      if (!current.count(e.finding.rule + "|" + e.fingerprint))
-        result.run.absent.push_back(AbsentResult{e.finding, e.uri, e.fingerprint});
+    // A share reports as absent only what no other share can have: results in its own files or in files that are
+    // not models of the run; `condlint merge` drops those that another share matched.
+    std::set<std::string> others;
+    if (result.run.shard) {
+      for (const auto& p : all_files) others.insert(artifact_uri(p));
+      for (const auto& p : inputs.files) others.erase(artifact_uri(p));
+    }
+    for (size_t i = 0; i < old.size(); ++i) {
+      const BaselineEntry& e = old[i];
+      if (current.count(e.finding.rule + "|" + e.fingerprint)) {
+        if (result.run.shard) result.run.shard->matched.push_back(i);
+      } else if (!others.count(e.uri)) {
+        result.run.absent.push_back(AbsentResult{e.finding, e.uri, e.fingerprint, i});
+      }
+    }
   }
 
   // Exit code: suppressed results never count; with a baseline only new ones do.
-  int code = kExitClean;
-  if (io_failure) code = kExitError;
-  else {
-    size_t failing = 0, warnings = 0;
-    for (const auto& f : result.files)
-      for (size_t i = 0; i < f.findings.size(); ++i) {
-        if (result.run.has_baseline && i < f.info.size() && f.info[i].baseline != "new") continue;
-        if (!never && f.findings[i].level >= threshold) ++failing;
-        if (f.findings[i].level == Level::Warning) ++warnings;
-      }
-    if (failing > 0) code = kExitFindings;
-    if (o.max_warnings >= 0 && warnings > static_cast<size_t>(o.max_warnings)) {
-      spdlog::warn("{} warnings, more than --max-warnings {}", warnings, o.max_warnings);
-      code = kExitFindings;
+  size_t failing = 0, warnings = 0;
+  for (const auto& f : result.files)
+    for (size_t i = 0; i < f.findings.size(); ++i) {
+      if (result.run.has_baseline && i < f.info.size() && f.info[i].baseline != "new") continue;
+      if (!never && f.findings[i].level >= threshold) ++failing;
+      if (f.findings[i].level == Level::Warning) ++warnings;
     }
-  }
+  if (!io_failure && o.max_warnings >= 0 && warnings > static_cast<size_t>(o.max_warnings))
+    spdlog::warn("{} warnings, more than --max-warnings {}", warnings, o.max_warnings);
+  const int code = lint_exit_code(io_failure, failing, warnings, o.max_warnings);
   result.run.exit_code = code;
   result.run.execution_successful = code != kExitError;
 
@@ -460,6 +513,56 @@ int run_lint(const LintOptions& o) {
       !write_report(o.dump_types, "types", [&](std::ostream& f) { write_types_json(f, result); }))
     return kExitError;
   return code;
+}
+
+struct MergeOptions {
+  std::vector<std::string> reports;
+  std::string output, html_file, fail_on;
+  int max_warnings = -2;  // -2: the shares' own
+};
+
+int run_merge(const MergeOptions& o) {
+  std::vector<ShardReport> shares;
+  for (const auto& path : o.reports) {
+    ShardReport r{path, {}};
+    std::string err;
+    if (!read_file(path, r.text, err)) {
+      std::cerr << "condlint: cannot read the report " << term_safe(path) << ": " << term_safe(err) << "\n";
+      return kExitError;
+    }
+    shares.push_back(std::move(r));
+  }
+  std::optional<ExitPolicy> policy;
+  if (!o.fail_on.empty() || o.max_warnings != -2) policy = ExitPolicy{};
+  MergeResult m = merge_reports(shares, std::nullopt);
+  if (m.error.empty() && policy) {
+    policy->fail_on = o.fail_on.empty() ? m.policy.fail_on : o.fail_on;
+    policy->max_warnings = o.max_warnings == -2 ? m.policy.max_warnings : o.max_warnings;
+    m = merge_reports(shares, policy);
+  }
+  if (!m.error.empty()) {
+    std::cerr << "condlint: cannot merge: " << term_safe(m.error) << "\n";
+    return kExitError;
+  }
+  if (!o.html_file.empty() && m.kind != "json") {
+    std::cerr << "condlint: --html is written from the shares' JSON reports (lint --shard K/N --format json)\n";
+    return kExitError;
+  }
+  std::ofstream file;
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
+  *os << m.text;
+  os->flush();
+  if (!*os) {
+    std::cerr << "condlint: cannot write " << term_safe(o.output.empty() ? "standard output" : o.output) << "\n";
+    return kExitError;
+  }
+  if (!o.html_file.empty() &&
+      !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, m.results); }))
+    return kExitError;
+  if (!m.io_failure && m.policy.max_warnings >= 0 && m.warnings > static_cast<size_t>(m.policy.max_warnings))
+    spdlog::warn("{} warnings, more than --max-warnings {}", m.warnings, m.policy.max_warnings);
+  return lint_exit_code(m.io_failure, m.failing, m.warnings, m.policy.max_warnings);
 }
 
 int run_rules_list(const std::string& format) {
@@ -866,6 +969,27 @@ int main(int argc, char** argv) {
                          "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                          "`git diff --name-only`): other names and paths that do not exist are left out");
 
+    MergeOptions mergeo;
+    auto* merge_cmd = app.add_subcommand(
+        "merge",
+        "Merge the reports of the N shares of a sharded lint (lint --shard K/N) into the report the unsharded run\n"
+        "writes, byte for byte: SARIF with SARIF, JSON with JSON. Every share must be there once, from the same\n"
+        "condlint, options, configuration and file list; anything else is an error (exit 2), never a smaller report.\n"
+        "The exit code is the unsharded lint's: 0 clean, 1 findings, 2 an input could not be read.\n\n"
+        "Example (docs/ci.md):\n"
+        "  condlint lint models/ --shard 1/2 --format sarif -o s1.sarif\n"
+        "  condlint lint models/ --shard 2/2 --format sarif -o s2.sarif\n"
+        "  condlint merge s1.sarif s2.sarif -o condlint.sarif");
+    merge_cmd->add_option("reports", mergeo.reports, "The shares' reports (.sarif or .json), in any order")->required();
+    merge_cmd->add_option("-o,--output", mergeo.output, "Write the merged report to FILE instead of standard output");
+    merge_cmd->add_option("--html", mergeo.html_file, "Also write an HTML page of the merged findings (JSON shares)");
+    merge_cmd->add_option("--fail-on", mergeo.fail_on,
+                          "Lowest level that makes the exit code 1 (default: the one the shares ran with)")
+        ->check(CLI::IsMember({"error", "warning", "note", "never"}));
+    merge_cmd->add_option("--max-warnings", mergeo.max_warnings,
+                          "Exit 1 when more than N warnings remain (default: the shares' --max-warnings)")
+        ->check(CLI::NonNegativeNumber);
+
     std::string rules_format = "text";
     auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");
     rules_cmd->add_option("--format", rules_format, "text or json")->check(CLI::IsMember({"text", "json"}));
@@ -975,6 +1099,7 @@ int main(int argc, char** argv) {
 
     if (*lint_cmd) return run_lint(lint);
     if (*rules_cmd) return run_rules_list(rules_format);
+    if (*merge_cmd) return run_merge(mergeo);
     if (*run_cmd) return run_exec(runo);
     if (*import_nnapi) {
       const ImportSummary s = import_nnapi_testmodels(import_files, import_out);

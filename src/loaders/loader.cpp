@@ -193,6 +193,8 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
 }
 
 void keep_shard(Collected& c, int k, int n) {
+  c.positions.resize(c.files.size());
+  for (size_t i = 0; i < c.files.size(); ++i) c.positions[i] = i;
   if (n <= 1) return;
   size_t out = 0;
   for (size_t i = 0; i < c.files.size(); ++i) {
@@ -202,11 +204,13 @@ void keep_shard(Collected& c, int k, int n) {
     if (out != i) {
       c.files[out] = std::move(c.files[i]);
       c.keys[out] = std::move(c.keys[i]);
+      c.positions[out] = c.positions[i];
     }
     ++out;
   }
   c.files.resize(out);
   c.keys.resize(out);
+  c.positions.resize(out);
 }
 
 std::vector<std::string> read_path_list(std::istream& in) {

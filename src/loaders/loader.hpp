@@ -41,6 +41,7 @@ struct Collected {
   std::vector<std::string> keys;    // parallel to files: the path relative to the directory given (a file given
                                     // as itself: its path as given), with '/' separators; what shards hash
   std::vector<std::string> errors;  // paths that do not exist or cannot be read
+  std::vector<size_t> positions;    // parallel to files: the file's place in the unsharded list (keep_shard sets it)
 };
 Collected collect_inputs(const std::vector<std::string>& paths);
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -65,6 +66,22 @@ struct AbsentResult {
   Finding finding;
   std::string uri;
   std::string fingerprint;
+  size_t baseline_index = 0;  // its place among the baseline's results (absent results are written in that order)
+};
+
+// What the report of one share of a sharded run (`lint --shard K/N`) carries beyond the unsharded report, so that
+// `condlint merge` can rebuild, byte for byte, the report of the unsharded run: where each file stood in it, which
+// notifications and baseline results belong to whom, and the identity of the run that every share must agree on.
+// Writers put it in SARIF run.properties["condlint.shard"] and in the JSON report's "shard"; merge removes it.
+struct ShardInfo {
+  int index = 1, count = 1;          // K and N
+  std::string run;                   // hash of the version, the options that change results and the file list
+  size_t total_files = 0;            // files of the unsharded run
+  std::vector<size_t> positions;     // parallel to RunResult::files: the file's place in the unsharded run
+  size_t input_errors = 0;           // the first notifications: inputs that do not exist (every share has them)
+  std::vector<size_t> matched;       // baseline results (by index) that this share's results match
+  std::string fail_on = "error";     // the exit policy the share ran with
+  int max_warnings = -1;
 };
 
 struct RuleOverride {
@@ -83,6 +100,7 @@ struct RunInfo {
   std::vector<AbsentResult> absent;
   std::string report_kind = "lint";  // HTML page: "lint" | "run" | "diff"
   std::string meta;                  // HTML: extra words for the page header (the runtimes of a diff)
+  std::optional<ShardInfo> shard;    // set by `lint --shard K/N`
 };
 
 // ---- Executor (`lint --exec`, `run`) and diff (`diff`) results, per conditional and branch (HTML) ----

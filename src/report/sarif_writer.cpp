@@ -114,6 +114,32 @@ json result_of(const Finding& x, const std::string& uri, int artifact_index, int
   return r;
 }
 
+// The share's bookkeeping for `condlint merge` (ShardInfo): per file its place in the unsharded run, how many
+// results follow its artifact and whether it has a notification; the baseline index of each absent result.
+json shard_block(const RunResult& r) {
+  const ShardInfo& s = *r.run.shard;
+  json files = json::array();
+  for (size_t i = 0; i < r.files.size(); ++i) {
+    const FileResult& f = r.files[i];
+    json jf{{"position", i < s.positions.size() ? s.positions[i] : i},
+            {"results", f.findings.size() + f.suppressed.size()}};
+    if (!f.io_error.empty()) jf["notified"] = true;
+    files.push_back(std::move(jf));
+  }
+  json absent = json::array();
+  for (const auto& a : r.run.absent) absent.push_back(a.baseline_index);
+  return json{{"shard", std::to_string(s.index) + "/" + std::to_string(s.count)},
+              {"run", s.run},
+              {"totalFiles", s.total_files},
+              {"files", files},
+              {"inputErrors", s.input_errors},
+              {"baseline", r.run.has_baseline},
+              {"matchedBaseline", s.matched},
+              {"absentBaseline", absent},
+              {"failOn", s.fail_on},
+              {"maxWarnings", s.max_warnings}};
+}
+
 }  // namespace
 
 void write_sarif(std::ostream& os, const RunResult& r) {
@@ -203,6 +229,7 @@ void write_sarif(std::ostream& os, const RunResult& r) {
            {"artifacts", artifacts},
            {"columnKind", "unicodeCodePoints"},
            {"results", results}};
+  if (r.run.shard) run["properties"] = json{{"condlint.shard", shard_block(r)}};
   json doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
            {"version", "2.1.0"},
            {"runs", json::array({run})}};

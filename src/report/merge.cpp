@@ -1,0 +1,374 @@
+// Merging the reports of the shares of a sharded lint. Works on the documents as written (ordered JSON), moving
+// whole artifacts and results: nothing is re-derived from the models, so the merge needs neither the model files
+// nor the working directory the shares ran in, and re-serialising gives the unsharded run's bytes.
+#include "report/merge.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace condlint {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct Share {
+  const ShardReport* src = nullptr;
+  json doc;
+  const json* block = nullptr;  // the ShardInfo bookkeeping
+  int k = 0, n = 0;
+};
+
+// "K/N" -> k, n; false when it is not that.
+bool parse_k_of_n(const std::string& s, int& k, int& n) {
+  const auto slash = s.find('/');
+  if (slash == std::string::npos || slash == 0 || slash + 1 >= s.size()) return false;
+  try {
+    size_t a = 0, b = 0;
+    k = std::stoi(s.substr(0, slash), &a);
+    n = std::stoi(s.substr(slash + 1), &b);
+    return a == slash && b == s.size() - slash - 1 && k >= 1 && k <= n;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+const json* member(const json& j, const char* key) {
+  if (!j.is_object()) return nullptr;
+  const auto it = j.find(key);
+  return it == j.end() ? nullptr : &*it;
+}
+
+// Reads one share and checks that it is a complete condlint report of the same version with shard bookkeeping.
+std::string open_share(const ShardReport& r, Share& s, std::string& kind) {
+  s.src = &r;
+  try {
+    s.doc = json::parse(r.text);
+  } catch (const json::exception& e) {
+    return r.name + ": not a complete report (truncated or not JSON): " + e.what();
+  }
+  const json* version = nullptr;
+  if (const json* runs = member(s.doc, "runs")) {
+    kind = "sarif";
+    if (!runs->is_array() || runs->size() != 1) return r.name + ": a condlint SARIF report has exactly one run";
+    const json& run = (*runs)[0];
+    const json* tool = member(run, "tool");
+    const json* driver = tool ? member(*tool, "driver") : nullptr;
+    const json* name = driver ? member(*driver, "name") : nullptr;
+    if (!name || *name != "condlint") return r.name + ": not a condlint SARIF report";
+    version = member(*driver, "version");
+    if (const json* props = member(run, "properties")) s.block = member(*props, "condlint.shard");
+  } else if (member(s.doc, "files") && member(s.doc, "tool")) {
+    kind = "json";
+    const json* name = member(s.doc["tool"], "name");
+    if (!name || *name != "condlint") return r.name + ": not a condlint JSON report";
+    version = member(s.doc["tool"], "version");
+    s.block = member(s.doc, "shard");
+  } else {
+    return r.name + ": neither a condlint SARIF nor a condlint JSON report";
+  }
+  if (!version || !version->is_string() || *version != CONDLINT_VERSION)
+    return r.name + ": written by condlint " + (version && version->is_string() ? version->get<std::string>() : "?") +
+           ", this is condlint " + CONDLINT_VERSION + ": lint every share with the same condlint";
+  if (!s.block || !s.block->is_object())
+    return r.name + ": not the report of a share (written without `lint --shard K/N`)";
+  const json* shard = member(*s.block, "shard");
+  if (!shard || !shard->is_string() || !parse_k_of_n(shard->get<std::string>(), s.k, s.n))
+    return r.name + ": its shard bookkeeping is damaged (no K/N)";
+  for (const char* key : {"run", "failOn"})
+    if (const json* v = member(*s.block, key); !v || !v->is_string())
+      return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
+  for (const char* key : {"totalFiles", "inputErrors", "maxWarnings"})
+    if (const json* v = member(*s.block, key); !v || !v->is_number_integer())
+      return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
+  return {};
+}
+
+// The shares make one run: same kind, same N, same run identity, each K exactly once.
+std::string check_complete(const std::vector<Share>& shares) {
+  const Share& a = shares.front();
+  std::map<int, const Share*> seen;
+  for (const Share& s : shares) {
+    if (s.n != a.n)
+      return s.src->name + " is share " + std::to_string(s.k) + " of " + std::to_string(s.n) + ", " + a.src->name +
+             " one of " + std::to_string(a.n);
+    if ((*s.block)["run"] != (*a.block)["run"] || (*s.block)["totalFiles"] != (*a.block)["totalFiles"])
+      return s.src->name + " and " + a.src->name +
+             " are shares of different runs (the files, the options or the configuration differ)";
+    if (auto [it, fresh] = seen.emplace(s.k, &s); !fresh)
+      return "share " + std::to_string(s.k) + "/" + std::to_string(s.n) + " is given twice: " + it->second->src->name +
+             " and " + s.src->name;
+  }
+  std::string missing;
+  for (int k = 1; k <= a.n; ++k)
+    if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(a.n);
+  if (!missing.empty()) return "share(s) " + missing + " missing: a merge of fewer shares would be a smaller report";
+  return {};
+}
+
+bool level_at_least(const json& level, const std::string& fail_on) {
+  if (fail_on == "never" || !level.is_string()) return false;
+  Level l = Level::Off, t = Level::Error;
+  return parse_level(level.get<std::string>(), l) && parse_level(fail_on, t) && l >= t;
+}
+
+// Counts a result (SARIF) or finding (JSON) for the exit code, as `lint` does: suppressed and absent results never
+// count, and with a baseline only new ones fail.
+void count(const json& r, bool baseline, const ExitPolicy& p, size_t& failing, size_t& warnings) {
+  if (member(r, "suppressions")) return;
+  const json* state = member(r, "baselineState");
+  if (state && *state == "absent") return;
+  if (baseline && !(state && *state == "new")) return;
+  const json* level = member(r, "level");
+  if (!level) return;
+  if (level_at_least(*level, p.fail_on)) ++failing;
+  if (*level == "warning") ++warnings;
+}
+
+ExitPolicy recorded_policy(const Share& s) {
+  return ExitPolicy{(*s.block)["failOn"].get<std::string>(), (*s.block)["maxWarnings"].get<int>()};
+}
+
+std::string damaged(const Share& s, const std::string& what) {
+  return s.src->name + ": inconsistent with its own shard bookkeeping (" + what + "); was it edited or cut short?";
+}
+
+struct FileBlock {
+  size_t position = 0;
+  json artifact;
+  std::vector<json> results;
+  std::optional<json> notification;
+};
+
+std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPolicy>& policy, MergeResult& out) {
+  const size_t total = (*shares.front().block)["totalFiles"].get<size_t>();
+  std::vector<FileBlock> files;
+  std::set<size_t> positions;
+  std::map<size_t, json> absent;  // baseline index -> the absent result
+  std::set<size_t> matched;
+  const Share* first = nullptr;
+  for (Share& s : shares) {
+    if (s.k == 1) first = &s;
+    json& run = s.doc["runs"][0];
+    const json& b = *s.block;
+    const json* jfiles = member(b, "files");
+    const json* arts = member(run, "artifacts");
+    const json* results = member(run, "results");
+    const json* invs = member(run, "invocations");
+    if (!jfiles || !jfiles->is_array() || !arts || !arts->is_array() || !results || !results->is_array() || !invs ||
+        !invs->is_array() || invs->size() != 1)
+      return damaged(s, "no files, artifacts, results or invocation");
+    if (jfiles->size() != arts->size()) return damaged(s, "files and artifacts differ in number");
+    const json& inv = (*invs)[0];
+    const json* notes = member(inv, "toolExecutionNotifications");
+    const size_t n_notes = notes && notes->is_array() ? notes->size() : 0;
+    size_t next_note = b["inputErrors"].get<size_t>(), next_result = 0;
+    if (next_note > n_notes) return damaged(s, "fewer notifications than input errors");
+    for (size_t i = 0; i < jfiles->size(); ++i) {
+      const json& jf = (*jfiles)[i];
+      const json* pos = member(jf, "position");
+      const json* nres = member(jf, "results");
+      if (!pos || !pos->is_number_unsigned() || !nres || !nres->is_number_unsigned()) return damaged(s, "a file entry");
+      FileBlock fb;
+      fb.position = pos->get<size_t>();
+      if (fb.position >= total || !positions.insert(fb.position).second)
+        return damaged(s, "file position " + std::to_string(fb.position) + " out of range or given twice");
+      fb.artifact = (*arts)[i];
+      const size_t n = nres->get<size_t>();
+      if (next_result + n > results->size()) return damaged(s, "fewer results than its files announce");
+      for (size_t j = 0; j < n; ++j) fb.results.push_back((*results)[next_result + j]);
+      next_result += n;
+      if (const json* nt = member(jf, "notified"); nt && *nt == true) {
+        if (next_note >= n_notes) return damaged(s, "fewer notifications than failed files");
+        fb.notification = (*notes)[next_note++];
+      }
+      files.push_back(std::move(fb));
+    }
+    if (next_note != n_notes) return damaged(s, "more notifications than failed files");
+    const json* abs = member(b, "absentBaseline");
+    const json* mat = member(b, "matchedBaseline");
+    if (!abs || !abs->is_array() || !mat || !mat->is_array()) return damaged(s, "no baseline bookkeeping");
+    if (next_result + abs->size() != results->size()) return damaged(s, "results and absent baseline results differ");
+    for (size_t j = 0; j < abs->size(); ++j) {
+      if (!(*abs)[j].is_number_unsigned()) return damaged(s, "an absent baseline index");
+      absent.emplace((*abs)[j].get<size_t>(), (*results)[next_result + j]);
+    }
+    for (const json& m : *mat)
+      if (m.is_number_unsigned()) matched.insert(m.get<size_t>());
+    const json* ov = member(inv, "ruleConfigurationOverrides");
+    const json* ov1 = member(shares.front().doc["runs"][0]["invocations"][0], "ruleConfigurationOverrides");
+    if ((ov == nullptr) != (ov1 == nullptr) || (ov && *ov != *ov1))
+      return s.src->name + " and " + shares.front().src->name + " ran with different rule configurations";
+  }
+  std::sort(files.begin(), files.end(), [](const FileBlock& a, const FileBlock& b) { return a.position < b.position; });
+
+  const Share& base = *first;
+  const json& b1 = *base.block;
+  const bool baseline = member(b1, "baseline") && b1["baseline"] == true;
+  json run = base.doc["runs"][0];
+  json artifacts = json::array(), results = json::array(), notifications = json::array();
+  const json& inv1 = run["invocations"][0];
+  const size_t input_errors = b1["inputErrors"].get<size_t>();
+  if (const json* notes = member(inv1, "toolExecutionNotifications"))
+    for (size_t i = 0; i < input_errors; ++i) notifications.push_back((*notes)[i]);
+  bool io_failure = input_errors > 0;
+  for (size_t i = 0; i < files.size(); ++i) {
+    FileBlock& fb = files[i];
+    artifacts.push_back(std::move(fb.artifact));
+    for (json& r : fb.results) {
+      // A result in the model's own file names its artifact by index; one in another file (a .bin) has none.
+      if (json* locs = r.contains("locations") ? &r["locations"] : nullptr; locs && locs->is_array() && !locs->empty())
+        if (json& loc = (*locs)[0]; loc.contains("physicalLocation") && loc["physicalLocation"].contains("artifactLocation") &&
+                                   loc["physicalLocation"]["artifactLocation"].contains("index"))
+          loc["physicalLocation"]["artifactLocation"]["index"] = i;
+      results.push_back(std::move(r));
+    }
+    if (fb.notification) {
+      notifications.push_back(std::move(*fb.notification));
+      io_failure = true;
+    }
+  }
+  for (auto& [index, r] : absent)
+    if (!matched.count(index)) results.push_back(std::move(r));
+
+  // The exit code as the unsharded run computes it, and the counts under the policy asked for.
+  const ExitPolicy recorded = recorded_policy(base);
+  size_t failing = 0, warnings = 0;
+  for (const json& r : results) count(r, baseline, recorded, failing, warnings);
+  const int code = lint_exit_code(io_failure, failing, warnings, recorded.max_warnings);
+  out.policy = policy.value_or(recorded);
+  out.failing = out.warnings = 0;
+  for (const json& r : results) count(r, baseline, out.policy, out.failing, out.warnings);
+  out.io_failure = io_failure;
+
+  json inv = inv1;
+  inv["executionSuccessful"] = code != 2;
+  inv["exitCode"] = code;
+  if (notifications.empty()) inv.erase("toolExecutionNotifications");
+  else inv["toolExecutionNotifications"] = std::move(notifications);
+  run["invocations"] = json::array({std::move(inv)});
+  run["artifacts"] = std::move(artifacts);
+  run["results"] = std::move(results);
+  run.erase("properties");
+  json doc = base.doc;
+  doc["runs"] = json::array({std::move(run)});
+  out.text = doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return {};
+}
+
+Finding finding_of(const json& x, const std::string& file_path) {
+  Finding f;
+  f.rule = x.value("rule", "");
+  f.name = x.value("name", "");
+  parse_level(x.value("level", "error"), f.level);
+  f.message = x.value("message", "");
+  const json loc = x.value("location", json::object());
+  const std::string path = loc.value("path", "");
+  if (path != file_path) f.loc.file = path;
+  f.loc.node = loc.value("node", "");
+  f.loc.line = loc.value("line", 0);
+  f.loc.column = loc.value("column", 0);
+  f.loc.pointer = loc.value("pointer", "");
+  return f;
+}
+
+std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolicy>& policy, MergeResult& out) {
+  const size_t total = (*shares.front().block)["totalFiles"].get<size_t>();
+  std::vector<std::pair<size_t, json>> files;
+  std::set<size_t> positions;
+  const Share* first = nullptr;
+  for (Share& s : shares) {
+    if (s.k == 1) first = &s;
+    const json* pos = member(*s.block, "positions");
+    const json& jfiles = s.doc["files"];
+    if (!pos || !pos->is_array() || !jfiles.is_array() || pos->size() != jfiles.size())
+      return damaged(s, "positions and files differ in number");
+    for (size_t i = 0; i < jfiles.size(); ++i) {
+      if (!(*pos)[i].is_number_unsigned()) return damaged(s, "a file position");
+      const size_t p = (*pos)[i].get<size_t>();
+      if (p >= total || !positions.insert(p).second)
+        return damaged(s, "file position " + std::to_string(p) + " out of range or given twice");
+      files.emplace_back(p, jfiles[i]);
+    }
+  }
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+
+  const Share& base = *first;
+  const json& b1 = *base.block;
+  const bool baseline = member(b1, "baseline") && b1["baseline"] == true;
+  const ExitPolicy recorded = recorded_policy(base);
+  out.policy = policy.value_or(recorded);
+  out.io_failure = b1["inputErrors"].get<size_t>() > 0;
+  json merged = json::array();
+  size_t errors = 0, warnings = 0, notes = 0;
+  for (auto& [p, f] : files) {
+    if (member(f, "error")) out.io_failure = true;
+    FileResult fr;
+    fr.path = f.value("path", "");
+    fr.format = f.value("format", "");
+    fr.io_error = f.value("error", "");
+    if (const json* fs = member(f, "findings"); fs && fs->is_array())
+      for (const json& x : *fs) {
+        const std::string level = x.value("level", "");
+        errors += level == "error";
+        warnings += level == "warning";
+        notes += level == "note";
+        count(x, baseline, out.policy, out.failing, out.warnings);
+        fr.findings.push_back(finding_of(x, fr.path));
+      }
+    out.results.files.push_back(std::move(fr));
+    merged.push_back(std::move(f));
+  }
+  json doc = base.doc;
+  doc["files"] = std::move(merged);
+  json& summary = doc["summary"];
+  summary["files"] = files.size();
+  summary["errors"] = errors;
+  summary["warnings"] = warnings;
+  summary["notes"] = notes;
+  doc.erase("shard");
+  out.text = doc.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return {};
+}
+
+}  // namespace
+
+int lint_exit_code(bool io_failure, size_t failing, size_t warnings, int max_warnings) {
+  if (io_failure) return 2;
+  if (failing > 0) return 1;
+  if (max_warnings >= 0 && warnings > static_cast<size_t>(max_warnings)) return 1;
+  return 0;
+}
+
+MergeResult merge_reports(const std::vector<ShardReport>& inputs, const std::optional<ExitPolicy>& policy) {
+  MergeResult out;
+  if (inputs.empty()) {
+    out.error = "no reports to merge";
+    return out;
+  }
+  std::vector<Share> shares(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    std::string kind;
+    if (std::string err = open_share(inputs[i], shares[i], kind); !err.empty()) {
+      out.error = std::move(err);
+      return out;
+    }
+    if (i == 0) out.kind = kind;
+    else if (kind != out.kind) {
+      out.error = inputs[i].name + " is a " + kind + " report, " + inputs[0].name + " a " + out.kind +
+                  " one: merge reports of one kind";
+      return out;
+    }
+  }
+  if (std::string err = check_complete(shares); !err.empty()) {
+    out.error = std::move(err);
+    return out;
+  }
+  out.error = out.kind == "sarif" ? merge_sarif(shares, policy, out) : merge_json(shares, policy, out);
+  if (!out.error.empty()) out.text.clear();
+  return out;
+}
+
+}  // namespace condlint
