@@ -25,6 +25,7 @@
 #include "exec/runner.hpp"
 #include "export/export.hpp"
 #include "importers/nnapi_testmodel.hpp"
+#include "lint/cache.hpp"
 #include "loaders/loader.hpp"
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
@@ -65,6 +66,7 @@ struct LintOptions {
   std::string dump_types;  // --dump-types FILE: every value's type as condlint knows it (JSON)
   std::string shard;       // --shard K/N
   std::string files_from;  // --files-from FILE|-
+  std::string cache_dir;   // --cache DIR
 };
 
 // "K/N" with 1 <= K <= N <= 10000; false when it is not that.
@@ -355,7 +357,33 @@ int run_lint(const LintOptions& o) {
     result.run.shard = std::move(sh);
   }
 
+  // The result cache: not with the outputs that read the models themselves (HTML panels, --dump-types).
   const bool want_conditionals = o.format == "html" || !o.html_file.empty();
+  std::optional<lint::ResultCache> cache;
+  std::vector<std::string> cache_context(inputs.files.size());
+  if (!o.cache_dir.empty()) {
+    if (want_conditionals || !o.dump_types.empty()) {
+      spdlog::warn("--cache is not used with an HTML report or --dump-types: they read the models themselves");
+    } else {
+      cache.emplace(o.cache_dir);
+      if (!cache->error().empty()) {
+        std::cerr << "condlint: " << term_safe(cache->error()) << "\n";
+        return kExitError;
+      }
+      // Everything besides a model's bytes (and the files it reads) that its findings depend on.
+      std::string run_context = "nnapi-target=" + o.nnapi_target + (o.exec ? "|exec" : "");
+      for (const auto* list : {&o.enable, &o.disable}) {
+        run_context += "|";
+        for (const auto& id : *list) run_context += id + ",";
+      }
+      std::map<const Config*, std::string> config_context;
+      for (const auto& [path, c] : configs)
+        if (c) config_context[&*c] = "|config=" + path + "|" + lint::hash_file(path).value_or("unreadable");
+      for (size_t i = 0; i < inputs.files.size(); ++i)
+        cache_context[i] = run_context + (file_config[i] ? config_context[file_config[i]] : "");
+    }
+  }
+
   std::vector<FileResult> files(inputs.files.size());
   std::vector<char> skipped(inputs.files.size(), 0), failed(inputs.files.size(), 0);
   unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
@@ -385,6 +413,15 @@ int run_lint(const LintOptions& o) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec) fr.size = static_cast<int64_t>(size);
+    std::optional<std::string> cache_key;
+    if (cache && (cache_key = cache->key(path, cache_context[i])))
+      if (auto hit = cache->find(*cache_key, path)) {
+        fr.findings = std::move(hit->findings);
+        fr.suppressed = std::move(hit->suppressed);
+        compute_fingerprints(fr);
+        progress.tick();
+        return;
+      }
     LoadResult lr = load_file(path);
     if (!lr.model) {
       fr.io_error = lr.io_error;
@@ -396,6 +433,12 @@ int run_lint(const LintOptions& o) {
       fr.findings = run_rules(*lr.model, sel);
       if (!o.dump_types.empty()) fr.value_types = collect_value_types(*lr.model);
       apply_suppressions(*lr.model, cfg, fr);
+      if (cache_key) {
+        std::vector<std::string> deps(lr.model->sources.begin(), lr.model->sources.end());
+        if (o.exec)
+          for (auto& d : lint::golden_data_dependencies(path)) deps.push_back(std::move(d));
+        cache->store(*cache_key, path, deps, lint::CachedResult{fr.findings, fr.suppressed});
+      }
       if (want_conditionals) {
         std::vector<Finding> all = fr.findings;
         for (const auto& s : fr.suppressed) all.push_back(s.finding);
@@ -443,6 +486,16 @@ int run_lint(const LintOptions& o) {
     }
     result.files.push_back(std::move(files[i]));
     if (result.run.shard) result.run.shard->positions.push_back(inputs.positions[i]);
+  }
+
+  if (cache) {
+    const auto& st = cache->stats();
+    spdlog::debug("cache {}: {} results reused, {} files judged ({} entries stale or damaged), {} stored, {} not "
+                  "storable (a file outside the model's directory)",
+                  term_safe(o.cache_dir), st.reused.load(), st.judged.load(), st.rejected.load(), st.stored.load(),
+                  st.not_stored.load());
+    if (st.write_errors > 0)
+      spdlog::warn("cache {}: {} results could not be written", term_safe(o.cache_dir), st.write_errors.load());
   }
 
   // Baseline: new / unchanged here, absent for what disappeared.
@@ -965,6 +1018,11 @@ int main(int argc, char** argv) {
     lint_cmd->add_option("--shard", lint.shard,
                          "Lint only share K of N (K/N, 1 <= K <= N): files are split by a stable hash of their path\n"
                          "relative to the directory given, the same on every machine; for a CI matrix (docs/ci.md)");
+    lint_cmd->add_option("--cache", lint.cache_dir,
+                         "Reuse the findings of models judged before: same bytes (and .bin, external data, Blobs,\n"
+                         "golden data with --exec), same condlint, configuration and rules. DIR is created; entries are\n"
+                         "keyed by content hashes, safe to share between processes and to delete at any time.\n"
+                         "Not used with --html/--format html/--dump-types, which read the models themselves");
     lint_cmd->add_option("--files-from", lint.files_from,
                          "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                          "`git diff --name-only`): other names and paths that do not exist are left out");

@@ -667,6 +667,7 @@ std::unique_ptr<Model> IrBuilder::build() {
 
   fs::path weights = fs::path(path_).replace_extension(".bin");
   ir_->weights_path = weights.string();
+  model_->sources.insert(weights.string());
   std::error_code ec;
   if (fs::is_regular_file(weights, ec)) {
     const auto sz = fs::file_size(weights, ec);

@@ -430,6 +430,7 @@ bool NnBuilder::load_file_blob(const std::string& rel, NnBlob& b, std::string& w
   std::error_code ec;
   fs::path dir = fs::path(path_).parent_path();
   if (dir.empty()) dir = ".";
+  model_->sources.insert((dir / fs::path(rel)).string());
   const fs::path base = fs::weakly_canonical(fs::absolute(dir, ec), ec);
   if (ec) {
     why = "cannot resolve the document's directory: " + ec.message();

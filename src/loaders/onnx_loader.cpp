@@ -563,6 +563,7 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
     if (ec) dir_canonical_ = dir_;
   }
   const fs::path full = (dir_.empty() ? fs::path(".") : dir_) / rel;
+  model_->sources.insert(full.string());
   if (fs::is_symlink(full, ec) || fs::exists(full, ec)) {
     const fs::path real = fs::weakly_canonical(full, ec);
     if (!ec) {

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -272,6 +273,9 @@ struct Model {
   std::unique_ptr<NnapiData> nnapi; // set for NNAPI models
   std::unique_ptr<ExecResults> exec; // set by `lint --exec` only (exec/lint_exec.hpp)
   std::vector<OverLimit> over_limits; // sizes past condlint's limits, not built (rule C013)
+  // Every other file the loader read or looked for (.bin, external data, Blobs), present or not: the findings
+  // depend on these besides the model's own bytes (`lint --cache` checks them before reusing a result).
+  std::set<std::string> sources;
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

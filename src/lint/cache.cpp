@@ -1,0 +1,316 @@
+#include "lint/cache.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "loaders/loader.hpp"
+
+namespace condlint::lint {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+constexpr uint64_t kK1 = 0xa0761d6478bd642full, kK2 = 0xe7037ed1a0b428dbull, kK3 = 0x8ebc6af09c88c6e3ull,
+                   kK4 = 0x589965cc75374cc3ull;
+constexpr const char* kMagic = "condlint-cache 1";
+constexpr const char* kListing = "dir-listing:";
+
+uint64_t mum(uint64_t x, uint64_t y) {
+  const __uint128_t r = static_cast<__uint128_t>(x) * y;
+  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
+}
+
+uint64_t load64(const unsigned char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+bool inside(const fs::path& base, const fs::path& p) {
+  auto [bi, pi] = std::mismatch(base.begin(), base.end(), p.begin(), p.end());
+  return bi == base.end() && pi != p.end();
+}
+
+fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(p, ec), ec);
+  return ec ? fs::path() : r;
+}
+
+fs::path model_dir(const std::string& model_path) {
+  const fs::path dir = fs::path(model_path).parent_path();
+  return resolved(dir.empty() ? fs::path(".") : dir);
+}
+
+// The names of the test_data_set_* directories beside a model and of the files in them, sorted.
+std::vector<std::string> golden_listing(const fs::path& dir, std::vector<std::string>* files) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code e2;
+    if (!it->is_directory(e2) || it->path().filename().string().rfind("test_data_set_", 0) != 0) continue;
+    names.push_back(it->path().filename().string() + "/");
+    for (fs::recursive_directory_iterator f(it->path(), e2), fend; !e2 && f != fend; f.increment(e2)) {
+      std::error_code e3;
+      if (!f->is_regular_file(e3)) continue;
+      names.push_back(f->path().lexically_relative(dir).generic_string());
+      if (files) files->push_back(f->path().string());
+    }
+  }
+  std::sort(names.begin(), names.end());
+  if (files) std::sort(files->begin(), files->end());
+  return names;
+}
+
+// The state of one dependency: the hash of its bytes, "absent", or nullopt when it resolves outside the model's
+// directory (condlint never reads there, so it cannot vouch for it).
+std::optional<std::string> dependency_state(const std::string& dep, const fs::path& base) {
+  if (dep.rfind(kListing, 0) == 0) {
+    const fs::path dir = resolved(dep.substr(std::strlen(kListing)));
+    if (dir != base) return std::nullopt;
+    Hasher h;
+    for (const auto& n : golden_listing(dir, nullptr)) {
+      h.update(n);
+      h.update(std::string_view("\0", 1));
+    }
+    return h.hex();
+  }
+  const fs::path r = resolved(dep);
+  if (r.empty() || !inside(base, r)) return std::nullopt;
+  std::error_code ec;
+  if (!fs::exists(r, ec)) return std::string("absent");
+  if (auto h = hash_file(r.string())) return h;
+  return std::string("unreadable");
+}
+
+json finding_json(const Finding& f) {
+  const auto& l = f.loc;
+  return json::array({f.rule, f.name, std::string(to_string(f.level)), f.message, l.file, l.node, l.line, l.column,
+                      l.offset, l.graph, l.node_index, l.pointer});
+}
+
+bool finding_from(const json& j, Finding& f) {
+  if (!j.is_array() || j.size() != 12) return false;
+  for (size_t i : {0, 1, 2, 3, 4, 5, 11})
+    if (!j[i].is_string()) return false;
+  for (size_t i : {6, 7, 8, 9, 10})
+    if (!j[i].is_number_integer()) return false;
+  f.rule = j[0].get<std::string>();
+  f.name = j[1].get<std::string>();
+  if (!parse_level(j[2].get<std::string>(), f.level)) return false;
+  f.message = j[3].get<std::string>();
+  f.loc.file = j[4].get<std::string>();
+  f.loc.node = j[5].get<std::string>();
+  f.loc.line = j[6].get<int>();
+  f.loc.column = j[7].get<int>();
+  f.loc.offset = j[8].get<int64_t>();
+  f.loc.graph = j[9].get<int>();
+  f.loc.node_index = j[10].get<int>();
+  f.loc.pointer = j[11].get<std::string>();
+  return true;
+}
+
+}  // namespace
+
+void Hasher::block(const unsigned char* p) {
+  const uint64_t w0 = load64(p), w1 = load64(p + 8);
+  a_ = mum(a_ ^ w0 ^ kK1, w1 ^ kK2) + b_;
+  b_ = mum(b_ ^ w1 ^ kK3, w0 ^ kK4) ^ a_;
+}
+
+void Hasher::update(std::string_view bytes) {
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+  size_t n = bytes.size();
+  length_ += n;
+  if (tail_size_ > 0) {
+    const size_t take = std::min(n, sizeof tail_ - tail_size_);
+    std::memcpy(tail_ + tail_size_, p, take);
+    tail_size_ += take;
+    p += take;
+    n -= take;
+    if (tail_size_ < sizeof tail_) return;
+    block(tail_);
+    tail_size_ = 0;
+  }
+  for (; n >= 16; p += 16, n -= 16) block(p);
+  std::memcpy(tail_, p, n);
+  tail_size_ = n;
+}
+
+std::string Hasher::hex() const {
+  unsigned char last[16] = {};
+  std::memcpy(last, tail_, tail_size_);
+  uint64_t a = a_, b = b_;
+  a = mum(a ^ load64(last) ^ length_, kK2 ^ 0x9e3779b97f4a7c15ull) + b;
+  b = mum(b ^ load64(last + 8) ^ kK1, a ^ length_ ^ kK3);
+  a = mum(a ^ kK4, b ^ kK1);
+  b = mum(b ^ kK2, a ^ kK3);
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
+                static_cast<unsigned long long>(b));
+  return buf;
+}
+
+std::string hash_bytes(std::string_view bytes) {
+  Hasher h;
+  h.update(bytes);
+  return h.hex();
+}
+
+std::optional<std::string> hash_file(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::nullopt;
+  Hasher h;
+  std::vector<char> buf(1 << 20);
+  bool ok = true;
+  for (;;) {
+    const size_t n = std::fread(buf.data(), 1, buf.size(), f);
+    h.update(std::string_view(buf.data(), n));
+    if (n < buf.size()) {
+      ok = !std::ferror(f);
+      break;
+    }
+  }
+  std::fclose(f);
+  if (!ok) return std::nullopt;
+  return h.hex();
+}
+
+std::vector<std::string> golden_data_dependencies(const std::string& model_path) {
+  const fs::path dir = fs::path(model_path).parent_path().empty() ? fs::path(".") : fs::path(model_path).parent_path();
+  std::vector<std::string> out{kListing + dir.string()};
+  golden_listing(dir, &out);
+  return out;
+}
+
+ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec || !fs::is_directory(dir_, ec)) error_ = "cannot use " + dir_ + " as the cache directory";
+}
+
+std::string ResultCache::entry_path(const std::string& key) const {
+  return (fs::path(dir_) / key.substr(0, 2) / key.substr(2)).string();
+}
+
+std::optional<std::string> ResultCache::key(const std::string& model_path, std::string_view context) const {
+  const auto content = hash_file(model_path);
+  if (!content) return std::nullopt;
+  Hasher h;
+  for (std::string_view part : {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context,
+                                std::string_view(model_path), std::string_view(*content)}) {
+    h.update(part);
+    h.update(std::string_view("\0", 1));
+  }
+  return h.hex();
+}
+
+std::optional<CachedResult> ResultCache::find(const std::string& key, const std::string& model_path) {
+  const std::string path = entry_path(key);
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    ++stats_.judged;
+    return std::nullopt;
+  }
+  auto reject = [&]() -> std::optional<CachedResult> {
+    ++stats_.rejected;
+    ++stats_.judged;
+    return std::nullopt;
+  };
+  std::string text, err;
+  if (!read_file(path, text, err)) return reject();
+  const size_t nl = text.find('\n');
+  if (nl == std::string::npos) return reject();
+  const std::string header = std::string(kMagic) + " " + CONDLINT_VERSION + " ";
+  const std::string_view body = std::string_view(text).substr(nl + 1);
+  if (text.compare(0, nl, header + hash_bytes(body)) != 0) return reject();
+  const json doc = json::parse(body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || doc.value("key", "") != key || doc.value("model", "") != model_path)
+    return reject();
+  const json deps = doc.value("deps", json());
+  if (!deps.is_array()) return reject();
+  const fs::path base = model_dir(model_path);
+  for (const json& d : deps) {
+    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_string()) return reject();
+    const auto state = dependency_state(d[0].get<std::string>(), base);
+    if (!state || *state != d[1].get<std::string>()) return reject();
+  }
+  CachedResult r;
+  const json findings = doc.value("findings", json()), suppressed = doc.value("suppressed", json());
+  if (!findings.is_array() || !suppressed.is_array()) return reject();
+  for (const json& f : findings) {
+    r.findings.emplace_back();
+    if (!finding_from(f, r.findings.back())) return reject();
+  }
+  for (const json& s : suppressed) {
+    if (!s.is_array() || s.size() != 3 || !s[1].is_string() || !s[2].is_string()) return reject();
+    SuppressedFinding sf;
+    if (!finding_from(s[0], sf.finding)) return reject();
+    sf.kind = s[1].get<std::string>();
+    sf.justification = s[2].get<std::string>();
+    r.suppressed.push_back(std::move(sf));
+  }
+  ++stats_.reused;
+  return r;
+}
+
+void ResultCache::store(const std::string& key, const std::string& model_path,
+                        const std::vector<std::string>& dependencies, const CachedResult& r) {
+  const fs::path base = model_dir(model_path);
+  json deps = json::array();
+  for (const auto& d : dependencies) {
+    const auto state = dependency_state(d, base);
+    if (!state) {
+      ++stats_.not_stored;
+      return;
+    }
+    deps.push_back(json::array({d, *state}));
+  }
+  json findings = json::array(), suppressed = json::array();
+  for (const auto& f : r.findings) findings.push_back(finding_json(f));
+  for (const auto& s : r.suppressed) suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
+  const json doc{{"key", key}, {"model", model_path}, {"deps", deps}, {"findings", findings}, {"suppressed", suppressed}};
+  const std::string body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;
+
+  const fs::path target = entry_path(key);
+  std::error_code ec;
+  fs::create_directories(target.parent_path(), ec);
+  // A name no other process or thread uses; the rename makes the entry appear whole or not at all.
+  const fs::path temp = target.parent_path() /
+                        (".tmp-" + std::to_string(::getpid()) + "-" +
+                         std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "-" +
+                         std::to_string(temp_counter_++));
+  {
+    std::ofstream out(temp, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) {
+      out.close();
+      fs::remove(temp, ec);
+      ++stats_.write_errors;
+      return;
+    }
+  }
+  fs::rename(temp, target, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    ++stats_.write_errors;
+    return;
+  }
+  ++stats_.stored;
+}
+
+}  // namespace condlint::lint
