@@ -147,7 +147,7 @@ TEST(Cache, DamagedCutOrForeignEntriesAreRecomputed) {
   ASSERT_GT(first.stored, 10u);
   std::vector<fs::path> entries;
   for (const auto& e : fs::recursive_directory_iterator(cache))
-    if (e.is_regular_file()) entries.push_back(e.path());
+    if (e.is_regular_file() && e.path().parent_path().parent_path().filename() != "stat") entries.push_back(e.path());
   ASSERT_EQ(entries.size(), first.stored) << "no temporary file is left behind";
   std::sort(entries.begin(), entries.end());
   auto rewrite = [](const fs::path& p, const std::function<void(std::string&)>& edit) {

@@ -413,9 +413,9 @@ int run_lint(const LintOptions& o) {
     std::error_code ec;
     const auto size = std::filesystem::file_size(path, ec);
     if (!ec) fr.size = static_cast<int64_t>(size);
-    std::optional<std::string> cache_key;
-    if (cache && (cache_key = cache->key(path, cache_context[i])))
-      if (auto hit = cache->find(*cache_key, path)) {
+    lint::ResultCache::Probe probe;
+    if (cache)
+      if (auto hit = cache->find(path, cache_context[i], probe)) {
         fr.findings = std::move(hit->findings);
         fr.suppressed = std::move(hit->suppressed);
         compute_fingerprints(fr);
@@ -433,11 +433,11 @@ int run_lint(const LintOptions& o) {
       fr.findings = run_rules(*lr.model, sel);
       if (!o.dump_types.empty()) fr.value_types = collect_value_types(*lr.model);
       apply_suppressions(*lr.model, cfg, fr);
-      if (cache_key) {
+      if (cache) {
         std::vector<std::string> deps(lr.model->sources.begin(), lr.model->sources.end());
         if (o.exec)
           for (auto& d : lint::golden_data_dependencies(path)) deps.push_back(std::move(d));
-        cache->store(*cache_key, path, deps, lint::CachedResult{fr.findings, fr.suppressed});
+        cache->store(probe, deps, lint::CachedResult{fr.findings, fr.suppressed});
       }
       if (want_conditionals) {
         std::vector<Finding> all = fr.findings;

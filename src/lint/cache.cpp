@@ -1,14 +1,17 @@
 #include "lint/cache.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <chrono>
 #include <thread>
 
 #include "loaders/loader.hpp"
@@ -22,7 +25,7 @@ namespace {
 
 constexpr uint64_t kK1 = 0xa0761d6478bd642full, kK2 = 0xe7037ed1a0b428dbull, kK3 = 0x8ebc6af09c88c6e3ull,
                    kK4 = 0x589965cc75374cc3ull;
-constexpr const char* kMagic = "condlint-cache 1";
+constexpr const char* kMagic = "condlint-cache 2";
 constexpr const char* kListing = "dir-listing:";
 
 uint64_t mum(uint64_t x, uint64_t y) {
@@ -72,25 +75,20 @@ std::vector<std::string> golden_listing(const fs::path& dir, std::vector<std::st
   return names;
 }
 
-// The state of one dependency: the hash of its bytes, "absent", or nullopt when it resolves outside the model's
-// directory (condlint never reads there, so it cannot vouch for it).
-std::optional<std::string> dependency_state(const std::string& dep, const fs::path& base) {
-  if (dep.rfind(kListing, 0) == 0) {
-    const fs::path dir = resolved(dep.substr(std::strlen(kListing)));
-    if (dir != base) return std::nullopt;
-    Hasher h;
-    for (const auto& n : golden_listing(dir, nullptr)) {
-      h.update(n);
-      h.update(std::string_view("\0", 1));
-    }
-    return h.hex();
-  }
-  const fs::path r = resolved(dep);
-  if (r.empty() || !inside(base, r)) return std::nullopt;
-  std::error_code ec;
-  if (!fs::exists(r, ec)) return std::string("absent");
-  if (auto h = hash_file(r.string())) return h;
-  return std::string("unreadable");
+// A file's identity ("dev ino size mtime ctime", times in ns); "" when it cannot be read or changed less than two
+// seconds ago (see cache.hpp).
+std::string identity_of(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  auto ns = [](const timespec& t) { return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec; };
+  const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+  if (now - std::max(ns(st.st_mtim), ns(st.st_ctim)) < 2000000000LL) return {};
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%llu %llu %lld %lld %lld", static_cast<unsigned long long>(st.st_dev),
+                static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_size), ns(st.st_mtim),
+                ns(st.st_ctim));
+  return buf;
 }
 
 json finding_json(const Finding& f) {
@@ -195,100 +193,32 @@ std::vector<std::string> golden_data_dependencies(const std::string& model_path)
   return out;
 }
 
-ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
-  std::error_code ec;
-  fs::create_directories(dir_, ec);
-  if (ec || !fs::is_directory(dir_, ec)) error_ = "cannot use " + dir_ + " as the cache directory";
-}
-
-std::string ResultCache::entry_path(const std::string& key) const {
-  return (fs::path(dir_) / key.substr(0, 2) / key.substr(2)).string();
-}
-
-std::optional<std::string> ResultCache::key(const std::string& model_path, std::string_view context) const {
-  const auto content = hash_file(model_path);
-  if (!content) return std::nullopt;
-  Hasher h;
-  for (std::string_view part : {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context,
-                                std::string_view(model_path), std::string_view(*content)}) {
-    h.update(part);
-    h.update(std::string_view("\0", 1));
-  }
-  return h.hex();
-}
-
-std::optional<CachedResult> ResultCache::find(const std::string& key, const std::string& model_path) {
-  const std::string path = entry_path(key);
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) {
-    ++stats_.judged;
-    return std::nullopt;
-  }
-  auto reject = [&]() -> std::optional<CachedResult> {
-    ++stats_.rejected;
-    ++stats_.judged;
-    return std::nullopt;
-  };
-  std::string text, err;
-  if (!read_file(path, text, err)) return reject();
-  const size_t nl = text.find('\n');
-  if (nl == std::string::npos) return reject();
-  const std::string header = std::string(kMagic) + " " + CONDLINT_VERSION + " ";
-  const std::string_view body = std::string_view(text).substr(nl + 1);
-  if (text.compare(0, nl, header + hash_bytes(body)) != 0) return reject();
-  const json doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || doc.value("key", "") != key || doc.value("model", "") != model_path)
-    return reject();
-  const json deps = doc.value("deps", json());
-  if (!deps.is_array()) return reject();
-  const fs::path base = model_dir(model_path);
-  for (const json& d : deps) {
-    if (!d.is_array() || d.size() != 2 || !d[0].is_string() || !d[1].is_string()) return reject();
-    const auto state = dependency_state(d[0].get<std::string>(), base);
-    if (!state || *state != d[1].get<std::string>()) return reject();
-  }
-  CachedResult r;
-  const json findings = doc.value("findings", json()), suppressed = doc.value("suppressed", json());
-  if (!findings.is_array() || !suppressed.is_array()) return reject();
-  for (const json& f : findings) {
-    r.findings.emplace_back();
-    if (!finding_from(f, r.findings.back())) return reject();
-  }
-  for (const json& s : suppressed) {
-    if (!s.is_array() || s.size() != 3 || !s[1].is_string() || !s[2].is_string()) return reject();
-    SuppressedFinding sf;
-    if (!finding_from(s[0], sf.finding)) return reject();
-    sf.kind = s[1].get<std::string>();
-    sf.justification = s[2].get<std::string>();
-    r.suppressed.push_back(std::move(sf));
-  }
-  ++stats_.reused;
-  return r;
-}
-
-void ResultCache::store(const std::string& key, const std::string& model_path,
-                        const std::vector<std::string>& dependencies, const CachedResult& r) {
-  const fs::path base = model_dir(model_path);
-  json deps = json::array();
-  for (const auto& d : dependencies) {
-    const auto state = dependency_state(d, base);
-    if (!state) {
-      ++stats_.not_stored;
-      return;
+// The state of one dependency: the hash of its bytes, "absent", or nullopt when it resolves outside the model's
+// directory (condlint never reads there, so it cannot vouch for it).
+std::optional<std::string> ResultCache::dependency_state(const std::string& dep, const std::string& base_dir) const {
+  const fs::path base(base_dir);
+  if (dep.rfind(kListing, 0) == 0) {
+    const fs::path dir = resolved(dep.substr(std::strlen(kListing)));
+    if (dir != base) return std::nullopt;
+    Hasher h;
+    for (const auto& n : golden_listing(dir, nullptr)) {
+      h.update(n);
+      h.update(std::string_view("\0", 1));
     }
-    deps.push_back(json::array({d, *state}));
+    return h.hex();
   }
-  json findings = json::array(), suppressed = json::array();
-  for (const auto& f : r.findings) findings.push_back(finding_json(f));
-  for (const auto& s : r.suppressed) suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
-  const json doc{{"key", key}, {"model", model_path}, {"deps", deps}, {"findings", findings}, {"suppressed", suppressed}};
-  const std::string body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
-  const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;
-
-  const fs::path target = entry_path(key);
+  const fs::path r = resolved(dep);
+  if (r.empty() || !inside(base, r)) return std::nullopt;
   std::error_code ec;
-  fs::create_directories(target.parent_path(), ec);
-  // A name no other process or thread uses; the rename makes the entry appear whole or not at all.
+  if (!fs::exists(r, ec)) return std::string("absent");
+  if (auto h = hash_file(r.string())) return h;
+  return std::string("unreadable");
+}
+
+bool ResultCache::write_atomically(const std::string& target_path, const std::string& text) const {
+  const fs::path target(target_path);
+  std::error_code ec;
+  // A name no other process or thread uses; the rename makes the file appear whole or not at all.
   const fs::path temp = target.parent_path() /
                         (".tmp-" + std::to_string(::getpid()) + "-" +
                          std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "-" +
@@ -300,13 +230,128 @@ void ResultCache::store(const std::string& key, const std::string& model_path,
     if (!out) {
       out.close();
       fs::remove(temp, ec);
-      ++stats_.write_errors;
-      return;
+      return false;
     }
   }
   fs::rename(temp, target, ec);
   if (ec) {
     fs::remove(temp, ec);
+    return false;
+  }
+  return true;
+}
+
+ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec || !fs::is_directory(dir_, ec)) error_ = "cannot use " + dir_ + " as the cache directory";
+}
+
+std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context,
+                                              Probe& probe) {
+  Hasher name;
+  for (std::string_view part : {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context,
+                                std::string_view(model_path)}) {
+    name.update(part);
+    name.update(std::string_view("\0", 1));
+  }
+  probe = Probe{name.hex(), model_path, identity_of(model_path), ""};
+  const std::string path = (fs::path(dir_) / probe.entry).string();
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    ++stats_.judged;
+    return std::nullopt;
+  }
+  auto judge = [&](bool damaged) -> std::optional<CachedResult> {
+    if (damaged) ++stats_.rejected;
+    ++stats_.judged;
+    return std::nullopt;
+  };
+  std::string text, err;
+  if (!read_file(path, text, err)) return judge(true);
+  const size_t nl = text.find('\n');
+  if (nl == std::string::npos) return judge(true);
+  const std::string header = std::string(kMagic) + " " + CONDLINT_VERSION + " ";
+  const std::string_view body = std::string_view(text).substr(nl + 1);
+  if (text.compare(0, nl, header + hash_bytes(body)) != 0) return judge(true);
+  const json doc = json::parse(body, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || doc.value("entry", "") != probe.entry ||
+      doc.value("model", "") != model_path)
+    return judge(true);
+  const json deps = doc.value("deps", json());
+  const json findings = doc.value("findings", json()), suppressed = doc.value("suppressed", json());
+  const std::string stored_identity = doc.value("identity", ""), stored_content = doc.value("content", "");
+  if (!deps.is_array() || !findings.is_array() || !suppressed.is_array() || stored_content.empty()) return judge(true);
+  // The model: its identity vouches for its bytes, else its bytes are hashed again.
+  if (probe.identity.empty() || probe.identity != stored_identity) {
+    const auto content = hash_file(model_path);
+    if (!content) return judge(false);
+    probe.content = *content;
+    if (*content != stored_content) return judge(false);
+  } else {
+    probe.content = stored_content;
+  }
+  std::string base;
+  for (const json& d : deps) {
+    if (!d.is_array() || d.size() != 3 || !d[0].is_string() || !d[1].is_string() || !d[2].is_string())
+      return judge(true);
+    const std::string dep = d[0].get<std::string>(), identity = d[1].get<std::string>();
+    if (dep.rfind(kListing, 0) != 0) {
+      const std::string now = identity_of(dep);
+      if (!identity.empty() && now == identity) continue;
+      struct stat st {};
+      if (d[2] == "absent" && ::stat(dep.c_str(), &st) != 0 && errno == ENOENT) continue;  // still not there
+    }
+    if (base.empty()) base = model_dir(model_path).string();
+    const auto state = dependency_state(dep, base);
+    if (!state || *state != d[2].get<std::string>()) return judge(false);
+  }
+  CachedResult r;
+  for (const json& f : findings) {
+    r.findings.emplace_back();
+    if (!finding_from(f, r.findings.back())) return judge(true);
+  }
+  for (const json& s : suppressed) {
+    if (!s.is_array() || s.size() != 3 || !s[1].is_string() || !s[2].is_string()) return judge(true);
+    SuppressedFinding sf;
+    if (!finding_from(s[0], sf.finding)) return judge(true);
+    sf.kind = s[1].get<std::string>();
+    sf.justification = s[2].get<std::string>();
+    r.suppressed.push_back(std::move(sf));
+  }
+  ++stats_.reused;
+  return r;
+}
+
+void ResultCache::store(Probe& probe, const std::vector<std::string>& dependencies, const CachedResult& r) {
+  if (probe.content.empty()) {
+    const auto content = hash_file(probe.model);
+    if (!content) {
+      ++stats_.not_stored;
+      return;
+    }
+    probe.content = *content;
+  }
+  const std::string base = model_dir(probe.model).string();
+  json deps = json::array();
+  for (const auto& d : dependencies) {
+    const std::string identity = d.rfind(kListing, 0) == 0 ? "" : identity_of(d);
+    const auto state = dependency_state(d, base);
+    if (!state) {
+      ++stats_.not_stored;
+      return;
+    }
+    deps.push_back(json::array({d, identity, *state}));
+  }
+  json findings = json::array(), suppressed = json::array();
+  for (const auto& f : r.findings) findings.push_back(finding_json(f));
+  for (const auto& s : r.suppressed) suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
+  const json doc{{"entry", probe.entry},   {"model", probe.model}, {"identity", probe.identity},
+                 {"content", probe.content}, {"deps", deps},       {"findings", findings},
+                 {"suppressed", suppressed}};
+  const std::string body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;
+  if (!write_atomically((fs::path(dir_) / probe.entry).string(), text)) {
     ++stats_.write_errors;
     return;
   }

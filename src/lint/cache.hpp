@@ -1,11 +1,20 @@
 // `condlint lint --cache DIR`: a model's findings are reused when the same bytes (the model and every file it read
 // or looked for: .bin, external data, Blobs, golden data with --exec) were judged by the same condlint under the
-// same effective configuration and rule selection. Keys are content hashes, never times.
+// same effective configuration and rule selection. What decides is content hashes, never times.
 //
-// An entry is one file DIR/<2 hex>/<30 hex>: a header line with the format version, the condlint version and a
-// digest of the body, then the body (JSON). An entry that does not parse, whose digest, version or key differs, or
-// whose dependencies changed is not used (the model is judged again and the entry replaced). Entries are written
-// to a temporary name and renamed, so a process sharing DIR never reads half an entry.
+// One entry per model and context: DIR/<32 hex>, named by a hash of the condlint version, the context (rules,
+// configuration) and the model's path. It holds the hash of the model's bytes and of each dependency's, and the
+// findings: a header line (format version, condlint version, digest of the body), then the body (JSON). An entry
+// that does not parse, whose digest, version, name or path differs, or whose hashes no longer match the files is
+// not used: the model is judged again and the entry replaced. Entries are written to a temporary name and renamed,
+// so a process sharing DIR never reads half an entry.
+//
+// Hashing a file costs about as much as parsing it, so an entry also records each file's identity (device, inode,
+// size, modification and change times in ns) when it hashed it: a file whose identity is unchanged is not read
+// again, one whose identity changed (a fresh checkout) is hashed and compared (the entry is not rewritten: in CI
+// every checkout is fresh, and writing costs more than hashing). A file changed less than two
+// seconds before it was hashed gets no identity (its times may not yet tell a second change from the first); user
+// programs cannot set the change time back.
 #pragma once
 
 #include <atomic>
@@ -54,15 +63,19 @@ class ResultCache {
   explicit ResultCache(std::string dir);
   const std::string& error() const { return error_; }
 
-  // The key of a model's result: its bytes, the condlint version and `context` (everything else its findings
-  // depend on: rule selection, configuration). nullopt when the model cannot be read.
-  std::optional<std::string> key(const std::string& model_path, std::string_view context) const;
-  // The result stored under `key` when its entry is intact and every dependency still has the bytes it had.
-  std::optional<CachedResult> find(const std::string& key, const std::string& model_path);
-  // Stores a result with the files it depends on besides the model. Not stored when a dependency resolves
-  // outside the model's directory (its bytes are not read) or the directory cannot be written.
-  void store(const std::string& key, const std::string& model_path, const std::vector<std::string>& dependencies,
-             const CachedResult& r);
+  // What find learnt about a model, for store.
+  struct Probe {
+    std::string entry;      // the entry's file name
+    std::string model;      // the model's path
+    std::string identity;   // the model's identity now ("" none or too recent)
+    std::string content;    // the hash of its bytes ("" not computed yet)
+  };
+  // The result stored for this model and context when its entry is intact and the model and every dependency
+  // still have the bytes they had.
+  std::optional<CachedResult> find(const std::string& model_path, std::string_view context, Probe& probe);
+  // Stores a result with the files it depends on besides the model. Not stored when a dependency resolves outside
+  // the model's directory (its bytes are not read), the model cannot be read, or DIR cannot be written.
+  void store(Probe& probe, const std::vector<std::string>& dependencies, const CachedResult& r);
 
   struct Stats {
     std::atomic<size_t> reused{0}, judged{0}, rejected{0}, stored{0}, not_stored{0}, write_errors{0};
@@ -70,10 +83,12 @@ class ResultCache {
   const Stats& stats() const { return stats_; }
 
  private:
-  std::string entry_path(const std::string& key) const;
+  std::optional<std::string> dependency_state(const std::string& dep, const std::string& base) const;
+  // Writes `text` to `target` through a temporary name in the same directory; false when it cannot.
+  bool write_atomically(const std::string& target, const std::string& text) const;
   std::string dir_, error_;
   Stats stats_;
-  std::atomic<uint64_t> temp_counter_{0};
+  mutable std::atomic<uint64_t> temp_counter_{0};
 };
 
 }  // namespace condlint::lint

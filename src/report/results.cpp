@@ -27,7 +27,7 @@ static std::string percent_encode_path(const std::string& p) {
 
 std::string artifact_uri(const std::string& path) {
   std::error_code ec;
-  const fs::path cwd = fs::current_path(ec);
+  static const fs::path cwd = fs::current_path(ec);  // condlint never changes its working directory
   fs::path abs = fs::absolute(fs::path(path), ec).lexically_normal();
   if (!ec && !cwd.empty()) {
     const fs::path rel = abs.lexically_relative(cwd);
