@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "cli/config.hpp"
+#include "lint/config.hpp"
 #include "report/report.hpp"
 #include "test_support.hpp"
 

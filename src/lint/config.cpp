@@ -1,4 +1,4 @@
-#include "cli/config.hpp"
+#include "lint/config.hpp"
 
 #include <yaml-cpp/yaml.h>
 

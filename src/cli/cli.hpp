@@ -1,0 +1,55 @@
+// The command-line layer: wiring only. Each command lives in its own file (lint_cmd.cpp, merge_cmd.cpp, ...): it
+// adds its subcommand and options to the app and returns what runs it; main.cpp dispatches by the table of commands.
+// Exit codes: 0 clean, 1 findings (or a failed run / divergence), 2 usage, I/O or internal error.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace condlint::cli {
+
+constexpr int kExitClean = 0;
+constexpr int kExitFindings = 1;
+constexpr int kExitError = 2;
+
+// The options every command sees, read once the command line is parsed.
+struct Globals {
+  bool verbose = false, quiet = false;
+  int argc = 0;
+  char** argv = nullptr;
+};
+
+struct Command {
+  CLI::App* sub = nullptr;        // the subcommand; run it when the command line named it
+  std::function<int()> run;
+};
+using CommandAdder = Command (*)(CLI::App& app, const Globals& g);
+
+Command add_lint_command(CLI::App& app, const Globals& g);
+Command add_merge_command(CLI::App& app, const Globals& g);
+Command add_rules_command(CLI::App& app, const Globals& g);
+Command add_run_command(CLI::App& app, const Globals& g);
+Command add_import_command(CLI::App& app, const Globals& g);
+Command add_diff_command(CLI::App& app, const Globals& g);
+Command add_export_command(CLI::App& app, const Globals& g);
+
+// ---- Shared by the commands (common.cpp) ----
+
+// Writes a side report (--sarif FILE, --html FILE); false, after saying why, when the file cannot be written.
+bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer);
+// The main report's stream: the -o file (opened into `file`), or standard output when `path` is empty; null,
+// after saying why, when the file cannot be opened.
+std::ostream* open_output(const std::string& path, std::ofstream& file);
+// "NODE=true|false" -> node, value; false when it is not that.
+bool parse_pin(const std::string& p, std::string& node, bool& value);
+// The configuration's tolerances (tolerances: run: / diff:) where --atol / --rtol are not given: from --config
+// FILE, else from the .condlint.yaml found from the model's directory upwards. False (message printed) when the
+// configuration cannot be read: a usage error, as for lint.
+bool tolerances_from_config(const std::string& config, const std::string& model, bool for_diff,
+                            std::optional<double>& atol, std::optional<double>& rtol);
+
+}  // namespace condlint::cli

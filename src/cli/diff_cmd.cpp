@@ -1,0 +1,186 @@
+// condlint diff: two runtimes on the same inputs, per branch.
+#include "cli/cli.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "diff/diff.hpp"
+#include "report/checks.hpp"
+#include "report/report.hpp"
+#include "report/terminal.hpp"
+
+namespace condlint::cli {
+
+namespace {
+
+struct DiffCmdOptions {
+  std::vector<std::string> models;
+  std::string config;  // --config FILE (else .condlint.yaml found from the first model's directory upwards)
+  std::vector<std::string> runtimes;
+  std::vector<std::string> data;
+  int random = 0;
+  uint64_t seed = 0;
+  std::vector<std::string> ranges, tolerances, input_shapes;
+  std::string branches = "both";
+  std::optional<double> atol, rtol;
+  std::string format = "text";
+  std::string output;
+  std::string work_dir;
+  int64_t timeout_ms = 0;
+  std::string html_file;  // --html FILE
+};
+
+bool parse_pair(const std::string& s, std::string& name, double& a, double& b) {
+  const auto eq = s.rfind('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  name = s.substr(0, eq);
+  const std::string v = s.substr(eq + 1);
+  const auto comma = v.find(',');
+  if (comma == std::string::npos) return false;
+  try {
+    size_t n1 = 0, n2 = 0;
+    a = std::stod(v.substr(0, comma), &n1);
+    b = std::stod(v.substr(comma + 1), &n2);
+    return n1 == comma && n2 == v.size() - comma - 1;
+  } catch (...) {
+    return false;
+  }
+}
+
+int run_diff_cmd(const DiffCmdOptions& o) {
+  if (o.runtimes.size() != 2) {
+    std::cerr << "condlint: diff takes exactly two --runtime options (ref, onnxruntime, cmd:TEMPLATE)\n";
+    return kExitError;
+  }
+  diff::DiffConfig cfg;
+  for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
+  if (o.random < 0) {
+    std::cerr << "condlint: --random must not be negative\n";
+    return kExitError;
+  }
+  cfg.random = o.random;
+  cfg.seed = o.seed;
+  for (const auto& r : o.ranges) {
+    std::string name;
+    double lo, hi;
+    if (!parse_pair(r, name, lo, hi) || lo > hi) {
+      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << term_safe(r) << "'\n";
+      return kExitError;
+    }
+    cfg.ranges[name] = {lo, hi};
+  }
+  for (const auto& spec : o.input_shapes) {
+    // NAME:d0,d1,... (Polygraphy's spelling, brackets allowed: NAME:[1,3]); NAME: is a scalar.
+    const auto colon = spec.rfind(':');
+    std::string dims = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (!dims.empty() && dims.front() == '[' && dims.back() == ']') dims = dims.substr(1, dims.size() - 2);
+    auto parsed = parse_int64_list(dims);
+    bool ok = colon != std::string::npos && colon > 0 && parsed;
+    if (ok)
+      for (int64_t d : *parsed) ok = ok && d >= 0 && d <= (int64_t{1} << 31);
+    if (!ok) {
+      std::cerr << "condlint: --input-shapes takes NAME:d0,d1,... with dims from 0 to 2^31 (NAME: for a scalar), got '"
+                << spec << "'\n";
+      return kExitError;
+    }
+    cfg.input_shapes[spec.substr(0, colon)] = *parsed;
+  }
+  for (const auto& t : o.tolerances) {
+    std::string name;
+    double a, r;
+    if (!parse_pair(t, name, a, r) || a < 0 || r < 0) {
+      std::cerr << "condlint: --tolerance takes OUTPUT=ATOL,RTOL (not negative), got '" << term_safe(t) << "'\n";
+      return kExitError;
+    }
+    cfg.tolerances[name] = {a, r};
+  }
+  if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
+    std::cerr << "condlint: --atol and --rtol must not be negative\n";
+    return kExitError;
+  }
+  cfg.atol = o.atol;
+  cfg.rtol = o.rtol;
+  if (!o.models.empty() && !tolerances_from_config(o.config, o.models.front(), true, cfg.atol, cfg.rtol))
+    return kExitError;
+  cfg.both_branches = o.branches == "both";
+  if (!o.work_dir.empty()) {
+    cfg.work_dir = o.work_dir;
+    cfg.keep = true;
+  }
+  diff::RuntimeOptions ro;
+  if (o.timeout_ms > 0) ro.timeout_ms = ro.limits.timeout_ms = o.timeout_ms;
+  std::vector<std::unique_ptr<diff::Runtime>> owned;
+  std::vector<diff::Runtime*> rts;
+  for (const auto& spec : o.runtimes) {
+    std::string err;
+    auto rt = diff::make_runtime(spec, ro, err);
+    if (!rt) {
+      std::cerr << "condlint: " << term_safe(err) << "\n";
+      return kExitError;
+    }
+    rts.push_back(rt.get());
+    owned.push_back(std::move(rt));
+  }
+  std::vector<std::filesystem::path> models(o.models.begin(), o.models.end());
+  const diff::DiffResult r = diff::run_diff(models, rts, cfg);
+  std::ofstream file;
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
+  const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
+  if (o.format == "json") write_diff_json(*os, r);
+  else if (o.format == "html") write_diff_html(*os, r, diff_code);
+  else write_diff_text(*os, r);
+  os->flush();
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
+    return kExitError;
+  if (r.usage_error()) {
+    for (const auto& m : r.models)
+      if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
+    return kExitError;
+  }
+  return r.all_agree() ? kExitClean : kExitFindings;
+}
+
+}  // namespace
+
+Command add_diff_command(CLI::App& app, const Globals& g) {
+  auto opts = std::make_shared<DiffCmdOptions>();
+  DiffCmdOptions& diffo = *opts;
+  auto* diff_cmd = app.add_subcommand(
+      "diff", "Run an ONNX model on two runtimes with the same inputs, once per branch of every If (the If's\n"
+              "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
+  diff_cmd->add_option("model", diffo.models,
+                       "Model file(s): .onnx, or .xml (OpenVINO IR) / .nnapi.json, exported to ONNX first\n"
+                       "(condlint export; exit 2 naming the ops when a model cannot be exported exactly)")
+      ->required();
+  diff_cmd->add_option("--runtime", diffo.runtimes,
+                       "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
+      ->required();
+  diff_cmd->add_option("--data", diffo.data, "A test_data_set_N directory or a directory holding them; repeatable\n"
+                                             "(default: the test_data_set_* beside the model unless --random)");
+  diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
+  diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
+  diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
+  diff_cmd->add_option("--input-shapes", diffo.input_shapes,
+                       "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
+                       "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable");
+  diff_cmd->add_option("--branches", diffo.branches, "both: also run every If pinned to each branch; taken: the model as given")
+      ->check(CLI::IsMember({"taken", "both"}))
+      ->capture_default_str();
+  diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
+  diff_cmd->add_option("--rtol", diffo.rtol, "Relative tolerance (default per element type)");
+  diff_cmd->add_option("--config", diffo.config,
+                       "Configuration file whose tolerances: diff: applies where --atol/--rtol are not given (default: "
+                       ".condlint.yaml in the first model's directory or above)");
+  diff_cmd->add_option("--tolerance", diffo.tolerances, "Tolerance of one output: OUTPUT=ATOL,RTOL; repeatable");
+  diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+  diff_cmd->add_option("--html", diffo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
+  diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
+  diff_cmd->add_option("--work-dir", diffo.work_dir, "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
+  diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
+  return {diff_cmd, [opts] { return run_diff_cmd(*opts); }};
+}
+
+}  // namespace condlint::cli

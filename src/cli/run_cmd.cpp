@@ -1,0 +1,115 @@
+// condlint run: a model on its golden data, both branches of every If.
+#include "cli/cli.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "exec/ir_exec.hpp"
+#include "exec/nnapi_exec.hpp"
+#include "exec/runner.hpp"
+#include "report/checks.hpp"
+#include "report/report.hpp"
+#include "report/terminal.hpp"
+
+namespace condlint::cli {
+
+namespace {
+
+struct RunCmdOptions {
+  std::string model;
+  std::string config;  // --config FILE (else .condlint.yaml found from the model's directory upwards)
+  std::vector<std::string> data;
+  std::string branches = "both";
+  std::vector<std::string> pins;
+  std::optional<double> atol, rtol;
+  std::string save;
+  std::string format = "text";
+  std::string output;
+  int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
+  std::string html_file;  // --html FILE
+};
+
+int run_exec(const RunCmdOptions& o) {
+  exec::RunConfig cfg;
+  for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
+  cfg.both_branches = o.branches == "both";
+  for (const auto& p : o.pins) {
+    std::string node;
+    bool value = false;
+    if (!parse_pin(p, node, value)) {
+      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '" << term_safe(p) << "'\n";
+      return kExitError;
+    }
+    cfg.pins[node] = value;
+  }
+  cfg.atol = o.atol;
+  cfg.rtol = o.rtol;
+  if (!tolerances_from_config(o.config, o.model, false, cfg.atol, cfg.rtol)) return kExitError;
+  if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
+    std::cerr << "condlint: --atol and --rtol must not be negative\n";
+    return kExitError;
+  }
+  cfg.save_dir = o.save;
+  if (o.max_elements > 0) cfg.limits.max_elements = o.max_elements;
+  if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;
+  if (o.max_iterations > 0) cfg.limits.max_loop_iterations = o.max_iterations;
+  if (o.timeout_ms > 0) cfg.limits.timeout_ms = o.timeout_ms;
+  const bool nnapi = exec::is_nnapi_path(o.model);
+  if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;  // Android's default loop timeout
+  if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
+  const exec::ModelResult r = nnapi                          ? exec::run_nnapi_model(o.model, cfg)
+                              : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
+                                                          : exec::run_model(o.model, cfg);
+  std::ofstream file;
+  std::ostream* os = open_output(o.output, file);
+  if (!os) return kExitError;
+  const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
+  if (o.format == "json") write_run_json(*os, r);
+  else if (o.format == "html") write_run_html(*os, r, run_code);
+  else write_run_text(*os, r);
+  os->flush();
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
+    return kExitError;
+  if (!r.error.empty()) {
+    if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
+    return kExitError;
+  }
+  return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app, const Globals& g) {
+  auto opts = std::make_shared<RunCmdOptions>();
+  RunCmdOptions& runo = *opts;
+  auto* run_cmd = app.add_subcommand(
+      "run", "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
+             "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
+  run_cmd->add_option("model", runo.model, "Model file: .onnx, .xml (OpenVINO IR, .bin beside it) or .nnapi.json")->required();
+  run_cmd->add_option("--data", runo.data,
+                      "A test_data_set_N directory or a directory holding them; repeatable\n"
+                      "(default: the test_data_set_* beside the model)");
+  run_cmd->add_option("--branches", runo.branches,
+                      "both: also run the branch the data does not select, by pinning each If's condition")
+      ->check(CLI::IsMember({"taken", "both"}))
+      ->capture_default_str();
+  run_cmd->add_option("--pin", runo.pins, "Pin an If's condition: NODE=true|false, NODE its path (main/if_0); repeatable");
+  run_cmd->add_option("--atol", runo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
+  run_cmd->add_option("--rtol", runo.rtol, "Relative tolerance (default per element type)");
+  run_cmd->add_option("--config", runo.config,
+                      "Configuration file whose tolerances: run: applies where --atol/--rtol are not given (default: "
+                      ".condlint.yaml in the model's directory or above)");
+  run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
+  run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+  run_cmd->add_option("--html", runo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
+  run_cmd->add_option("-o,--output", runo.output, "Write the report to FILE instead of standard output");
+  run_cmd->add_option("--max-elements", runo.max_elements, "Largest tensor, in elements (default 1e8)");
+  run_cmd->add_option("--max-bytes", runo.max_bytes, "Most bytes all live tensors may hold (default 2 GiB)");
+  run_cmd->add_option("--max-iterations", runo.max_iterations, "Most iterations of one Loop (default 1e6)");
+  run_cmd->add_option("--timeout-ms", runo.timeout_ms, "Time limit of one run in ms (default 60000)");
+  return {run_cmd, [opts] { return run_exec(*opts); }};
+}
+
+}  // namespace condlint::cli
