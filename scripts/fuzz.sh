@@ -32,6 +32,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$seeds" "$crash"
   case "$t" in
     ir_*) find "$root/corpus" -name '*.xml' -exec cp {} "$seeds/" \; ;;
+    merge_*) cp "$root"/fuzz/seeds/merge/* "$seeds/" ;;
     nnapi_testmodel_*) find "$root/tests/fixtures/nnapi_testmodel" -name '*.cpp' -exec cp {} "$seeds/" \; ;;
     onnx_*) find "$root/corpus" -name '*.onnx' -exec cp {} "$seeds/" \; ;;
     nnapi_*) find "$root/corpus" -name '*.nnapi.json' -exec cp {} "$seeds/" \; ;;

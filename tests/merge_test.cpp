@@ -181,4 +181,10 @@ TEST(Merge, InProcessEmptyAndGarbage) {
   }
 }
 
+TEST(Merge, ADeeplyNestedShareIsAnErrorNotARecursion) {
+  const std::string deep = "{\"runs\": [" + std::string(200000, '[') + std::string(200000, ']') + "]}";
+  const auto m = condlint::merge_reports({{"deep.sarif", deep}}, std::nullopt);
+  EXPECT_NE(m.error.find("nested deeper than 64 levels"), std::string::npos) << m.error;
+}
+
 }  // namespace

@@ -14,6 +14,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "exec/tensor.hpp"
+#include "onnx_graph/if_sites.hpp"
 
 namespace condlint::diff {
 
@@ -127,21 +128,13 @@ struct DiffResult {
 // Diffs each model; jobs of all models are handed to each runtime at once (one Node process for ORT).
 DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg);
 
-// ---- variants (exposed for tests) -----------------------------------------------------------------------
+// ---- the If sites and pins of onnx_graph/, which diff runs per branch (named here for diff.cpp and its tests) ----
 
-struct IfSite {
-  std::string path;                    // as the executor names it: main/If#0/then/inner
-  std::map<std::string, bool> along;   // pins of enclosing Ifs needed to reach it
-};
-// Every If of the main graph, of model-local functions (paths function:DOMAIN.NAME/...) and of their subgraphs,
-// iteratively, depth-bounded.
-std::vector<IfSite> find_ifs(const onnx::ModelProto& m);
-// The pin sets of --branches both: for each If, both values with the enclosing Ifs pinned along the path.
-std::vector<std::map<std::string, bool>> branch_variants(const std::vector<IfSite>& ifs, int max_variants);
-// A copy of `m` whose pinned Ifs read a Constant condition. Returns "" or the reason it cannot.
-std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, bool>& pins, onnx::ModelProto& out);
-
-std::string pins_label(const std::map<std::string, bool>& pins);
-std::string format_number(double v);  // 9 significant digits, as the diff reports print errors and values  // "main/If#0=then, main/If#0/then/x=else"
+using onnx_graph::branch_variants;
+using onnx_graph::find_ifs;
+using onnx_graph::IfSite;
+using onnx_graph::pin_model;
+using onnx_graph::pins_label;
+std::string format_number(double v);  // 9 significant digits, as the diff reports print errors and values
 
 }  // namespace condlint::diff

@@ -3,7 +3,7 @@
 
 #include <fstream>
 
-#include "diff/diff.hpp"
+#include "onnx_graph/if_sites.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
@@ -25,18 +25,18 @@ ExportResult export_onnx(const fs::path& path, const ExportOptions& o) {
     r.problems.push_back(r.error);
     return r;
   }
-  for (const auto& s : diff::find_ifs(r.model)) r.if_paths[s.path] = s.path;
+  for (const auto& s : onnx_graph::find_ifs(r.model)) r.if_paths[s.path] = s.path;
   if (!o.pins.empty()) {
     for (const auto& [p, v] : o.pins)
       if (!r.if_paths.count(p)) r.problems.push_back("pin '" + p + "' names no If of the model");
     if (!r.problems.empty()) return r;
     onnx::ModelProto pinned;
-    if (auto e = diff::pin_model(r.model, o.pins, pinned); !e.empty()) {
+    if (auto e = onnx_graph::pin_model(r.model, o.pins, pinned); !e.empty()) {
       r.problems.push_back("cannot pin: " + e);
       return r;
     }
     r.model = std::move(pinned);
-    r.notes.push_back("pinned: " + diff::pins_label(o.pins));
+    r.notes.push_back("pinned: " + onnx_graph::pins_label(o.pins));
   }
   return r;
 }

@@ -17,7 +17,7 @@
 
 #include <pugixml.hpp>
 
-#include "diff/diff.hpp"
+#include "onnx_graph/if_sites.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "export/export.hpp"
@@ -152,7 +152,7 @@ class Exporter {
   struct Work {
     int g = 0;
     onnx::GraphProto* gp = nullptr;
-    int path = 0;      // ONNX path of the graph, as diff::find_ifs names it (an index into paths_)
+    int path = 0;      // ONNX path of the graph, as onnx_graph::find_ifs names it (an index into paths_)
     std::map<int, std::string> bound;  // Parameter node -> value name
     std::map<int, ElemType> bound_elem;
     std::vector<OutSpec> outs;
@@ -1420,12 +1420,12 @@ ExportResult export_ir(const fs::path& xml, const ExportOptions& o) {
     }
     if (!r.problems.empty()) return r;
     onnx::ModelProto pinned;
-    if (auto e = diff::pin_model(r.model, pins, pinned); !e.empty()) {
+    if (auto e = onnx_graph::pin_model(r.model, pins, pinned); !e.empty()) {
       r.problems.push_back("cannot pin: " + e);
       return r;
     }
     r.model = std::move(pinned);
-    r.notes.push_back("pinned: " + diff::pins_label(o.pins));
+    r.notes.push_back("pinned: " + onnx_graph::pins_label(o.pins));
   }
   return r;
 }

@@ -26,7 +26,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "diff/diff.hpp"
+#include "onnx_graph/if_sites.hpp"
 #include "export/export.hpp"
 #include "exec/onnx_io.hpp"
 #include "loaders/loader.hpp"
@@ -1160,7 +1160,7 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
     }
     if (r.ok()) {
       onnx::ModelProto pinned;
-      if (auto e = diff::pin_model(m, pins, pinned); !e.empty()) r.problems.push_back("pin: " + e);
+      if (auto e = onnx_graph::pin_model(m, pins, pinned); !e.empty()) r.problems.push_back("pin: " + e);
       else m = std::move(pinned);
     }
   }

@@ -7,6 +7,7 @@
 
 #include "diff/diff.hpp"
 #include "exec/runner.hpp"
+#include "onnx_graph/if_sites.hpp"
 #include "report/checks.hpp"
 #include "report/terminal.hpp"
 
@@ -169,8 +170,8 @@ void write_output_diff_text(std::ostream& os, const diff::OutputDiff& o, const s
 void write_case_diff_text(std::ostream& os, const diff::CaseDiff& c, const diff::DiffResult& r, const std::string& A,
                           const std::string& B) {
   os << "  " << status_name(c.status) << "  " << (c.data_set.empty() ? "" : term_safe(data_set_name(c.data_set)))
-     << "  branch: " << (c.pins.empty() ? "as the data takes it" : term_safe(diff::pins_label(c.pins)));
-  if (c.pins.empty() && !c.took.empty()) os << " (" << term_safe(diff::pins_label(c.took)) << ")";
+     << "  branch: " << (c.pins.empty() ? "as the data takes it" : term_safe(onnx_graph::pins_label(c.pins)));
+  if (c.pins.empty() && !c.took.empty()) os << " (" << term_safe(onnx_graph::pins_label(c.took)) << ")";
   os << "\n";
   // Every runtime that failed says why (when all fail, the case is not one runtime's fault).
   bool shown = false;
@@ -217,7 +218,7 @@ nlohmann::json case_diff_json(const diff::CaseDiff& c, const std::vector<std::st
   jc["data_set"] = c.data_set;
   jc["pins"] = nlohmann::json::object();
   for (const auto& [k, v] : c.pins) jc["pins"][k] = v ? "then" : "else";
-  jc["branch"] = c.pins.empty() ? "taken" : diff::pins_label(c.pins);
+  jc["branch"] = c.pins.empty() ? "taken" : onnx_graph::pins_label(c.pins);
   if (c.pins.empty()) {
     jc["took"] = nlohmann::json::object();
     for (const auto& [k, v] : c.took) jc["took"][k] = v ? "then" : "else";

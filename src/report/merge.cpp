@@ -41,13 +41,23 @@ const json* member(const json& j, const char* key) {
   return it == j.end() ? nullptr : &*it;
 }
 
+// Deeper than any report condlint writes (SARIF nests about ten levels): a deeper document is not a share, and
+// writing its values back out would recurse once per level.
+constexpr int kMaxDepth = 64;
+struct TooDeep {};
+
 // Reads one share and checks that it is a complete condlint report of the same version with shard bookkeeping.
 std::string open_share(const ShardReport& r, Share& s, std::string& kind) {
   s.src = &r;
   try {
-    s.doc = json::parse(r.text);
+    s.doc = json::parse(r.text, [](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxDepth) throw TooDeep{};
+      return true;
+    });
   } catch (const json::exception& e) {
     return r.name + ": not a complete report (truncated or not JSON): " + e.what();
+  } catch (const TooDeep&) {
+    return r.name + ": nested deeper than " + std::to_string(kMaxDepth) + " levels: not a condlint report";
   }
   const json* version = nullptr;
   if (const json* runs = member(s.doc, "runs")) {
