@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -437,6 +438,20 @@ TEST(Hostile, IrShapeAttributeOfMillionsStaysWithinTheMemoryBound) {
   const fs::path p = fresh_dir("huge-shape") / "shape.xml";
   write(p, text);
   expect_one_limit_finding_within_the_bound(p);
+}
+
+TEST(Hostile, NnapiConstantPastTheRankLimitIsOneFinding) {
+  // The operand past the limit is a constant with a value: C013 says so once; the value, whose shape condlint did
+  // not build, is not judged against it (no NN004 / NN006 echo).
+  auto doc = nlohmann::json::parse(slurp(test::source_dir() / "corpus/nnapi/invalid/C013_dims_past_limit.nnapi.json"));
+  auto& main = doc["main"];
+  main["operands"][3]["lifetime"] = "CONSTANT_COPY";
+  main["operands"][3]["value"] = nlohmann::json::array({0.5});
+  main["inputIndexes"] = nlohmann::json::array({0});
+  const fs::path p = fresh_dir("nnapi-const-limit") / "m.nnapi.json";
+  write(p, doc.dump());
+  const auto f = test::lint(p.string());
+  EXPECT_EQ(rules_of(f), (std::set<std::string>{"C013"})) << dump(f);
 }
 
 TEST(Hostile, NnapiDimensionsOverflow64Bits) {
