@@ -251,271 +251,316 @@ constexpr std::string_view kFallbackTemplate =
     "</form>{{FINDINGS}}{{CONDITIONALS}}{{RUNS}}{{RULES}}<script type=\"application/json\" id=\"report-data\">{{DATA}}"
     "</script><script>{{JS}}</script></body></html>";
 
+// " — executor: 3 pass, 1 fail" for the summary line of a conditional with executor or diff results.
+std::string checks_summary(const IfChecks* ic, const FileResult& f) {
+  if (!ic) return std::string();
+  CheckCounts n;
+  for (const auto& side : ic->branch)
+    for (const auto& b : side) n.add(b);
+  return " — " + std::string(f.checks->kind == "diff" ? "diff" : "executor") + ": " + std::to_string(n.pass) +
+         " pass, " + std::to_string(n.fail) + " fail" +
+         (n.unsupported ? ", " + std::to_string(n.unsupported) + " unsupported" : std::string());
+}
+
+bool failing(const IfChecks* ic) {
+  if (ic)
+    for (const auto& side : ic->branch)
+      for (const auto& b : side)
+        if (b.verdict == "fail" || b.verdict == "unsupported") return true;
+  return false;
+}
+
+// The page's parts, each from the run's results and the counts every part shares.
+class Page {
+ public:
+  explicit Page(const RunResult& run) : r(run), s(summarize(run)), kind(run.run.report_kind) {
+    suppressed = s.suppressed;
+    lint_page = kind != "run" && kind != "diff";
+    for (const auto& f : r.files) {
+      const std::string fmt = f.format.empty() ? "unknown" : f.format;
+      formats_seen.insert(fmt);
+      for (const auto& x : f.findings) {
+        ++by_rule[x.rule];
+        ++by_format[fmt];
+        rules_seen.insert(x.rule);
+      }
+      for (const auto& x : f.suppressed) rules_seen.insert(x.finding.rule);
+    }
+    // The lint page counts findings for every format seen, 0 included (its table and the page data list them).
+    if (lint_page)
+      for (const auto& fmt : formats_seen) by_format[fmt] += 0;
+    // Executor / diff rows over every file (the per-branch tables draw from the same rows).
+    for (const auto& f : r.files)
+      if (f.checks) {
+        ++files_with_checks;
+        for (const auto& b : f.checks->runs) all_rows.add(b);
+        runs_passed += f.checks->passed;
+        runs_failed += f.checks->failed;
+        runs_other += f.checks->other;
+      }
+  }
+
+  // Summary: cards per level, tables per rule and per format.
+  std::string summary() const {
+    std::ostringstream sum;
+    sum << "<div class=\"cards\">\n";
+    auto card = [&](const char* cls, const char* label, size_t n) {
+      sum << "<div class=\"card " << cls << "\" data-count-" << cls << "=\"" << n << "\"><span class=\"n\">" << n
+          << "</span>" << label << "</div>\n";
+    };
+    if (lint_page) {
+      card("files", "files", s.files);
+      card("error", "errors", s.errors);
+      card("warning", "warnings", s.warnings);
+      card("note", "notes", s.notes);
+      card("suppressed", "suppressed", suppressed);
+      if (s.io_errors) card("unreadable", "unreadable", s.io_errors);
+    } else {
+      const bool d = kind == "diff";
+      card("files", d ? "models" : "model", s.files);
+      card("runs", "runs", runs_passed + runs_failed + runs_other);
+      card("passed", d ? "agree" : "passed", runs_passed);
+      card("failed", d ? "diverge or failed" : "failed", runs_failed);
+      card("other", d ? "not comparable" : "unsupported", runs_other);
+    }
+    if (files_with_checks) {
+      card("rows-pass", "passing outputs", all_rows.pass);
+      card("rows-fail", "failing outputs", all_rows.fail);
+    }
+    if (r.run.has_baseline) {
+      size_t fresh = 0;
+      for (const auto& f : r.files)
+        for (const auto& i : f.info) fresh += i.baseline == "new";
+      card("new", "new vs baseline", fresh);
+      card("absent", "fixed vs baseline", r.run.absent.size());
+    }
+    sum << "</div>\n";
+    if (lint_page) {  // per rule and per format: the lint page only
+      sum << "<div class=\"counts\">\n<div><h3>Per rule</h3><ul id=\"by-rule\" class=\"chips\">\n";
+      for (const auto& [rule, n] : by_rule) {
+        const RuleDef* d = find_rule(rule);
+        sum << "<li data-rule=\"" << esc(rule) << "\" data-count=\"" << n << "\"><a href=\"#rule-" << esc(rule)
+            << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
+            << "</b></li>\n";
+      }
+      sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
+      for (const auto& fmt : formats_seen) {
+        size_t files = 0;
+        for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
+        sum << "<tr data-format=\"" << esc(fmt) << "\"><td>" << esc(fmt) << "</td><td>" << files << "</td><td>"
+            << by_format.at(fmt) << "</td></tr>\n";
+      }
+      sum << "</tbody></table></div>\n</div>\n";
+    }
+    return sum.str();
+  }
+
+  // Filters: level, rule, format.
+  std::string filters() const {
+    std::ostringstream fil;
+    fil << "<fieldset><legend>Level</legend>";
+    for (const char* l : {"error", "warning", "note"})
+      fil << "<label><input type=\"checkbox\" data-filter=\"level\" value=\"" << l << "\" checked> " << l << "</label> ";
+    fil << "</fieldset>\n<fieldset><legend>Rule</legend>";
+    for (const auto& rule : rules_seen)
+      fil << "<label><input type=\"checkbox\" data-filter=\"rule\" value=\"" << esc(rule) << "\" checked> " << esc(rule)
+          << "</label> ";
+    fil << "</fieldset>\n<fieldset><legend>Format</legend>";
+    for (const auto& fmt : formats_seen)
+      fil << "<label><input type=\"checkbox\" data-filter=\"format\" value=\"" << esc(fmt) << "\" checked> " << esc(fmt)
+          << "</label> ";
+    fil << "</fieldset>";
+    return fil.str();
+  }
+
+  // The findings table, then the unreadable files.
+  std::string findings() const {
+    std::ostringstream tab;
+    tab << "<table id=\"findings-table\"><thead><tr>"
+           "<th class=\"sortable\" data-key=\"level\" data-type=\"number\">Level</th>"
+           "<th class=\"sortable\" data-key=\"rule\">Rule</th>"
+           "<th class=\"sortable\" data-key=\"file\">File</th>"
+           "<th class=\"sortable\" data-key=\"line\" data-type=\"number\">Line</th>"
+           "<th class=\"sortable\" data-key=\"node\">Node</th>"
+           "<th class=\"sortable\" data-key=\"message\">Message</th>";
+    if (r.run.has_baseline) tab << "<th class=\"sortable\" data-key=\"baseline\">Baseline</th>";
+    tab << "</tr></thead><tbody>\n";
+    size_t order = 0;
+    auto row = [&](const FileResult& f, const Finding& x, const ResultInfo* info, const SuppressedFinding* sup) {
+      const std::string lvl(to_string(x.level));
+      const std::string file = x.loc.file.empty() ? f.path : x.loc.file;
+      tab << "<tr class=\"finding" << (sup ? " suppressed" : "") << "\" data-order=\"" << order++ << "\" data-level=\""
+          << lvl << "\" data-rule=\"" << esc(x.rule) << "\" data-format=\"" << esc(f.format.empty() ? "unknown" : f.format)
+          << "\">";
+      tab << "<td data-sort=\"" << level_rank(x.level) << "\"><span class=\"lvl " << lvl << "\">" << lvl << "</span></td>";
+      tab << "<td><a class=\"rule-link\" href=\"#rule-" << esc(x.rule) << "\" title=\"" << esc(x.name) << "\">"
+          << esc(x.rule) << "</a></td>";
+      tab << "<td class=\"mono\">" << esc(file) << "</td>";
+      tab << "<td data-sort=\"" << x.loc.line << "\">" << (x.loc.line > 0 ? std::to_string(x.loc.line) : "") << "</td>";
+      tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer) << "</td>";
+      tab << "<td class=\"msg\">" << esc(x.message);
+      if (sup) tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
+      tab << "</td>";
+      if (r.run.has_baseline) tab << "<td class=\"state\">" << esc(info ? info->baseline : "") << "</td>";
+      tab << "</tr>\n";
+    };
+    for (const auto& f : r.files) {
+      for (size_t i = 0; i < f.findings.size(); ++i) row(f, f.findings[i], i < f.info.size() ? &f.info[i] : nullptr, nullptr);
+      for (const auto& x : f.suppressed) row(f, x.finding, &x.info, &x);
+    }
+    tab << "</tbody></table>\n";
+    if (order == 0) tab << "<p class=\"empty\">No findings.</p>\n";
+    bool any_unreadable = false;
+    for (const auto& f : r.files)
+      if (!f.io_error.empty()) {
+        if (!any_unreadable) tab << "<h3>Unreadable files</h3><ul id=\"unreadable\">\n";
+        any_unreadable = true;
+        tab << "<li><span class=\"mono\">" << esc(f.path) << "</span>: " << esc(f.io_error) << "</li>\n";
+      }
+    if (any_unreadable) tab << "</ul>\n";
+    return tab.str();
+  }
+
+  // Conditionals: then/else side by side, with their executor or diff tables.
+  std::string conditionals() {
+    std::ostringstream cond;
+    for (const auto& f : r.files) {
+      const bool has_ifs = f.checks && !f.checks->ifs.empty();
+      if (f.conditionals.empty() && !has_ifs) continue;
+      cond << "<h3 class=\"mono\">" << esc(f.path) << "</h3>\n";
+      // The executor/diff results of each conditional, and the Ifs no summary matched.
+      std::map<std::string, const IfChecks*> checks_of;
+      std::vector<const IfChecks*> unmatched;
+      if (f.checks)
+        for (const auto& ic : f.checks->ifs) {
+          if (!ic.cond_path.empty() && checks_of.emplace(ic.cond_path, &ic).second) continue;
+          unmatched.push_back(&ic);
+        }
+      for (const auto& c : f.conditionals) {
+        ++ncond;
+        auto it = checks_of.find(c.path);
+        cond << conditional_panel(f, c, it == checks_of.end() ? nullptr : it->second);
+      }
+      for (const IfChecks* ic : unmatched) {
+        ++ncond;
+        cond << "<details class=\"cond exec-only" << (failing(ic) ? " has-failures" : "") << "\" data-path=\""
+             << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "") << "><summary><strong>If</strong> <span class=\"mono\">"
+             << esc(ic->if_path) << "</span>" << esc(checks_summary(ic, f)) << "</summary>\n";
+        cond << branch_checks_html(*ic, *f.checks);
+        ++nbranch_tables;
+        cond << "</details>\n";
+      }
+    }
+    if (ncond == 0) cond << "<p class=\"empty\">No conditionals.</p>\n";
+    return cond.str();
+  }
+
+  // One conditional's panel: its bindings then/else, the condition, and its executor or diff tables.
+  std::string conditional_panel(const FileResult& f, const ConditionalSummary& c, const IfChecks* ic) {
+    std::ostringstream out;
+    const bool open = c.findings || failing(ic) || (!lint_page && ic);  // run/diff pages: the tables are the point
+    out << "<details class=\"cond" << (c.findings ? " has-findings" : "") << (failing(ic) ? " has-failures" : "")
+        << "\" data-path=\"" << esc(c.path) << "\"" << (open ? " open" : "") << "><summary><strong>" << esc(c.name)
+        << "</strong> <span class=\"mono\">" << esc(c.path) << "</span>";
+    if (c.line > 0) out << " line " << c.line;
+    out << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << esc(checks_summary(ic, f))
+        << "</summary>\n";
+    out << "<table class=\"panel\"><thead><tr><th>Binding</th><th class=\"then\">then</th><th>conditional</th>"
+           "<th class=\"else\">else</th></tr></thead><tbody>\n";
+    auto branch_note = [&](int b) {
+      if (!c.has_branch[b]) return std::string("<span class=\"absent\">no ") + (b ? "else" : "then") + " branch</span>";
+      return c.branch_status[b].empty() ? std::string() : "<span class=\"absent\">" + esc(c.branch_status[b]) + "</span>";
+    };
+    out << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">" << branch_note(0) << "</td>"
+         << (c.has_condition ? cell_html(c.condition, "outer") : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
+         << "<td class=\"branch\">" << branch_note(1) << "</td></tr>\n";
+    if (!c.provenance.empty())
+      out << "<tr class=\"condition\"><td>computed as</td><td class=\"branch\"></td><td class=\"outer mono\">"
+           << esc(c.provenance) << "</td><td class=\"branch\"></td></tr>\n";
+    for (const auto& row_ : c.rows) {
+      out << "<tr class=\"" << row_.kind << (row_.type_differs || row_.shape_differs ? " differs" : "") << "\"><td>"
+           << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
+           << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
+    }
+    out << "</tbody></table>\n";
+    if (ic) {
+      out << branch_checks_html(*ic, *f.checks);
+      ++nbranch_tables;
+    }
+    out << "</details>\n";
+    return out.str();
+  }
+
+  // Every executor / diff run, per file.
+  std::string runs() const {
+    std::ostringstream runs;
+    for (const auto& f : r.files) {
+      if (!f.checks) continue;
+      const CheckReport& c = *f.checks;
+      CheckCounts n;
+      for (const auto& b : c.runs) n.add(b);
+      runs << "<div class=\"file-runs\" data-file=\"" << esc(f.path) << "\" data-rows=\"" << n.rows << "\" data-pass=\""
+           << n.pass << "\" data-fail=\"" << n.fail << "\"><h3 class=\"mono\">" << esc(f.path) << "</h3>\n<p>"
+           << (c.passed + c.failed + c.other) << " runs: " << c.passed << (c.kind == "diff" ? " agree, " : " passed, ")
+           << c.failed << (c.kind == "diff" ? " diverge or failed, " : " failed, ") << c.other
+           << (c.kind == "diff" ? " not comparable" : " unsupported") << "; outputs: " << n.pass << " pass, " << n.fail
+           << " fail";
+      if (c.kind == "diff") runs << " — <span class=\"mono\">" << esc(c.runtimes[0]) << "</span> vs <span class=\"mono\">"
+                                 << esc(c.runtimes[1]) << "</span>";
+      runs << "</p>\n";
+      if (!c.error.empty()) runs << "<p class=\"error-text\">" << esc(c.error) << "</p>\n";
+      for (const auto& note : c.notes) runs << "<p class=\"state\">" << esc(note) << "</p>\n";
+      if (!c.runs.empty()) runs << check_table(c.runs, c, "run-check", "");
+      runs << "</div>\n";
+    }
+    return runs.str();
+  }
+
+  // Rule help, for every rule that has a finding.
+  std::string rules_help() const {
+    std::ostringstream help;
+    for (const auto& id : rules_seen) {
+      const RuleDef* d = find_rule(id);
+      help << "<article class=\"rule-help\" id=\"rule-" << esc(id) << "\">\n";
+      const std::string_view page = embedded::rule_page(id);
+      if (!page.empty()) help << markdown_to_html(page);
+      else help << "<h3>" << esc(id) << "</h3><p>" << esc(d ? std::string(d->summary) : std::string("unknown rule")) << "</p>";
+      help << "</article>\n";
+    }
+    return help.str();
+  }
+
+  const RunResult& r;
+  const Summary s;
+  const std::string& kind;
+  size_t suppressed = 0;
+  bool lint_page = true;
+  std::map<std::string, size_t> by_rule, by_format;
+  std::set<std::string> rules_seen, formats_seen;
+  CheckCounts all_rows;
+  size_t runs_passed = 0, runs_failed = 0, runs_other = 0, files_with_checks = 0;
+  size_t ncond = 0, nbranch_tables = 0;  // counted by conditionals()
+};
+
 }  // namespace
 
 void write_html(std::ostream& os, const RunResult& r) {
-  const Summary s = summarize(r);
-  std::map<std::string, size_t> by_rule, by_format;
-  const size_t suppressed = s.suppressed;
-  std::set<std::string> rules_seen, formats_seen;
-  for (const auto& f : r.files) {
-    const std::string fmt = f.format.empty() ? "unknown" : f.format;
-    formats_seen.insert(fmt);
-    for (const auto& x : f.findings) {
-      ++by_rule[x.rule];
-      ++by_format[fmt];
-      rules_seen.insert(x.rule);
-    }
-    for (const auto& x : f.suppressed) rules_seen.insert(x.finding.rule);
-  }
-
-  // ---- Summary: cards per level, tables per rule and per format ----
-  std::ostringstream sum;
-  sum << "<div class=\"cards\">\n";
-  auto card = [&](const char* cls, const char* label, size_t n) {
-    sum << "<div class=\"card " << cls << "\" data-count-" << cls << "=\"" << n << "\"><span class=\"n\">" << n
-        << "</span>" << label << "</div>\n";
-  };
-  const std::string& kind = r.run.report_kind;
-  const bool lint_page = kind != "run" && kind != "diff";
-  // Executor / diff rows over every file (the per-branch tables draw from the same rows).
-  CheckCounts all_rows;
-  size_t runs_passed = 0, runs_failed = 0, runs_other = 0, files_with_checks = 0;
-  for (const auto& f : r.files)
-    if (f.checks) {
-      ++files_with_checks;
-      for (const auto& b : f.checks->runs) all_rows.add(b);
-      runs_passed += f.checks->passed;
-      runs_failed += f.checks->failed;
-      runs_other += f.checks->other;
-    }
-  if (lint_page) {
-    card("files", "files", s.files);
-    card("error", "errors", s.errors);
-    card("warning", "warnings", s.warnings);
-    card("note", "notes", s.notes);
-    card("suppressed", "suppressed", suppressed);
-    if (s.io_errors) card("unreadable", "unreadable", s.io_errors);
-  } else {
-    const bool d = kind == "diff";
-    card("files", d ? "models" : "model", s.files);
-    card("runs", "runs", runs_passed + runs_failed + runs_other);
-    card("passed", d ? "agree" : "passed", runs_passed);
-    card("failed", d ? "diverge or failed" : "failed", runs_failed);
-    card("other", d ? "not comparable" : "unsupported", runs_other);
-  }
-  if (files_with_checks) {
-    card("rows-pass", "passing outputs", all_rows.pass);
-    card("rows-fail", "failing outputs", all_rows.fail);
-  }
-  if (r.run.has_baseline) {
-    size_t fresh = 0;
-    for (const auto& f : r.files)
-      for (const auto& i : f.info) fresh += i.baseline == "new";
-    card("new", "new vs baseline", fresh);
-    card("absent", "fixed vs baseline", r.run.absent.size());
-  }
-  sum << "</div>\n";
-  if (lint_page) {  // per rule and per format: the lint page only
-    sum << "<div class=\"counts\">\n<div><h3>Per rule</h3><ul id=\"by-rule\" class=\"chips\">\n";
-    for (const auto& [rule, n] : by_rule) {
-      const RuleDef* d = find_rule(rule);
-      sum << "<li data-rule=\"" << esc(rule) << "\" data-count=\"" << n << "\"><a href=\"#rule-" << esc(rule)
-          << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
-          << "</b></li>\n";
-    }
-    sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
-    for (const auto& fmt : formats_seen) {
-      size_t files = 0;
-      for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
-      sum << "<tr data-format=\"" << esc(fmt) << "\"><td>" << esc(fmt) << "</td><td>" << files << "</td><td>"
-          << by_format[fmt] << "</td></tr>\n";
-    }
-    sum << "</tbody></table></div>\n</div>\n";
-  }
-
-  // ---- Filters ----
-  std::ostringstream fil;
-  fil << "<fieldset><legend>Level</legend>";
-  for (const char* l : {"error", "warning", "note"})
-    fil << "<label><input type=\"checkbox\" data-filter=\"level\" value=\"" << l << "\" checked> " << l << "</label> ";
-  fil << "</fieldset>\n<fieldset><legend>Rule</legend>";
-  for (const auto& rule : rules_seen)
-    fil << "<label><input type=\"checkbox\" data-filter=\"rule\" value=\"" << esc(rule) << "\" checked> " << esc(rule)
-        << "</label> ";
-  fil << "</fieldset>\n<fieldset><legend>Format</legend>";
-  for (const auto& fmt : formats_seen)
-    fil << "<label><input type=\"checkbox\" data-filter=\"format\" value=\"" << esc(fmt) << "\" checked> " << esc(fmt)
-        << "</label> ";
-  fil << "</fieldset>";
-
-  // ---- Findings table ----
-  std::ostringstream tab;
-  tab << "<table id=\"findings-table\"><thead><tr>"
-         "<th class=\"sortable\" data-key=\"level\" data-type=\"number\">Level</th>"
-         "<th class=\"sortable\" data-key=\"rule\">Rule</th>"
-         "<th class=\"sortable\" data-key=\"file\">File</th>"
-         "<th class=\"sortable\" data-key=\"line\" data-type=\"number\">Line</th>"
-         "<th class=\"sortable\" data-key=\"node\">Node</th>"
-         "<th class=\"sortable\" data-key=\"message\">Message</th>";
-  if (r.run.has_baseline) tab << "<th class=\"sortable\" data-key=\"baseline\">Baseline</th>";
-  tab << "</tr></thead><tbody>\n";
-  size_t order = 0;
-  auto row = [&](const FileResult& f, const Finding& x, const ResultInfo* info, const SuppressedFinding* sup) {
-    const std::string lvl(to_string(x.level));
-    const std::string file = x.loc.file.empty() ? f.path : x.loc.file;
-    tab << "<tr class=\"finding" << (sup ? " suppressed" : "") << "\" data-order=\"" << order++ << "\" data-level=\""
-        << lvl << "\" data-rule=\"" << esc(x.rule) << "\" data-format=\"" << esc(f.format.empty() ? "unknown" : f.format)
-        << "\">";
-    tab << "<td data-sort=\"" << level_rank(x.level) << "\"><span class=\"lvl " << lvl << "\">" << lvl << "</span></td>";
-    tab << "<td><a class=\"rule-link\" href=\"#rule-" << esc(x.rule) << "\" title=\"" << esc(x.name) << "\">"
-        << esc(x.rule) << "</a></td>";
-    tab << "<td class=\"mono\">" << esc(file) << "</td>";
-    tab << "<td data-sort=\"" << x.loc.line << "\">" << (x.loc.line > 0 ? std::to_string(x.loc.line) : "") << "</td>";
-    tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer) << "</td>";
-    tab << "<td class=\"msg\">" << esc(x.message);
-    if (sup) tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
-    tab << "</td>";
-    if (r.run.has_baseline) tab << "<td class=\"state\">" << esc(info ? info->baseline : "") << "</td>";
-    tab << "</tr>\n";
-  };
-  for (const auto& f : r.files) {
-    for (size_t i = 0; i < f.findings.size(); ++i) row(f, f.findings[i], i < f.info.size() ? &f.info[i] : nullptr, nullptr);
-    for (const auto& x : f.suppressed) row(f, x.finding, &x.info, &x);
-  }
-  tab << "</tbody></table>\n";
-  if (order == 0) tab << "<p class=\"empty\">No findings.</p>\n";
-  bool any_unreadable = false;
-  for (const auto& f : r.files)
-    if (!f.io_error.empty()) {
-      if (!any_unreadable) tab << "<h3>Unreadable files</h3><ul id=\"unreadable\">\n";
-      any_unreadable = true;
-      tab << "<li><span class=\"mono\">" << esc(f.path) << "</span>: " << esc(f.io_error) << "</li>\n";
-    }
-  if (any_unreadable) tab << "</ul>\n";
-
-  // ---- Conditionals: then/else side by side ----
-  std::ostringstream cond;
-  size_t ncond = 0;
-  size_t nbranch_tables = 0;
-  for (const auto& f : r.files) {
-    const bool has_ifs = f.checks && !f.checks->ifs.empty();
-    if (f.conditionals.empty() && !has_ifs) continue;
-    cond << "<h3 class=\"mono\">" << esc(f.path) << "</h3>\n";
-    // The executor/diff results of each conditional, and the Ifs no summary matched.
-    std::map<std::string, const IfChecks*> checks_of;
-    std::vector<const IfChecks*> unmatched;
-    if (f.checks)
-      for (const auto& ic : f.checks->ifs) {
-        if (!ic.cond_path.empty() && checks_of.emplace(ic.cond_path, &ic).second) continue;
-        unmatched.push_back(&ic);
-      }
-    auto checks_summary = [&](const IfChecks* ic) {
-      if (!ic) return std::string();
-      CheckCounts n;
-      for (const auto& side : ic->branch)
-        for (const auto& b : side) n.add(b);
-      return " — " + std::string(f.checks->kind == "diff" ? "diff" : "executor") + ": " + std::to_string(n.pass) +
-             " pass, " + std::to_string(n.fail) + " fail" +
-             (n.unsupported ? ", " + std::to_string(n.unsupported) + " unsupported" : std::string());
-    };
-    auto failing = [](const IfChecks* ic) {
-      if (ic)
-        for (const auto& side : ic->branch)
-          for (const auto& b : side)
-            if (b.verdict == "fail" || b.verdict == "unsupported") return true;
-      return false;
-    };
-    for (const auto& c : f.conditionals) {
-      ++ncond;
-      auto it = checks_of.find(c.path);
-      const IfChecks* ic = it == checks_of.end() ? nullptr : it->second;
-      const bool open = c.findings || failing(ic) || (!lint_page && ic);  // run/diff pages: the tables are the point
-      cond << "<details class=\"cond" << (c.findings ? " has-findings" : "") << (failing(ic) ? " has-failures" : "")
-           << "\" data-path=\"" << esc(c.path) << "\"" << (open ? " open" : "") << "><summary><strong>" << esc(c.name)
-           << "</strong> <span class=\"mono\">" << esc(c.path) << "</span>";
-      if (c.line > 0) cond << " line " << c.line;
-      cond << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << esc(checks_summary(ic))
-           << "</summary>\n";
-      cond << "<table class=\"panel\"><thead><tr><th>Binding</th><th class=\"then\">then</th><th>conditional</th>"
-              "<th class=\"else\">else</th></tr></thead><tbody>\n";
-      auto branch_note = [&](int b) {
-        if (!c.has_branch[b]) return std::string("<span class=\"absent\">no ") + (b ? "else" : "then") + " branch</span>";
-        return c.branch_status[b].empty() ? std::string() : "<span class=\"absent\">" + esc(c.branch_status[b]) + "</span>";
-      };
-      cond << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">" << branch_note(0) << "</td>"
-           << (c.has_condition ? cell_html(c.condition, "outer") : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
-           << "<td class=\"branch\">" << branch_note(1) << "</td></tr>\n";
-      if (!c.provenance.empty())
-        cond << "<tr class=\"condition\"><td>computed as</td><td class=\"branch\"></td><td class=\"outer mono\">"
-             << esc(c.provenance) << "</td><td class=\"branch\"></td></tr>\n";
-      for (const auto& row_ : c.rows) {
-        cond << "<tr class=\"" << row_.kind << (row_.type_differs || row_.shape_differs ? " differs" : "") << "\"><td>"
-             << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
-             << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
-      }
-      cond << "</tbody></table>\n";
-      if (ic) {
-        cond << branch_checks_html(*ic, *f.checks);
-        ++nbranch_tables;
-      }
-      cond << "</details>\n";
-    }
-    for (const IfChecks* ic : unmatched) {
-      ++ncond;
-      cond << "<details class=\"cond exec-only" << (failing(ic) ? " has-failures" : "") << "\" data-path=\""
-           << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "") << "><summary><strong>If</strong> <span class=\"mono\">"
-           << esc(ic->if_path) << "</span>" << esc(checks_summary(ic)) << "</summary>\n";
-      cond << branch_checks_html(*ic, *f.checks);
-      ++nbranch_tables;
-      cond << "</details>\n";
-    }
-  }
-  if (ncond == 0) cond << "<p class=\"empty\">No conditionals.</p>\n";
-
-  // ---- Every executor / diff run, per file ----
-  std::ostringstream runs;
-  for (const auto& f : r.files) {
-    if (!f.checks) continue;
-    const CheckReport& c = *f.checks;
-    CheckCounts n;
-    for (const auto& b : c.runs) n.add(b);
-    runs << "<div class=\"file-runs\" data-file=\"" << esc(f.path) << "\" data-rows=\"" << n.rows << "\" data-pass=\""
-         << n.pass << "\" data-fail=\"" << n.fail << "\"><h3 class=\"mono\">" << esc(f.path) << "</h3>\n<p>"
-         << (c.passed + c.failed + c.other) << " runs: " << c.passed << (c.kind == "diff" ? " agree, " : " passed, ")
-         << c.failed << (c.kind == "diff" ? " diverge or failed, " : " failed, ") << c.other
-         << (c.kind == "diff" ? " not comparable" : " unsupported") << "; outputs: " << n.pass << " pass, " << n.fail
-         << " fail";
-    if (c.kind == "diff") runs << " — <span class=\"mono\">" << esc(c.runtimes[0]) << "</span> vs <span class=\"mono\">"
-                               << esc(c.runtimes[1]) << "</span>";
-    runs << "</p>\n";
-    if (!c.error.empty()) runs << "<p class=\"error-text\">" << esc(c.error) << "</p>\n";
-    for (const auto& note : c.notes) runs << "<p class=\"state\">" << esc(note) << "</p>\n";
-    if (!c.runs.empty()) runs << check_table(c.runs, c, "run-check", "");
-    runs << "</div>\n";
-  }
-
-  // ---- Rule help, for every rule that has a finding ----
-  std::ostringstream help;
-  for (const auto& id : rules_seen) {
-    const RuleDef* d = find_rule(id);
-    help << "<article class=\"rule-help\" id=\"rule-" << esc(id) << "\">\n";
-    const std::string_view page = embedded::rule_page(id);
-    if (!page.empty()) help << markdown_to_html(page);
-    else help << "<h3>" << esc(id) << "</h3><p>" << esc(d ? std::string(d->summary) : std::string("unknown rule")) << "</p>";
-    help << "</article>\n";
-  }
-
+  Page p(r);
+  const std::string sum = p.summary(), fil = p.filters(), tab = p.findings(), cond = p.conditionals(), runs = p.runs(),
+                    help = p.rules_help();
+  const Summary& s = p.s;
+  const std::string& kind = p.kind;
+  const bool lint_page = p.lint_page;
   // ---- Machine-readable counts (tests and scripts read them) ----
   nlohmann::json data{{"files", s.files},       {"errors", s.errors},         {"warnings", s.warnings},
-                      {"notes", s.notes},       {"suppressed", suppressed},   {"conditionals", ncond},
-                      {"rules", by_rule},       {"formats", by_format}};
+                      {"notes", s.notes},       {"suppressed", p.suppressed},   {"conditionals", p.ncond},
+                      {"rules", p.by_rule},     {"formats", p.by_format}};
   data["kind"] = lint_page ? "lint" : kind;
-  if (files_with_checks)
-    data["checks"] = {{"runs", runs_passed + runs_failed + runs_other}, {"runs_passed", runs_passed},
-                      {"runs_failed", runs_failed},  {"runs_other", runs_other},
-                      {"rows", all_rows.rows},       {"rows_pass", all_rows.pass},
-                      {"rows_fail", all_rows.fail},  {"branch_tables", nbranch_tables}};
+  if (p.files_with_checks)
+    data["checks"] = {{"runs", p.runs_passed + p.runs_failed + p.runs_other}, {"runs_passed", p.runs_passed},
+                      {"runs_failed", p.runs_failed},  {"runs_other", p.runs_other},
+                      {"rows", p.all_rows.rows},       {"rows_pass", p.all_rows.pass},
+                      {"rows_fail", p.all_rows.fail},  {"branch_tables", p.nbranch_tables}};
   std::string data_text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string safe;
   for (char c : data_text) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
@@ -530,18 +575,18 @@ void write_html(std::ostream& os, const RunResult& r) {
   std::map<std::string, std::string> vals{{"TITLE", title},
                                           {"FINDINGS_HIDDEN", lint_page ? "" : hidden},
                                           {"RULES_HIDDEN", lint_page ? "" : hidden},
-                                          {"RUNS_HIDDEN", files_with_checks ? "" : hidden},
+                                          {"RUNS_HIDDEN", p.files_with_checks ? "" : hidden},
                                           {"RUNS_TITLE", kind == "diff" ? "Runs (every variant x data set x output)"
                                                                         : "Executor runs (every data set x pin set x output)"},
-                                          {"RUNS", runs.str()},
+                                          {"RUNS", runs},
                                           {"META", meta.str()},
                                           {"CSS", std::string(embedded::asset("report.css"))},
                                           {"JS", std::string(embedded::asset("report.js"))},
-                                          {"SUMMARY", sum.str()},
-                                          {"FILTERS", fil.str()},
-                                          {"FINDINGS", tab.str()},
-                                          {"CONDITIONALS", cond.str()},
-                                          {"RULES", help.str()},
+                                          {"SUMMARY", sum},
+                                          {"FILTERS", fil},
+                                          {"FINDINGS", tab},
+                                          {"CONDITIONALS", cond},
+                                          {"RULES", help},
                                           {"DATA", safe}};
   const std::string_view tpl = embedded::asset("template.html");
   replace_all_placeholders(tpl.empty() ? kFallbackTemplate : tpl, vals, os);
