@@ -145,7 +145,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
 
 }  // namespace
 
-Command add_diff_command(CLI::App& app, const Globals& g) {
+Command add_diff_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<DiffCmdOptions>();
   DiffCmdOptions& diffo = *opts;
   auto* diff_cmd = app.add_subcommand(

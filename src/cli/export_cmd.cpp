@@ -98,7 +98,7 @@ int run_export_cmd(const ExportCmdOptions& o) {
 
 }  // namespace
 
-Command add_export_command(CLI::App& app, const Globals& g) {
+Command add_export_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<ExportCmdOptions>();
   ExportCmdOptions& expo = *opts;
   auto* export_cmd = app.add_subcommand(

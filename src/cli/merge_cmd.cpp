@@ -67,7 +67,7 @@ int run_merge(const MergeOptions& o) {
 
 }  // namespace
 
-Command add_merge_command(CLI::App& app, const Globals& g) {
+Command add_merge_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<MergeOptions>();
   MergeOptions& mergeo = *opts;
   auto* merge_cmd = app.add_subcommand("merge", "Merge the reports of the shares of a sharded lint into the unsharded report");

@@ -81,7 +81,7 @@ int run_exec(const RunCmdOptions& o) {
 
 }  // namespace
 
-Command add_run_command(CLI::App& app, const Globals& g) {
+Command add_run_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<RunCmdOptions>();
   RunCmdOptions& runo = *opts;
   auto* run_cmd = app.add_subcommand(
