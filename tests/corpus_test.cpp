@@ -1,6 +1,9 @@
 // Walks corpus/: every model's findings must match the expectations beside it
-// (`<model>.expect`: one `RULE` or `RULE@LINE` per line; no file = no finding at all).
+// (`<model>.expect`: one `RULE@WHERE` per line, WHERE the line, the JSON pointer (`/main/operands/3`), the node path
+// (`node:main/if_0`) or `file` when the finding has none of them; no file = no finding at all).
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include <algorithm>
 #include <map>
@@ -35,7 +38,15 @@ fs::path expect_path(const fs::path& model) {
 
 struct Expectation {
   std::string rule;
-  int line = 0;
+  std::string where;  // "" (not pinned), a line number, a JSON pointer, node:PATH or file
+  bool matches(const Finding& f) const {
+    if (f.rule != rule) return false;
+    if (where.empty()) return true;
+    if (where == "file") return f.loc.line <= 0 && f.loc.pointer.empty() && f.loc.node.empty();
+    if (where.rfind("node:", 0) == 0) return f.loc.line <= 0 && f.loc.pointer.empty() && f.loc.node == where.substr(5);
+    if (where[0] == '/') return f.loc.line <= 0 && f.loc.pointer == where;
+    return std::to_string(f.loc.line) == where;
+  }
 };
 
 std::vector<Expectation> read_expectations(const fs::path& p) {
@@ -50,35 +61,45 @@ std::vector<Expectation> read_expectations(const fs::path& p) {
       Expectation e;
       auto at = tok.find('@');
       e.rule = tok.substr(0, at);
-      if (at != std::string::npos) e.line = std::stoi(tok.substr(at + 1));
+      if (at != std::string::npos) e.where = tok.substr(at + 1);
       out.push_back(e);
     }
   }
   return out;
 }
 
+// Where a finding is, as an expectation pins it.
+std::string where_of(const Finding& f) {
+  if (f.loc.line > 0) return std::to_string(f.loc.line);
+  if (!f.loc.pointer.empty()) return f.loc.pointer;
+  if (!f.loc.node.empty()) return "node:" + f.loc.node;
+  return "file";
+}
+
 std::string render(const std::vector<Finding>& fs) {
   std::string s;
-  for (const auto& f : fs)
-    s += "  " + f.rule + "@" + std::to_string(f.loc.line) + ": " + f.message + "\n";
+  for (const auto& f : fs) s += "  " + f.rule + "@" + where_of(f) + ": " + f.message + "\n";
   return s;
+}
+
+// A corpus file's findings; models under corpus/**/exec-cases/ are linted as `lint --exec` does: with their golden
+// data run.
+std::vector<Finding> findings_of(const std::string& corpus_file) {
+  const fs::path model = source_dir() / corpus_file;
+  if (corpus_file.find("/exec-cases/") == std::string::npos) return lint(model.string());
+  LoadResult lr = load_file(model.string());
+  EXPECT_TRUE(lr.model) << lr.io_error;
+  if (!lr.model) return {};
+  exec::attach_exec_results(*lr.model, model.string());
+  EXPECT_TRUE(lr.model->exec) << corpus_file << ": no golden data ran";
+  return run_rules(*lr.model, RuleSelection{});
 }
 
 class Corpus : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Corpus, FindingsMatchExpectations) {
   const fs::path model = source_dir() / GetParam();
-  // Models under corpus/**/exec-cases/ are linted as `lint --exec` does: with their golden data run.
-  std::vector<Finding> findings;
-  if (GetParam().find("/exec-cases/") != std::string::npos) {
-    LoadResult lr = load_file(model.string());
-    ASSERT_TRUE(lr.model) << lr.io_error;
-    exec::attach_exec_results(*lr.model, model.string());
-    EXPECT_TRUE(lr.model->exec) << GetParam() << ": no golden data ran";
-    findings = run_rules(*lr.model, RuleSelection{});
-  } else {
-    findings = lint(model.string());
-  }
+  const std::vector<Finding> findings = findings_of(GetParam());
   const fs::path ep = expect_path(model);
   const auto expected = fs::exists(ep) ? read_expectations(ep) : std::vector<Expectation>{};
   std::set<std::string> want, got;
@@ -86,10 +107,8 @@ TEST_P(Corpus, FindingsMatchExpectations) {
   for (const auto& f : findings) got.insert(f.rule);
   EXPECT_EQ(want, got) << GetParam() << " gave:\n" << render(findings);
   for (const auto& e : expected) {
-    if (!e.line) continue;
-    const bool hit = std::any_of(findings.begin(), findings.end(),
-                                 [&](const Finding& f) { return f.rule == e.rule && f.loc.line == e.line; });
-    EXPECT_TRUE(hit) << GetParam() << ": expected " << e.rule << " at line " << e.line << "; got:\n" << render(findings);
+    const bool hit = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return e.matches(f); });
+    EXPECT_TRUE(hit) << GetParam() << ": expected " << e.rule << " at " << e.where << "; got:\n" << render(findings);
   }
   if (GetParam().find("/valid/") != std::string::npos) {
     for (const auto& f : findings) EXPECT_NE(f.level, Level::Error) << GetParam() << ": " << f.message;
@@ -117,6 +136,53 @@ TEST(CorpusCoverage, EveryRuleFiresSomewhereAndHasAPage) {
     const std::string id(r->id);
     EXPECT_TRUE(fired.count(id)) << "no corpus case fires " << id;
     EXPECT_TRUE(fs::exists(source_dir() / "rules" / (id + ".md"))) << "rules/" << id << ".md is missing";
+  }
+}
+
+// A finding that moves is a visible diff: every expectation says where its finding is.
+TEST(CorpusCoverage, EveryExpectationPinsALocation) {
+  for (const auto& f : corpus_files()) {
+    const fs::path ep = expect_path(source_dir() / f);
+    if (!fs::exists(ep)) continue;
+    for (const auto& e : read_expectations(ep)) EXPECT_FALSE(e.where.empty()) << ep << ": " << e.rule << " pins no location";
+  }
+}
+
+// Every message of every corpus case, with its rule, place and level, against tests/snapshots/corpus_messages.txt:
+// a reworded message, a moved finding or a new one is a visible diff in review. After an intended change:
+//   CONDLINT_UPDATE_SNAPSHOTS=1 build/condlint_tests --gtest_filter=CorpusCoverage.MessagesMatchTheSnapshot
+TEST(CorpusCoverage, MessagesMatchTheSnapshot) {
+  const std::string src = source_dir().string();
+  std::string text;
+  for (const auto& f : corpus_files()) {
+    text += "## " + f + "\n";
+    for (const auto& x : findings_of(f)) {
+      std::string msg = x.message;
+      for (size_t p = msg.find(src); p != std::string::npos; p = msg.find(src, p)) msg.replace(p, src.size(), "<src>");
+      text += x.rule + "@" + where_of(x) + " " + std::string(to_string(x.level)) + ": " + msg + "\n";
+    }
+  }
+  const fs::path snap = source_dir() / "tests/snapshots/corpus_messages.txt";
+  if (const char* u = std::getenv("CONDLINT_UPDATE_SNAPSHOTS"); u && *u && *u != '0') {
+    fs::create_directories(snap.parent_path());
+    std::ofstream(snap, std::ios::binary) << text;
+    GTEST_SKIP() << "wrote " << snap;
+  }
+  const std::string want = condlint::test::slurp(snap);
+  if (want == text) return;
+  std::istringstream a(want), b(text);
+  std::string la, lb;
+  int line = 0;
+  while (true) {
+    ++line;
+    const bool ga = static_cast<bool>(std::getline(a, la)), gb = static_cast<bool>(std::getline(b, lb));
+    if (!ga && !gb) break;
+    if (!ga || !gb || la != lb) {
+      ADD_FAILURE() << snap << " line " << line << " differs:\n  snapshot: " << (ga ? la : "(end)")
+                    << "\n  now:      " << (gb ? lb : "(end)")
+                    << "\nAfter an intended change, update it with CONDLINT_UPDATE_SNAPSHOTS=1 (see this test).";
+      break;
+    }
   }
 }
 
