@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
   const std::string xml = condlint::gen::flat_if_chain_ir(ifs, ops);
   if (argc > 5 && std::string(argv[4]) == "--write") std::ofstream(argv[5], std::ios::binary) << xml;
   const bool warm_only = argc > 4 && std::string(argv[4]) == "--warm-only";
-  const std::string tmp = (std::filesystem::temp_directory_path() / ("condlint_bench_ir_" + std::to_string(getpid()) + ".xml")).string();
+  const std::string tmp =
+      (std::filesystem::temp_directory_path() / ("condlint_bench_ir_" + std::to_string(getpid()) + ".xml")).string();
   std::ofstream(tmp, std::ios::binary) << xml;
 
   std::vector<double> wp, wl, cp, cl, mp, ml;
@@ -74,13 +75,15 @@ int main(int argc, char** argv) {
   std::printf("ir bench: %zu layers, %zu Ifs, %.1f MiB XML, %zu findings; median of %d\n", layers, conditionals,
               xml.size() / 1048576.0, findings, reps);
   if (warm_only) {
-    std::printf("  bare pugixml parse     %9.1f ms warm\n  condlint load+lint     %9.1f ms warm\n  ratio %.2fx\n", median(wp),
-                median(wl), median(wl) / median(wp));
+    std::printf("  bare pugixml parse     %9.1f ms warm\n  condlint load+lint     %9.1f ms warm\n  ratio %.2fx\n",
+                median(wp), median(wl), median(wl) / median(wp));
     return findings == 0 ? 0 : 1;
   }
   std::printf("                         warm (in process)   cold (fresh process, as the CLI)\n");
-  std::printf("  bare pugixml parse     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wp), median(cp), median(mp));
-  std::printf("  condlint load+lint     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wl), median(cl), median(ml));
+  std::printf("  bare pugixml parse     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wp), median(cp),
+              median(mp));
+  std::printf("  condlint load+lint     %9.1f ms        %9.1f ms   peak RSS +%.0f MiB\n", median(wl), median(cl),
+              median(ml));
   std::printf("  ratio lint/parse       %9.2fx         %9.2fx\n", median(wl) / median(wp), median(cl) / median(cp));
   return findings == 0 ? 0 : 1;
 }

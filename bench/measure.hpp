@@ -1,7 +1,8 @@
 // Side-by-side timing for the benchmarks. Two ways of timing one step, both reported:
 //  - warm: in this process, repeated; memory freed by the previous repeat is reused (allocator caches, pages
 //    already mapped) — the best case;
-//  - cold: in a fresh process per repeat (the benchmark runs itself), as a `condlint lint` process runs — every page the step touches
+//  - cold: in a fresh process per repeat (the benchmark runs itself), as a `condlint lint` process runs — every page
+//  the step touches
 //    is faulted in and zeroed by the kernel, which on these VMs costs about as much as the parse itself. The
 //    child's peak RSS growth during the step is the step's memory figure.
 // Medians of N; the machines are shared and noisy, so compare figures taken in the same run only.

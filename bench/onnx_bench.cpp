@@ -26,7 +26,8 @@ namespace {
 
 bool parse_only(const std::string& bytes) {
   onnx::ModelProto m;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
   in.SetRecursionLimit(100000);
   return m.ParseFromCodedStream(&in);
 }
@@ -35,7 +36,8 @@ bool parse_only(const std::string& bytes) {
 // with type checks.
 bool onnx_full_check(const std::string& bytes) {
   onnx::ModelProto m;
-  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                            static_cast<int>(bytes.size()));
   in.SetRecursionLimit(100000);
   if (!m.ParseFromCodedStream(&in)) return false;
   try {
@@ -79,7 +81,8 @@ int main(int argc, char** argv) {
     else sizes.push_back(std::atoi(a.c_str()));
   }
   if (sizes.empty()) sizes = {1000, 2000, 5000, 10000};
-  const std::string tmp = (std::filesystem::temp_directory_path() / ("condlint_bench_onnx_" + std::to_string(getpid()) + ".onnx")).string();
+  const std::string tmp =
+      (std::filesystem::temp_directory_path() / ("condlint_bench_onnx_" + std::to_string(getpid()) + ".onnx")).string();
   std::printf("median of %d; warm = repeated in process, cold = a fresh process per run (as the CLI)\n", reps);
   std::printf("%7s %9s %7s | %9s %9s %6s | %9s %9s %6s | %8s %8s | %7s\n", "ifs", "bytes", "nodes", "parse_ms",
               "lint_ms", "ratio", "parse_ms", "lint_ms", "ratio", "parse_MB", "lint_MB", "us/if");
@@ -112,8 +115,9 @@ int main(int argc, char** argv) {
       std::vector<double> ck;
       for (int r = 0; r < 3; ++r) ck.push_back(condlint::bench::run_cold(argv[0], "checker", tmp).ms);
       const double c = median(ck);
-      check = c < 0 ? "  onnx checker failed" : "  onnx check_model+InferShapes(strict) " + std::to_string(static_cast<int>(c)) +
-                                                     " ms = " + std::to_string(static_cast<int>(c / median(cl))) + "x condlint (cold)";
+      check = c < 0 ? "  onnx checker failed"
+                    : "  onnx check_model+InferShapes(strict) " + std::to_string(static_cast<int>(c)) +
+                          " ms = " + std::to_string(static_cast<int>(c / median(cl))) + "x condlint (cold)";
     }
     const double cw = median(wl), cc = median(cl);
     std::printf("%7d %9zu %7zu | %9.1f %9.1f %5.1fx | %9.1f %9.1f %5.1fx | %8.0f %8.0f | %7.1f%s\n", ifs, bytes.size(),

@@ -7,7 +7,8 @@
 
 namespace condlint::gen {
 
-inline void onnx_value(onnx::ValueInfoProto* v, const std::string& name, int elem, std::initializer_list<int64_t> dims) {
+inline void onnx_value(onnx::ValueInfoProto* v, const std::string& name, int elem,
+                       std::initializer_list<int64_t> dims) {
   v->set_name(name);
   auto* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(elem);

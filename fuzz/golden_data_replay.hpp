@@ -23,8 +23,12 @@ inline onnx::TypeProto golden_declared_type(uint8_t which) {
       t.mutable_optional_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
       break;
     default:
-      t.mutable_optional_type()->mutable_elem_type()->mutable_sequence_type()->mutable_elem_type()
-          ->mutable_tensor_type()->set_elem_type(onnx::TensorProto::STRING);
+      t.mutable_optional_type()
+          ->mutable_elem_type()
+          ->mutable_sequence_type()
+          ->mutable_elem_type()
+          ->mutable_tensor_type()
+          ->set_elem_type(onnx::TensorProto::STRING);
   }
   return t;
 }

@@ -27,12 +27,14 @@ struct Lint {
 // Lints `args` with SARIF and JSON reports; with `cache`, also reads the cache statistics from the debug log.
 Lint lint(const fs::path& work, const std::string& args, const std::string& cache = "") {
   const fs::path sarif = work / "r.sarif", json = work / "r.json";
-  const auto r = run(condlint_cmd() + " -v lint " + args + (cache.empty() ? "" : " --cache " + shell_quote(cache)) +
-                     " --format json -o " + shell_quote(json.string()) + " --sarif " + shell_quote(sarif.string()) +
-                     " 2>&1");
+  const auto r =
+      run(condlint_cmd() + " -v lint " + args + (cache.empty() ? "" : " --cache " + shell_quote(cache)) +
+          " --format json -o " + shell_quote(json.string()) + " --sarif " + shell_quote(sarif.string()) + " 2>&1");
   Lint l{r.exit_code, slurp(sarif), slurp(json), r.out};
   std::smatch m;
-  if (std::regex_search(r.out, m, std::regex(R"((\d+) results reused, (\d+) files judged \((\d+) entries stale or damaged\), (\d+) stored)"))) {
+  if (std::regex_search(
+          r.out, m,
+          std::regex(R"((\d+) results reused, (\d+) files judged \((\d+) entries stale or damaged\), (\d+) stored)"))) {
     l.reused = std::stoul(m[1]);
     l.judged = std::stoul(m[2]);
     l.rejected = std::stoul(m[3]);
@@ -155,11 +157,11 @@ TEST(Cache, DamagedCutOrForeignEntriesAreRecomputed) {
     edit(t);
     std::ofstream(p, std::ios::binary | std::ios::trunc) << t;
   };
-  rewrite(entries[0], [](std::string& t) { t.resize(t.size() / 2); });                       // cut short
-  rewrite(entries[1], [](std::string& t) { t[t.size() - 3] ^= 1; });                          // one bit
-  rewrite(entries[2], [](std::string& t) { t.replace(15, 1, "9"); });                         // another format
-  rewrite(entries[3], [](std::string& t) { t = ""; });                                         // empty
-  rewrite(entries[4], [&](std::string& t) { t = slurp(entries[5]); });                         // another key's entry
+  rewrite(entries[0], [](std::string& t) { t.resize(t.size() / 2); });  // cut short
+  rewrite(entries[1], [](std::string& t) { t[t.size() - 3] ^= 1; });    // one bit
+  rewrite(entries[2], [](std::string& t) { t.replace(15, 1, "9"); });   // another format
+  rewrite(entries[3], [](std::string& t) { t = ""; });                  // empty
+  rewrite(entries[4], [&](std::string& t) { t = slurp(entries[5]); });  // another key's entry
   const Lint again = lint(work, args, cache.string());
   EXPECT_EQ(again.rejected, 5u) << again.log;
   EXPECT_TRUE(again.sarif == plain.sarif && again.json == plain.json);
@@ -176,8 +178,7 @@ TEST(Cache, TwoProcessesShareTheDirectory) {
     cmd += condlint_cmd() + " -q lint " + tree + " --cache " + cache + " -j 2 --format sarif -o " +
            shell_quote((work / ("p" + std::to_string(p) + ".sarif")).string()) + " & ";
   run(cmd + "wait");
-  for (int p = 0; p < 4; ++p)
-    EXPECT_TRUE(slurp(work / ("p" + std::to_string(p) + ".sarif")) == plain.sarif) << p;
+  for (int p = 0; p < 4; ++p) EXPECT_TRUE(slurp(work / ("p" + std::to_string(p) + ".sarif")) == plain.sarif) << p;
   for (const auto& e : fs::recursive_directory_iterator(work / "cache"))
     EXPECT_EQ(e.path().filename().string().rfind(".tmp-", 0), std::string::npos) << e.path();
 }

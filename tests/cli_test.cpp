@@ -100,7 +100,8 @@ TEST(Cli, RulesListsEveryRule) {
 }
 
 TEST(Cli, DirectoryWalkSkipsXmlThatIsNotAnIr) {
-  const std::string dir = std::filesystem::path(write_temp("walk/a/model.xml", "")).parent_path().parent_path().string();
+  const std::string dir =
+      std::filesystem::path(write_temp("walk/a/model.xml", "")).parent_path().parent_path().string();
   std::filesystem::create_directories(dir + "/a");
   std::ofstream(dir + "/a/model.xml") << condlint::gen::nested_if_ir(2);
   std::ofstream(dir + "/a/other.xml") << "<config><x/></config>";
@@ -120,7 +121,8 @@ namespace {
 // dim is a usage error naming it.
 TEST(Cli, DiffInputShapesFixSymbolicDimsAndRefuseDeclaredOnes) {
   const std::string model = (source_dir() / "corpus/onnx/invalid/C011_shape_guard_union.onnx").string();
-  const std::string base = std::string(condlint_binary()) + " diff " + model + " --runtime ref --runtime ref --random 1 --format json";
+  const std::string base =
+      std::string(condlint_binary()) + " diff " + model + " --runtime ref --runtime ref --random 1 --format json";
   auto ok = run(base + " --input-shapes x:5,3 --branches taken");
   EXPECT_EQ(ok.exit_code, 0) << ok.out;
   EXPECT_NE(ok.out.find("\"agree\": 1"), std::string::npos) << ok.out;

@@ -23,7 +23,8 @@ std::vector<std::string> corpus_files() {
   std::vector<std::string> rel;
   std::error_code ec;
   for (fs::recursive_directory_iterator it(source_dir() / "corpus", ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_regular_file() && format_from_name(it->path())) rel.push_back(fs::relative(it->path(), source_dir()).string());
+    if (it->is_regular_file() && format_from_name(it->path()))
+      rel.push_back(fs::relative(it->path(), source_dir()).string());
   std::sort(rel.begin(), rel.end());
   return rel;
 }
@@ -144,7 +145,8 @@ TEST(CorpusCoverage, EveryExpectationPinsALocation) {
   for (const auto& f : corpus_files()) {
     const fs::path ep = expect_path(source_dir() / f);
     if (!fs::exists(ep)) continue;
-    for (const auto& e : read_expectations(ep)) EXPECT_FALSE(e.where.empty()) << ep << ": " << e.rule << " pins no location";
+    for (const auto& e : read_expectations(ep))
+      EXPECT_FALSE(e.where.empty()) << ep << ": " << e.rule << " pins no location";
   }
 }
 

@@ -30,9 +30,7 @@ onnx::ModelProto load(const fs::path& p) {
   return m;
 }
 
-bool have_python_onnx() {
-  return test::run("/usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null").exit_code == 0;
-}
+bool have_python_onnx() { return test::run("/usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null").exit_code == 0; }
 
 // The perturbing test runtime as a cmd: spec.
 std::string perturb_runtime(const std::string& args) {
@@ -258,8 +256,8 @@ TEST(DiffCli, UsageErrorsExit2) {
 }
 
 TEST(DiffCli, MissingOrtAdapterIsAUsageError) {
-  const auto r = test::run("CONDLINT_ORT_ADAPTER=/nonexistent/ort_run.js " + test::condlint_cmd() + " diff " + q(kNested.string()) +
-                           " --runtime ref --runtime onnxruntime 2>&1");
+  const auto r = test::run("CONDLINT_ORT_ADAPTER=/nonexistent/ort_run.js " + test::condlint_cmd() + " diff " +
+                           q(kNested.string()) + " --runtime ref --runtime onnxruntime 2>&1");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("adapter tools/ort/ort_run.js was not found"), std::string::npos) << r.out;
 }
@@ -269,7 +267,8 @@ TEST(DiffCli, AgreeExit0) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("main/outer=then, main/outer/then/inner=else"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("5 agree, 0 diverge, 0 failed"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("branch: as the data takes it (main/outer=then, main/outer/then/inner=then)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("branch: as the data takes it (main/outer=then, main/outer/then/inner=then)"), std::string::npos)
+      << r.out;
 }
 
 TEST(DiffCli, WorkDirKeepsVariantsInputsAndOutputs) {
@@ -289,7 +288,8 @@ TEST(DiffCli, WorkDirKeepsVariantsInputsAndOutputs) {
 
 TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--delta 0.5")) + " --format json");
+  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--delta 0.5")) +
+                          " --format json");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto& m = j["models"][0];
@@ -311,31 +311,41 @@ TEST(DiffCmd, DivergenceInOneBranchOnlyIsNamed) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   // Both variants with an else pin diverge, nothing else does.
   EXPECT_NE(r.out.find("diverge  test_data_set_0  branch: main/outer=else\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("diverge  test_data_set_0  branch: main/outer=then, main/outer/then/inner=else\n"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("agree  test_data_set_0  branch: main/outer=then, main/outer/then/inner=then\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("diverge  test_data_set_0  branch: main/outer=then, main/outer/then/inner=else\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("agree  test_data_set_0  branch: main/outer=then, main/outer/then/inner=then\n"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("3 agree, 2 diverge"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("first mismatch at [2]: ref 8, cmd:python3 9"), std::string::npos) << r.out;
   // --branches taken never pins, so the data's branch (then/then) hides the problem.
-  const auto t = diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--when else")));
+  const auto t =
+      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--when else")));
   EXPECT_EQ(t.exit_code, 0) << t.out;
   // A tolerance wide enough for the perturbation accepts it.
-  const auto w = diff_cli(q(kNested.string()) + " --tolerance y=1.5,0 --runtime ref --runtime " + q(perturb_runtime("--when else")));
+  const auto w = diff_cli(q(kNested.string()) + " --tolerance y=1.5,0 --runtime ref --runtime " +
+                          q(perturb_runtime("--when else")));
   EXPECT_EQ(w.exit_code, 0) << w.out;
-  const auto n = diff_cli(q(kNested.string()) + " --tolerance z=1.5,0 --runtime ref --runtime " + q(perturb_runtime("--when else")));
+  const auto n = diff_cli(q(kNested.string()) + " --tolerance z=1.5,0 --runtime ref --runtime " +
+                          q(perturb_runtime("--when else")));
   EXPECT_EQ(n.exit_code, 1) << n.out;
 }
 
 TEST(DiffCmd, RuntimeFailureAndUnsupportedOutputs) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
-  const auto f = diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--fail")));
+  const auto f =
+      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--fail")));
   EXPECT_EQ(f.exit_code, 1) << f.out;
   EXPECT_NE(f.out.find("cmd:python3 failed: exit code 3: perturb runtime: asked to fail"), std::string::npos) << f.out;
   const auto u = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--unsupported 0")));
   EXPECT_EQ(u.exit_code, 1) << u.out;  // nothing could be compared: not agreement
-  EXPECT_NE(u.out.find("not comparable (cmd:python3: this test runtime cannot return output 0)"), std::string::npos) << u.out;
+  EXPECT_NE(u.out.find("not comparable (cmd:python3: this test runtime cannot return output 0)"), std::string::npos)
+      << u.out;
   EXPECT_NE(u.out.find("0 agree, 0 diverge, 0 failed, 5 not comparable"), std::string::npos) << u.out;
   // A runtime that writes nothing fails the run.
-  const auto e = diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime 'cmd:true {model} {inputs} {outputs}'");
+  const auto e =
+      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime 'cmd:true {model} {inputs} {outputs}'");
   EXPECT_EQ(e.exit_code, 1) << e.out;
   EXPECT_NE(e.out.find("wrote no output_0.pb"), std::string::npos) << e.out;
 }
@@ -377,10 +387,12 @@ const std::map<std::string, std::string> kOrtKnown = {
     {"test_strnormalizer_export_monday_casesensintive_lower", "ORT: StringNormalizer needs a locale the system lacks"},
     {"test_strnormalizer_export_monday_casesensintive_upper", "ORT: StringNormalizer needs a locale the system lacks"},
     {"test_strnormalizer_export_monday_empty_output", "ORT: StringNormalizer needs a locale the system lacks"},
-    {"test_strnormalizer_export_monday_insensintive_upper_twodim", "ORT: StringNormalizer needs a locale the system lacks"},
+    {"test_strnormalizer_export_monday_insensintive_upper_twodim",
+     "ORT: StringNormalizer needs a locale the system lacks"},
     {"test_cast_FLOAT_to_STRING", "ORT prints floats with 9 significant digits, ONNX with the shortest round trip"},
     {"test_castlike_FLOAT_to_STRING", "ORT prints floats with 9 significant digits, ONNX with the shortest round trip"},
-    {"test_castlike_FLOAT_to_STRING_expanded", "ORT prints floats with 9 significant digits, ONNX with the shortest round trip"},
+    {"test_castlike_FLOAT_to_STRING_expanded",
+     "ORT prints floats with 9 significant digits, ONNX with the shortest round trip"},
     {"test_maxunpool_export_with_output_shape", "ORT places the values differently when output_shape pads"},
     {"test_resize_downsample_scales_cubic_align_corners", "ORT's align_corners downsampling differs from ONNX's"},
     {"test_resize_downsample_scales_linear_align_corners", "ORT's align_corners downsampling differs from ONNX's"},
@@ -440,7 +452,9 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
             << " not comparable (sequence/optional values), " << known << " known ORT differences or gaps; "
             << if_models << " models with Ifs in " << if_runs << " runs; " << secs << " s\n";
   for (const char* t : {"test_if"}) {
-    auto it = std::find_if(r.models.begin(), r.models.end(), [&](const ModelDiff& m) { return m.model.find(std::string("/") + t + "/") != std::string::npos; });
+    auto it = std::find_if(r.models.begin(), r.models.end(), [&](const ModelDiff& m) {
+      return m.model.find(std::string("/") + t + "/") != std::string::npos;
+    });
     ASSERT_NE(it, r.models.end());
     EXPECT_EQ(it->agree, 3) << t;
   }

@@ -34,8 +34,12 @@ struct TmpModel {
     fs::create_directories(dir / "test_data_set_0");
   }
   ~TmpModel() { fs::remove_all(dir); }
-  void input(int k, const Tensor& t) { write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), "")); }
-  void output(int k, const Tensor& t) { write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), "")); }
+  void input(int k, const Tensor& t) {
+    write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
+  }
+  void output(int k, const Tensor& t) {
+    write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
+  }
 };
 
 Tensor f32(std::vector<double> v) {
@@ -200,7 +204,8 @@ TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
   // Pinned else at every iteration: data set 1 expects -a after 3 iterations and is compared.
   bool pinned_compared = false;
   for (const auto& c : r.cases)
-    if (!c.derived && c.golden && c.pins.count("main/loop/body/step_if") && c.status == CaseStatus::Passed) pinned_compared = true;
+    if (!c.derived && c.golden && c.pins.count("main/loop/body/step_if") && c.status == CaseStatus::Passed)
+      pinned_compared = true;
   EXPECT_TRUE(pinned_compared);
   RunConfig cfg;
   cfg.limits.max_loop_iterations = 2;

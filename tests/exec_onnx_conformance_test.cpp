@@ -80,8 +80,8 @@ TEST(ExecOnnxConformance, NodeTests) {
     }
     outcomes[name] = o;
   }
-  std::cout << "ONNX node conformance: " << dirs.size() << " tests, " << passed << " passed, " << wrong
-            << " wrong, " << unsupported << " unsupported\n";
+  std::cout << "ONNX node conformance: " << dirs.size() << " tests, " << passed << " passed, " << wrong << " wrong, "
+            << unsupported << " unsupported\n";
   std::vector<std::pair<int, std::string>> ops;
   for (auto& [op, n] : unsupported_ops) ops.emplace_back(-n, op);
   std::sort(ops.begin(), ops.end());
@@ -91,11 +91,14 @@ TEST(ExecOnnxConformance, NodeTests) {
   if (const char* f = std::getenv("CONDLINT_CONFORMANCE_LOG")) {
     std::ofstream log(f);
     for (auto& [name, o] : outcomes)
-      log << (o.v == Verdict::Passed ? "passed" : o.v == Verdict::Wrong ? "WRONG" : "unsupported") << " " << name << " "
-          << o.detail << "\n";
+      log << (o.v == Verdict::Passed  ? "passed"
+              : o.v == Verdict::Wrong ? "WRONG"
+                                      : "unsupported")
+          << " " << name << " " << o.detail << "\n";
   }
 
-  for (const char* t : {"test_if", "test_if_seq", "test_if_opt", "test_loop11", "test_loop13_seq", "test_loop16_seq_none"}) {
+  for (const char* t :
+       {"test_if", "test_if_seq", "test_if_opt", "test_loop11", "test_loop13_seq", "test_loop16_seq_none"}) {
     ASSERT_TRUE(outcomes.count(t)) << t << " missing from the test data";
     EXPECT_EQ(outcomes[t].v, Verdict::Passed) << t << ": " << outcomes[t].detail;
     EXPECT_TRUE(outcomes[t].both_branches) << t << ": an If did not run both branches";

@@ -28,8 +28,8 @@ onnx::ValueInfoProto vi(const std::string& name, int elem, std::vector<int64_t> 
   return v;
 }
 
-onnx::NodeProto* node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in, std::vector<std::string> out,
-                      const std::string& name = "") {
+onnx::NodeProto* node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in,
+                      std::vector<std::string> out, const std::string& name = "") {
   auto* n = g.add_node();
   n->set_op_type(op);
   n->set_name(name);
@@ -115,8 +115,8 @@ Value boolean(bool b) {
 struct TempDir {
   fs::path p;
   TempDir() {
-    p = fs::temp_directory_path() / ("condlint_exec_" + std::to_string(::getpid()) + "_" +
-                                     std::to_string(reinterpret_cast<uintptr_t>(this)));
+    p = fs::temp_directory_path() /
+        ("condlint_exec_" + std::to_string(::getpid()) + "_" + std::to_string(reinterpret_cast<uintptr_t>(this)));
     fs::remove_all(p);
     fs::create_directories(p);
   }
@@ -129,10 +129,13 @@ void write(const fs::path& p, const std::string& bytes) {
 }
 
 // Writes model.onnx and test_data_set_0 (inputs; outputs when given).
-void write_case(const fs::path& dir, const onnx::ModelProto& m, const std::vector<Value>& in, const std::vector<Value>& out) {
+void write_case(const fs::path& dir, const onnx::ModelProto& m, const std::vector<Value>& in,
+                const std::vector<Value>& out) {
   write(dir / "model.onnx", m.SerializeAsString());
-  for (size_t k = 0; k < in.size(); ++k) write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(in[k], ""));
-  for (size_t k = 0; k < out.size(); ++k) write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(out[k], ""));
+  for (size_t k = 0; k < in.size(); ++k)
+    write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(in[k], ""));
+  for (size_t k = 0; k < out.size(); ++k)
+    write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(out[k], ""));
 }
 
 }  // namespace
@@ -267,7 +270,8 @@ TEST(ExecRun, PinnedBranchWithWrongTypeFails) {
     if (c.status != CaseStatus::Passed) bad = &c;
   ASSERT_NE(bad, nullptr);
   EXPECT_EQ(bad->pins.at("main/outer"), false);
-  EXPECT_NE(bad->message.find("If 'main/outer' else branch output 0 has element type i64"), std::string::npos) << bad->message;
+  EXPECT_NE(bad->message.find("If 'main/outer' else branch output 0 has element type i64"), std::string::npos)
+      << bad->message;
 }
 
 TEST(ExecRun, GoldenMismatchAndPinsFromDataSet) {
@@ -424,10 +428,9 @@ TEST(ExecRun, LstmInitialStateMustHaveTheSpecShape) {
     a->set_type(onnx::AttributeProto::INT);
     a->set_i(4);
     const fs::path dir = d.p / (spec_shape ? "ok" : "bad");
-    write_case(dir, model_with(g),
-               {f32({0.5, -0.5}, {1, 1, 2}),
-                spec_shape ? f32({0, 0, 0, 0}, {1, 1, 4}) : f32({0, 0, 0, 0}, {1, 1, 1, 4})},
-               {});
+    write_case(
+        dir, model_with(g),
+        {f32({0.5, -0.5}, {1, 1, 2}), spec_shape ? f32({0, 0, 0, 0}, {1, 1, 4}) : f32({0, 0, 0, 0}, {1, 1, 1, 4})}, {});
     ModelResult r = run_model(dir / "model.onnx", RunConfig{});
     ASSERT_EQ(r.cases.size(), 1u);
     if (spec_shape) {

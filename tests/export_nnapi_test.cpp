@@ -181,15 +181,16 @@ void check_model(const fs::path& path, Stats& st, bool expect_ok) {
           auto it = r.if_path_copies.find(p);
           if (it != r.if_path_copies.end())
             for (const auto& q : it->second)
-              if (auto s = ip.trace.ifs.find(q); s != ip.trace.ifs.end()) ran.insert(s->second.ran.begin(), s->second.ran.end());
+              if (auto s = ip.trace.ifs.find(q); s != ip.trace.ifs.end())
+                ran.insert(s->second.ran.begin(), s->second.ran.end());
           EXPECT_EQ(ran, site.ran) << where << ": IF " << p;
         }
       }
       if (!c.derived) {
         ++st.golden_runs;
         const bool onnx_pass = onnx_error.empty() && compare_nnapi(outs, ds.outputs, loose).empty();
-        EXPECT_EQ(onnx_pass, c.status == CaseStatus::Passed) << where << ": golden comparison differs from the NNAPI run ("
-                                                             << c.message << ")";
+        EXPECT_EQ(onnx_pass, c.status == CaseStatus::Passed)
+            << where << ": golden comparison differs from the NNAPI run (" << c.message << ")";
         st.golden_pass += onnx_pass;
       }
       ++st.agree;
@@ -198,10 +199,10 @@ void check_model(const fs::path& path, Stats& st, bool expect_ok) {
 }
 
 void print(const char* what, const Stats& s) {
-  std::cout << what << ": " << s.files << " models, " << s.exported << " exported (" << s.with_data << " with data sets), "
-            << s.files - s.exported << " not exported; " << s.runs << " runs (" << s.golden_runs << " against golden data, "
-            << s.golden_pass << " pass), " << s.agree << " agree with the NNAPI executor; export time " << s.export_ms
-            << " ms";
+  std::cout << what << ": " << s.files << " models, " << s.exported << " exported (" << s.with_data
+            << " with data sets), " << s.files - s.exported << " not exported; " << s.runs << " runs (" << s.golden_runs
+            << " against golden data, " << s.golden_pass << " pass), " << s.agree
+            << " agree with the NNAPI executor; export time " << s.export_ms << " ms";
   if (s.executor_cannot_read) std::cout << "; the NNAPI executor cannot read " << s.executor_cannot_read;
   std::cout << "\n";
   for (const auto& [why, n] : s.not_exported) std::cout << "  not exported (" << n << "): " << why << "\n";
@@ -247,7 +248,8 @@ TEST(ExportNnapi, CorpusModels) {
 }
 
 TEST(ExportNnapi, GraphLayoutAndIfPaths) {
-  const auto r = xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_add_or_sub.nnapi.json", {});
+  const auto r =
+      xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_add_or_sub.nnapi.json", {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   const auto& g = r.model.graph();
   ASSERT_EQ(g.input_size(), 2);
@@ -269,7 +271,8 @@ TEST(ExportNnapi, GraphLayoutAndIfPaths) {
 }
 
 TEST(ExportNnapi, SameSubgraphTwiceGetsDistinctNames) {
-  const auto r = xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_quant8_same_branch.nnapi.json", {});
+  const auto r =
+      xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_quant8_same_branch.nnapi.json", {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   std::set<std::string> outs;
   std::function<void(const onnx::GraphProto&)> walk = [&](const onnx::GraphProto& g) {
@@ -455,7 +458,8 @@ TEST(ExportNnapi, HostileNestingAndCycles) {
     const int next = k + 1 < n ? k + 1 : k;  // the last one refers to itself: a cycle as well
     text += std::string(k ? "," : "") + R"({"operands":[
       {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-      {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":)" + std::to_string(next) + R"(}},
+      {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":)" +
+            std::to_string(next) + R"(}},
       {"type":"TENSOR_FLOAT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
       {"type":"TENSOR_FLOAT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
       "operations":[{"type":"IF","inputs":[0,1,1,0,2],"outputs":[3]}],"inputIndexes":[0,2],"outputIndexes":[3]})";
@@ -466,7 +470,8 @@ TEST(ExportNnapi, HostileNestingAndCycles) {
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "10,000 nested IFs (both branches the same subgraph): refused in " << ms << " ms\n";
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(any_contains(r.problems, "nesting deeper than 64") || any_contains(r.problems, "would exceed")) << join(r.problems);
+  EXPECT_TRUE(any_contains(r.problems, "nesting deeper than 64") || any_contains(r.problems, "would exceed"))
+      << join(r.problems);
 
   const std::string cyc = R"({"format":"nnapi-model","version":1,"main":{"operands":[
     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
@@ -492,11 +497,14 @@ TEST(ExportNnapi, HostileNestingAndCycles) {
     const bool last = k == 39;
     wide += std::string(k ? "," : "") + R"({"operands":[
       {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-      {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":)" + std::to_string(last ? 0 : k + 1) + R"(}},
+      {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":)" +
+            std::to_string(last ? 0 : k + 1) + R"(}},
       {"type":"TENSOR_FLOAT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
       {"type":"TENSOR_FLOAT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"},
       {"type":"INT32","lifetime":"CONSTANT_COPY","value":[0]}],
-      "operations":[)" + (last ? R"({"type":"ADD","inputs":[2,2,4],"outputs":[3]})" : R"({"type":"IF","inputs":[0,1,1,0,2],"outputs":[3]})") +
+      "operations":[)" +
+            (last ? R"({"type":"ADD","inputs":[2,2,4],"outputs":[3]})"
+                  : R"({"type":"IF","inputs":[0,1,1,0,2],"outputs":[3]})") +
             R"(],"inputIndexes":[0,2],"outputIndexes":[3]})";
   }
   wide += "]}";

@@ -121,7 +121,8 @@ TEST(ExportIr, CorpusModelsRunAsTheIrExecutorRunsThem) {
     }
     EXPECT_EQ(on.if_coverage, mapped);
   }
-  std::cout << "[ corpus/ir/exec ] " << exported << " of " << models.size() << " models exported and agree with the IR executor\n";
+  std::cout << "[ corpus/ir/exec ] " << exported << " of " << models.size()
+            << " models exported and agree with the IR executor\n";
 }
 
 // Other opsets: Reduce axes as an attribute below 18, Reshape without allowzero below 14.
@@ -293,7 +294,8 @@ TEST(ExportIr, UnsupportedOpIsAProblemNamingTheNode) {
 
 TEST(ExportIr, ElementTypesOnnxLacksAreProblems) {
   TmpDir tmp("types");
-  for (const auto& [t, prec] : std::vector<std::pair<std::string, std::string>>{{"u1", "BIN"}, {"i4", "I4"}, {"nf4", "NF4"}}) {
+  for (const auto& [t, prec] :
+       std::vector<std::pair<std::string, std::string>>{{"u1", "BIN"}, {"i4", "I4"}, {"nf4", "NF4"}}) {
     write(tmp.dir / "m.xml", if_model("Relu", t, prec));
     const auto ex = xport::export_ir(tmp.dir / "m.xml", {});
     EXPECT_FALSE(ex.ok()) << t;
@@ -341,22 +343,30 @@ TEST(ExportIr, PinnedIfReadsAConstant) {
 // Ifs nested thousands deep export without recursion.
 TEST(ExportIr, DeepNestingIsWalkedIteratively) {
   const int depth = 3000;
-  const std::string p = R"(<layer id="0" name="p" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>)";
-  const std::string r = R"(<layer id="2" name="r" type="Result" version="opset1"><input><port id="0"/></input></layer>)";
+  const std::string p =
+      R"(<layer id="0" name="p" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>)";
+  const std::string r =
+      R"(<layer id="2" name="r" type="Result" version="opset1"><input><port id="0"/></input></layer>)";
   std::string xml = R"(<?xml version="1.0"?><net name="deep" version="11"><layers>
 <layer id="0" name="c" type="Parameter" version="opset1"><data element_type="boolean" shape=""/><output><port id="0" precision="BOOL"/></output></layer>
 )";
   for (int d = 0; d < depth; ++d)
-    xml += R"(<layer id="1" name="if)" + std::to_string(d) + R"(" type="If" version="opset8"><input><port id="0"/></input><output><port id="1" precision="BOOL"/></output>
+    xml += R"(<layer id="1" name="if)" + std::to_string(d) +
+           R"(" type="If" version="opset8"><input><port id="0"/></input><output><port id="1" precision="BOOL"/></output>
 <then_port_map><input external_port_id="0" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></then_port_map>
 <else_port_map><input external_port_id="0" internal_layer_id="0"/><output external_port_id="0" internal_layer_id="2"/></else_port_map>
-<else_body><layers>)" + p + r + R"(</layers><edges><edge from-layer="0" from-port="0" to-layer="2" to-port="0"/></edges></else_body>
-<then_body><layers>)" + p + "\n";
+<else_body><layers>)" +
+           p + r + R"(</layers><edges><edge from-layer="0" from-port="0" to-layer="2" to-port="0"/></edges></else_body>
+<then_body><layers>)" +
+           p + "\n";
   for (int d = depth - 1; d >= 0; --d)
-    xml += r + "</layers><edges>" +
-           (d == depth - 1 ? std::string(R"(<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>)")
-                           : std::string(R"(<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>)")) +
-           "</edges></then_body></layer>\n";
+    xml +=
+        r + "</layers><edges>" +
+        (d == depth - 1
+             ? std::string(R"(<edge from-layer="0" from-port="0" to-layer="2" to-port="0"/>)")
+             : std::string(
+                   R"(<edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/>)")) +
+        "</edges></then_body></layer>\n";
   xml += R"(<layer id="2" name="out" type="Result" version="opset1"><input><port id="0"/></input></layer>
 </layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges></net>)";
   TmpDir tmp("deep");
@@ -375,7 +385,8 @@ TEST(ExportCli, ExitCodesAndOutputFile) {
   TmpDir tmp("cli");
   const std::string xml = (source_dir() / "corpus/ir/exec/spec_if/spec_if.xml").string();
   const std::string out = (tmp.dir / "m.onnx").string();
-  auto r = run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --data-out " + q((tmp.dir / "data").string()));
+  auto r = run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --data-out " +
+               q((tmp.dir / "data").string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(fs::is_regular_file(out));
   EXPECT_TRUE(fs::is_regular_file(tmp.dir / "data/test_data_set_0/input_0.pb")) << r.out;
@@ -395,8 +406,14 @@ TEST(ExportCli, ExitCodesAndOutputFile) {
   EXPECT_NE(r.out.find("main/sel/else/op (Erf)"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(out2));
   // Usage and I/O: exit 2.
-  EXPECT_EQ(run(condlint_cmd() + " export " + q((tmp.dir / "missing.xml").string()) + " --to onnx -o " + q(out2) + " 2>/dev/null").exit_code, 2);
-  EXPECT_EQ(run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --pin main/if_cond=maybe 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run(condlint_cmd() + " export " + q((tmp.dir / "missing.xml").string()) + " --to onnx -o " + q(out2) +
+                " 2>/dev/null")
+                .exit_code,
+            2);
+  EXPECT_EQ(
+      run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --pin main/if_cond=maybe 2>/dev/null")
+          .exit_code,
+      2);
   EXPECT_EQ(run(condlint_cmd() + " export " + q(xml) + " --to tflite -o " + q(out) + " 2>/dev/null").exit_code, 2);
   EXPECT_EQ(run(condlint_cmd() + " export " + q(xml) + " 2>/dev/null").exit_code, 2);  // no -o
   // Help teaches; the top-level help lists the command.
@@ -413,7 +430,8 @@ TEST(ExportCli, DiffOfAnUnexportableIrIsAUsageErrorNamingTheOp) {
   using condlint::test::run;
   TmpDir tmp("diffbad");
   write(tmp.dir / "bad.xml", if_model("Erf"));
-  const auto r = run(condlint_cmd() + " diff " + q((tmp.dir / "bad.xml").string()) + " --runtime ref --runtime ref --random 1");
+  const auto r =
+      run(condlint_cmd() + " diff " + q((tmp.dir / "bad.xml").string()) + " --runtime ref --runtime ref --random 1");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("Erf"), std::string::npos) << r.out;
 }
@@ -441,7 +459,8 @@ TEST(ExportDiff, IrCorpusAgreesWithOnnxRuntime) {
   int agree_models = 0, runs = 0;
   const auto models = ir_models(source_dir() / "corpus/ir/exec");
   for (const auto& xml : models) {
-    const auto r = run(condlint_cmd() + " diff " + q(xml.string()) + " --runtime ref --runtime onnxruntime --format json");
+    const auto r =
+        run(condlint_cmd() + " diff " + q(xml.string()) + " --runtime ref --runtime onnxruntime --format json");
     EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;
     if (r.exit_code == 0) ++agree_models;
     const auto pos = r.out.rfind("\"agree\": ");
@@ -464,8 +483,9 @@ TEST(ExportIr, OnnxCheckerAcceptsTheExports) {
     ASSERT_TRUE(ex.model.SerializeToString(&bytes));
     const fs::path p = tmp.dir / (xml.stem().string() + ".onnx");
     write(p, bytes);
-    const auto r = run("/usr/bin/python3 -c 'import onnx,sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)' " +
-                       q(p.string()) + " 2>&1");
+    const auto r = run(
+        "/usr/bin/python3 -c 'import onnx,sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)' " +
+        q(p.string()) + " 2>&1");
     EXPECT_EQ(r.exit_code, 0) << xml << ": " << r.out;
   }
 }

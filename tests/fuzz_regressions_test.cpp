@@ -23,7 +23,6 @@ using namespace condlint;
 using condlint::test::slurp;
 namespace fs = std::filesystem;
 
-
 // The body of each fuzz target. Returns the number of findings (any number is fine).
 size_t replay(const std::string& target, const std::string& bytes) {
   if (target == "ir_loader_fuzz") {
@@ -101,7 +100,8 @@ TEST(FuzzRegressions, NpyShapeBeyondItsDataIsRejectedBeforeAllocating) {
 // Found by golden_data_fuzz: a STRING TensorProto with raw_data skipped the declared-size check (raw_data is
 // never sized for strings), so its shape was allocated: 23 M strings, 756 MB, from 40 bytes.
 TEST(FuzzRegressions, StringTensorWithRawDataIsSizedByItsStrings) {
-  const fs::path f = test::source_dir() / "tests/fuzz_regressions/golden_data_fuzz/pb-string-tensor-raw-data-shape-oom-malloc756MB";
+  const fs::path f =
+      test::source_dir() / "tests/fuzz_regressions/golden_data_fuzz/pb-string-tensor-raw-data-shape-oom-malloc756MB";
   const std::string bytes = slurp(f).substr(1);
   exec::guard().peak_bytes = 0;
   EXPECT_THROW((void)exec::read_pb_value(bytes, nullptr), exec::ExecError);

@@ -45,8 +45,6 @@ void write(const fs::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary) << bytes;
 }
 
-
-
 std::string dump(const std::vector<Finding>& f) {
   std::string s;
   for (size_t i = 0; i < f.size() && i < 12; ++i) s += f[i].rule + " " + f[i].message + "\n";
@@ -93,7 +91,8 @@ __attribute__((constructor)) void rss_probe() {
     const int null = open("/dev/null", O_WRONLY);
     dup2(null, 1);
     dup2(null, 2);
-    execl(condlint::test::condlint_binary(), condlint::test::condlint_binary(), "lint", file, static_cast<char*>(nullptr));
+    execl(condlint::test::condlint_binary(), condlint::test::condlint_binary(), "lint", file,
+          static_cast<char*>(nullptr));
     _exit(127);
   }
   int status = 0;
@@ -108,7 +107,8 @@ ChildRun lint_in_child(const std::string& file) {
   ChildRun r;
   const std::string self = fs::read_symlink("/proc/self/exe").string();
   const auto out = test::run("CONDLINT_RSS_PROBE='" + file + "' '" + self + "'");
-  if (std::sscanf(out.out.c_str(), "%d %ld", &r.exit_code, &r.max_rss_kb) != 2) ADD_FAILURE() << "probe said: " << out.out;
+  if (std::sscanf(out.out.c_str(), "%d %ld", &r.exit_code, &r.max_rss_kb) != 2)
+    ADD_FAILURE() << "probe said: " << out.out;
   return r;
 }
 
@@ -151,7 +151,8 @@ std::string nnapi_pool_model(const std::string& pool_blob, const std::string& lo
   {"operands": [{"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [1.0]},
                 {"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
    "operations": [{"type": "RELU", "inputs": [0], "outputs": [1]}], "inputIndexes": [], "outputIndexes": [1]}],
- "pools": [)" + pool_blob + R"(]})";
+ "pools": [)" +
+         pool_blob + R"(]})";
 }
 
 // ONNX model whose initializer 'one' lives in external data at `location` with offset/length.
@@ -221,7 +222,8 @@ std::string nnapi_if_chain(int depth, bool self_ref = false) {
  {"type": "TENSOR_FLOAT32", "dimensions": [2], "lifetime": "SUBGRAPH_INPUT"},
  {"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": )") +
            std::to_string(then_index) + R"(}},
- {"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": )" + std::to_string(depth) + R"(}},
+ {"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": )" +
+           std::to_string(depth) + R"(}},
  {"type": "TENSOR_FLOAT32", "dimensions": [2], "lifetime": "SUBGRAPH_OUTPUT"}],
  "operations": [{"type": "IF", "inputs": [0, 2, 3, 0, 1], "outputs": [4]}],
  "inputIndexes": [0, 1], "outputIndexes": [4]})";
@@ -282,8 +284,9 @@ TEST(Hostile, IrCycleOfEdges) {
     ring += "<layer id=\"" + std::to_string(i) + "\" name=\"r" + std::to_string(i) +
             "\" type=\"Relu\" version=\"opset1\"><input><port id=\"0\"><dim>1</dim></port></input>"
             "<output><port id=\"1\" precision=\"FP32\"><dim>1</dim></port></output></layer>\n";
-  ring += "<layer id=\"" + std::to_string(n) +
-          "\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port id=\"0\"><dim>1</dim></port></input></layer>\n";
+  ring +=
+      "<layer id=\"" + std::to_string(n) +
+      "\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port id=\"0\"><dim>1</dim></port></input></layer>\n";
   ring += "</layers><edges>\n";
   for (int i = 0; i < n; ++i)
     ring += "<edge from-layer=\"" + std::to_string(i) + "\" from-port=\"1\" to-layer=\"" + std::to_string((i + 1) % n) +
@@ -309,12 +312,12 @@ TEST(Hostile, IrLayerWith100000PortsAndEdges) {
       edges += "<edge from-layer=\"0\" from-port=\"" + std::to_string(n - 1 - i) + "\" to-layer=\"1\" to-port=\"" +
                std::to_string(i) + "\"/>";
   }
-  const std::string xml = "<?xml version=\"1.0\"?><net name=\"ports\" version=\"11\"><layers>"
-                          "<layer id=\"0\" name=\"a\" type=\"Parameter\" version=\"opset1\"><output>" + outs +
-                          "</output></layer><layer id=\"1\" name=\"b\" type=\"Concat\" version=\"opset1\"><input>" + ins +
-                          "</input><output><port id=\"" + std::to_string(n) +
-                          "\" precision=\"FP32\"><dim>1</dim></port></output></layer></layers><edges>" + edges +
-                          "</edges></net>";
+  const std::string xml =
+      "<?xml version=\"1.0\"?><net name=\"ports\" version=\"11\"><layers>"
+      "<layer id=\"0\" name=\"a\" type=\"Parameter\" version=\"opset1\"><output>" +
+      outs + "</output></layer><layer id=\"1\" name=\"b\" type=\"Concat\" version=\"opset1\"><input>" + ins +
+      "</input><output><port id=\"" + std::to_string(n) +
+      "\" precision=\"FP32\"><dim>1</dim></port></output></layer></layers><edges>" + edges + "</edges></net>";
   auto m = load_ir("ports.xml", xml);
   ASSERT_TRUE(m);
   const Node& b = m->graphs[0].nodes[1];
@@ -457,8 +460,9 @@ TEST(Hostile, NnapiConstantPastTheRankLimitIsOneFinding) {
 TEST(Hostile, NnapiDimensionsOverflow64Bits) {
   std::string s = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   // x and y of main: 2^32-1 in every one of five dimensions (the product overflows 64 bits).
-  s = replace_all(s, R"("name": "x", "type": "TENSOR_FLOAT32", "dimensions": [2])",
-                  R"("name": "x", "type": "TENSOR_FLOAT32", "dimensions": [4294967295, 4294967295, 4294967295, 4294967295, 4294967295])");
+  s = replace_all(
+      s, R"("name": "x", "type": "TENSOR_FLOAT32", "dimensions": [2])",
+      R"("name": "x", "type": "TENSOR_FLOAT32", "dimensions": [4294967295, 4294967295, 4294967295, 4294967295, 4294967295])");
   auto m = load_nnapi("dims.nnapi.json", s);
   ASSERT_TRUE(m);
   const auto f = run_rules(*m, RuleSelection{});
@@ -533,8 +537,8 @@ TEST(Hostile, NnapiPoolOffsetsNegativeHugeAndShortFile) {
 // ---------------------------------------------------------------- paths leaving the directory
 
 struct Escapes {
-  fs::path dir;       // the model's directory
-  fs::path outside;   // a file outside it
+  fs::path dir;      // the model's directory
+  fs::path outside;  // a file outside it
 };
 Escapes escape_fixture(const std::string& name) {
   Escapes e;
@@ -543,15 +547,16 @@ Escapes escape_fixture(const std::string& name) {
   e.outside = root / "outside" / "secret.bin";
   write(e.outside, std::string(64, 'S'));
   fs::create_directories(e.dir);
-  fs::create_symlink(e.outside, e.dir / "link.bin");                  // a file symlink out
+  fs::create_symlink(e.outside, e.dir / "link.bin");                     // a file symlink out
   fs::create_directory_symlink(e.outside.parent_path(), e.dir / "sub");  // a directory symlink out
   return e;
 }
 
 TEST(Hostile, OnnxExternalDataLeavingTheDirectory) {
   const Escapes e = escape_fixture("onnx_escape");
-  for (const std::string& loc : {std::string("../../etc/passwd"), std::string("/etc/passwd"), std::string("../outside/secret.bin"),
-                                 std::string("link.bin"), std::string("sub/secret.bin"), std::string("sub/../../outside/secret.bin")}) {
+  for (const std::string& loc :
+       {std::string("../../etc/passwd"), std::string("/etc/passwd"), std::string("../outside/secret.bin"),
+        std::string("link.bin"), std::string("sub/secret.bin"), std::string("sub/../../outside/secret.bin")}) {
     write(e.dir / "m.onnx", onnx_external(loc, "0", "8"));
     const auto f = test::lint((e.dir / "m.onnx").string());
     EXPECT_TRUE(rules_of(f).count("ONNX014")) << loc << "\n" << dump(f);
@@ -561,14 +566,16 @@ TEST(Hostile, OnnxExternalDataLeavingTheDirectory) {
 TEST(Hostile, NnapiBlobPathsLeavingTheDirectory) {
   const Escapes e = escape_fixture("nnapi_escape");
   const std::string loc = R"({"poolIndex": 0, "offset": 0, "length": 4})";
-  for (const std::string& p : {std::string("../../etc/passwd"), std::string("/etc/passwd"), std::string("../outside/secret.bin"),
-                               std::string("link.bin"), std::string("sub/secret.bin"), std::string("sub/../../outside/secret.bin")}) {
+  for (const std::string& p :
+       {std::string("../../etc/passwd"), std::string("/etc/passwd"), std::string("../outside/secret.bin"),
+        std::string("link.bin"), std::string("sub/secret.bin"), std::string("sub/../../outside/secret.bin")}) {
     write(e.dir / "m.nnapi.json", nnapi_pool_model(R"({"file": ")" + p + R"("})", loc));
     const auto f = test::lint((e.dir / "m.nnapi.json").string());
     // Lexically outside (absolute, '..'): a schema violation; through a symbolic link: NN003.
     EXPECT_TRUE(any_message_has(f, "NN002", "must be a relative path inside the document's directory") ||
                 any_message_has(f, "NN003", "outside the document's directory"))
-        << p << "\n" << dump(f);
+        << p << "\n"
+        << dump(f);
   }
 }
 
@@ -694,7 +701,8 @@ TEST(Hostile, EveryTruncationOfAnIrModel) {
   const std::string xml = slurp(test::source_dir() / "corpus/ir/valid/body_without_parameters.xml");
   ASSERT_FALSE(xml.empty());
   // Every cut before the root's closing '>' is malformed XML: a finding.
-  clean_prefixes(xml, [](const std::string& b) { return load_ir("cut.xml", b); }, last_non_space(xml));
+  clean_prefixes(
+      xml, [](const std::string& b) { return load_ir("cut.xml", b); }, last_non_space(xml));
 }
 
 TEST(Hostile, EveryTruncationOfAnOnnxModel) {
@@ -702,14 +710,16 @@ TEST(Hostile, EveryTruncationOfAnOnnxModel) {
   ASSERT_FALSE(bytes.empty());
   // A protobuf cut at a field boundary can still parse (a model missing its later fields), so only
   // the absence of crashes is asserted for those; a cut inside the graph is always a finding.
-  const size_t clean = clean_prefixes(bytes, [](const std::string& b) { return load_onnx("cut.onnx", b); }, 0);
+  const size_t clean = clean_prefixes(
+      bytes, [](const std::string& b) { return load_onnx("cut.onnx", b); }, 0);
   EXPECT_LT(clean, 4u);
 }
 
 TEST(Hostile, EveryTruncationOfAnNnapiModel) {
   const std::string json = slurp(test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   ASSERT_FALSE(json.empty());
-  clean_prefixes(json, [](const std::string& b) { return load_nnapi("cut.nnapi.json", b); }, last_non_space(json));
+  clean_prefixes(
+      json, [](const std::string& b) { return load_nnapi("cut.nnapi.json", b); }, last_non_space(json));
 }
 
 TEST(Hostile, EveryTruncationOfATestModelSource) {

@@ -30,7 +30,8 @@ fs::path fresh(const std::string& tag) {
 std::set<std::string> listing(const fs::path& dir) {
   std::set<std::string> out;
   std::error_code ec;
-  for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end; !ec && it != end; it.increment(ec))
+  for (fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec), end; !ec && it != end;
+       it.increment(ec))
     out.insert(it->path().lexically_relative(dir).generic_string());
   return out;
 }
@@ -39,16 +40,16 @@ TEST(HostileSuite, SymbolicLinkLoopsNeitherHangNorRepeat) {
   const fs::path d = fresh("hostile-links");
   fs::create_directories(d / "models" / "sub");
   fs::copy_file(condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx", d / "models" / "sub" / "m.onnx");
-  fs::create_directory_symlink("..", d / "models" / "sub" / "up");          // a directory loop
-  fs::create_symlink("b.onnx", d / "models" / "a.onnx");                      // a file loop
+  fs::create_directory_symlink("..", d / "models" / "sub" / "up");  // a directory loop
+  fs::create_symlink("b.onnx", d / "models" / "a.onnx");            // a file loop
   fs::create_symlink("a.onnx", d / "models" / "b.onnx");
-  const auto r = run("timeout 60 " + condlint_cmd() + " lint --format json " + shell_quote((d / "models").string()) +
-                     " 2>&1");
+  const auto r =
+      run("timeout 60 " + condlint_cmd() + " lint --format json " + shell_quote((d / "models").string()) + " 2>&1");
   EXPECT_EQ(r.exit_code, 0) << r.out;  // the loop's links are not models; the tree is read once
   EXPECT_EQ(condlint::test::count(r.out, "\"path\""), 1) << r.out;
 
-  const auto direct = run("timeout 60 " + condlint_cmd() + " lint " + shell_quote((d / "models" / "a.onnx").string()) +
-                          " 2>&1");
+  const auto direct =
+      run("timeout 60 " + condlint_cmd() + " lint " + shell_quote((d / "models" / "a.onnx").string()) + " 2>&1");
   EXPECT_EQ(direct.exit_code, 2) << direct.out;  // named on the command line: an I/O error, said once
   EXPECT_NE(direct.out.find("a.onnx"), std::string::npos) << direct.out;
 }
@@ -67,8 +68,8 @@ TEST(HostileSuite, XIncludeIsNotFollowed) {
   fs::create_directories(d / "models");
   std::ofstream(d / "models" / "m.xml") << xml;
   for (const char* format : {"text", "json", "sarif"}) {
-    const auto r = run(condlint_cmd() + " lint --format " + format + " " + shell_quote((d / "models" / "m.xml").string()) +
-                       " 2>&1");
+    const auto r = run(condlint_cmd() + " lint --format " + format + " " +
+                       shell_quote((d / "models" / "m.xml").string()) + " 2>&1");
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.out;
     EXPECT_EQ(r.out.find("TOP-SECRET"), std::string::npos) << format << ": the included file was read";
   }
@@ -83,8 +84,9 @@ TEST(HostileSuite, ShellMetacharactersInPathsReachCmdRuntimesQuoted) {
   const fs::path model = dir / "m $(touch INJECTED_4).onnx";
   const fs::path seen = d / "seen.txt";  // what the runtime received, one argument per line
   const std::string runtime = "cmd:printf '%s\\n' {model} {inputs} >> " + seen.string() + "; test -d {outputs}";
-  const auto r = run("cd " + shell_quote(d.string()) + " && timeout 120 " + condlint_cmd() + " diff " +
-                     shell_quote(model.string()) + " --runtime ref --runtime " + shell_quote(runtime) + " --random 1 2>&1");
+  const auto r =
+      run("cd " + shell_quote(d.string()) + " && timeout 120 " + condlint_cmd() + " diff " +
+          shell_quote(model.string()) + " --runtime ref --runtime " + shell_quote(runtime) + " --random 1 2>&1");
   EXPECT_NE(slurp(seen).find(model.string() + "\n"), std::string::npos) << "the path arrives as one argument, as it is";
   EXPECT_NE(r.out.find("runs:"), std::string::npos) << r.out;
   for (const auto& p : listing(d)) {
@@ -106,8 +108,7 @@ TEST(HostileSuite, NoCommandWritesNextToItsInput) {
   const std::string o = shell_quote(out.string());
   for (const std::string& args :
        {"lint --exec " + shell_quote(d.string()) + " --sarif " + o + "/r.sarif --html " + o + "/r.html",
-        "lint " + shell_quote(d.string()) + " --cache " + o + "/cache",
-        "run " + ir + " --format json",
+        "lint " + shell_quote(d.string()) + " --cache " + o + "/cache", "run " + ir + " --format json",
         "diff " + onnx + " --runtime ref --runtime ref --random 1",
         "export " + ir + " --to onnx -o " + o + "/x.onnx"}) {
     const auto r = run("cd " + o + " && " + condlint_cmd() + " " + args + " >/dev/null 2>&1");

@@ -62,7 +62,8 @@ TEST(IrLoader, EveryTruncationGivesAFindingNeverACrash) {
 }
 
 TEST(IrLoader, MalformedXmlReportsLineAndColumn) {
-  auto m = load_ir("bad.xml", "<net version=\"11\">\n<layers>\n<layer id=\"0\" type=\"Parameter\" name=\"x\">\n</net>\n");
+  auto m =
+      load_ir("bad.xml", "<net version=\"11\">\n<layers>\n<layer id=\"0\" type=\"Parameter\" name=\"x\">\n</net>\n");
   const auto f = run_rules(*m, RuleSelection{});
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].rule, "IR001");
@@ -70,8 +71,10 @@ TEST(IrLoader, MalformedXmlReportsLineAndColumn) {
 }
 
 TEST(IrLoader, DoctypeEntitiesAreNotExpanded) {
-  std::string xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE net [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n"
-                    "<net name=\"&b;\" version=\"11\"><layers/><edges/></net>\n";
+  std::string xml =
+      "<?xml version=\"1.0\"?>\n<!DOCTYPE net [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b "
+      "\"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n"
+      "<net name=\"&b;\" version=\"11\"><layers/><edges/></net>\n";
   auto m = load_ir("doctype.xml", xml);
   ASSERT_TRUE(m);
   EXPECT_TRUE(run_rules(*m, RuleSelection{}).empty());
@@ -109,7 +112,8 @@ bool readers_agree(const std::string& name, const std::string& bytes) {
 TEST(IrXmlReaders, AgreeOnEveryIrOfTheCorpusAndTheSharedOnes) {
   size_t files = 0, flat = 0;
   std::vector<fs::path> dirs{source_dir() / "corpus", source_dir() / "tests"};
-  if (fs::is_directory(shared_dir() / "corpus" / "openvino-ir")) dirs.push_back(shared_dir() / "corpus" / "openvino-ir");
+  if (fs::is_directory(shared_dir() / "corpus" / "openvino-ir"))
+    dirs.push_back(shared_dir() / "corpus" / "openvino-ir");
   else std::printf("[ note ] ../shared/corpus/openvino-ir not found: only the project's own IR files compared\n");
   for (const auto& dir : dirs)
     for (const auto& e : fs::recursive_directory_iterator(dir)) {
@@ -158,7 +162,8 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
       {"amp.xml", with("a&amp;b", "2")},
       {"charref.xml", with("x", "&#50;")},
       {"cr_text.xml", with("x", "2\r\n")},
-      {"cr_comment.xml", [&] {
+      {"cr_comment.xml",
+       [&] {
          std::string x = with("x", "2");
          x.replace(x.find("disable IR014"), 13, "disable\r\nIR014");
          return x;
@@ -168,9 +173,12 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
       {"doctype.xml", "<!DOCTYPE net>\n" + with("x", "2")},
       {"tab.xml", with("x\ty", "2")},
       {"second_root.xml", with("x", "2") + "<net/>"},
-      {"utf8_name.xml", [&] {
+      {"utf8_name.xml",
+       [&] {
          std::string x = with("x", "2");
-         x.replace(x.find("<edges/>"), 8, "<\xC3\xA9" "dges/>");
+         x.replace(x.find("<edges/>"), 8,
+                   "<\xC3\xA9"
+                   "dges/>");
          return x;
        }()},
   };
@@ -189,13 +197,23 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
 TEST(IrLoader, LayerIdLookupsWithAndWithoutTheIdTable) {
   auto ir = [](const std::string& a, const std::string& b, const std::string& c, const std::string& edge_to_c) {
     return "<?xml version=\"1.0\"?>\n<net name=\"n\" version=\"11\">\n<layers>\n"
-           "<layer id=\"" + a + "\" name=\"x\" type=\"Parameter\" version=\"opset1\"><data element_type=\"f32\" shape=\"2\"/>"
+           "<layer id=\"" +
+           a +
+           "\" name=\"x\" type=\"Parameter\" version=\"opset1\"><data element_type=\"f32\" shape=\"2\"/>"
            "<output><port id=\"0\" precision=\"FP32\"><dim>2</dim></port></output></layer>\n"
-           "<layer id=\"" + b + "\" name=\"r\" type=\"Relu\" version=\"opset1\"><input><port id=\"0\"><dim>2</dim></port></input>"
+           "<layer id=\"" +
+           b +
+           "\" name=\"r\" type=\"Relu\" version=\"opset1\"><input><port id=\"0\"><dim>2</dim></port></input>"
            "<output><port id=\"1\" precision=\"FP32\"><dim>2</dim></port></output></layer>\n"
-           "<layer id=\"" + c + "\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port id=\"0\"><dim>2</dim></port></input></layer>\n"
-           "</layers>\n<edges>\n<edge from-layer=\"" + a + "\" from-port=\"0\" to-layer=\"" + b + "\" to-port=\"0\"/>\n"
-           "<edge from-layer=\"" + b + "\" from-port=\"1\" to-layer=\"" + edge_to_c + "\" to-port=\"0\"/>\n</edges>\n</net>\n";
+           "<layer id=\"" +
+           c +
+           "\" name=\"out\" type=\"Result\" version=\"opset1\"><input><port "
+           "id=\"0\"><dim>2</dim></port></input></layer>\n"
+           "</layers>\n<edges>\n<edge from-layer=\"" +
+           a + "\" from-port=\"0\" to-layer=\"" + b +
+           "\" to-port=\"0\"/>\n"
+           "<edge from-layer=\"" +
+           b + "\" from-port=\"1\" to-layer=\"" + edge_to_c + "\" to-port=\"0\"/>\n</edges>\n</net>\n";
   };
   struct Case {
     std::string a, b, c, to_c;
@@ -204,8 +222,8 @@ TEST(IrLoader, LayerIdLookupsWithAndWithoutTheIdTable) {
   };
   const std::vector<Case> cases = {
       {"0", "1", "2", "2", true, {}},
-      {"0", "1", "99999", "99999", false, {}},  // too sparse for a table
-      {"00", "1", "2", "2", false, {}},         // not canonical
+      {"0", "1", "99999", "99999", false, {}},          // too sparse for a table
+      {"00", "1", "2", "2", false, {}},                 // not canonical
       {"0", "1", "2", "02", true, {"IR013", "IR014"}},  // "02" is not "2": no such layer
       // A duplicate: the second edge goes to the first "1" (the Relu, whose input is fed already), so the
       // Result stays unfed; with or without the table.
@@ -230,7 +248,7 @@ TEST(IrLoader, TwoCoresGiveTheModelAndFindingsOfOne) {
     for (size_t at = xml.find(what); at != std::string::npos; at = xml.find(what, at + with.size()))
       if (++seen % nth == 0) xml.replace(at, what.size(), with);
   };
-  every("<edge from-layer=\"1\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>", "", 97);  // IR014
+  every("<edge from-layer=\"1\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>", "", 97);                 // IR014
   every("<output><port id=\"2\" precision=\"FP32\">", "<output><port id=\"2\" precision=\"I32\">", 131);  // C007
   every("<dim>16</dim></port></input></layer>", "<dim>7</dim></port></input></layer>", 113);  // shapes differ
   struct Run {

@@ -39,10 +39,12 @@ TEST(LineIndex, AgreesWithANaiveCountInAnyOrder) {
   }
   const condlint::LineIndex index(text);
   std::vector<int64_t> offsets;
-  for (int64_t o = 0; o < static_cast<int64_t>(text.size()); o += 1 + static_cast<int64_t>(rng() % 30)) offsets.push_back(o);
+  for (int64_t o = 0; o < static_cast<int64_t>(text.size()); o += 1 + static_cast<int64_t>(rng() % 30))
+    offsets.push_back(o);
   const size_t forward = offsets.size();
   for (size_t i = forward; i-- > 0;) offsets.push_back(offsets[i]);  // backwards
-  for (int i = 0; i < 2000; ++i) offsets.push_back(static_cast<int64_t>(rng() % (text.size() + 10)));  // random, past the end
+  for (int i = 0; i < 2000; ++i)
+    offsets.push_back(static_cast<int64_t>(rng() % (text.size() + 10)));  // random, past the end
   offsets.push_back(-1);
   offsets.push_back(0);
   offsets.push_back(static_cast<int64_t>(text.size()));

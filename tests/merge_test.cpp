@@ -53,9 +53,9 @@ struct Reports {
 // Lints the tree (one share when `shard` is given), writing SARIF and JSON in one run.
 Reports lint(const std::string& args, const std::string& shard, const std::string& tag) {
   const fs::path sarif = tree().dir / (tag + ".sarif"), json = tree().dir / (tag + ".json");
-  const auto r = run(condlint_cmd() + " -q lint " + args + (shard.empty() ? "" : " --shard " + shard) +
-                     " --format json -o " + shell_quote(json.string()) + " --sarif " + shell_quote(sarif.string()) +
-                     " 2>&1");
+  const auto r =
+      run(condlint_cmd() + " -q lint " + args + (shard.empty() ? "" : " --shard " + shard) + " --format json -o " +
+          shell_quote(json.string()) + " --sarif " + shell_quote(sarif.string()) + " 2>&1");
   return Reports{r.exit_code, sarif.string(), json.string()};
 }
 
@@ -90,8 +90,7 @@ TEST(Merge, SharesGiveTheUnshardedReportByteForByte) {
 }
 
 TEST(Merge, TheBaselineStatesSurviveTheMerge) {
-  const std::string args =
-      shell_quote(tree().root.string()) + " --baseline " + shell_quote(tree().baseline.string());
+  const std::string args = shell_quote(tree().root.string()) + " --baseline " + shell_quote(tree().baseline.string());
   const Reports whole = lint(args, "", "whole-baseline");
   const std::string s = slurp(whole.sarif);
   EXPECT_NE(s.find("\"baselineState\": \"absent\""), std::string::npos);
@@ -108,7 +107,8 @@ struct Shares {
 Shares three_shares(const std::string& extra = "", const std::string& tag = "s") {
   Shares s;
   for (int k = 1; k <= 3; ++k) {
-    const Reports r = lint(shell_quote(tree().root.string()) + extra, std::to_string(k) + "/3", tag + std::to_string(k));
+    const Reports r =
+        lint(shell_quote(tree().root.string()) + extra, std::to_string(k) + "/3", tag + std::to_string(k));
     s.sarif.push_back(r.sarif);
     s.json.push_back(r.json);
   }

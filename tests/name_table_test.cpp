@@ -11,7 +11,8 @@
 
 TEST(NameTable, MatchesUnorderedMapUnderRandomOperations) {
   std::vector<std::string> keys;
-  for (int i = 0; i < 600; ++i) keys.push_back(i % 7 == 0 ? "a_rather_long_value_name_" + std::to_string(i) : "v" + std::to_string(i));
+  for (int i = 0; i < 600; ++i)
+    keys.push_back(i % 7 == 0 ? "a_rather_long_value_name_" + std::to_string(i) : "v" + std::to_string(i));
   keys.push_back("");
   std::mt19937 rng(7);
   condlint::NameTable t;

@@ -46,14 +46,15 @@ TEST(NnapiCts, AllVectorsLoadAndOnlyUnknownSizeFamiliesFailForHal) {
       flagged = true;
     }
     const std::string name = p.filename().string();
-    const bool family = name.find("_unknown_dimension") != std::string::npos || name.find("_unknown_rank") != std::string::npos;
+    const bool family =
+        name.find("_unknown_dimension") != std::string::npos || name.find("_unknown_rank") != std::string::npos;
     unknown_family += family;
     hal_flagged += flagged;
     EXPECT_EQ(flagged, family) << name;
   }
-  std::cout << "[ nnapi-cts ] " << loaded << " vectors loaded, " << ifs << " IF views; default target: " << runtime_errors
-            << " errors, " << warnings << " warnings, " << notes << " notes; hal target: " << hal_flagged
-            << " flagged, unknown-size families: " << unknown_family << "\n";
+  std::cout << "[ nnapi-cts ] " << loaded << " vectors loaded, " << ifs
+            << " IF views; default target: " << runtime_errors << " errors, " << warnings << " warnings, " << notes
+            << " notes; hal target: " << hal_flagged << " flagged, unknown-size families: " << unknown_family << "\n";
   EXPECT_EQ(unknown_family, 264u);
 }
 

@@ -97,20 +97,24 @@ TEST(NnapiImport, BadInputIsAnErrorNotACrash) {
   }
   // Deep nesting is bounded.
   out.clear();
-  EXPECT_FALSE(convert_nnapi_testmodels("const TestModel& get_x() { static TestModel model = " + std::string(5000, '{'), out, err));
+  EXPECT_FALSE(convert_nnapi_testmodels("const TestModel& get_x() { static TestModel model = " + std::string(5000, '{'),
+                                        out, err));
 }
 
 TEST(NnapiImport, CommandLineWritesOneFilePerModel) {
   const fs::path dir = fs::temp_directory_path() / ("condlint-import-" + std::to_string(getpid()));
   fs::remove_all(dir);
-  const auto r = run(condlint_cmd() + " import nnapi-testmodel \"" + (kFixtures / "if_add_or_sub.example.cpp").string() + "\" \"" +
-                     (kFixtures / "while_half_a11.example.cpp").string() + "\" -o \"" + dir.string() + "\"");
+  const auto r =
+      run(condlint_cmd() + " import nnapi-testmodel \"" + (kFixtures / "if_add_or_sub.example.cpp").string() + "\" \"" +
+          (kFixtures / "while_half_a11.example.cpp").string() + "\" -o \"" + dir.string() + "\"");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(fs::exists(dir / "if_add_or_sub_true.nnapi.json"));
   EXPECT_TRUE(fs::exists(dir / "while_half.nnapi.json"));
   EXPECT_TRUE(fs::exists(dir / "while_half_cond_as_body.nnapi.json"));
   EXPECT_EQ(run(condlint_cmd() + " lint \"" + (dir / "while_half.nnapi.json").string() + "\"").exit_code, 0);
-  EXPECT_EQ(run(condlint_cmd() + " import nnapi-testmodel /no/such.example.cpp -o \"" + dir.string() + "\" 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(run(condlint_cmd() + " import nnapi-testmodel /no/such.example.cpp -o \"" + dir.string() + "\" 2>/dev/null")
+                .exit_code,
+            2);
   fs::remove_all(dir);
 }
 

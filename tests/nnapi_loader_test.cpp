@@ -20,7 +20,8 @@ std::string read(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::vector<Finding> lint_text(const std::string& name, const std::string& text, const std::string& target = "runtime") {
+std::vector<Finding> lint_text(const std::string& name, const std::string& text,
+                               const std::string& target = "runtime") {
   const std::string p = write_temp(name, text);
   LoadResult lr = load_file(p);
   EXPECT_TRUE(lr.model) << lr.io_error;
@@ -133,7 +134,8 @@ TEST(NnapiLoader, EnumNumbersAndNamesMeanTheSame) {
 }
 
 TEST(NnapiLoader, MalformedJsonHasLineAndColumn) {
-  const auto fs = lint_text("bad.nnapi.json", "{\n  \"format\": \"nnapi-model\",\n  \"version\": 1,\n  \"main\": [1, 2,]\n}\n");
+  const auto fs =
+      lint_text("bad.nnapi.json", "{\n  \"format\": \"nnapi-model\",\n  \"version\": 1,\n  \"main\": [1, 2,]\n}\n");
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].rule, "NN001");
   EXPECT_EQ(fs[0].loc.line, 4);
@@ -155,8 +157,9 @@ TEST(NnapiLoader, HostileBytesNeverCrash) {
     auto m = load_nnapi("t.nnapi.json", kValid.substr(0, n));
     ASSERT_TRUE(m);
   }
-  for (const char* s : {"", "null", "[]", "\"x\"", "{\"main\": 5}", "{\"format\":\"nnapi-model\",\"version\":1,\"main\":{}}",
-                        "{\"a\":1,\"a\":2}", "\"\\ud800\"", "\xff\xfe", "{\"format\": \"\xc3\x28\"}"}) {
+  for (const char* s :
+       {"", "null", "[]", "\"x\"", "{\"main\": 5}", "{\"format\":\"nnapi-model\",\"version\":1,\"main\":{}}",
+        "{\"a\":1,\"a\":2}", "\"\\ud800\"", "\xff\xfe", "{\"format\": \"\xc3\x28\"}"}) {
     const auto fs = lint_text("h.nnapi.json", s);
     EXPECT_TRUE(has(fs, "NN001") || has(fs, "NN002")) << s;
   }
@@ -181,17 +184,18 @@ TEST(NnapiLoader, BlobFileOutsideTheDirectoryIsNeverOpened) {
   fs::create_symlink(dir / "secret.bin", dir / "models" / "link.bin", ec);
   auto with_file = [&](const std::string& f) {
     std::string doc = kValid;
-    doc.replace(doc.find("{\"base64\": \"AAAgQQAAAAA=\"}"), std::strlen("{\"base64\": \"AAAgQQAAAAA=\"}"), "{\"file\": \"" + f + "\"}");
+    doc.replace(doc.find("{\"base64\": \"AAAgQQAAAAA=\"}"), std::strlen("{\"base64\": \"AAAgQQAAAAA=\"}"),
+                "{\"file\": \"" + f + "\"}");
     const fs::path p = dir / "models" / "m.nnapi.json";
     std::ofstream(p, std::ios::binary) << doc;
     LoadResult lr = load_file(p.string());
     return run_rules(*lr.model, RuleSelection{});
   };
   EXPECT_TRUE(with_file("ok.bin").empty());
-  EXPECT_TRUE(has(with_file("../secret.bin"), "NN002"));   // schema: no ..
-  EXPECT_TRUE(has(with_file("/etc/passwd"), "NN002"));     // schema: absolute
+  EXPECT_TRUE(has(with_file("../secret.bin"), "NN002"));  // schema: no ..
+  EXPECT_TRUE(has(with_file("/etc/passwd"), "NN002"));    // schema: absolute
   if (!ec) {
-    const auto fs = with_file("link.bin");                  // resolves outside
+    const auto fs = with_file("link.bin");  // resolves outside
     ASSERT_TRUE(has(fs, "NN003"));
     for (const auto& f : fs)
       if (f.rule == "NN003") EXPECT_NE(f.message.find("outside"), std::string::npos);
@@ -204,7 +208,8 @@ TEST(NnapiLoader, SharedAndSelfReferencedSubgraphsStayATree) {
   // Both IF branches name referenced/0, which also names itself: one Graph per subgraph, parents
   // never loop, and the cycle is NN016's.
   std::string doc = read(source_dir() / "corpus/nnapi/invalid/NN016_self_reference.nnapi.json");
-  doc.replace(doc.find("\"location\": {\"offset\": 1}"), std::strlen("\"location\": {\"offset\": 1}"), "\"location\": {\"offset\": 0}");
+  doc.replace(doc.find("\"location\": {\"offset\": 1}"), std::strlen("\"location\": {\"offset\": 1}"),
+              "\"location\": {\"offset\": 0}");
   auto m = load_nnapi("x.nnapi.json", doc);
   ASSERT_TRUE(m);
   ASSERT_EQ(m->graphs.size(), 3u);
@@ -234,8 +239,13 @@ TEST(NnapiRules, CycleAmongGraphsMainCannotReachIsFound) {
       {"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},
       {"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
      "operations": [{"type": "RELU", "inputs": [1], "outputs": [2]}], "inputIndexes": [1], "outputIndexes": [2]})";
-  auto mk = [&](char target) { std::string s = g; s[s.find('%')] = target; return s; };
-  const auto at = doc.rfind("]\n  ,") != std::string::npos ? doc.rfind("]\n  ,") : doc.find("  ],\n  \"operandValues\"");
+  auto mk = [&](char target) {
+    std::string s = g;
+    s[s.find('%')] = target;
+    return s;
+  };
+  const auto at =
+      doc.rfind("]\n  ,") != std::string::npos ? doc.rfind("]\n  ,") : doc.find("  ],\n  \"operandValues\"");
   ASSERT_NE(at, std::string::npos);
   doc.insert(at, "  ," + mk('3') + ",\n" + mk('2') + "\n");
   const auto fs = lint_text("cyc.nnapi.json", doc);

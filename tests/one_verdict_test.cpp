@@ -45,7 +45,8 @@ Verdicts judge(const fs::path& p) {
   const fs::path out = p.parent_path() / "exported.onnx";
   return {run(condlint_cmd() + " lint " + shell_quote(p.string()) + " 2>&1"),
           run(condlint_cmd() + " run " + shell_quote(p.string()) + " 2>&1"),
-          run(condlint_cmd() + " export --to onnx -o " + shell_quote(out.string()) + " " + shell_quote(p.string()) + " 2>&1")};
+          run(condlint_cmd() + " export --to onnx -o " + shell_quote(out.string()) + " " + shell_quote(p.string()) +
+              " 2>&1")};
 }
 
 TEST(OneVerdict, TheValidModelRunsEverywhere) {
@@ -73,8 +74,8 @@ TEST(OneVerdict, DuplicateKeys) {
 TEST(OneVerdict, NestingDeeperThanLintsLimit) {
   std::string deep(300, '[');
   deep += std::string(300, ']');
-  expect_refused_by_all("deep", with(base_model(), R"("name": "if_add_or_sub",)", R"("name": "x", "extra": )" + deep + ","),
-                        "NN001");
+  expect_refused_by_all(
+      "deep", with(base_model(), R"("name": "if_add_or_sub",)", R"("name": "x", "extra": )" + deep + ","), "NN001");
 }
 
 TEST(OneVerdict, FractionalDimension) {
@@ -86,9 +87,11 @@ TEST(OneVerdict, FractionalDimension) {
 
 TEST(OneVerdict, PoolPathWithNul) {
   const std::string text = with(
-      with(base_model(), R"("operandValues": {"base64": "AAAgQQAAAAA="},)",
-           R"("operandValues": {"base64": "AAAgQQAAAAA="}, "pools": [{"file": "if_pool_weights.bin\u0000/../if_pool_weights.bin"}],)"),
-      R"("location": {"poolIndex": 0, "offset": 0, "length": 4})", R"("location": {"poolIndex": 1, "offset": 0, "length": 4})");
+      with(
+          base_model(), R"("operandValues": {"base64": "AAAgQQAAAAA="},)",
+          R"("operandValues": {"base64": "AAAgQQAAAAA="}, "pools": [{"file": "if_pool_weights.bin\u0000/../if_pool_weights.bin"}],)"),
+      R"("location": {"poolIndex": 0, "offset": 0, "length": 4})",
+      R"("location": {"poolIndex": 1, "offset": 0, "length": 4})");
   const auto v = judge(write_case("nulpath", text));
   EXPECT_EQ(v.lint.exit_code, 1) << v.lint.out;
   EXPECT_EQ(v.run.exit_code, 2) << v.run.out;
@@ -97,12 +100,14 @@ TEST(OneVerdict, PoolPathWithNul) {
 
 TEST(OneVerdict, SelfReferencingIfIsNamedACycle) {
   // The then branch holds an IF whose branches are the then branch itself.
-  std::string text = with(base_model(),
-                          R"({"name": "ten", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [10.0]},)",
-                          R"({"name": "c", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [true]},)");
+  std::string text = with(
+      base_model(),
+      R"({"name": "ten", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [10.0]},)",
+      R"({"name": "c", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [true]},)");
   text = with(text, R"({"name": "act", "type": "INT32", "lifetime": "CONSTANT_COPY", "value": [0]},)",
               R"({"name": "self", "type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": 0}},)");
-  text = with(text, R"({"type": "ADD", "inputs": [0, 1, 2], "outputs": [3]})", R"({"type": "IF", "inputs": [1, 2, 2, 0], "outputs": [3]})");
+  text = with(text, R"({"type": "ADD", "inputs": [0, 1, 2], "outputs": [3]})",
+              R"({"type": "IF", "inputs": [1, 2, 2, 0], "outputs": [3]})");
   const auto v = judge(write_case("cycle", text));
   EXPECT_EQ(v.lint.exit_code, 1) << v.lint.out;
   EXPECT_NE(v.lint.out.find("[NN016]"), std::string::npos) << v.lint.out;

@@ -1,6 +1,6 @@
 // Conformance: every model of Debian's libonnx-testdata (node, simple, pytorch-converted,
-// pytorch-operator) loads with no error-level finding, except the few that onnx's own strict check rejects too. The package is listed in
-// scripts/install-deps.sh; without it the test skips and says so.
+// pytorch-operator) loads with no error-level finding, except the few that onnx's own strict check rejects too. The
+// package is listed in scripts/install-deps.sh; without it the test skips and says so.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -53,8 +53,8 @@ TEST(OnnxConformance, LibOnnxTestdataLoadsWithoutErrors) {
   }
   int total = 0;
   for (const auto& [suite, n] : models) {
-    std::printf("libonnx-testdata %-18s %4d models, %2d with If, %d error findings\n", suite.c_str(), n,
-                with_if[suite], errors[suite]);
+    std::printf("libonnx-testdata %-18s %4d models, %2d with If, %d error findings\n", suite.c_str(), n, with_if[suite],
+                errors[suite]);
     total += n;
   }
   std::printf("libonnx-testdata total %d models; %d warnings, %d notes\n", total, warnings, notes);

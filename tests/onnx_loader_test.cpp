@@ -42,13 +42,27 @@ onnx::GraphProto* branch(onnx::NodeProto* node, const char* name) {
 // (protobuf's own serializer recurses, which is what this test must not do with hostile depths).
 std::string raw_nested_ifs(int depth) {
   auto varint = [](std::string& o, uint64_t v) {
-    while (v >= 0x80) { o += static_cast<char>(v | 0x80); v >>= 7; }
+    while (v >= 0x80) {
+      o += static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
     o += static_cast<char>(v);
   };
-  auto vsize = [](uint64_t v) { size_t n = 1; while (v >= 0x80) { v >>= 7; ++n; } return n; };
-  const std::string leaf = std::string("\x0a\x01x\x12\x01t\x22\x03Neg", 11);    // Node: input x, output t, op Neg
-  const std::string node_head = std::string("\x0a\x01" "c" "\x12\x01t\x22\x02If", 10);  // input c, output t, op If
-  const std::string attr_head = std::string("\x0a\x0bthen_branch\xa0\x01\x05", 16);    // name, type GRAPH
+  auto vsize = [](uint64_t v) {
+    size_t n = 1;
+    while (v >= 0x80) {
+      v >>= 7;
+      ++n;
+    }
+    return n;
+  };
+  const std::string leaf = std::string("\x0a\x01x\x12\x01t\x22\x03Neg", 11);  // Node: input x, output t, op Neg
+  const std::string node_head = std::string(
+      "\x0a\x01"
+      "c"
+      "\x12\x01t\x22\x02If",
+      10);                                                                           // input c, output t, op If
+  const std::string attr_head = std::string("\x0a\x0bthen_branch\xa0\x01\x05", 16);  // name, type GRAPH
   // sizes[k] = size of NodeProto at level k (k = depth is the leaf).
   std::vector<uint64_t> node(depth + 1), graph(depth + 1), attr(depth + 1);
   node[depth] = leaf.size();
@@ -61,7 +75,11 @@ std::string raw_nested_ifs(int depth) {
   o += std::string("\x08\x07", 2);                 // ir_version 7
   o += std::string("\x42\x02\x10\x0d", 4);         // opset_import { version 13 }
   const std::string gin = std::string("\x0a", 1);  // main graph: node + input c (bool scalar)
-  const std::string input_c = std::string("\x5a\x0b\x0a\x01" "c" "\x12\x06\x0a\x04\x08\x09\x12\x00", 13);
+  const std::string input_c = std::string(
+      "\x5a\x0b\x0a\x01"
+      "c"
+      "\x12\x06\x0a\x04\x08\x09\x12\x00",
+      13);
   const uint64_t main_size = 1 + vsize(node[0]) + node[0] + input_c.size();
   o += '\x3a';
   varint(o, main_size);
@@ -251,8 +269,9 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   for (const auto& x : f)
     if (x.rule == "ONNX007" || x.rule == "ONNX008") at.push_back(x.rule + " " + x.loc.node);
   std::sort(at.begin(), at.end());
-  EXPECT_EQ(at, (std::vector<std::string>{"ONNX007 graph/If_0/then_branch/T_b", "ONNX007 graph/If_0/then_branch/T_c",
-                                          "ONNX008 graph/If_0/then_branch/T_bad1", "ONNX008 graph/If_0/then_branch/T_bad2"}))
+  EXPECT_EQ(
+      at, (std::vector<std::string>{"ONNX007 graph/If_0/then_branch/T_b", "ONNX007 graph/If_0/then_branch/T_c",
+                                    "ONNX008 graph/If_0/then_branch/T_bad1", "ONNX008 graph/If_0/then_branch/T_bad2"}))
       << dump(f);
 }
 

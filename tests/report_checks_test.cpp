@@ -26,19 +26,22 @@ CmdResult cl(const std::string& args) {
 
 // Rows of the per-branch tables (class "check") and of the list of every run (class "run-check").
 int branch_rows(const std::string& html, const std::string& verdict, const std::string& branch) {
-  return count(html, "<tr class=\"check " + verdict + "\" data-verdict=\"" + verdict + "\" data-branch=\"" + branch + "\"");
+  return count(html,
+               "<tr class=\"check " + verdict + "\" data-verdict=\"" + verdict + "\" data-branch=\"" + branch + "\"");
 }
 int run_rows(const std::string& html, const std::string& verdict) {
   return count(html, "<tr class=\"run-check " + verdict + "\" data-verdict=\"" + verdict + "\"");
 }
 
 fs::path python_onnx_ok() {
-  return run("/usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null").exit_code == 0 ? fs::path("/usr/bin/python3") : fs::path();
+  return run("/usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null").exit_code == 0 ? fs::path("/usr/bin/python3")
+                                                                                    : fs::path();
 }
 
 // The If of a corpus/ir/exec-cases model, renamed to a name that is a script when pasted into HTML.
 const std::string kHostile = "<script>document.body.setAttribute('data-pwned','1')</script>";
-const std::string kHostileXml = "&lt;script&gt;document.body.setAttribute(&apos;data-pwned&apos;,&apos;1&apos;)&lt;/script&gt;";
+const std::string kHostileXml =
+    "&lt;script&gt;document.body.setAttribute(&apos;data-pwned&apos;,&apos;1&apos;)&lt;/script&gt;";
 
 fs::path hostile_exec_case(const std::string& name, const fs::path& parent) {
   const fs::path from = source_dir() / "corpus/ir/exec-cases" / name;
@@ -91,7 +94,8 @@ TEST(HtmlChecks, LintExecShowsPerBranchExecutorTables) {
   EXPECT_EQ(run_rows(html, "pass"), 1);
   // The mismatch row carries the numbers and marks them: max abs 0.25 > atol 1e-05, first index [1].
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(html, m, std::regex("<tr class=\"check fail\" data-verdict=\"fail\" data-branch=\"then\">(.*?)</tr>")));
+  ASSERT_TRUE(std::regex_search(
+      html, m, std::regex("<tr class=\"check fail\" data-verdict=\"fail\" data-branch=\"then\">(.*?)</tr>")));
   const std::string row = m[1].str();
   EXPECT_NE(row.find("<td class=\"bad\">0.25</td>"), std::string::npos) << row;
   EXPECT_NE(row.find("<td>1e-05</td><td>0.001</td>"), std::string::npos) << row;
@@ -172,8 +176,7 @@ TEST(HtmlChecks, RunReportHasPerBranchTables) {
   if (browser().empty()) GTEST_SKIP() << "rendering skipped: no chromium-headless-shell or chromium (Debian packages)";
   const std::string dom = dump_dom(out);
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos);
-  for (const char* b : {"then", "else"})
-    EXPECT_EQ(branch_rows(dom, "pass", b), get(std::string(b) + "/pass")) << b;
+  for (const char* b : {"then", "else"}) EXPECT_EQ(branch_rows(dom, "pass", b), get(std::string(b) + "/pass")) << b;
   EXPECT_EQ(run_rows(dom, "pass"), get("all/pass"));
   const std::string dom2 = dump_dom(out2);
   EXPECT_EQ(branch_rows(dom2, "fail", "then"), 1);
@@ -189,7 +192,8 @@ std::map<std::string, int> expected_diff_rows(const json& j) {
   for (const auto& m : j["models"])
     for (const auto& c : m["cases"]) {
       std::vector<std::string> verdicts;
-      if (c["status"] == "failed" || c["outputs"].empty()) verdicts.push_back(c["status"] == "failed" ? "fail" : "info");
+      if (c["status"] == "failed" || c["outputs"].empty())
+        verdicts.push_back(c["status"] == "failed" ? "fail" : "info");
       if (c["status"] != "failed")
         for (const auto& o : c["outputs"])
           verdicts.push_back(o["status"] == "agree" ? "pass" : o["status"] == "diverge" ? "fail" : "info");
@@ -213,7 +217,8 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
   const std::string same = (temp_dir() / "diff-same.html").string();
   const auto r = run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime ref --format html -o " + q(same));
   EXPECT_EQ(r.exit_code, 0);
-  const json jsame = json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime ref --format json").out);
+  const json jsame =
+      json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime ref --format json").out);
   const auto want_same = expected_diff_rows(jsame);
   const std::string html = slurp(same);
   EXPECT_NE(html.find("<h1>condlint diff report</h1>"), std::string::npos);
@@ -228,9 +233,11 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
   EXPECT_EQ(count(html, "<script"), 2);
 
   // ref against a runtime that perturbs the else-pinned runs: the divergences sit in the right branches.
-  if (python_onnx_ok().empty()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the perturbing runtime needs it)";
+  if (python_onnx_ok().empty())
+    GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the perturbing runtime needs it)";
   const std::string perturb = "cmd:/usr/bin/python3 " + (source_dir() / "tests/diff_runtime_perturb.py").string() +
-                              " --condlint " + condlint::test::condlint_binary() + " --when else {model} {inputs} {outputs}";
+                              " --condlint " + condlint::test::condlint_binary() +
+                              " --when else {model} {inputs} {outputs}";
   const std::string bad = (temp_dir() / "diff-perturbed.html").string();
   const auto j = json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime " + q(perturb) +
                                  " --format json --html " + q(bad) + " 2>/dev/null")
@@ -275,7 +282,8 @@ TEST(HtmlChecks, ExecutorAndModelPathsMeetInOneSpelling) {
   c.ifs.resize(2);
   c.ifs[0].if_path = "main/a";
   c.ifs[1].if_path = "main/zz/body/b";
-  c.ifs[1].branch[0].push_back(BranchCheck{"d0", "", false, "y", "passed", "pass", true, 0, 0, "1e-05", "0.001", "", "", "", "", 0, ""});
+  c.ifs[1].branch[0].push_back(
+      BranchCheck{"d0", "", false, "y", "passed", "pass", true, 0, 0, "1e-05", "0.001", "", "", "", "", 0, ""});
   attach_checks(f, c);
   ASSERT_TRUE(f.checks);
   EXPECT_EQ(f.checks->ifs[0].cond_path, "graph/a");
@@ -335,16 +343,17 @@ std::string validate(const std::string& file) {
   const json doc = json::parse(slurp(out));  // kept: the loop walks into it
   for (const auto& r : doc["runs"])
     for (const auto& res : r.value("results", json::array()))
-      if (res.value("level", "warning") == "error" || res.value("level", "warning") == "warning") problems += res.dump() + "\n";
+      if (res.value("level", "warning") == "error" || res.value("level", "warning") == "warning")
+        problems += res.dump() + "\n";
   return problems;
 }
 
 TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
   EXPECT_EQ(CodePointColumns::column_in("ab", 0, 3), 3);
-  EXPECT_EQ(CodePointColumns::column_in("\xC3\xA9x", 0, 3), 2);             // é is 2 bytes
+  EXPECT_EQ(CodePointColumns::column_in("\xC3\xA9x", 0, 3), 2);                      // é is 2 bytes
   EXPECT_EQ(CodePointColumns::column_in("\xE5\x90\x8D\xF0\x9F\x98\x80<", 0, 8), 3);  // 3-byte + 4-byte
-  EXPECT_EQ(CodePointColumns::column_in("x\n\xC3\xA9y", 2, 3), 2);          // from the line's start
-  EXPECT_EQ(CodePointColumns::column_in("\x80\x80z", 0, 3), 1);             // stray continuation bytes count nothing
+  EXPECT_EQ(CodePointColumns::column_in("x\n\xC3\xA9y", 2, 3), 2);                   // from the line's start
+  EXPECT_EQ(CodePointColumns::column_in("\x80\x80z", 0, 3), 1);  // stray continuation bytes count nothing
 
   const fs::path dir = temp_dir() / "sarif-columns";
   fs::create_directories(dir);
@@ -354,7 +363,8 @@ TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
   const size_t a = xml.find("<layer id=\"2\""), b = xml.find("<layer id=\"3\"");
   ASSERT_TRUE(a != std::string::npos && b != std::string::npos && a < b);
   std::string joined = std::regex_replace(xml.substr(a, b - a), std::regex("\\n\\s*"), "");
-  joined.replace(joined.find("name=\"y\""), 8, "name=\"y\xC3\xBF\xE5\x90\x8D\xE5\x89\x8D\xF0\x9F\x98\x80\"");  // yÿ名前😀
+  joined.replace(joined.find("name=\"y\""), 8,
+                 "name=\"y\xC3\xBF\xE5\x90\x8D\xE5\x89\x8D\xF0\x9F\x98\x80\"");  // yÿ名前😀
   xml = xml.substr(0, a) + joined + xml.substr(b);
   const std::string ir = (dir / "branch_types_utf8.xml").string();
   std::ofstream(ir, std::ios::binary) << xml;
@@ -367,7 +377,8 @@ TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
   std::string nn = slurp((source_dir() / "corpus/nnapi/invalid/NN007_scale.nnapi.json").string());
   const std::string from = "{\"name\": \"ten\", \"type\": 3, \"dimensions\": [1], \"scale\"";
   ASSERT_NE(nn.find(from), std::string::npos);
-  nn.replace(nn.find(from), from.size(), "{\"name\": \"t\xC3\xA9n_\xE5\x8D\x81\", \"type\": 3, \"dimensions\": [1], \"scale\"");  // tén_十
+  nn.replace(nn.find(from), from.size(),
+             "{\"name\": \"t\xC3\xA9n_\xE5\x8D\x81\", \"type\": 3, \"dimensions\": [1], \"scale\"");  // tén_十
   const std::string nnapi = (dir / "scale_utf8.nnapi.json").string();
   std::ofstream(nnapi, std::ios::binary) << nn;
   const ColumnCase c2 = columns_of(nnapi, (dir / "nnapi.sarif").string());
@@ -376,12 +387,14 @@ TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
   EXPECT_EQ(c2.byte_col - c2.sarif_col, 1 + 2);
 
   // An ASCII line keeps its column.
-  const ColumnCase c3 = columns_of((source_dir() / "corpus/ir/invalid/C006_branch_types.xml").string(), (dir / "ascii.sarif").string());
+  const ColumnCase c3 =
+      columns_of((source_dir() / "corpus/ir/invalid/C006_branch_types.xml").string(), (dir / "ascii.sarif").string());
   EXPECT_EQ(c3.sarif_col, c3.byte_col);
 
   for (const char* f : {"ir.sarif", "nnapi.sarif"}) {
     const std::string v = validate((dir / f).string());
-    if (v == "SKIP") GTEST_SKIP() << "validation skipped: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
+    if (v == "SKIP")
+      GTEST_SKIP() << "validation skipped: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
     EXPECT_EQ(v, "") << f;
   }
 }

@@ -22,7 +22,9 @@ const std::string kWarn = "corpus/ir/invalid/IR011_unmapped_result.xml";
 std::string q(const std::string& s) { return "\"" + s + "\""; }
 std::string in_source_quoted(const std::string& rel) { return q((source_dir() / rel).string()); }
 // Runs condlint in the source directory, so artifact URIs are relative to it.
-CmdResult cl(const std::string& args) { return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args); }
+CmdResult cl(const std::string& args) {
+  return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args);
+}
 
 fs::path multitool() {
   return source_dir() / "tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool";
@@ -40,7 +42,8 @@ std::string validate_sarif(const std::string& file) {
   for (const auto& run_ : doc["runs"])
     for (const auto& res : run_.value("results", json::array())) {
       const std::string level = res.value("level", "warning");
-      if (level == "error" || level == "warning") problems += level + " " + res.value("ruleId", "?") + " " + res["message"].dump() + "\n";
+      if (level == "error" || level == "warning")
+        problems += level + " " + res.value("ruleId", "?") + " " + res["message"].dump() + "\n";
     }
   return problems;
 }
@@ -113,7 +116,8 @@ TEST(Sarif, ResultsHaveRelativeUrisRegionsFingerprintsAndInvocation) {
   EXPECT_EQ(run_["artifacts"][0]["mimeType"], "application/xml");
   EXPECT_EQ(run_["artifacts"][0]["location"]["uri"], kC006);
   // Stable across runs, and independent of the message.
-  EXPECT_EQ(json::parse(cl("lint --format sarif " + kC006).out)["runs"][0]["results"][0]["partialFingerprints"], res["partialFingerprints"]);
+  EXPECT_EQ(json::parse(cl("lint --format sarif " + kC006).out)["runs"][0]["results"][0]["partialFingerprints"],
+            res["partialFingerprints"]);
 }
 
 TEST(Sarif, SarifFileNextToAnotherFormat) {
@@ -144,7 +148,8 @@ TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
   EXPECT_EQ(loc["physicalLocation"]["region"], (json{{"byteOffset", 0}, {"byteLength", 1234}}));
   EXPECT_EQ(loc["logicalLocations"][0]["fullyQualifiedName"], "main/cond/then/Add_7");
   EXPECT_EQ(doc["runs"][0]["artifacts"][0]["mimeType"], "application/octet-stream");
-  if (!fs::exists(multitool())) GTEST_SKIP() << "skipped validation: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
+  if (!fs::exists(multitool()))
+    GTEST_SKIP() << "skipped validation: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
   const std::string file = temp_dir().string() + "/binary.sarif";
   std::ofstream(file) << os.str();
   EXPECT_EQ(validate_sarif(file), "");
@@ -152,7 +157,8 @@ TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
 
 TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
   if (!fs::exists(multitool()))
-    GTEST_SKIP() << "skipped: SARIF Multitool absent; run scripts/install-deps.sh (npm @microsoft/sarif-multitool-linux)";
+    GTEST_SKIP()
+        << "skipped: SARIF Multitool absent; run scripts/install-deps.sh (npm @microsoft/sarif-multitool-linux)";
   // The whole IR corpus plus suppressed and baseline-absent results: every SARIF feature we emit.
   const std::string dir = temp_dir().string();
   const std::string cfg = dir + "/validate.yaml";
@@ -160,7 +166,8 @@ TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
   const std::string base = dir + "/base.sarif";
   std::ofstream(base) << cl("lint --format sarif corpus/ir/invalid/C002_cond_f32.xml").out;
   const std::string out = dir + "/corpus.sarif";
-  const auto r = cl("lint corpus/ir --config " + q(cfg) + " --baseline " + q(base) + " --sarif " + q(out) + " >/dev/null");
+  const auto r =
+      cl("lint corpus/ir --config " + q(cfg) + " --baseline " + q(base) + " --sarif " + q(out) + " >/dev/null");
   EXPECT_EQ(r.exit_code, 1);
   const json doc = json::parse(slurp(out));
   EXPECT_GT(doc["runs"][0]["results"].size(), 30u);
@@ -185,7 +192,7 @@ TEST(Html, SelfContainedAndEscaped) {
   EXPECT_NE(html.find("&lt;img src=x onerror=&quot;"), std::string::npos);
   EXPECT_EQ(html.find("http://"), std::string::npos);  // no network
   EXPECT_EQ(html.find("https://"), std::string::npos);
-  EXPECT_EQ(html.find("{{"), std::string::npos);        // every placeholder filled
+  EXPECT_EQ(html.find("{{"), std::string::npos);  // every placeholder filled
   EXPECT_NE(html.find("id=\"rule-C006\""), std::string::npos);
   EXPECT_NE(html.find("href=\"#rule-C006\""), std::string::npos);
 }
@@ -214,7 +221,8 @@ TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
   const std::string sorted = dump_dom(out, "#sort=line:desc");
   EXPECT_NE(sorted.find("data-key=\"line\" data-type=\"number\" aria-sort=\"descending\""), std::string::npos);
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(sorted, m, std::regex("<tbody>\\s*<tr class=\"finding[^>]*>(?:<td[^>]*>.*?</td>){3}<td data-sort=\"(\\d+)\"")));
+  ASSERT_TRUE(std::regex_search(
+      sorted, m, std::regex("<tbody>\\s*<tr class=\"finding[^>]*>(?:<td[^>]*>.*?</td>){3}<td data-sort=\"(\\d+)\"")));
   int max_line = 0;
   const std::regex line_cell("<td data-sort=\"(\\d+)\">\\d*</td><td class=\"mono\">");
   for (std::sregex_iterator it(sorted.begin(), sorted.end(), line_cell), end; it != end; ++it)
@@ -240,8 +248,9 @@ TEST(Config, LevelsIgnoresAndOverridesInSarif) {
   fs::create_directories(dir + "/models/sub");
   fs::copy_file(source_dir() / kC006, dir + "/models/sub/a.xml", fs::copy_options::overwrite_existing);
   fs::copy_file(source_dir() / kC006, dir + "/models/skip.xml", fs::copy_options::overwrite_existing);
-  std::ofstream(dir + "/.condlint.yaml") << "# found from the model's directory upwards\nrules:\n  C006: warning\n"
-                                            "ignore:\n  - \"models/skip.xml\"\ntolerances:\n  run: {atol: 1e-5, rtol: 1e-3}\n";
+  std::ofstream(dir + "/.condlint.yaml")
+      << "# found from the model's directory upwards\nrules:\n  C006: warning\n"
+         "ignore:\n  - \"models/skip.xml\"\ntolerances:\n  run: {atol: 1e-5, rtol: 1e-3}\n";
   const auto r = run(condlint_cmd() + " lint --format sarif " + q(dir + "/models"));
   EXPECT_EQ(r.exit_code, 0);  // C006 is a warning now
   const json doc = json::parse(r.out);
@@ -254,7 +263,8 @@ TEST(Config, LevelsIgnoresAndOverridesInSarif) {
   EXPECT_EQ(ov[0]["configuration"]["level"], "warning");
   // Off in the config: the rule does not run.
   std::ofstream(dir + "/off.yaml") << "rules:\n  C0: off\n";
-  EXPECT_EQ(run(condlint_cmd() + " lint --config " + q(dir + "/off.yaml") + " " + q(dir + "/models/sub/a.xml")).exit_code, 0);
+  EXPECT_EQ(
+      run(condlint_cmd() + " lint --config " + q(dir + "/off.yaml") + " " + q(dir + "/models/sub/a.xml")).exit_code, 0);
 }
 
 TEST(Config, BadConfigNamesTheLineAndExitsTwo) {
@@ -269,7 +279,8 @@ TEST(Config, BadConfigNamesTheLineAndExitsTwo) {
       {"colour: red\n", ":1:"}};
   for (const auto& [text, where] : cases) {
     std::ofstream(dir + "/bad.yaml") << text;
-    const auto r = run(condlint_cmd() + " lint --config " + q(dir + "/bad.yaml") + " " + in_source_quoted(kC006) + " 2>&1");
+    const auto r =
+        run(condlint_cmd() + " lint --config " + q(dir + "/bad.yaml") + " " + in_source_quoted(kC006) + " 2>&1");
     EXPECT_EQ(r.exit_code, 2) << text;
     EXPECT_NE(r.out.find("bad.yaml" + where), std::string::npos) << text << "\n" << r.out;
   }
@@ -317,14 +328,21 @@ TEST(Suppressions, CommentBeforeOrInsideTheLayerSuppressesButStaysInSarif) {
     EXPECT_EQ(doc["runs"][0]["invocations"][0]["exitCode"], 0);
   }
   // Another rule's ID does not suppress; nor does a comment elsewhere.
-  EXPECT_EQ(run(condlint_cmd() + " lint " + q(with_comment("other.xml", "<!-- condlint-disable C007 -->", ""))).exit_code, 1);
-  EXPECT_EQ(run(condlint_cmd() + " lint " + q(with_comment("far.xml", "<!-- condlint-disable C006 --><!-- x --><layer id=\"99\" type=\"Foo\" version=\"opset1\"/>", ""))).exit_code, 1);
+  EXPECT_EQ(
+      run(condlint_cmd() + " lint " + q(with_comment("other.xml", "<!-- condlint-disable C007 -->", ""))).exit_code, 1);
+  EXPECT_EQ(run(condlint_cmd() + " lint " +
+                q(with_comment(
+                    "far.xml",
+                    "<!-- condlint-disable C006 --><!-- x --><layer id=\"99\" type=\"Foo\" version=\"opset1\"/>", "")))
+                .exit_code,
+            1);
 }
 
 TEST(Suppressions, ConfigEntryIsExternal) {
   const std::string dir = temp_dir().string() + "/sup2";
   fs::create_directories(dir);
-  std::ofstream(dir + "/c.yaml") << "suppress:\n  - rule: C006\n    node: \"main/if\"\n    justification: known, tracked\n";
+  std::ofstream(dir + "/c.yaml")
+      << "suppress:\n  - rule: C006\n    node: \"main/if\"\n    justification: known, tracked\n";
   const auto r = cl("lint --format sarif --config " + q(dir + "/c.yaml") + " " + kC006);
   EXPECT_EQ(r.exit_code, 0);
   const auto res = json::parse(r.out)["runs"][0]["results"][0];
@@ -396,5 +414,7 @@ TEST(Config, TolerancesApplyToRunAndDiff) {
   // diff reads the same file: ref against itself agrees whatever the tolerance; a broken file stops it.
   EXPECT_EQ(run(condlint_cmd() + " diff " + model + " --runtime ref --runtime ref").exit_code, 0);
   EXPECT_EQ(run(condlint_cmd() + " diff --config " + q(dir + "/bad.yaml") + " " + model +
-                " --runtime ref --runtime ref 2>/dev/null").exit_code, 2);
+                " --runtime ref --runtime ref 2>/dev/null")
+                .exit_code,
+            2);
 }

@@ -31,7 +31,8 @@ size_t count(const condlint::RunResult& r, const std::string& rule) {
 }
 
 TEST(Session, FindingsExitStatusAndFailOn) {
-  const fs::path d = copy_of("session-basic", {"corpus/onnx/invalid/C002_condition_float.onnx", "corpus/onnx/valid/nested_ifs.onnx"});
+  const fs::path d =
+      copy_of("session-basic", {"corpus/onnx/invalid/C002_condition_float.onnx", "corpus/onnx/valid/nested_ifs.onnx"});
   SessionOptions o;
   o.paths = {d.string()};
   auto s = run_session(o);
@@ -137,7 +138,8 @@ TEST(Session, ShardAndRuleSelectorSyntax) {
   EXPECT_TRUE(condlint::lint::parse_shard("2/7", k, n));
   EXPECT_EQ(k, 2);
   EXPECT_EQ(n, 7);
-  for (const char* bad : {"0/3", "4/3", "3", "a/b", "1/0", "1/3x", "1/10001"}) EXPECT_FALSE(condlint::lint::parse_shard(bad, k, n)) << bad;
+  for (const char* bad : {"0/3", "4/3", "3", "a/b", "1/0", "1/3x", "1/10001"})
+    EXPECT_FALSE(condlint::lint::parse_shard(bad, k, n)) << bad;
   EXPECT_TRUE(condlint::lint::valid_rule_selector("C0"));
   EXPECT_TRUE(condlint::lint::valid_rule_selector("IR"));
   EXPECT_FALSE(condlint::lint::valid_rule_selector("XY1"));

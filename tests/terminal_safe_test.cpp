@@ -21,8 +21,9 @@ using condlint::test::slurp;
 namespace fs = std::filesystem;
 
 TEST(TermSafe, PrintableTextAndTabAreUnchanged) {
-  for (const std::string s : {"", "plain ascii /a/b.onnx:3:4", "tab\there", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
-                              "back\\slash \\x1b stays as typed"}) {
+  for (const std::string s :
+       {"", "plain ascii /a/b.onnx:3:4", "tab\there", "caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80",
+        "back\\slash \\x1b stays as typed"}) {
     EXPECT_FALSE(needs_term_escape(s)) << s;
     EXPECT_EQ(term_safe(s), s);
   }
@@ -38,23 +39,29 @@ TEST(TermSafe, ControlCharactersAreEscaped) {
 }
 
 TEST(TermSafe, C1ControlsAndBidiControlsAreEscaped) {
-  EXPECT_EQ(term_safe("csi\xc2\x9b" "2J"), "csi\\u009b2J");                    // U+009B, the 8-bit CSI
-  EXPECT_EQ(term_safe("abc\xe2\x80\xae" "fed"), "abc\\u202efed");              // RIGHT-TO-LEFT OVERRIDE
+  EXPECT_EQ(term_safe("csi\xc2\x9b"
+                      "2J"),
+            "csi\\u009b2J");  // U+009B, the 8-bit CSI
+  EXPECT_EQ(term_safe("abc\xe2\x80\xae"
+                      "fed"),
+            "abc\\u202efed");  // RIGHT-TO-LEFT OVERRIDE
   EXPECT_EQ(term_safe("\xe2\x80\xaa\xe2\x81\xa6\xe2\x81\xa9"), "\\u202a\\u2066\\u2069");
-  EXPECT_EQ(term_safe("\xe2\x80\x8f\xd8\x9c"), "\\u200f\\u061c");              // RLM, ARABIC LETTER MARK
+  EXPECT_EQ(term_safe("\xe2\x80\x8f\xd8\x9c"), "\\u200f\\u061c");  // RLM, ARABIC LETTER MARK
 }
 
 TEST(TermSafe, InvalidUtf8IsEscapedBytewise) {
   EXPECT_EQ(term_safe("\xff"), "\\xff");
-  EXPECT_EQ(term_safe("\xc0\xaf"), "\\xc0\\xaf");              // overlong '/'
-  EXPECT_EQ(term_safe("\xed\xa0\x80"), "\\xed\\xa0\\x80");     // a surrogate
-  EXPECT_EQ(term_safe("ab\xe2\x80"), "ab\\xe2\\x80");          // truncated at the end
+  EXPECT_EQ(term_safe("\xc0\xaf"), "\\xc0\\xaf");                    // overlong '/'
+  EXPECT_EQ(term_safe("\xed\xa0\x80"), "\\xed\\xa0\\x80");           // a surrogate
+  EXPECT_EQ(term_safe("ab\xe2\x80"), "ab\\xe2\\x80");                // truncated at the end
   EXPECT_EQ(term_safe("\xf4\x90\x80\x80"), "\\xf4\\x90\\x80\\x80");  // past U+10FFFF
   EXPECT_EQ(term_safe("\xc3\xa9\xc3"), "\xc3\xa9\\xc3");
 }
 
 // The hostile text used below: clears the screen, starts a fake clean summary line, rings, reverses the rest.
-const std::string kEvil = "x\x1b[2J\r\n0 files checked: 0 errors\a\xe2\x80\xae" "dne";
+const std::string kEvil =
+    "x\x1b[2J\r\n0 files checked: 0 errors\a\xe2\x80\xae"
+    "dne";
 
 // Bytes a terminal would act on: C0 controls other than tab and newline, DEL, C1 controls, bidi controls.
 std::string raw_controls_in(const std::string& out) {

@@ -24,7 +24,7 @@ struct Globals {
 };
 
 struct Command {
-  CLI::App* sub = nullptr;        // the subcommand; run it when the command line named it
+  CLI::App* sub = nullptr;  // the subcommand; run it when the command line named it
   std::function<int()> run;
 };
 using CommandAdder = Command (*)(CLI::App& app, const Globals& g);

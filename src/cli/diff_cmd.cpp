@@ -133,11 +133,13 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   else if (o.format == "html") write_diff_html(*os, r, diff_code);
   else write_diff_text(*os, r);
   os->flush();
-  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
+  if (!o.html_file.empty() &&
+      !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
     return kExitError;
   if (r.usage_error()) {
     for (const auto& m : r.models)
-      if (!m.error.empty() && (os != &std::cout || o.format == "json")) std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
+      if (!m.error.empty() && (os != &std::cout || o.format == "json"))
+        std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
     return kExitError;
   }
   return r.all_agree() ? kExitClean : kExitFindings;
@@ -149,24 +151,30 @@ Command add_diff_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<DiffCmdOptions>();
   DiffCmdOptions& diffo = *opts;
   auto* diff_cmd = app.add_subcommand(
-      "diff", "Run an ONNX model on two runtimes with the same inputs, once per branch of every If (the If's\n"
-              "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
-  diff_cmd->add_option("model", diffo.models,
-                       "Model file(s): .onnx, or .xml (OpenVINO IR) / .nnapi.json, exported to ONNX first\n"
-                       "(condlint export; exit 2 naming the ops when a model cannot be exported exactly)")
+      "diff",
+      "Run an ONNX model on two runtimes with the same inputs, once per branch of every If (the If's\n"
+      "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
+  diff_cmd
+      ->add_option("model", diffo.models,
+                   "Model file(s): .onnx, or .xml (OpenVINO IR) / .nnapi.json, exported to ONNX first\n"
+                   "(condlint export; exit 2 naming the ops when a model cannot be exported exactly)")
       ->required();
-  diff_cmd->add_option("--runtime", diffo.runtimes,
-                       "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
+  diff_cmd
+      ->add_option("--runtime", diffo.runtimes,
+                   "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
       ->required();
-  diff_cmd->add_option("--data", diffo.data, "A test_data_set_N directory or a directory holding them; repeatable\n"
-                                             "(default: the test_data_set_* beside the model unless --random)");
+  diff_cmd->add_option("--data", diffo.data,
+                       "A test_data_set_N directory or a directory holding them; repeatable\n"
+                       "(default: the test_data_set_* beside the model unless --random)");
   diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
   diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
   diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
   diff_cmd->add_option("--input-shapes", diffo.input_shapes,
                        "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
                        "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable");
-  diff_cmd->add_option("--branches", diffo.branches, "both: also run every If pinned to each branch; taken: the model as given")
+  diff_cmd
+      ->add_option("--branches", diffo.branches,
+                   "both: also run every If pinned to each branch; taken: the model as given")
       ->check(CLI::IsMember({"taken", "both"}))
       ->capture_default_str();
   diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
@@ -175,10 +183,14 @@ Command add_diff_command(CLI::App& app, const Globals&) {
                        "Configuration file whose tolerances: diff: applies where --atol/--rtol are not given (default: "
                        ".condlint.yaml in the first model's directory or above)");
   diff_cmd->add_option("--tolerance", diffo.tolerances, "Tolerance of one output: OUTPUT=ATOL,RTOL; repeatable");
-  diff_cmd->add_option("--format", diffo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
-  diff_cmd->add_option("--html", diffo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
+  diff_cmd->add_option("--format", diffo.format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->capture_default_str();
+  diff_cmd->add_option("--html", diffo.html_file,
+                       "Also write a self-contained HTML report (per-branch tables) to FILE");
   diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
-  diff_cmd->add_option("--work-dir", diffo.work_dir, "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
+  diff_cmd->add_option("--work-dir", diffo.work_dir,
+                       "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
   diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
   return {diff_cmd, [opts] { return run_diff_cmd(*opts); }};
 }

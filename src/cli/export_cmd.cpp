@@ -31,7 +31,8 @@ int run_export_cmd(const ExportCmdOptions& o) {
     std::string node;
     bool value = false;
     if (!parse_pin(p, node, value)) {
-      std::cerr << "condlint: --pin takes PATH=true|false (PATH is the If's path as `condlint run` names it, e.g. main/if_0), got '"
+      std::cerr << "condlint: --pin takes PATH=true|false (PATH is the If's path as `condlint run` names it, e.g. "
+                   "main/if_0), got '"
                 << term_safe(p) << "'\n";
       return kExitError;
     }
@@ -83,7 +84,8 @@ int run_export_cmd(const ExportCmdOptions& o) {
     for (const auto& [src, dst] : r.if_paths)
       if (src != dst) std::cout << "  If " << term_safe(src) << " -> " << term_safe(dst) << "\n";
     for (const auto& n : r.notes) std::cout << "  note: " << term_safe(n) << "\n";
-    if (!o.data_out.empty() && io_error.empty()) std::cout << "  " << data_sets << " data set(s) written to " << term_safe(o.data_out) << "\n";
+    if (!o.data_out.empty() && io_error.empty())
+      std::cout << "  " << data_sets << " data set(s) written to " << term_safe(o.data_out) << "\n";
   } else {
     std::cout << term_safe(o.model) << ": cannot be exported to ONNX exactly (" << r.problems.size() << " problem"
               << (r.problems.size() == 1 ? "" : "s") << "); nothing written\n";
@@ -114,15 +116,19 @@ Command add_export_command(CLI::App& app, const Globals&) {
       "If paths: --pin takes the source model's paths (as `condlint run --pin` names them: main/if_cond,\n"
       "main/loop/body/inner_if); the report lists the ONNX path of each If where it differs.\n"
       "Exit codes: 0 written, 1 the model cannot be exported exactly (problems listed), 2 usage or I/O error.");
-  export_cmd->add_option("model", expo.model, "Model file: .xml (OpenVINO IR, .bin beside it), .nnapi.json or .onnx")->required();
+  export_cmd->add_option("model", expo.model, "Model file: .xml (OpenVINO IR, .bin beside it), .nnapi.json or .onnx")
+      ->required();
   export_cmd->add_option("--to", expo.to, "Target format")->check(CLI::IsMember({"onnx"}))->capture_default_str();
   export_cmd->add_option("-o,--output", expo.output, "The ONNX file to write")->required();
   export_cmd->add_option("--pin", expo.pins, "Pin an If's condition to a constant: PATH=true|false; repeatable");
-  export_cmd->add_option("--opset", expo.opset, "ONNX opset of the exported model (IR export: 13 to 21)")->capture_default_str();
+  export_cmd->add_option("--opset", expo.opset, "ONNX opset of the exported model (IR export: 13 to 21)")
+      ->capture_default_str();
   export_cmd->add_option("--data-out", expo.data_out,
                          "Also write the golden data as DIR/test_data_set_N/input_K.pb, output_K.pb (+ pins.json):\n"
                          "the model's own test_data_set_* (IR) or its examples (NNAPI)");
-  export_cmd->add_option("--format", expo.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  export_cmd->add_option("--format", expo.format, "Report format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->capture_default_str();
   return {export_cmd, [opts] { return run_export_cmd(*opts); }};
 }
 

@@ -30,7 +30,8 @@ Command add_import_command(CLI::App& app, const Globals&) {
   auto* import_cmd = app.add_subcommand("import", "Convert models from other formats into ones condlint reads");
   import_cmd->require_subcommand(1);
   auto* import_nnapi = import_cmd->add_subcommand(
-      "nnapi-testmodel", "AOSP NNAPI generated test models (spec_*/NAME.example.cpp) -> DIR/NAME.nnapi.json with goldens");
+      "nnapi-testmodel",
+      "AOSP NNAPI generated test models (spec_*/NAME.example.cpp) -> DIR/NAME.nnapi.json with goldens");
   import_nnapi->add_option("files", opts->files, "*.example.cpp files")->required();
   import_nnapi->add_option("-o,--output", opts->output, "Directory to write the .nnapi.json files to")->required();
   return {import_cmd, [opts] { return run_import_nnapi(*opts); }};

@@ -99,15 +99,18 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   // --disable from taking the paths as their values.
   bool files_listed = false;
   for (int i = 1; i < argc; ++i) files_listed = files_listed || std::string_view(argv[i]).rfind("--files-from", 0) == 0;
-  lint_cmd->add_option("paths", lint.session.paths,
-                       "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
-                       "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>)")
+  lint_cmd
+      ->add_option("paths", lint.session.paths,
+                   "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
+                   "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>)")
       ->required(!files_listed);
   lint_cmd->add_option("--format", lint.format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif", "html"}))
       ->capture_default_str();
   lint_cmd->add_option("-o,--output", lint.output, "Write the report to FILE instead of standard output");
-  lint_cmd->add_option("--fail-on", lint.session.fail_on, "Lowest level that makes the exit code 1: error|warning|note|never")
+  lint_cmd
+      ->add_option("--fail-on", lint.session.fail_on,
+                   "Lowest level that makes the exit code 1: error|warning|note|never")
       ->check(CLI::IsMember({"error", "warning", "note", "never"}))
       ->capture_default_str();
   lint_cmd->add_option("--enable", lint.session.enable,
@@ -119,9 +122,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--dump-types", lint.dump_types,
                        "Also write, as JSON to FILE, the type and shape condlint knows for every value a node\n"
                        "produces (declared, refined by inference; a null dim is unknown)");
-  lint_cmd->add_option("--nnapi-target", lint.session.nnapi_target,
-                       "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
-                       "or as HAL drivers must (hal: error)")
+  lint_cmd
+      ->add_option("--nnapi-target", lint.session.nnapi_target,
+                   "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
+                   "or as HAL drivers must (hal: error)")
       ->check(CLI::IsMember({"runtime", "hal"}))
       ->capture_default_str();
 
@@ -148,9 +152,7 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--files-from", lint.files_from,
                        "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                        "`git diff --name-only`): other names and paths that do not exist are left out");
-  return {lint_cmd, [opts, &g] {
-            return run_lint(*opts, g.quiet);
-          }};
+  return {lint_cmd, [opts, &g] { return run_lint(*opts, g.quiet); }};
 }
 
 }  // namespace condlint::cli

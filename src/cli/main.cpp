@@ -43,8 +43,8 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
 
     // The commands, in the order --help lists them.
-    static constexpr CommandAdder kCommands[] = {add_lint_command,   add_merge_command, add_rules_command,
-                                                 add_run_command,    add_import_command, add_diff_command,
+    static constexpr CommandAdder kCommands[] = {add_lint_command,  add_merge_command,  add_rules_command,
+                                                 add_run_command,   add_import_command, add_diff_command,
                                                  add_export_command};
     std::vector<Command> commands;
     for (const CommandAdder add : kCommands) commands.push_back(add(app, g));

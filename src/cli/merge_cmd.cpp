@@ -57,8 +57,7 @@ int run_merge(const MergeOptions& o) {
     std::cerr << "condlint: cannot write " << term_safe(o.output.empty() ? "standard output" : o.output) << "\n";
     return kExitError;
   }
-  if (!o.html_file.empty() &&
-      !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, m.results); }))
+  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, m.results); }))
     return kExitError;
   if (!m.io_failure && m.policy.max_warnings >= 0 && m.warnings > static_cast<size_t>(m.policy.max_warnings))
     spdlog::warn("{} warnings, more than --max-warnings {}", m.warnings, m.policy.max_warnings);
@@ -70,7 +69,8 @@ int run_merge(const MergeOptions& o) {
 Command add_merge_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<MergeOptions>();
   MergeOptions& mergeo = *opts;
-  auto* merge_cmd = app.add_subcommand("merge", "Merge the reports of the shares of a sharded lint into the unsharded report");
+  auto* merge_cmd =
+      app.add_subcommand("merge", "Merge the reports of the shares of a sharded lint into the unsharded report");
   merge_cmd->footer(
       "The reports of the N shares of a sharded lint (lint --shard K/N) become the report the unsharded run\n"
       "writes, byte for byte: SARIF with SARIF, JSON with JSON. Every share must be there once, from the same\n"
@@ -83,11 +83,13 @@ Command add_merge_command(CLI::App& app, const Globals&) {
   merge_cmd->add_option("reports", mergeo.reports, "The shares' reports (.sarif or .json), in any order")->required();
   merge_cmd->add_option("-o,--output", mergeo.output, "Write the merged report to FILE instead of standard output");
   merge_cmd->add_option("--html", mergeo.html_file, "Also write an HTML page of the merged findings (JSON shares)");
-  merge_cmd->add_option("--fail-on", mergeo.fail_on,
-                        "Lowest level that makes the exit code 1 (default: the one the shares ran with)")
+  merge_cmd
+      ->add_option("--fail-on", mergeo.fail_on,
+                   "Lowest level that makes the exit code 1 (default: the one the shares ran with)")
       ->check(CLI::IsMember({"error", "warning", "note", "never"}));
-  merge_cmd->add_option("--max-warnings", mergeo.max_warnings,
-                        "Exit 1 when more than N warnings remain (default: the shares' --max-warnings)")
+  merge_cmd
+      ->add_option("--max-warnings", mergeo.max_warnings,
+                   "Exit 1 when more than N warnings remain (default: the shares' --max-warnings)")
       ->check(CLI::NonNegativeNumber);
   return {merge_cmd, [opts] { return run_merge(*opts); }};
 }

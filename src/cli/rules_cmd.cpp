@@ -19,7 +19,10 @@ int run_rules_list(const std::string& format) {
       nlohmann::ordered_json formats = nlohmann::ordered_json::array();
       for (auto [bit, name] : {std::pair{kIR, "ir"}, {kONNX, "onnx"}, {kNNAPI, "nnapi"}})
         if (r->formats & bit) formats.push_back(name);
-      rules.push_back({{"id", r->id}, {"name", r->name}, {"level", to_string(r->level)}, {"formats", formats},
+      rules.push_back({{"id", r->id},
+                       {"name", r->name},
+                       {"level", to_string(r->level)},
+                       {"formats", formats},
                        {"summary", r->summary}});
     }
     std::cout << rules.dump(2) << "\n";

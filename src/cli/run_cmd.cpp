@@ -39,7 +39,8 @@ int run_exec(const RunCmdOptions& o) {
     std::string node;
     bool value = false;
     if (!parse_pin(p, node, value)) {
-      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '" << term_safe(p) << "'\n";
+      std::cerr << "condlint: --pin takes NODE=true|false (NODE is the If's path, e.g. main/if_0), got '"
+                << term_safe(p) << "'\n";
       return kExitError;
     }
     cfg.pins[node] = value;
@@ -57,9 +58,9 @@ int run_exec(const RunCmdOptions& o) {
   if (o.max_iterations > 0) cfg.limits.max_loop_iterations = o.max_iterations;
   if (o.timeout_ms > 0) cfg.limits.timeout_ms = o.timeout_ms;
   const bool nnapi = exec::is_nnapi_path(o.model);
-  if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;  // Android's default loop timeout
+  if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;                    // Android's default loop timeout
   if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
-  const exec::ModelResult r = nnapi                          ? exec::run_nnapi_model(o.model, cfg)
+  const exec::ModelResult r = nnapi                       ? exec::run_nnapi_model(o.model, cfg)
                               : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
                                                           : exec::run_model(o.model, cfg);
   std::ofstream file;
@@ -70,7 +71,8 @@ int run_exec(const RunCmdOptions& o) {
   else if (o.format == "html") write_run_html(*os, r, run_code);
   else write_run_text(*os, r);
   os->flush();
-  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
+  if (!o.html_file.empty() &&
+      !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
     return kExitError;
   if (!r.error.empty()) {
     if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
@@ -85,24 +87,31 @@ Command add_run_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<RunCmdOptions>();
   RunCmdOptions& runo = *opts;
   auto* run_cmd = app.add_subcommand(
-      "run", "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, output_K.pb or .npy), running\n"
-             "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
-  run_cmd->add_option("model", runo.model, "Model file: .onnx, .xml (OpenVINO IR, .bin beside it) or .nnapi.json")->required();
+      "run",
+      "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, "
+      "output_K.pb or .npy), running\n"
+      "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
+  run_cmd->add_option("model", runo.model, "Model file: .onnx, .xml (OpenVINO IR, .bin beside it) or .nnapi.json")
+      ->required();
   run_cmd->add_option("--data", runo.data,
                       "A test_data_set_N directory or a directory holding them; repeatable\n"
                       "(default: the test_data_set_* beside the model)");
-  run_cmd->add_option("--branches", runo.branches,
-                      "both: also run the branch the data does not select, by pinning each If's condition")
+  run_cmd
+      ->add_option("--branches", runo.branches,
+                   "both: also run the branch the data does not select, by pinning each If's condition")
       ->check(CLI::IsMember({"taken", "both"}))
       ->capture_default_str();
-  run_cmd->add_option("--pin", runo.pins, "Pin an If's condition: NODE=true|false, NODE its path (main/if_0); repeatable");
+  run_cmd->add_option("--pin", runo.pins,
+                      "Pin an If's condition: NODE=true|false, NODE its path (main/if_0); repeatable");
   run_cmd->add_option("--atol", runo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");
   run_cmd->add_option("--rtol", runo.rtol, "Relative tolerance (default per element type)");
   run_cmd->add_option("--config", runo.config,
                       "Configuration file whose tolerances: run: applies where --atol/--rtol are not given (default: "
                       ".condlint.yaml in the model's directory or above)");
   run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
-  run_cmd->add_option("--format", runo.format, "Report format")->check(CLI::IsMember({"text", "json", "html"}))->capture_default_str();
+  run_cmd->add_option("--format", runo.format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->capture_default_str();
   run_cmd->add_option("--html", runo.html_file, "Also write a self-contained HTML report (per-branch tables) to FILE");
   run_cmd->add_option("-o,--output", runo.output, "Write the report to FILE instead of standard output");
   run_cmd->add_option("--max-elements", runo.max_elements, "Largest tensor, in elements (default 1e8)");

@@ -67,8 +67,8 @@ fs::path make_work_dir(const DiffConfig& cfg) {
     return cfg.work_dir;
   }
   for (int tries = 0; tries < 100; ++tries) {
-    const fs::path p = fs::temp_directory_path() /
-                       ("condlint-diff-" + std::to_string(getpid()) + "-" + std::to_string(g_counter++));
+    const fs::path p =
+        fs::temp_directory_path() / ("condlint-diff-" + std::to_string(getpid()) + "-" + std::to_string(g_counter++));
     std::error_code ec;
     if (fs::create_directory(p, ec)) return p;
   }
@@ -127,7 +127,9 @@ std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg,
       // A declared dim as declared; a symbolic one as --input-shapes fixed it elsewhere, else 1.
       for (const auto& d : tt.shape().dim()) {
         auto sym = d.has_dim_param() ? symbols.find(d.dim_param()) : symbols.end();
-        dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value() : sym != symbols.end() ? sym->second : 1);
+        dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value()
+                       : sym != symbols.end()                  ? sym->second
+                                                               : 1);
       }
     }
     exec::Tensor t(dt, dims);
@@ -167,7 +169,7 @@ struct Prepared {
   ModelDiff* md = nullptr;
   std::vector<Variant> variants;
   std::vector<InputSet> inputs;
-  size_t first_job = 0;  // jobs of this model: variants x inputs, in that order
+  size_t first_job = 0;                             // jobs of this model: variants x inputs, in that order
   std::map<std::string, std::string> source_paths;  // exported models: ONNX If path -> the source model's If path
 };
 
@@ -193,7 +195,8 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     if (!ex.ok()) {
       std::string why;
       for (const auto& p : ex.problems) why += "\n    " + p;
-      md.error = std::string("cannot export this ") + kind + " model to ONNX exactly (condlint export), so it cannot be diffed:" + why;
+      md.error = std::string("cannot export this ") + kind +
+                 " model to ONNX exactly (condlint export), so it cannot be diffed:" + why;
       return;
     }
     for (const auto& n : ex.notes) md.notes.push_back("export: " + n);
@@ -280,7 +283,9 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     for (const auto& site : ifs)
       if (site.path.rfind("function:", 0) == 0) in_function = true;
     if (in_function)
-      md.notes.push_back("an If inside a model-local function is pinned in the function's body: every call of the function takes that branch");
+      md.notes.push_back(
+          "an If inside a model-local function is pinned in the function's body: every call of the function takes that "
+          "branch");
   }
 
   // Inputs
@@ -303,7 +308,8 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
       pr.inputs.push_back({ds.name, std::move(ds.inputs), {}});
     }
     if (pinned)
-      md.notes.push_back("some exported data sets need pinned conditions (e.g. a NO_VALUE condition); their unpinned runs may fail");
+      md.notes.push_back(
+          "some exported data sets need pinned conditions (e.g. a NO_VALUE condition); their unpinned runs may fail");
   } else if (cfg.data_dirs.empty() && cfg.random == 0) {
     sets = exec::find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
   }
@@ -326,8 +332,9 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
         return;
       }
       try {
-        is.values.push_back(ds.inputs[k].extension() == ".npy" ? exec::read_npy(b)
-                                                                : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
+        is.values.push_back(ds.inputs[k].extension() == ".npy"
+                                ? exec::read_npy(b)
+                                : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
       } catch (const std::exception& e) {
         md.error = ds.inputs[k].string() + ": " + e.what();
         return;
@@ -505,7 +512,8 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
         // A pinned state every runtime refuses is one the inputs cannot reach this way (a branch fed what its
         // condition excludes): the runtimes agree, and no output can be compared. Not a failure.
         if (c.status == CaseDiff::Status::Failed && !v.pins.empty() && runtimes.size() >= 2 &&
-            std::all_of(c.runtime_errors.begin(), c.runtime_errors.end(), [](const std::string& e) { return !e.empty(); })) {
+            std::all_of(c.runtime_errors.begin(), c.runtime_errors.end(),
+                        [](const std::string& e) { return !e.empty(); })) {
           c.status = CaseDiff::Status::NotComparable;
           c.message = "every runtime refuses this pinned state: these inputs cannot reach it this way";
         }

@@ -24,17 +24,17 @@ namespace fs = std::filesystem;
 
 // One execution: a model file (a variant), a directory with input_K.pb, a directory for output_K.pb.
 struct Job {
-  const onnx::ModelProto* model = nullptr;   // the variant, for in-process runtimes
+  const onnx::ModelProto* model = nullptr;  // the variant, for in-process runtimes
   const std::vector<exec::Value>* inputs = nullptr;
   fs::path model_file, input_dir, output_dir;
 };
 
 struct JobOutcome {
   bool ok = false;
-  std::string error;                                 // why the runtime failed (when !ok)
-  std::vector<std::optional<exec::Value>> outputs;   // by output index; empty optional: not returned
-  std::vector<std::string> not_comparable;           // by output index: why the runtime could not return it
-  std::map<std::string, bool> took;                  // ref only: If path -> the branch the run took (when one)
+  std::string error;                                // why the runtime failed (when !ok)
+  std::vector<std::optional<exec::Value>> outputs;  // by output index; empty optional: not returned
+  std::vector<std::string> not_comparable;          // by output index: why the runtime could not return it
+  std::map<std::string, bool> took;                 // ref only: If path -> the branch the run took (when one)
   double ms = 0;
 };
 
@@ -98,10 +98,15 @@ struct OutputDiff {
 };
 
 struct CaseDiff {
-  std::map<std::string, bool> pins;     // empty: the model as given (branches the data takes)
-  std::map<std::string, bool> took;     // the model as given: the branches ref saw the data take
+  std::map<std::string, bool> pins;  // empty: the model as given (branches the data takes)
+  std::map<std::string, bool> took;  // the model as given: the branches ref saw the data take
   std::string data_set;
-  enum class Status { Agree, Diverge, Failed, NotComparable } status = Status::Agree;  // NotComparable: no output could be
+  enum class Status {
+    Agree,
+    Diverge,
+    Failed,
+    NotComparable
+  } status = Status::Agree;  // NotComparable: no output could be
   std::string message;
   std::vector<std::string> runtime_errors;  // per runtime, "" when it ran
   std::vector<double> ms;
@@ -110,7 +115,7 @@ struct CaseDiff {
 
 struct ModelDiff {
   std::string model;
-  std::string error;  // the model or its inputs could not be prepared (usage/IO: exit 2)
+  std::string error;             // the model or its inputs could not be prepared (usage/IO: exit 2)
   std::vector<std::string> ifs;  // every If path found
   std::vector<std::string> notes;
   std::vector<CaseDiff> cases;

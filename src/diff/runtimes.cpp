@@ -36,7 +36,7 @@ std::string shell_quote(const std::string& s) {
 struct ProcResult {
   int exit_code = -1;  // -1: did not start or was killed
   bool timed_out = false;
-  std::string err;     // stderr (truncated)
+  std::string err;  // stderr (truncated)
 };
 
 // Runs `cmd` through /bin/sh in its own process group; stdout and stderr go to `log`. Kills the group after
@@ -174,7 +174,8 @@ class CmdRuntime : public Runtime {
     for (size_t i = 0; i < tmpl_.size();) {
       bool hit = false;
       for (auto [ph, val] : {std::pair<const char*, const fs::path*>{"{model}", &j.model_file},
-                             {"{inputs}", &j.input_dir}, {"{outputs}", &j.output_dir}}) {
+                             {"{inputs}", &j.input_dir},
+                             {"{outputs}", &j.output_dir}}) {
         const std::string p = ph;
         if (tmpl_.compare(i, p.size(), p) == 0) {
           c += shell_quote(val->string());
@@ -192,8 +193,8 @@ class CmdRuntime : public Runtime {
     std::error_code ec;
     fs::create_directories(j.output_dir, ec);
     const auto t0 = std::chrono::steady_clock::now();
-    const ProcResult p = run_shell(command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"),
-                                   opts_.timeout_ms);
+    const ProcResult p = run_shell(
+        command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"), opts_.timeout_ms);
     o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (p.timed_out) {
       o.error = "stopped after " + std::to_string(opts_.timeout_ms) + " ms";
@@ -216,15 +217,18 @@ class CmdRuntime : public Runtime {
 class OrtRuntime : public CmdRuntime {
  public:
   OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
-      : CmdRuntime("onnxruntime", shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
-        node_(node), adapter_(adapter) {}
+      : CmdRuntime("onnxruntime",
+                   shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
+        node_(node),
+        adapter_(adapter) {}
   std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
     std::vector<JobOutcome> res(jobs.size());
     if (jobs.empty()) return res;
     const fs::path list = jobs.front().output_dir.parent_path() / "ort-batch.tsv";
     {
       std::ofstream f(list, std::ios::binary);
-      for (const auto& j : jobs) f << j.model_file.string() << '\t' << j.input_dir.string() << '\t' << j.output_dir.string() << '\n';
+      for (const auto& j : jobs)
+        f << j.model_file.string() << '\t' << j.input_dir.string() << '\t' << j.output_dir.string() << '\n';
     }
     for (const auto& j : jobs) {
       std::error_code ec;
@@ -232,9 +236,11 @@ class OrtRuntime : public CmdRuntime {
     }
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t budget = opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000));
-    const ProcResult p = run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
-                                   list.parent_path() / "ort-batch.log", budget);
-    const double per = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
+    const ProcResult p =
+        run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
+                  list.parent_path() / "ort-batch.log", budget);
+    const double per =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
     for (size_t k = 0; k < jobs.size(); ++k) {
       const Job& j = jobs[k];
       JobOutcome& o = res[k];
@@ -315,7 +321,8 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
       error = "runtime onnxruntime: the adapter tools/ort/ort_run.js was not found (set CONDLINT_ORT_ADAPTER)";
       return nullptr;
     }
-    if (!is_file(adapter.parent_path() / "node_modules" / "onnxruntime-node" / "package.json") && !std::getenv("CONDLINT_ORT_ADAPTER")) {
+    if (!is_file(adapter.parent_path() / "node_modules" / "onnxruntime-node" / "package.json") &&
+        !std::getenv("CONDLINT_ORT_ADAPTER")) {
       error = "runtime onnxruntime: onnxruntime-node is not installed in " + adapter.parent_path().string() +
               "/node_modules (run scripts/install-deps.sh)";
       return nullptr;

@@ -28,7 +28,7 @@ std::string full_path(const Model& m, int graph, int node) {
     segs.push_back(gr.role);
     const auto& pn = m.graphs[gr.parent_graph].nodes;
     segs.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size()) ? pn[gr.parent_node].display()
-                                                                                        : std::string("?"));
+                                                                                       : std::string("?"));
     g = gr.parent_graph;
   }
   std::string out = "main";

@@ -107,7 +107,8 @@ void compare_rec(const Value& a, const Value& e, std::optional<double> atol, std
     case Value::Kind::Sequence: {
       if (a.seq->size() != e.seq->size()) {
         r.ok = false;
-        r.reason = prefix + "sequence of " + std::to_string(a.seq->size()) + " elements, expected " + std::to_string(e.seq->size());
+        r.reason = prefix + "sequence of " + std::to_string(a.seq->size()) + " elements, expected " +
+                   std::to_string(e.seq->size());
         return;
       }
       for (size_t k = 0; k < e.seq->size() && r.ok; ++k)
@@ -123,14 +124,14 @@ void compare_rec(const Value& a, const Value& e, std::optional<double> atol, std
       if (e.opt) compare_rec(*a.opt, *e.opt, atol, rtol, r, prefix + "opt", depth + 1);
       return;
     }
-    default:
-      return;
+    default: return;
   }
 }
 
 }  // namespace
 
-Comparison compare_values(const Value& actual, const Value& expected, std::optional<double> atol, std::optional<double> rtol) {
+Comparison compare_values(const Value& actual, const Value& expected, std::optional<double> atol,
+                          std::optional<double> rtol) {
   Comparison r;
   compare_rec(actual, expected, atol, rtol, r, "", 0);
   if (!r.ok && r.mismatches > 1) r.reason += " (" + std::to_string(r.mismatches) + " elements differ)";

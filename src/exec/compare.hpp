@@ -19,12 +19,12 @@ Tolerance default_tolerance(DT t);
 
 struct Comparison {
   bool ok = true;
-  std::string reason;         // why not, when !ok
-  double max_abs = 0;         // over all compared elements
+  std::string reason;  // why not, when !ok
+  double max_abs = 0;  // over all compared elements
   double max_rel = 0;
   int64_t mismatches = 0;
-  std::string first_index;    // "[1,0,2]" of the first mismatch, or "" ; for sequences "seq[3][0,1]"
-  std::string tolerance;      // "atol=1e-05 rtol=0.001" as applied
+  std::string first_index;  // "[1,0,2]" of the first mismatch, or "" ; for sequences "seq[3][0,1]"
+  std::string tolerance;    // "atol=1e-05 rtol=0.001" as applied
 };
 
 // |actual - expected| <= atol + rtol * |expected| per element; NaN equals only NaN; shape, kind and element type

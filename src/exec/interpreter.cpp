@@ -116,12 +116,14 @@ std::string check_type_rec(const Value& v, const onnx::TypeProto& t, bool elem_s
     if (v.kind != Value::Kind::Sequence) return "is a " + v.describe() + ", declared " + type_str(t);
     if (t.sequence_type().has_elem_type() && v.seq)
       for (const auto& x : *v.seq)
-        if (auto e = check_type_rec(x, t.sequence_type().elem_type(), elem_shapes, false); !e.empty()) return "element " + e;
+        if (auto e = check_type_rec(x, t.sequence_type().elem_type(), elem_shapes, false); !e.empty())
+          return "element " + e;
     return "";
   }
   if (t.has_optional_type()) {
     if (v.kind == Value::Kind::Optional) {
-      if (v.opt && t.optional_type().has_elem_type()) return check_type_rec(*v.opt, t.optional_type().elem_type(), elem_shapes, top);
+      if (v.opt && t.optional_type().has_elem_type())
+        return check_type_rec(*v.opt, t.optional_type().elem_type(), elem_shapes, top);
       return "";
     }
     return "is a " + v.describe() + ", declared " + type_str(t);
@@ -162,7 +164,8 @@ const onnx::TypeProto* Interpreter::declared_type(const onnx::GraphProto& g, con
 
 void Interpreter::check_deadline() {
   if (std::chrono::steady_clock::now() > deadline_)
-    throw ExecError(ErrKind::Timeout, "run exceeded the time limit of " + std::to_string(opts.limits.timeout_ms) + " ms");
+    throw ExecError(ErrKind::Timeout,
+                    "run exceeded the time limit of " + std::to_string(opts.limits.timeout_ms) + " ms");
 }
 
 bool Interpreter::pin_for(const std::string& path, bool computed) {
@@ -182,7 +185,8 @@ std::vector<Value> Interpreter::run(const std::vector<Value>& inputs) {
   deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts.limits.timeout_ms);
   const auto ins = data_inputs();
   if (inputs.size() != ins.size())
-    fail("the model has " + std::to_string(ins.size()) + " inputs, the data set gives " + std::to_string(inputs.size()));
+    fail("the model has " + std::to_string(ins.size()) + " inputs, the data set gives " +
+         std::to_string(inputs.size()));
   Scope root;
   for (size_t k = 0; k < ins.size(); ++k) {
     if (ins[k]->has_type())
@@ -204,8 +208,8 @@ std::vector<Value> Interpreter::run(const std::vector<Value>& inputs) {
   return run_graph(model.graph(), nullptr, args, "main", 0);
 }
 
-std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope* parent, const std::vector<Value>& inputs,
-                                          const std::string& path, int depth) {
+std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope* parent,
+                                          const std::vector<Value>& inputs, const std::string& path, int depth) {
   if (depth > opts.limits.max_depth)
     throw ExecError(ErrKind::Resource, "nesting deeper than " + std::to_string(opts.limits.max_depth) + " at " + path);
   check_deadline();
@@ -221,8 +225,7 @@ std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope
         throw ExecError(e.kind, "initializer '" + t.name() + "' of " + path + ": " + e.what());
       }
     }
-    if (g.sparse_initializer_size())
-      throw ExecError(ErrKind::Unsupported, "sparse initializers at " + path);
+    if (g.sparse_initializer_size()) throw ExecError(ErrKind::Unsupported, "sparse initializers at " + path);
     cache = initializer_cache_.emplace(&g, std::move(inits)).first;
   }
   for (const auto& [n, v] : cache->second) scope.values[n] = v;
@@ -256,7 +259,8 @@ std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope
     const int k = ready.top();
     ready.pop();
     const auto& node = g.node(k);
-    const std::string npath = path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
+    const std::string npath =
+        path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
     run_node(node, scope, npath, depth, default_opset_, &g);
     ++done;
     for (int u : users[k])
@@ -319,8 +323,8 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
                                                     " (its function body cannot be built for these inputs)");
         run_function(fp, c, s);
       } else {
-        throw ExecError(ErrKind::Unsupported, "unsupported op " + (n.domain().empty() ? "" : n.domain() + ".") +
-                                                  n.op_type() + " at " + path);
+        throw ExecError(ErrKind::Unsupported,
+                        "unsupported op " + (n.domain().empty() ? "" : n.domain() + ".") + n.op_type() + " at " + path);
       }
     }
   } catch (const ExecError& e) {
@@ -337,8 +341,10 @@ void Interpreter::run_node(const onnx::NodeProto& n, Scope& scope, const std::st
   for (int k = 0; k < n.output_size(); ++k) {
     const auto& name = n.output(k);
     if (name.empty()) continue;
-    if (static_cast<size_t>(k) < c.out.size() && c.out[k].kind != Value::Kind::None) scope.values[name] = std::move(c.out[k]);
-    else fail("at " + path + " (" + n.op_type() + "): output " + std::to_string(k) + " ('" + name + "') was not produced");
+    if (static_cast<size_t>(k) < c.out.size() && c.out[k].kind != Value::Kind::None)
+      scope.values[name] = std::move(c.out[k]);
+    else
+      fail("at " + path + " (" + n.op_type() + "): output " + std::to_string(k) + " ('" + name + "') was not produced");
   }
 }
 
@@ -372,7 +378,8 @@ void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c, const onn
       at = *src;
       at.set_name(name);
     }
-    const std::string npath = c.path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
+    const std::string npath =
+        c.path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
     run_node(node, scope, npath, c.depth + 1, opset, nullptr);
   }
   for (int k = 0; k < f.output_size(); ++k) {
@@ -394,8 +401,8 @@ bool condition_of(const Tensor& t, const char* what) {
 void check_branch(OpCtx& c, const onnx::GraphProto& body, const std::vector<Value>& outs, bool branch) {
   const char* name = branch ? "then" : "else";
   if (static_cast<int>(outs.size()) != c.node.output_size()) {
-    c.ip.record_branch_problem(c.path + ": " + name + " branch gives " + std::to_string(outs.size()) + " outputs, the If has " +
-                               std::to_string(c.node.output_size()));
+    c.ip.record_branch_problem(c.path + ": " + name + " branch gives " + std::to_string(outs.size()) +
+                               " outputs, the If has " + std::to_string(c.node.output_size()));
     return;
   }
   for (size_t k = 0; k < outs.size(); ++k) {
@@ -406,7 +413,8 @@ void check_branch(OpCtx& c, const onnx::GraphProto& body, const std::vector<Valu
     if (c.graph)
       if (const auto* t = c.ip.declared_type(*c.graph, c.node.output(static_cast<int>(k))))
         if (auto e = check_against_type(outs[k], *t); !e.empty())
-          c.ip.record_branch_problem("If '" + c.path + "' output " + std::to_string(k) + " from the " + name + " branch " + e);
+          c.ip.record_branch_problem("If '" + c.path + "' output " + std::to_string(k) + " from the " + name +
+                                     " branch " + e);
   }
 }
 

@@ -108,7 +108,6 @@ std::string check_port(const Value& v, const Port& p) {
   return "";
 }
 
-
 class IrRunner {
  public:
   IrRunner(const Model& m, RunOptions ro, const std::map<int64_t, LoopMap>* loops = nullptr)
@@ -125,7 +124,8 @@ class IrRunner {
     deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.timeout_ms);
     const auto ps = params(0);
     if (inputs.size() != ps.size())
-      fail("the model has " + std::to_string(ps.size()) + " Parameters, the data set gives " + std::to_string(inputs.size()));
+      fail("the model has " + std::to_string(ps.size()) + " Parameters, the data set gives " +
+           std::to_string(inputs.size()));
     std::map<int, Value> bound;
     for (size_t k = 0; k < ps.size(); ++k) {
       const Node& p = m_.node(0, ps[k]);
@@ -157,7 +157,8 @@ class IrRunner {
   // Runs graph g with its Parameters (node index -> value); returns the Results' values in file order.
   std::vector<Value> run_graph(int g, const std::map<int, Value>& bound, int depth) {
     if (depth > limits_.max_depth)
-      throw ExecError(ErrKind::Resource, "nesting deeper than " + std::to_string(limits_.max_depth) + " at " + m_.path_of(g));
+      throw ExecError(ErrKind::Resource,
+                      "nesting deeper than " + std::to_string(limits_.max_depth) + " at " + m_.path_of(g));
     check_deadline();
     const auto& nodes = m_.graphs[g].nodes;
     const int n = static_cast<int>(nodes.size());
@@ -218,8 +219,7 @@ class IrRunner {
   }
 
   const Tensor& tensor_in(const std::vector<const Value*>& in, size_t k, const Node& node) {
-    if (k >= in.size() || !in[k]->is_tensor())
-      fail(node.op + " needs input " + std::to_string(k));
+    if (k >= in.size() || !in[k]->is_tensor()) fail(node.op + " needs input " + std::to_string(k));
     return *in[k]->t;
   }
 
@@ -247,7 +247,8 @@ class IrRunner {
     if (ab == "none") {
       for (size_t k = 1; k < in.size(); ++k)
         if (in[k]->is_tensor() && in[0]->is_tensor() && in[k]->t->shape != in[0]->t->shape)
-          fail("auto_broadcast=none but shapes " + dims_str(in[0]->t->shape) + " and " + dims_str(in[k]->t->shape) + " differ");
+          fail("auto_broadcast=none but shapes " + dims_str(in[0]->t->shape) + " and " + dims_str(in[k]->t->shape) +
+               " differ");
       return;
     }
     throw ExecError(ErrKind::Unsupported, "unsupported op " + node.op + " with auto_broadcast=" + ab);
@@ -259,7 +260,9 @@ class IrRunner {
     if (it == consts_.end()) fail("Const without data");
     const IrConst& c = m_.ir->consts[it->second];
     auto dt = dt_of(c.elem);
-    if (!dt) throw ExecError(ErrKind::Unsupported, "unsupported op Const of element type " + std::string(to_string(c.elem)) + " at " + m_.path_of(g, k));
+    if (!dt)
+      throw ExecError(ErrKind::Unsupported, "unsupported op Const of element type " + std::string(to_string(c.elem)) +
+                                                " at " + m_.path_of(g, k));
     if (!c.shape || !c.shape->is_static()) fail("Const has no static shape");
     Dims d;
     for (const auto& x : c.shape->dims) d.push_back(x.lo);
@@ -267,11 +270,13 @@ class IrRunner {
     const int64_t bytes = n * static_cast<int64_t>(dt_bytes(*dt));
     if (!c.offset || !c.size) fail("Const has no offset/size");
     if (*c.size != bytes)
-      fail("Const size " + std::to_string(*c.size) + " does not match " + dt_name(*dt) + dims_str(d) + " (" + std::to_string(bytes) + " bytes)");
+      fail("Const size " + std::to_string(*c.size) + " does not match " + dt_name(*dt) + dims_str(d) + " (" +
+           std::to_string(bytes) + " bytes)");
     if (!m_.ir->weights_size) fail("the weights file " + m_.ir->weights_path + " does not exist");
     if (*c.offset < 0 || static_cast<uint64_t>(*c.offset) > *m_.ir->weights_size ||
         static_cast<uint64_t>(bytes) > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
-      fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) + ") lie outside the weights file");
+      fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) +
+           ") lie outside the weights file");
     Tensor t(*dt, d);
     std::string buf(static_cast<size_t>(bytes), '\0');
     std::ifstream f(m_.ir->weights_path, std::ios::binary);
@@ -280,14 +285,26 @@ class IrRunner {
     const unsigned w = dt_bytes(*dt);
     auto le = [&](int64_t e) {
       uint64_t v = 0;
-      for (unsigned b = 0; b < w; ++b) v |= static_cast<uint64_t>(static_cast<unsigned char>(buf[e * w + b])) << (8 * b);
+      for (unsigned b = 0; b < w; ++b)
+        v |= static_cast<uint64_t>(static_cast<unsigned char>(buf[e * w + b])) << (8 * b);
       return v;
     };
     for (int64_t e = 0; e < n; ++e) {
       const uint64_t v = le(e);
       switch (*dt) {
-        case DT::F32: { float x; uint32_t u = static_cast<uint32_t>(v); std::memcpy(&x, &u, 4); t.f[e] = x; break; }
-        case DT::F64: { double x; std::memcpy(&x, &v, 8); t.f[e] = x; break; }
+        case DT::F32: {
+          float x;
+          uint32_t u = static_cast<uint32_t>(v);
+          std::memcpy(&x, &u, 4);
+          t.f[e] = x;
+          break;
+        }
+        case DT::F64: {
+          double x;
+          std::memcpy(&x, &v, 8);
+          t.f[e] = x;
+          break;
+        }
         case DT::F16: t.f[e] = f16_bits_to_f32(static_cast<uint16_t>(v)); break;
         case DT::BF16: t.f[e] = bf16_bits_to_f32(static_cast<uint16_t>(v)); break;
         case DT::Bool: t.i[e] = v != 0; break;
@@ -306,15 +323,24 @@ class IrRunner {
     const Node& node = m_.node(g, k);
     const std::string path = m_.path_of(g, k);
     const std::string& op = node.op;
-    static const std::map<std::string, std::string> binary{
-        {"Add", "Add"},     {"Subtract", "Sub"}, {"Multiply", "Mul"}, {"Maximum", "Max"}, {"Minimum", "Min"},
-        {"Power", "Pow"},   {"Equal", "Equal"},  {"Less", "Less"},    {"Greater", "Greater"},
-        {"LessEqual", "LessOrEqual"}, {"GreaterEqual", "GreaterOrEqual"},
-        {"LogicalAnd", "And"}, {"LogicalOr", "Or"}, {"LogicalXor", "Xor"}};
+    static const std::map<std::string, std::string> binary{{"Add", "Add"},
+                                                           {"Subtract", "Sub"},
+                                                           {"Multiply", "Mul"},
+                                                           {"Maximum", "Max"},
+                                                           {"Minimum", "Min"},
+                                                           {"Power", "Pow"},
+                                                           {"Equal", "Equal"},
+                                                           {"Less", "Less"},
+                                                           {"Greater", "Greater"},
+                                                           {"LessEqual", "LessOrEqual"},
+                                                           {"GreaterEqual", "GreaterOrEqual"},
+                                                           {"LogicalAnd", "And"},
+                                                           {"LogicalOr", "Or"},
+                                                           {"LogicalXor", "Xor"}};
     static const std::map<std::string, std::string> unary{
-        {"Relu", "Relu"}, {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"}, {"Exp", "Exp"}, {"Log", "Log"},
-        {"Sqrt", "Sqrt"}, {"Abs", "Abs"},         {"Negative", "Neg"}, {"LogicalNot", "Not"}, {"Floor", "Floor"},
-        {"Ceiling", "Ceil"}};
+        {"Relu", "Relu"},      {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},   {"Exp", "Exp"},
+        {"Log", "Log"},        {"Sqrt", "Sqrt"},       {"Abs", "Abs"},     {"Negative", "Neg"},
+        {"LogicalNot", "Not"}, {"Floor", "Floor"},     {"Ceiling", "Ceil"}};
     if (op == "Result") return {*in.at(0)};
     if (op == "Const" || op == "Constant") return {read_const(g, k)};
     if (auto it = binary.find(op); it != binary.end()) {
@@ -340,10 +366,11 @@ class IrRunner {
         const Tensor& b = tensor_in(in, 1, node);
         Tensor r = *q.at(0).t;
         const Dims out = r.shape;
-        for_broadcast<2>(out, {bstrides(a.shape, out), bstrides(b.shape, out)}, [&](int64_t o, const std::array<int64_t, 2>& ix) {
-          const int64_t x = a.i[ix[0]], y = b.i[ix[1]];
-          if (y != 0 && (x % y != 0) && ((x < 0) != (y < 0))) r.i[o] = wrap_to(r.dt, r.i[o] - 1);
-        });
+        for_broadcast<2>(out, {bstrides(a.shape, out), bstrides(b.shape, out)},
+                         [&](int64_t o, const std::array<int64_t, 2>& ix) {
+                           const int64_t x = a.i[ix[0]], y = b.i[ix[1]];
+                           if (y != 0 && (x % y != 0) && ((x < 0) != (y < 0))) r.i[o] = wrap_to(r.dt, r.i[o] - 1);
+                         });
         return {Value::tensor(std::move(r))};
       }
       return q;
@@ -426,7 +453,8 @@ class IrRunner {
       if (mode == "numpy") {
         const auto target = to_i64s(tensor_in(in, 1, node));
         if (r.at(0).t->shape != Dims(target.begin(), target.end()))
-          fail("Broadcast (numpy) of " + in[0]->t->describe() + " to " + dims_str(target) + " gives " + r[0].t->describe());
+          fail("Broadcast (numpy) of " + in[0]->t->describe() + " to " + dims_str(target) + " gives " +
+               r[0].t->describe());
       }
       return r;
     }
@@ -447,7 +475,8 @@ class IrRunner {
     axis = norm_axis(axis, r);
     if (bd < 0 || bd > ir || bd > axis) fail("Gather batch_dims " + std::to_string(bd) + " is out of range");
     for (int64_t k = 0; k < bd; ++k)
-      if (x.shape[k] != idx.shape[k]) fail("Gather batch dims of data " + dims_str(x.shape) + " and indices " + dims_str(idx.shape) + " differ");
+      if (x.shape[k] != idx.shape[k])
+        fail("Gather batch dims of data " + dims_str(x.shape) + " and indices " + dims_str(idx.shape) + " differ");
     // out = x[:axis] + idx[bd:] + x[axis+1:]
     Dims out(x.shape.begin(), x.shape.begin() + axis);
     out.insert(out.end(), idx.shape.begin() + bd, idx.shape.end());
@@ -466,26 +495,30 @@ class IrRunner {
         for (int64_t j = 0; j < nidx; ++j) {
           int64_t v = idx.geti(b * nidx + j);
           if (v < 0) v += dim;
-          if (v < 0 || v >= dim) fail("Gather index " + std::to_string(idx.geti(b * nidx + j)) + " out of range for dim " + std::to_string(dim));
+          if (v < 0 || v >= dim)
+            fail("Gather index " + std::to_string(idx.geti(b * nidx + j)) + " out of range for dim " +
+                 std::to_string(dim));
           const int64_t base = ((b * outer + p) * dim + v) * inner;
           for (int64_t q = 0; q < inner; ++q) copy_elem(x, base + q, t, o++);
         }
     return {Value::tensor(std::move(t))};
   }
 
-  std::vector<Value> strided_slice(const Node& node, const std::vector<const Value*>& in, const std::string& path, int depth) {
+  std::vector<Value> strided_slice(const Node& node, const std::vector<const Value*>& in, const std::string& path,
+                                   int depth) {
     const Tensor& x = tensor_in(in, 0, node);
     const auto begin = to_i64s(tensor_in(in, 1, node));
     const auto end = to_i64s(tensor_in(in, 2, node));
     std::vector<int64_t> stride(begin.size(), 1);
     if (in.size() > 3) stride = to_i64s(tensor_in(in, 3, node));
     auto mask = [&](const char* name) { return parse_int_list(attr(node, name, "")); };
-    const auto bm = mask("begin_mask"), em = mask("end_mask"), nm = mask("new_axis_mask"), sm = mask("shrink_axis_mask"),
-               elm = mask("ellipsis_mask");
+    const auto bm = mask("begin_mask"), em = mask("end_mask"), nm = mask("new_axis_mask"),
+               sm = mask("shrink_axis_mask"), elm = mask("ellipsis_mask");
     auto bit = [](const std::vector<int64_t>& m, size_t k) { return k < m.size() && m[k] != 0; };
     for (size_t k = 0; k < begin.size(); ++k)
       if (bit(nm, k) || bit(elm, k))
-        throw ExecError(ErrKind::Unsupported, "unsupported op StridedSlice with new_axis_mask/ellipsis_mask at " + path);
+        throw ExecError(ErrKind::Unsupported,
+                        "unsupported op StridedSlice with new_axis_mask/ellipsis_mask at " + path);
     if (end.size() != begin.size() || stride.size() != begin.size() || begin.size() > x.rank())
       fail("StridedSlice begin/end/stride lengths differ or exceed the rank");
     constexpr int64_t kMax = std::numeric_limits<int64_t>::max(), kMin = std::numeric_limits<int64_t>::min();
@@ -550,10 +583,12 @@ class IrRunner {
         continue;
       }
       if (e.external_port_id < 0 || e.external_port_id >= static_cast<int64_t>(in.size()))
-        fail(std::string(role) + "_port_map input external_port_id " + std::to_string(e.external_port_id) + " is not an If input");
+        fail(std::string(role) + "_port_map input external_port_id " + std::to_string(e.external_port_id) +
+             " is not an If input");
       auto p = by_id.find(std::to_string(e.internal_layer_id));
       if (p == by_id.end() || bnodes[p->second].op != "Parameter")
-        fail(std::string(role) + "_port_map input internal_layer_id " + std::to_string(e.internal_layer_id) + " is not a Parameter");
+        fail(std::string(role) + "_port_map input internal_layer_id " + std::to_string(e.internal_layer_id) +
+             " is not a Parameter");
       bound.emplace(p->second, *in[e.external_port_id]);
     }
     // Run the body, then pick the Results the output port map names (renumbered by external id).
@@ -576,7 +611,8 @@ class IrRunner {
       ++j;
     }
     if (out.size() < node.outputs.size())
-      fail(std::string(role) + " branch maps " + std::to_string(out.size()) + " outputs, the If declares " + std::to_string(node.outputs.size()));
+      fail(std::string(role) + " branch maps " + std::to_string(out.size()) + " outputs, the If declares " +
+           std::to_string(node.outputs.size()));
     return out;
   }
 
@@ -622,7 +658,8 @@ class IrRunner {
     std::map<int, Value> bound;
     for (const auto& e : lm->ins) {
       if (e.sliced) throw ExecError(ErrKind::Unsupported, "unsupported op Loop with a sliced input (axis) at " + path);
-      if (e.ext < 0 || e.ext >= static_cast<int64_t>(in.size())) fail("Loop port_map input " + std::to_string(e.ext) + " is not a Loop input");
+      if (e.ext < 0 || e.ext >= static_cast<int64_t>(in.size()))
+        fail("Loop port_map input " + std::to_string(e.ext) + " is not a Loop input");
       bound[layer(e.internal, "Parameter")] = *in[e.ext];
     }
     auto res_pos = [&](int node_index) {
@@ -637,9 +674,12 @@ class IrRunner {
     std::vector<Value> vals;
     while (cond && (trip < 0 || it_n < trip)) {
       if (it_n >= limits_.max_loop_iterations)
-        throw ExecError(ErrKind::Resource, "Loop at " + path + " reached the iteration limit of " + std::to_string(it_n) + " (--max-iterations)");
+        throw ExecError(ErrKind::Resource, "Loop at " + path + " reached the iteration limit of " +
+                                               std::to_string(it_n) + " (--max-iterations)");
       if (iter_node >= 0) {
-        const DT dt = bnodes[iter_node].outputs.empty() ? DT::I64 : dt_of(bnodes[iter_node].outputs[0].type.elem).value_or(DT::I64);
+        const DT dt = bnodes[iter_node].outputs.empty()
+                          ? DT::I64
+                          : dt_of(bnodes[iter_node].outputs[0].type.elem).value_or(DT::I64);
         bound[iter_node] = Value::tensor(scalar_tensor(dt, static_cast<double>(it_n)));
       }
       vals = run_graph(body, bound, depth + 1);
@@ -662,10 +702,12 @@ class IrRunner {
       int pos = -1;
       for (size_t j = 0; j < node.outputs.size(); ++j)
         if (node.outputs[j].id == std::to_string(lm->outs[o].ext)) pos = static_cast<int>(j);
-      if (pos < 0 && lm->outs[o].ext >= 0 && lm->outs[o].ext < static_cast<int64_t>(node.outputs.size())) pos = static_cast<int>(lm->outs[o].ext);
+      if (pos < 0 && lm->outs[o].ext >= 0 && lm->outs[o].ext < static_cast<int64_t>(node.outputs.size()))
+        pos = static_cast<int>(lm->outs[o].ext);
       if (pos < 0) fail("Loop port_map output " + std::to_string(lm->outs[o].ext) + " is not a Loop output");
       if (lm->outs[o].axis) {
-        if (per_iter[o].empty()) fail("Loop ran no iteration: concatenated output " + std::to_string(pos) + " is empty");
+        if (per_iter[o].empty())
+          fail("Loop ran no iteration: concatenated output " + std::to_string(pos) + " is empty");
         std::vector<const Tensor*> ts;
         for (const auto& v : per_iter[o]) {
           if (!v.is_tensor()) fail("Loop output is not a tensor");
@@ -680,7 +722,8 @@ class IrRunner {
               auto b = bound.find(layer(to, "Parameter"));
               if (b != bound.end()) last[o] = b->second;
             }
-          if (last[o].kind == Value::Kind::None) fail("Loop ran no iteration and output " + std::to_string(pos) + " has no initial value");
+          if (last[o].kind == Value::Kind::None)
+            fail("Loop ran no iteration and output " + std::to_string(pos) + " has no initial value");
         }
         out[pos] = last[o];
       }
@@ -725,15 +768,15 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
         o.ok = false;
         o.detail = e;
       }
-    judge_output(cr, std::move(o), outputs[k],
-                 golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
+    judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
+                 cfg);
   }
   explain_by_branch_problems(cr);
   return cr;
 }
 
-std::string save_case(const fs::path& dir, int index, const std::vector<Value>& inputs, const std::vector<Value>& outputs,
-                      const std::map<std::string, bool>& pins) {
+std::string save_case(const fs::path& dir, int index, const std::vector<Value>& inputs,
+                      const std::vector<Value>& outputs, const std::map<std::string, bool>& pins) {
   const fs::path d = dir / ("test_data_set_" + std::to_string(index));
   std::error_code ec;
   fs::create_directories(d, ec);
@@ -800,49 +843,51 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
   int save_index = 0;
   PinState state;
   for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
-  for (size_t s = 0; s < sets.size(); ++s) {
-    const DataSet& ds = sets[s];
-    const std::string name = synthetic ? "" : ds.dir.string();
-    if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
-    CaseResult bad;
-    bad.data_set = name;
-    bad.status = CaseStatus::Failed;
-    if (!ds.pins_error.empty()) {
-      bad.message = ds.pins_error;
-      mr.cases.push_back(bad);
-      continue;
-    }
-    std::vector<Value> inputs;
-    std::vector<std::optional<Value>> golden;
-    try {
-      if (!synthetic) {
-        if (ds.inputs.size() > n_params)
-          fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " + std::to_string(n_params) + " Parameters");
-        for (size_t k = 0; k < n_params; ++k) {
-          if (k >= ds.inputs.size() || ds.inputs[k].empty()) fail("data set has no input_" + std::to_string(k));
-          inputs.push_back(read_golden(ds.inputs[k]));
-        }
-        if (ds.outputs.size() > n_results)
-          fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " + std::to_string(n_results) + " Results");
-        for (size_t k = 0; k < n_results; ++k) {
-          if (k >= ds.outputs.size() || ds.outputs[k].empty()) golden.emplace_back();
-          else golden.emplace_back(read_golden(ds.outputs[k]));
-        }
+    for (size_t s = 0; s < sets.size(); ++s) {
+      const DataSet& ds = sets[s];
+      const std::string name = synthetic ? "" : ds.dir.string();
+      if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
+      CaseResult bad;
+      bad.data_set = name;
+      bad.status = CaseStatus::Failed;
+      if (!ds.pins_error.empty()) {
+        bad.message = ds.pins_error;
+        mr.cases.push_back(bad);
+        continue;
       }
-    } catch (const ExecError& e) {
-      bad.message = e.what();
-      mr.cases.push_back(bad);
-      continue;
+      std::vector<Value> inputs;
+      std::vector<std::optional<Value>> golden;
+      try {
+        if (!synthetic) {
+          if (ds.inputs.size() > n_params)
+            fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " +
+                 std::to_string(n_params) + " Parameters");
+          for (size_t k = 0; k < n_params; ++k) {
+            if (k >= ds.inputs.size() || ds.inputs[k].empty()) fail("data set has no input_" + std::to_string(k));
+            inputs.push_back(read_golden(ds.inputs[k]));
+          }
+          if (ds.outputs.size() > n_results)
+            fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " +
+                 std::to_string(n_results) + " Results");
+          for (size_t k = 0; k < n_results; ++k) {
+            if (k >= ds.outputs.size() || ds.outputs[k].empty()) golden.emplace_back();
+            else golden.emplace_back(read_golden(ds.outputs[k]));
+          }
+        }
+      } catch (const ExecError& e) {
+        bad.message = e.what();
+        mr.cases.push_back(bad);
+        continue;
+      }
+      run_pin_sets(
+          plan, s, name, cfg, mr, state,
+          [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
+            return run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
+          },
+          [&](const PinSet& pins, const std::vector<Value>& outputs) {
+            return save_case(cfg.save_dir, save_index++, inputs, outputs, pins);
+          });
     }
-    run_pin_sets(
-        plan, s, name, cfg, mr, state,
-        [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-          return run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
-        },
-        [&](const PinSet& pins, const std::vector<Value>& outputs) {
-          return save_case(cfg.save_dir, save_index++, inputs, outputs, pins);
-        });
-  }
   tally(mr);
   return mr;
 }

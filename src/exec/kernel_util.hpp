@@ -20,7 +20,8 @@ inline Dims strides_of(const Dims& d) {
 
 // Normalizes a possibly negative axis against rank r (inclusive upper bound when `extra`).
 inline int64_t norm_axis(int64_t a, int64_t r, const char* what = "axis") {
-  if (a < -r || a >= r) fail(std::string(what) + " " + std::to_string(a) + " out of range for rank " + std::to_string(r));
+  if (a < -r || a >= r)
+    fail(std::string(what) + " " + std::to_string(a) + " out of range for rank " + std::to_string(r));
   return a < 0 ? a + r : a;
 }
 

@@ -40,46 +40,57 @@ void same_type(const OpCtx& c, size_t a, size_t b) {
 // ---- arithmetic
 void k_add(OpCtx& c) {
   same_type(c, 0, 1);
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x + y; },
-                  [](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y)); }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x + y; },
+               [](int64_t x, int64_t y) {
+                 return static_cast<int64_t>(static_cast<uint64_t>(x) + static_cast<uint64_t>(y));
+               }));
 }
 void k_sub(OpCtx& c) {
   same_type(c, 0, 1);
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x - y; },
-                  [](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y)); }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x - y; },
+               [](int64_t x, int64_t y) {
+                 return static_cast<int64_t>(static_cast<uint64_t>(x) - static_cast<uint64_t>(y));
+               }));
 }
 void k_mul(OpCtx& c) {
   same_type(c, 0, 1);
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x * y; },
-                  [](int64_t x, int64_t y) { return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y)); }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x * y; },
+               [](int64_t x, int64_t y) {
+                 return static_cast<int64_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
+               }));
 }
 void k_div(OpCtx& c) {
   same_type(c, 0, 1);
   const bool u64 = c.t(0).dt == DT::U64;
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x / y; },
-                  [u64](int64_t x, int64_t y) -> int64_t {
-                    if (y == 0) fail("integer division by zero");
-                    if (u64) return static_cast<int64_t>(static_cast<uint64_t>(x) / static_cast<uint64_t>(y));
-                    if (x == INT64_MIN && y == -1) return INT64_MIN;
-                    return x / y;
-                  }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt, [](double x, double y) { return x / y; },
+               [u64](int64_t x, int64_t y) -> int64_t {
+                 if (y == 0) fail("integer division by zero");
+                 if (u64) return static_cast<int64_t>(static_cast<uint64_t>(x) / static_cast<uint64_t>(y));
+                 if (x == INT64_MIN && y == -1) return INT64_MIN;
+                 return x / y;
+               }));
 }
 void k_mod(OpCtx& c) {
   same_type(c, 0, 1);
   const bool fm = c.attr_i("fmod", 0) != 0;
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt,
-                  [fm](double x, double y) {
-                    double r = std::fmod(x, y);
-                    if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
-                    return r;
-                  },
-                  [fm](int64_t x, int64_t y) -> int64_t {
-                    if (y == 0) fail("integer modulo by zero");
-                    if (y == -1) return 0;
-                    int64_t r = x % y;
-                    if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
-                    return r;
-                  }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt,
+               [fm](double x, double y) {
+                 double r = std::fmod(x, y);
+                 if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
+                 return r;
+               },
+               [fm](int64_t x, int64_t y) -> int64_t {
+                 if (y == 0) fail("integer modulo by zero");
+                 if (y == -1) return 0;
+                 int64_t r = x % y;
+                 if (!fm && r != 0 && ((r < 0) != (y < 0))) r += y;
+                 return r;
+               }));
 }
 void k_pow(OpCtx& c) {
   const Tensor& a = c.t(0);
@@ -93,9 +104,16 @@ void k_pow(OpCtx& c) {
     } else if (!is_float(b.dt)) {
       // integer power by repeated squaring (wraps like numpy)
       int64_t base = a.i[ix[0]], e = b.i[ix[1]];
-      if (e < 0) { r.i[k] = base == 1 ? 1 : 0; return; }
+      if (e < 0) {
+        r.i[k] = base == 1 ? 1 : 0;
+        return;
+      }
       uint64_t res = 1, bb = static_cast<uint64_t>(base);
-      while (e) { if (e & 1) res *= bb; bb *= bb; e >>= 1; }
+      while (e) {
+        if (e & 1) res *= bb;
+        bb *= bb;
+        e >>= 1;
+      }
       r.i[k] = static_cast<int64_t>(res);
     } else {
       r.i[k] = double_to_int(a.dt, std::pow(a.getf(ix[0]), b.getf(ix[1])));
@@ -105,19 +123,21 @@ void k_pow(OpCtx& c) {
   c.set(0, std::move(r));
 }
 void k_prelu(OpCtx& c) {
-  c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double s) { return x < 0 ? s * x : x; },
-                  [](int64_t x, int64_t s) { return x < 0 ? s * x : x; }));
+  c.set(0, binary(
+               c.t(0), c.t(1), c.t(0).dt, [](double x, double s) { return x < 0 ? s * x : x; },
+               [](int64_t x, int64_t s) { return x < 0 ? s * x : x; }));
 }
 void k_bitshift(OpCtx& c) {
   const bool left = c.attr_s("direction", "") == "LEFT";
   const DT dt = c.t(0).dt;
   const unsigned bits = dt_bytes(dt) * 8;
-  c.set(0, binary(c.t(0), c.t(1), dt, [](double x, double) { return x; },
-                  [left, bits](int64_t x, int64_t y) -> int64_t {
-                    const uint64_t ux = static_cast<uint64_t>(x);
-                    if (y < 0 || static_cast<uint64_t>(y) >= bits) return 0;
-                    return static_cast<int64_t>(left ? ux << y : ux >> y);
-                  }));
+  c.set(0, binary(
+               c.t(0), c.t(1), dt, [](double x, double) { return x; },
+               [left, bits](int64_t x, int64_t y) -> int64_t {
+                 const uint64_t ux = static_cast<uint64_t>(x);
+                 if (y < 0 || static_cast<uint64_t>(y) >= bits) return 0;
+                 return static_cast<int64_t>(left ? ux << y : ux >> y);
+               }));
 }
 
 // ---- variadic
@@ -136,29 +156,38 @@ void variadic(OpCtx& c, FF ff, FI fi, bool mean = false) {
 }
 void k_max(OpCtx& c) {
   const bool u = c.t(0).dt == DT::U64;
-  variadic(c, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::max(x, y); },
-           [u](int64_t x, int64_t y) { return u ? static_cast<int64_t>(std::max<uint64_t>(x, y)) : std::max(x, y); });
+  variadic(
+      c, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::max(x, y); },
+      [u](int64_t x, int64_t y) { return u ? static_cast<int64_t>(std::max<uint64_t>(x, y)) : std::max(x, y); });
 }
 void k_min(OpCtx& c) {
   const bool u = c.t(0).dt == DT::U64;
-  variadic(c, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::min(x, y); },
-           [u](int64_t x, int64_t y) { return u ? static_cast<int64_t>(std::min<uint64_t>(x, y)) : std::min(x, y); });
+  variadic(
+      c, [](double x, double y) { return std::isnan(x) || std::isnan(y) ? kNaN : std::min(x, y); },
+      [u](int64_t x, int64_t y) { return u ? static_cast<int64_t>(std::min<uint64_t>(x, y)) : std::min(x, y); });
 }
-void k_sum(OpCtx& c) { variadic(c, [](double x, double y) { return x + y; }, [](int64_t x, int64_t y) { return x + y; }); }
-void k_mean(OpCtx& c) { variadic(c, [](double x, double y) { return x + y; }, [](int64_t x, int64_t y) { return x + y; }, true); }
+void k_sum(OpCtx& c) {
+  variadic(
+      c, [](double x, double y) { return x + y; }, [](int64_t x, int64_t y) { return x + y; });
+}
+void k_mean(OpCtx& c) {
+  variadic(
+      c, [](double x, double y) { return x + y; }, [](int64_t x, int64_t y) { return x + y; }, true);
+}
 
 // ---- comparisons and logic
 template <typename FF, typename FI>
 void compare(OpCtx& c, FF ff, FI fi) {
   const Tensor& a = c.t(0);
   const Tensor& b = c.t(1);
-  if (a.dt != b.dt) fail(std::string("operands have different element types ") + dt_name(a.dt) + " and " + dt_name(b.dt));
+  if (a.dt != b.dt)
+    fail(std::string("operands have different element types ") + dt_name(a.dt) + " and " + dt_name(b.dt));
   if (a.dt == DT::U64) {
     c.set(0, binary(a, b, DT::Bool, ff, [fi](int64_t x, int64_t y) -> int64_t {
-      // compare as unsigned by flipping the sign bit
-      return fi(static_cast<int64_t>(static_cast<uint64_t>(x) ^ (1ULL << 63)),
-                static_cast<int64_t>(static_cast<uint64_t>(y) ^ (1ULL << 63)));
-    }));
+            // compare as unsigned by flipping the sign bit
+            return fi(static_cast<int64_t>(static_cast<uint64_t>(x) ^ (1ULL << 63)),
+                      static_cast<int64_t>(static_cast<uint64_t>(y) ^ (1ULL << 63)));
+          }));
     return;
   }
   c.set(0, binary(a, b, DT::Bool, ff, fi));
@@ -174,18 +203,55 @@ void k_equal(OpCtx& c) {
     c.set(0, std::move(r));
     return;
   }
-  compare(c, [](double x, double y) { return double(x == y); }, [](int64_t x, int64_t y) -> int64_t { return x == y; });
+  compare(
+      c, [](double x, double y) { return double(x == y); }, [](int64_t x, int64_t y) -> int64_t { return x == y; });
 }
-void k_less(OpCtx& c) { compare(c, [](double x, double y) { return double(x < y); }, [](int64_t x, int64_t y) -> int64_t { return x < y; }); }
-void k_less_eq(OpCtx& c) { compare(c, [](double x, double y) { return double(x <= y); }, [](int64_t x, int64_t y) -> int64_t { return x <= y; }); }
-void k_greater(OpCtx& c) { compare(c, [](double x, double y) { return double(x > y); }, [](int64_t x, int64_t y) -> int64_t { return x > y; }); }
-void k_greater_eq(OpCtx& c) { compare(c, [](double x, double y) { return double(x >= y); }, [](int64_t x, int64_t y) -> int64_t { return x >= y; }); }
-void k_and(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double(x && y); }, [](int64_t x, int64_t y) -> int64_t { return x && y; })); }
-void k_or(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double(x || y); }, [](int64_t x, int64_t y) -> int64_t { return x || y; })); }
-void k_xor(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double((x != 0) != (y != 0)); }, [](int64_t x, int64_t y) -> int64_t { return (x != 0) != (y != 0); })); }
-void k_bitwise_and(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x & y; })); }
-void k_bitwise_or(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x | y; })); }
-void k_bitwise_xor(OpCtx& c) { c.set(0, binary(c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x ^ y; })); }
+void k_less(OpCtx& c) {
+  compare(
+      c, [](double x, double y) { return double(x < y); }, [](int64_t x, int64_t y) -> int64_t { return x < y; });
+}
+void k_less_eq(OpCtx& c) {
+  compare(
+      c, [](double x, double y) { return double(x <= y); }, [](int64_t x, int64_t y) -> int64_t { return x <= y; });
+}
+void k_greater(OpCtx& c) {
+  compare(
+      c, [](double x, double y) { return double(x > y); }, [](int64_t x, int64_t y) -> int64_t { return x > y; });
+}
+void k_greater_eq(OpCtx& c) {
+  compare(
+      c, [](double x, double y) { return double(x >= y); }, [](int64_t x, int64_t y) -> int64_t { return x >= y; });
+}
+void k_and(OpCtx& c) {
+  c.set(0, binary(
+               c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double(x && y); },
+               [](int64_t x, int64_t y) -> int64_t { return x && y; }));
+}
+void k_or(OpCtx& c) {
+  c.set(0, binary(
+               c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double(x || y); },
+               [](int64_t x, int64_t y) -> int64_t { return x || y; }));
+}
+void k_xor(OpCtx& c) {
+  c.set(0, binary(
+               c.t(0), c.t(1), DT::Bool, [](double x, double y) { return double((x != 0) != (y != 0)); },
+               [](int64_t x, int64_t y) -> int64_t { return (x != 0) != (y != 0); }));
+}
+void k_bitwise_and(OpCtx& c) {
+  c.set(0,
+        binary(
+            c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x & y; }));
+}
+void k_bitwise_or(OpCtx& c) {
+  c.set(0,
+        binary(
+            c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x | y; }));
+}
+void k_bitwise_xor(OpCtx& c) {
+  c.set(0,
+        binary(
+            c.t(0), c.t(1), c.t(0).dt, [](double x, double) { return x; }, [](int64_t x, int64_t y) { return x ^ y; }));
+}
 
 // ---- unary
 template <typename FF, typename FI>
@@ -206,8 +272,10 @@ Tensor unary_float(const OpCtx& c, const Tensor& x, FF ff) {
   return unary(x, ff, [](int64_t v) { return v; });
 }
 
-#define FLOAT_UNARY(NAME, EXPR)                                            \
-  void NAME(OpCtx& c) { c.set(0, unary_float(c, c.t(0), [&](double x) { return EXPR; })); }
+#define FLOAT_UNARY(NAME, EXPR)                                       \
+  void NAME(OpCtx& c) {                                               \
+    c.set(0, unary_float(c, c.t(0), [&](double x) { return EXPR; })); \
+  }
 
 FLOAT_UNARY(k_sqrt, std::sqrt(x))
 FLOAT_UNARY(k_exp, std::exp(x))
@@ -233,28 +301,45 @@ FLOAT_UNARY(k_sigmoid, x >= 0 ? 1.0 / (1.0 + std::exp(-x)) : std::exp(x) / (1.0 
 FLOAT_UNARY(k_softplus, std::log1p(std::exp(-std::abs(x))) + std::max(x, 0.0))
 FLOAT_UNARY(k_softsign, x / (1.0 + std::abs(x)))
 FLOAT_UNARY(k_elu, x >= 0 ? x : c.attr_f("alpha", 1.0f) * (std::exp(x) - 1.0))
-FLOAT_UNARY(k_celu, std::max(0.0, x) + std::min(0.0, c.attr_f("alpha", 1.0f) * (std::exp(x / c.attr_f("alpha", 1.0f)) - 1.0)))
+FLOAT_UNARY(k_celu,
+            std::max(0.0, x) + std::min(0.0, c.attr_f("alpha", 1.0f) * (std::exp(x / c.attr_f("alpha", 1.0f)) - 1.0)))
 FLOAT_UNARY(k_selu, c.attr_f("gamma", 1.05070102214813232421875f) *
                         (x > 0 ? x : c.attr_f("alpha", 1.67326319217681884765625f) * (std::exp(x) - 1.0)))
 FLOAT_UNARY(k_leaky_relu, x >= 0 ? x : static_cast<double>(c.attr_f("alpha", 0.01f)) * x)
 FLOAT_UNARY(k_thresholded_relu, x > c.attr_f("alpha", 1.0f) ? x : 0.0)
 FLOAT_UNARY(k_hard_sigmoid, std::max(0.0, std::min(1.0, static_cast<double>(c.attr_f("alpha", 0.2f)) * x +
-                                                               static_cast<double>(c.attr_f("beta", 0.5f)))))
-FLOAT_UNARY(k_hard_swish, x * std::max(0.0, std::min(1.0, x / 6.0 + 0.5)))
-FLOAT_UNARY(k_mish, x * std::tanh(std::log1p(std::exp(x))))
+                                                            static_cast<double>(c.attr_f("beta", 0.5f)))))
+FLOAT_UNARY(k_hard_swish, x* std::max(0.0, std::min(1.0, x / 6.0 + 0.5)))
+FLOAT_UNARY(k_mish, x* std::tanh(std::log1p(std::exp(x))))
 
-void k_neg(OpCtx& c) { c.set(0, unary(c.t(0), [](double x) { return -x; }, [](int64_t x) { return static_cast<int64_t>(0ULL - static_cast<uint64_t>(x)); })); }
+void k_neg(OpCtx& c) {
+  c.set(0, unary(
+               c.t(0), [](double x) { return -x; },
+               [](int64_t x) { return static_cast<int64_t>(0ULL - static_cast<uint64_t>(x)); }));
+}
 void k_abs(OpCtx& c) {
   const bool u = is_unsigned_int(c.t(0).dt);
-  c.set(0, unary(c.t(0), [](double x) { return std::abs(x); }, [u](int64_t x) { return u ? x : (x < 0 ? -x : x); }));
+  c.set(0, unary(
+               c.t(0), [](double x) { return std::abs(x); }, [u](int64_t x) { return u ? x : (x < 0 ? -x : x); }));
 }
 void k_sign(OpCtx& c) {
-  c.set(0, unary(c.t(0), [](double x) { return std::isnan(x) ? x : double((x > 0) - (x < 0)); },
-                 [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }));
+  c.set(0, unary(
+               c.t(0), [](double x) { return std::isnan(x) ? x : double((x > 0) - (x < 0)); },
+               [](int64_t x) -> int64_t { return (x > 0) - (x < 0); }));
 }
-void k_relu(OpCtx& c) { c.set(0, unary(c.t(0), [](double x) { return x > 0 ? x : (x == 0 ? 0.0 : 0.0); }, [](int64_t x) { return std::max<int64_t>(x, 0); })); }
-void k_not(OpCtx& c) { c.set(0, unary(c.t(0), [](double x) { return double(x == 0); }, [](int64_t x) -> int64_t { return x == 0; })); }
-void k_bitwise_not(OpCtx& c) { c.set(0, unary(c.t(0), [](double x) { return x; }, [](int64_t x) { return ~x; })); }
+void k_relu(OpCtx& c) {
+  c.set(0, unary(
+               c.t(0), [](double x) { return x > 0 ? x : (x == 0 ? 0.0 : 0.0); },
+               [](int64_t x) { return std::max<int64_t>(x, 0); }));
+}
+void k_not(OpCtx& c) {
+  c.set(0, unary(
+               c.t(0), [](double x) { return double(x == 0); }, [](int64_t x) -> int64_t { return x == 0; }));
+}
+void k_bitwise_not(OpCtx& c) {
+  c.set(0, unary(
+               c.t(0), [](double x) { return x; }, [](int64_t x) { return ~x; }));
+}
 void k_isnan(OpCtx& c) {
   const Tensor& x = c.t(0);
   Tensor r(DT::Bool, x.shape);
@@ -282,10 +367,13 @@ void k_clip(OpCtx& c) {
   if (c.has(1)) lo = c.t(1).getf(0);
   if (c.has(2)) hi = c.t(2).getf(0);
   if (is_float(x.dt)) {
-    c.set(0, unary(x, [&](double v) { return std::isnan(v) ? v : std::min(std::max(v, lo), hi); }, [](int64_t v) { return v; }));
+    c.set(0, unary(
+                 x, [&](double v) { return std::isnan(v) ? v : std::min(std::max(v, lo), hi); },
+                 [](int64_t v) { return v; }));
   } else {
     int64_t ilo = c.has(1) ? c.t(1).geti(0) : INT64_MIN, ihi = c.has(2) ? c.t(2).geti(0) : INT64_MAX;
-    c.set(0, unary(x, [](double v) { return v; }, [&](int64_t v) { return std::min(std::max(v, ilo), ihi); }));
+    c.set(0, unary(
+                 x, [](double v) { return v; }, [&](int64_t v) { return std::min(std::max(v, ilo), ihi); }));
   }
 }
 void k_where(OpCtx& c) {
@@ -304,7 +392,9 @@ void k_where(OpCtx& c) {
 }
 void k_cast(OpCtx& c) {
   const int64_t to = c.attr_i("to", 0);
-  if (!dt_known(static_cast<int>(to))) throw ExecError(ErrKind::Unsupported, "unsupported op Cast to element type " + std::to_string(to) + " at " + c.path);
+  if (!dt_known(static_cast<int>(to)))
+    throw ExecError(ErrKind::Unsupported,
+                    "unsupported op Cast to element type " + std::to_string(to) + " at " + c.path);
   c.set(0, cast_tensor(c.t(0), static_cast<DT>(to)));
 }
 void k_cast_like(OpCtx& c) { c.set(0, cast_tensor(c.t(0), c.t(1).dt)); }
@@ -312,7 +402,8 @@ void k_identity(OpCtx& c) { c.set(0, c.val(0)); }
 void k_dropout(OpCtx& c) {
   const bool training = c.has(2) && c.t(2).geti(0) != 0;
   const double ratio = c.has(1) ? c.t(1).getf(0) : c.attr_f("ratio", 0.5f);
-  if (training && ratio != 0) throw ExecError(ErrKind::Unsupported, "unsupported op Dropout in training mode (random) at " + c.path);
+  if (training && ratio != 0)
+    throw ExecError(ErrKind::Unsupported, "unsupported op Dropout in training mode (random) at " + c.path);
   c.set(0, c.val(0));
   if (c.want(1)) {
     Tensor m(DT::Bool, c.t(0).shape);
@@ -324,21 +415,74 @@ void k_dropout(OpCtx& c) {
 }  // namespace
 
 void register_elementwise(KernelTable& t) {
-  t["Add"] = k_add; t["Sub"] = k_sub; t["Mul"] = k_mul; t["Div"] = k_div; t["Mod"] = k_mod; t["Pow"] = k_pow;
-  t["PRelu"] = k_prelu; t["BitShift"] = k_bitshift;
-  t["Max"] = k_max; t["Min"] = k_min; t["Sum"] = k_sum; t["Mean"] = k_mean;
-  t["Equal"] = k_equal; t["Less"] = k_less; t["LessOrEqual"] = k_less_eq; t["Greater"] = k_greater;
-  t["GreaterOrEqual"] = k_greater_eq; t["And"] = k_and; t["Or"] = k_or; t["Xor"] = k_xor; t["Not"] = k_not;
-  t["BitwiseAnd"] = k_bitwise_and; t["BitwiseOr"] = k_bitwise_or; t["BitwiseXor"] = k_bitwise_xor; t["BitwiseNot"] = k_bitwise_not;
-  t["Sqrt"] = k_sqrt; t["Exp"] = k_exp; t["Log"] = k_log; t["Sin"] = k_sin; t["Cos"] = k_cos; t["Tan"] = k_tan;
-  t["Asin"] = k_asin; t["Acos"] = k_acos; t["Atan"] = k_atan; t["Sinh"] = k_sinh; t["Cosh"] = k_cosh; t["Tanh"] = k_tanh;
-  t["Asinh"] = k_asinh; t["Acosh"] = k_acosh; t["Atanh"] = k_atanh; t["Erf"] = k_erf; t["Floor"] = k_floor;
-  t["Ceil"] = k_ceil; t["Round"] = k_round; t["Reciprocal"] = k_reciprocal; t["Sigmoid"] = k_sigmoid;
-  t["Softplus"] = k_softplus; t["Softsign"] = k_softsign; t["Elu"] = k_elu; t["Celu"] = k_celu; t["Selu"] = k_selu;
-  t["LeakyRelu"] = k_leaky_relu; t["ThresholdedRelu"] = k_thresholded_relu; t["HardSigmoid"] = k_hard_sigmoid;
-  t["HardSwish"] = k_hard_swish; t["Mish"] = k_mish; t["Neg"] = k_neg; t["Abs"] = k_abs; t["Sign"] = k_sign;
-  t["Relu"] = k_relu; t["IsNaN"] = k_isnan; t["IsInf"] = k_isinf; t["Shrink"] = k_shrink; t["Clip"] = k_clip;
-  t["Where"] = k_where; t["Cast"] = k_cast; t["CastLike"] = k_cast_like; t["Identity"] = k_identity;
+  t["Add"] = k_add;
+  t["Sub"] = k_sub;
+  t["Mul"] = k_mul;
+  t["Div"] = k_div;
+  t["Mod"] = k_mod;
+  t["Pow"] = k_pow;
+  t["PRelu"] = k_prelu;
+  t["BitShift"] = k_bitshift;
+  t["Max"] = k_max;
+  t["Min"] = k_min;
+  t["Sum"] = k_sum;
+  t["Mean"] = k_mean;
+  t["Equal"] = k_equal;
+  t["Less"] = k_less;
+  t["LessOrEqual"] = k_less_eq;
+  t["Greater"] = k_greater;
+  t["GreaterOrEqual"] = k_greater_eq;
+  t["And"] = k_and;
+  t["Or"] = k_or;
+  t["Xor"] = k_xor;
+  t["Not"] = k_not;
+  t["BitwiseAnd"] = k_bitwise_and;
+  t["BitwiseOr"] = k_bitwise_or;
+  t["BitwiseXor"] = k_bitwise_xor;
+  t["BitwiseNot"] = k_bitwise_not;
+  t["Sqrt"] = k_sqrt;
+  t["Exp"] = k_exp;
+  t["Log"] = k_log;
+  t["Sin"] = k_sin;
+  t["Cos"] = k_cos;
+  t["Tan"] = k_tan;
+  t["Asin"] = k_asin;
+  t["Acos"] = k_acos;
+  t["Atan"] = k_atan;
+  t["Sinh"] = k_sinh;
+  t["Cosh"] = k_cosh;
+  t["Tanh"] = k_tanh;
+  t["Asinh"] = k_asinh;
+  t["Acosh"] = k_acosh;
+  t["Atanh"] = k_atanh;
+  t["Erf"] = k_erf;
+  t["Floor"] = k_floor;
+  t["Ceil"] = k_ceil;
+  t["Round"] = k_round;
+  t["Reciprocal"] = k_reciprocal;
+  t["Sigmoid"] = k_sigmoid;
+  t["Softplus"] = k_softplus;
+  t["Softsign"] = k_softsign;
+  t["Elu"] = k_elu;
+  t["Celu"] = k_celu;
+  t["Selu"] = k_selu;
+  t["LeakyRelu"] = k_leaky_relu;
+  t["ThresholdedRelu"] = k_thresholded_relu;
+  t["HardSigmoid"] = k_hard_sigmoid;
+  t["HardSwish"] = k_hard_swish;
+  t["Mish"] = k_mish;
+  t["Neg"] = k_neg;
+  t["Abs"] = k_abs;
+  t["Sign"] = k_sign;
+  t["Relu"] = k_relu;
+  t["IsNaN"] = k_isnan;
+  t["IsInf"] = k_isinf;
+  t["Shrink"] = k_shrink;
+  t["Clip"] = k_clip;
+  t["Where"] = k_where;
+  t["Cast"] = k_cast;
+  t["CastLike"] = k_cast_like;
+  t["Identity"] = k_identity;
   t["Dropout"] = k_dropout;
 }
 

@@ -11,7 +11,8 @@ namespace {
 
 void k_einsum(OpCtx& c) {
   std::string eq;
-  for (char ch : c.attr_s("equation", "")) if (ch != ' ') eq += ch;
+  for (char ch : c.attr_s("equation", ""))
+    if (ch != ' ') eq += ch;
   const auto arrow = eq.find("->");
   std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> terms;
@@ -21,13 +22,15 @@ void k_einsum(OpCtx& c) {
     if (q == std::string::npos) break;
     p = q + 1;
   }
-  if (terms.size() != c.n_in()) fail("Einsum equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(c.n_in()));
+  if (terms.size() != c.n_in())
+    fail("Einsum equation has " + std::to_string(terms.size()) + " operands, the node " + std::to_string(c.n_in()));
   // Expand "..." into letters from a reserved range.
   size_t ell_rank = 0;
   for (size_t k = 0; k < terms.size(); ++k) {
     const auto p = terms[k].find("...");
     if (p != std::string::npos) {
-      if (terms[k].size() - 3 > c.t(k).rank()) fail("Einsum term '" + terms[k] + "' has more letters than its operand has dimensions");
+      if (terms[k].size() - 3 > c.t(k).rank())
+        fail("Einsum term '" + terms[k] + "' has more letters than its operand has dimensions");
       ell_rank = std::max(ell_rank, c.t(k).rank() - (terms[k].size() - 3));
     }
   }
@@ -60,12 +63,15 @@ void k_einsum(OpCtx& c) {
     if (p != std::string::npos) out = out.substr(0, p) + ell + out.substr(p + 3);
   } else {
     std::map<char, int> cnt;
-    for (auto& t : terms) for (char ch : t) cnt[ch]++;
+    for (auto& t : terms)
+      for (char ch : t) cnt[ch]++;
     out = ell;
-    for (auto& [ch, n] : cnt) if (n == 1 && !(ch >= 'A' && ch < 'A' + static_cast<int>(ell_rank))) out += ch;
+    for (auto& [ch, n] : cnt)
+      if (n == 1 && !(ch >= 'A' && ch < 'A' + static_cast<int>(ell_rank))) out += ch;
   }
   std::string all = out;
-  for (auto& [ch, n] : size) if (out.find(ch) == std::string::npos) all += ch;
+  for (auto& [ch, n] : size)
+    if (out.find(ch) == std::string::npos) all += ch;
   Dims od, full;
   for (char ch : out) {
     if (!size.count(ch)) fail("Einsum output letter not in the inputs");
@@ -132,13 +138,20 @@ void k_unique(OpCtx& c) {
   for (int64_t k = 0; k < len; ++k) {
     int64_t found = -1;
     for (size_t u = 0; u < firsts.size(); ++u)
-      if (same(firsts[u], k)) { found = static_cast<int64_t>(u); break; }
-    if (found < 0) { firsts.push_back(k); found = static_cast<int64_t>(firsts.size()) - 1; }
+      if (same(firsts[u], k)) {
+        found = static_cast<int64_t>(u);
+        break;
+      }
+    if (found < 0) {
+      firsts.push_back(k);
+      found = static_cast<int64_t>(firsts.size()) - 1;
+    }
     inverse[k] = found;
   }
   std::vector<int64_t> order(firsts.size());
   std::iota(order.begin(), order.end(), 0);
-  if (sorted) std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return less(firsts[a], firsts[b]); });
+  if (sorted)
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return less(firsts[a], firsts[b]); });
   std::vector<int64_t> rank_of(order.size());
   for (size_t r = 0; r < order.size(); ++r) rank_of[order[r]] = static_cast<int64_t>(r);
   std::vector<TensorP> ys;
@@ -175,11 +188,15 @@ void k_nms(OpCtx& c) {
     const int64_t o = (b * N + i) * 4;
     double a = boxes.getf(o), bb = boxes.getf(o + 1), cc = boxes.getf(o + 2), d = boxes.getf(o + 3);
     if (center) {
-      out[0] = bb - d / 2; out[2] = bb + d / 2;  // y
-      out[1] = a - cc / 2; out[3] = a + cc / 2;  // x
+      out[0] = bb - d / 2;
+      out[2] = bb + d / 2;  // y
+      out[1] = a - cc / 2;
+      out[3] = a + cc / 2;  // x
     } else {
-      out[0] = std::min(a, cc); out[2] = std::max(a, cc);
-      out[1] = std::min(bb, d); out[3] = std::max(bb, d);
+      out[0] = std::min(a, cc);
+      out[2] = std::max(a, cc);
+      out[1] = std::min(bb, d);
+      out[3] = std::max(bb, d);
     }
   };
   auto iou = [&](int64_t b, int64_t i, int64_t j) {
@@ -206,7 +223,10 @@ void k_nms(OpCtx& c) {
         if (static_cast<int64_t>(kept.size()) >= max_out) break;
         bool ok = true;
         for (int64_t j : kept)
-          if (iou(b, i, j) > iou_th) { ok = false; break; }
+          if (iou(b, i, j) > iou_th) {
+            ok = false;
+            break;
+          }
         if (ok) kept.push_back(i);
       }
       for (int64_t i : kept) sel.insert(sel.end(), {b, cl, i});
@@ -251,8 +271,14 @@ void k_string_normalizer(OpCtx& c) {
   const std::string action = c.attr_s("case_change_action", "NONE");
   const bool cs = c.attr_i("is_case_sensitive", 0) != 0;
   const auto* sw = c.attr("stopwords");
-  auto lower = [](std::string s) { for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch))); return s; };
-  auto upper = [](std::string s) { for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch))); return s; };
+  auto lower = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+  };
+  auto upper = [](std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return s;
+  };
   std::vector<std::string> kept;
   for (int64_t k = 0; k < x.numel(); ++k) {
     bool stop = false;
@@ -280,7 +306,8 @@ size_t groups(const OpCtx& c, size_t per) {
 void k_adagrad(OpCtx& c) {
   const size_t n = groups(c, 3);
   const double R = c.t(0).getf(0), T = c.t(1).getf(0);
-  const double decay = c.attr_f("decay_factor", 0), eps = c.attr_f("epsilon", 1e-6f), norm = c.attr_f("norm_coefficient", 0);
+  const double decay = c.attr_f("decay_factor", 0), eps = c.attr_f("epsilon", 1e-6f),
+               norm = c.attr_f("norm_coefficient", 0);
   const double r = R / (1 + T * decay);
   for (size_t g = 0; g < n; ++g) {
     const Tensor &X = c.t(2 + g), &G = c.t(2 + n + g), &H = c.t(2 + 2 * n + g);

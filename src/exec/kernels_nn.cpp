@@ -71,7 +71,8 @@ void k_matmul_integer(OpCtx& c) {
   if (c.has(2)) {
     const Tensor& za = c.t(2);
     const int64_t K = a.shape.back();
-    for (int64_t k = 0; k < a.numel(); ++k) a.i[k] -= za.geti(za.numel() == 1 ? 0 : (k / K) % std::max<int64_t>(za.numel(), 1));
+    for (int64_t k = 0; k < a.numel(); ++k)
+      a.i[k] -= za.geti(za.numel() == 1 ? 0 : (k / K) % std::max<int64_t>(za.numel(), 1));
   }
   if (c.has(3)) {
     const Tensor& zb = c.t(3);
@@ -230,14 +231,16 @@ Tensor requantize(const Tensor& real, double scale, const Tensor& zp_t) {
   Tensor y(dt, real.shape);
   const double zp = zp_t.numel() ? zp_t.getf(0) : 0;
   const double lo = dt == DT::U8 ? 0 : -128, hi = dt == DT::U8 ? 255 : 127;
-  for (int64_t k = 0; k < y.numel(); ++k) y.i[k] = static_cast<int64_t>(std::clamp(std::nearbyint(real.f[k] / scale) + zp, lo, hi));
+  for (int64_t k = 0; k < y.numel(); ++k)
+    y.i[k] = static_cast<int64_t>(std::clamp(std::nearbyint(real.f[k] / scale) + zp, lo, hi));
   return y;
 }
 
 void k_qlinear_matmul(OpCtx& c) {
   Tensor a = shifted(c.t(0), &c.t(2), static_cast<int64_t>(c.t(0).rank()) - 2);
   Tensor b = shifted(c.t(3), &c.t(5), static_cast<int64_t>(c.t(3).rank()) - 1);
-  if (c.t(1).numel() != 1 || c.t(4).numel() != 1) throw ExecError(ErrKind::Unsupported, "unsupported op QLinearMatMul with per-axis scales at " + c.path);
+  if (c.t(1).numel() != 1 || c.t(4).numel() != 1)
+    throw ExecError(ErrKind::Unsupported, "unsupported op QLinearMatMul with per-axis scales at " + c.path);
   Tensor y = matmul(a, b, DT::F64);
   for (double& v : y.f) v *= c.t(1).getf(0) * c.t(4).getf(0);
   c.set(0, requantize(y, c.t(6).getf(0), c.t(7)));
@@ -294,7 +297,10 @@ void k_pool(OpCtx& c) {
           const double v = x.getf(xo);
           ++cnt;
           if (Max) {
-            if (v > s) { s = v; arg = xo; }
+            if (v > s) {
+              s = v;
+              arg = xo;
+            }
           } else s += v;
         });
         int64_t yo = n * ys[0] + ch * ys[1];
@@ -419,7 +425,8 @@ void k_lrn(OpCtx& c) {
   for (size_t a = 2; a < x.rank(); ++a) inner *= x.shape[a];
   for (int64_t k = 0; k < x.numel(); ++k) {
     const int64_t ch = (k / inner) % C, base = k - ch * inner;
-    const int64_t lo = std::max<int64_t>(0, ch - (size - 1) / 2), hi = std::min<int64_t>(C - 1, ch + (size - 1) / 2 + ((size - 1) % 2));
+    const int64_t lo = std::max<int64_t>(0, ch - (size - 1) / 2),
+                  hi = std::min<int64_t>(C - 1, ch + (size - 1) / 2 + ((size - 1) % 2));
     double s = 0;
     for (int64_t j = lo; j <= hi; ++j) s += x.f[base + j * inner] * x.f[base + j * inner];
     put(y, k, x.f[k] / std::pow(bias + alpha / static_cast<double>(size) * s, beta));
@@ -450,7 +457,8 @@ void k_quantize(OpCtx& c) {
     const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
     const double sc = param(s, k, axis, x);
     // divide in the input's own precision, as the reference does (float32 rounding decides .5 ties)
-    const double ratio = x.dt == DT::F64 ? x.getf(k) / sc : static_cast<double>(static_cast<float>(x.getf(k)) / static_cast<float>(sc));
+    const double ratio =
+        x.dt == DT::F64 ? x.getf(k) / sc : static_cast<double>(static_cast<float>(x.getf(k)) / static_cast<float>(sc));
     const double q = std::nearbyint(ratio) + zp;
     y.i[k] = static_cast<int64_t>(std::clamp(q, lo, hi));
   }
@@ -485,7 +493,10 @@ void k_det(OpCtx& c) {
       int64_t piv = col;
       for (int64_t r = col + 1; r < n; ++r)
         if (std::abs(m[r * n + col]) > std::abs(m[piv * n + col])) piv = r;
-      if (m[piv * n + col] == 0) { det = 0; break; }
+      if (m[piv * n + col] == 0) {
+        det = 0;
+        break;
+      }
       if (piv != col) {
         for (int64_t j = 0; j < n; ++j) std::swap(m[piv * n + j], m[col * n + j]);
         det = -det;
@@ -570,13 +581,24 @@ void k_conv_transpose(OpCtx& c) {
 }  // namespace
 
 void register_nn_ops(KernelTable& t) {
-  t["MatMul"] = k_matmul; t["MatMulInteger"] = k_matmul_integer; t["Gemm"] = k_gemm; t["Conv"] = k_conv;
-  t["MaxPool"] = k_pool<true>; t["AveragePool"] = k_pool<false>; t["GlobalMaxPool"] = k_global_pool<true>;
-  t["GlobalAveragePool"] = k_global_pool<false>; t["BatchNormalization"] = k_batchnorm;
-  t["InstanceNormalization"] = k_instancenorm; t["LRN"] = k_lrn; t["QuantizeLinear"] = k_quantize;
-  t["DequantizeLinear"] = k_dequantize; t["Det"] = k_det;
+  t["MatMul"] = k_matmul;
+  t["MatMulInteger"] = k_matmul_integer;
+  t["Gemm"] = k_gemm;
+  t["Conv"] = k_conv;
+  t["MaxPool"] = k_pool<true>;
+  t["AveragePool"] = k_pool<false>;
+  t["GlobalMaxPool"] = k_global_pool<true>;
+  t["GlobalAveragePool"] = k_global_pool<false>;
+  t["BatchNormalization"] = k_batchnorm;
+  t["InstanceNormalization"] = k_instancenorm;
+  t["LRN"] = k_lrn;
+  t["QuantizeLinear"] = k_quantize;
+  t["DequantizeLinear"] = k_dequantize;
+  t["Det"] = k_det;
   t["ConvTranspose"] = k_conv_transpose;
-  t["ConvInteger"] = k_conv_integer; t["QLinearMatMul"] = k_qlinear_matmul; t["QLinearConv"] = k_qlinear_conv;
+  t["ConvInteger"] = k_conv_integer;
+  t["QLinearMatMul"] = k_qlinear_matmul;
+  t["QLinearConv"] = k_qlinear_conv;
 }
 
 }  // namespace condlint::exec

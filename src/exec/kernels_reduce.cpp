@@ -11,10 +11,10 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Reduction {
-  Dims out_keep;            // output shape with kept dims (size 1 on reduced axes)
-  Dims out;                 // final output shape
+  Dims out_keep;  // output shape with kept dims (size 1 on reduced axes)
+  Dims out;       // final output shape
   std::vector<bool> reduced;
-  bool identity = false;    // no axes and noop_with_empty_axes
+  bool identity = false;  // no axes and noop_with_empty_axes
 };
 
 Reduction plan(OpCtx& c, const Tensor& x, bool axes_from_input) {
@@ -60,16 +60,19 @@ void k_reduce(OpCtx& c) {
   std::vector<double> mx;
   if (R == Red::LogSumExp) {
     mx.assign(on, -kInf);
-    for_broadcast(x.shape, std::array<Dims, 1>{ost}, [&](int64_t k, const std::array<int64_t, 1>& ix) { mx[ix[0]] = std::max(mx[ix[0]], x.getf(k)); });
+    for_broadcast(x.shape, std::array<Dims, 1>{ost},
+                  [&](int64_t k, const std::array<int64_t, 1>& ix) { mx[ix[0]] = std::max(mx[ix[0]], x.getf(k)); });
   }
   (void)shift_max;
   for_broadcast(x.shape, std::array<Dims, 1>{ost}, [&](int64_t k, const std::array<int64_t, 1>& ix) {
     const int64_t o = ix[0];
     ++cnt[o];
-    if (!fl && (R == Red::Sum || R == Red::Max || R == Red::Min || R == Red::Prod || R == Red::SumSquare || R == Red::L1 || R == Red::Mean)) {
+    if (!fl && (R == Red::Sum || R == Red::Max || R == Red::Min || R == Red::Prod || R == Red::SumSquare ||
+                R == Red::L1 || R == Red::Mean)) {
       const int64_t v = x.i[k];
       switch (R) {
-        case Red::Sum: case Red::Mean: iacc[o] += v; break;
+        case Red::Sum:
+        case Red::Mean: iacc[o] += v; break;
         case Red::Max: iacc[o] = std::max(iacc[o], v); break;
         case Red::Min: iacc[o] = std::min(iacc[o], v); break;
         case Red::Prod: iacc[o] *= v; break;
@@ -81,17 +84,21 @@ void k_reduce(OpCtx& c) {
     }
     const double v = x.getf(k);
     switch (R) {
-      case Red::Sum: case Red::Mean: case Red::LogSum: acc[o] += v; break;
+      case Red::Sum:
+      case Red::Mean:
+      case Red::LogSum: acc[o] += v; break;
       case Red::Max: acc[o] = (std::isnan(v) || std::isnan(acc[o])) ? std::nan("") : std::max(acc[o], v); break;
       case Red::Min: acc[o] = (std::isnan(v) || std::isnan(acc[o])) ? std::nan("") : std::min(acc[o], v); break;
       case Red::Prod: acc[o] *= v; break;
       case Red::L1: acc[o] += std::abs(v); break;
-      case Red::L2: case Red::SumSquare: acc[o] += v * v; break;
+      case Red::L2:
+      case Red::SumSquare: acc[o] += v * v; break;
       case Red::LogSumExp: acc[o] += std::exp(v - mx[o]); break;
     }
   });
   for (int64_t o = 0; o < on; ++o) {
-    if (!fl && (R == Red::Sum || R == Red::Max || R == Red::Min || R == Red::Prod || R == Red::SumSquare || R == Red::L1 || R == Red::Mean)) {
+    if (!fl && (R == Red::Sum || R == Red::Max || R == Red::Min || R == Red::Prod || R == Red::SumSquare ||
+                R == Red::L1 || R == Red::Mean)) {
       out.i[o] = R == Red::Mean ? (cnt[o] ? iacc[o] / cnt[o] : 0) : iacc[o];
       continue;
     }
@@ -197,11 +204,21 @@ void k_cumsum(OpCtx& c) {
         const int64_t j = rev ? len - 1 - jj : jj;
         const int64_t k = (o * len + j) * inner + i;
         if (is_float(x.dt)) {
-          if (excl) { y.f[k] = fs; fs += x.f[k]; }
-          else { fs += x.f[k]; y.f[k] = fs; }
+          if (excl) {
+            y.f[k] = fs;
+            fs += x.f[k];
+          } else {
+            fs += x.f[k];
+            y.f[k] = fs;
+          }
         } else {
-          if (excl) { y.i[k] = is; is += x.i[k]; }
-          else { is += x.i[k]; y.i[k] = is; }
+          if (excl) {
+            y.i[k] = is;
+            is += x.i[k];
+          } else {
+            is += x.i[k];
+            y.i[k] = is;
+          }
         }
       }
     }
@@ -227,7 +244,8 @@ void k_topk(OpCtx& c) {
     for (int64_t i = 0; i < inner; ++i) {
       std::iota(ord.begin(), ord.end(), 0);
       auto v = [&](int64_t j) { return x.getf((o * len + j) * inner + i); };
-      std::stable_sort(ord.begin(), ord.end(), [&](int64_t a, int64_t b) { return largest ? v(a) > v(b) : v(a) < v(b); });
+      std::stable_sort(ord.begin(), ord.end(),
+                       [&](int64_t a, int64_t b) { return largest ? v(a) > v(b) : v(a) < v(b); });
       for (int64_t j = 0; j < k; ++j) {
         copy_elem(x, (o * len + ord[j]) * inner + i, vals, (o * k + j) * inner + i);
         idx.i[(o * k + j) * inner + i] = ord[j];
@@ -240,13 +258,23 @@ void k_topk(OpCtx& c) {
 }  // namespace
 
 void register_reduce_ops(KernelTable& t) {
-  t["ReduceSum"] = k_reduce<Red::Sum>; t["ReduceMean"] = k_reduce<Red::Mean>; t["ReduceMax"] = k_reduce<Red::Max>;
-  t["ReduceMin"] = k_reduce<Red::Min>; t["ReduceProd"] = k_reduce<Red::Prod>; t["ReduceL1"] = k_reduce<Red::L1>;
-  t["ReduceL2"] = k_reduce<Red::L2>; t["ReduceLogSum"] = k_reduce<Red::LogSum>;
-  t["ReduceLogSumExp"] = k_reduce<Red::LogSumExp>; t["ReduceSumSquare"] = k_reduce<Red::SumSquare>;
-  t["ArgMax"] = k_arg<true>; t["ArgMin"] = k_arg<false>;
-  t["Softmax"] = k_softmax<SM::Soft>; t["LogSoftmax"] = k_softmax<SM::LogSoft>; t["Hardmax"] = k_softmax<SM::Hard>;
-  t["CumSum"] = k_cumsum; t["TopK"] = k_topk;
+  t["ReduceSum"] = k_reduce<Red::Sum>;
+  t["ReduceMean"] = k_reduce<Red::Mean>;
+  t["ReduceMax"] = k_reduce<Red::Max>;
+  t["ReduceMin"] = k_reduce<Red::Min>;
+  t["ReduceProd"] = k_reduce<Red::Prod>;
+  t["ReduceL1"] = k_reduce<Red::L1>;
+  t["ReduceL2"] = k_reduce<Red::L2>;
+  t["ReduceLogSum"] = k_reduce<Red::LogSum>;
+  t["ReduceLogSumExp"] = k_reduce<Red::LogSumExp>;
+  t["ReduceSumSquare"] = k_reduce<Red::SumSquare>;
+  t["ArgMax"] = k_arg<true>;
+  t["ArgMin"] = k_arg<false>;
+  t["Softmax"] = k_softmax<SM::Soft>;
+  t["LogSoftmax"] = k_softmax<SM::LogSoft>;
+  t["Hardmax"] = k_softmax<SM::Hard>;
+  t["CumSum"] = k_cumsum;
+  t["TopK"] = k_topk;
 }
 
 }  // namespace condlint::exec

@@ -13,7 +13,8 @@ struct Taps {
 };
 
 // `out` is the resized length as a real number (input length x scale), as ONNX's reference uses it.
-double original_coord(const std::string& mode, double x, double scale, int64_t in, double out, double roi_lo, double roi_hi) {
+double original_coord(const std::string& mode, double x, double scale, int64_t in, double out, double roi_lo,
+                      double roi_hi) {
   if (mode == "half_pixel") return (x + 0.5) / scale - 0.5;
   if (mode == "pytorch_half_pixel") return out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
   if (mode == "align_corners") return out == 1 ? 0.0 : x * static_cast<double>(in - 1) / (out - 1);
@@ -26,9 +27,11 @@ double original_coord(const std::string& mode, double x, double scale, int64_t i
 }
 
 Taps taps_for(const std::string& mode, const std::string& coord, const std::string& nearest, double cubic_a,
-              bool exclude_outside, int64_t x, double scale, int64_t in, [[maybe_unused]] int64_t out, double roi_lo, double roi_hi) {
+              bool exclude_outside, int64_t x, double scale, int64_t in, [[maybe_unused]] int64_t out, double roi_lo,
+              double roi_hi) {
   Taps t;
-  const double xo = original_coord(coord, static_cast<double>(x), scale, in, static_cast<double>(in) * scale, roi_lo, roi_hi);
+  const double xo =
+      original_coord(coord, static_cast<double>(x), scale, in, static_cast<double>(in) * scale, roi_lo, roi_hi);
   if (coord == "tf_crop_and_resize" && (xo < 0 || xo > static_cast<double>(in - 1))) {
     t.outside = true;
     return t;
@@ -57,7 +60,8 @@ Taps taps_for(const std::string& mode, const std::string& coord, const std::stri
         if (i < 0 || i >= in) t.w[j] = 0;
         s += t.w[j];
       }
-      if (s != 0) for (double& w : t.w) w /= s;
+      if (s != 0)
+        for (double& w : t.w) w /= s;
     }
     return t;
   }
@@ -68,8 +72,8 @@ Taps taps_for(const std::string& mode, const std::string& coord, const std::stri
     base = x0 - 2;
   }
   const double A = cubic_a;
-  auto far = [&](double d) { return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A; };      // 1 < d < 2
-  auto near = [&](double d) { return ((A + 2) * d - (A + 3)) * d * d + 1; };           // d <= 1
+  auto far = [&](double d) { return ((A * d - 5 * A) * d + 8 * A) * d - 4 * A; };  // 1 < d < 2
+  auto near = [&](double d) { return ((A + 2) * d - (A + 3)) * d * d + 1; };       // d <= 1
   t.w = {far(r + 1), near(r), near(1 - r), far(2 - r)};
   double s = 0;
   for (int j = 0; j < 4; ++j) {
@@ -92,7 +96,8 @@ void k_resize(OpCtx& c) {
   const double cubic_a = c.attr_f("cubic_coeff_a", -0.75f);
   const bool exclude = c.attr_i("exclude_outside", 0) != 0;
   const double extrap = c.attr_f("extrapolation_value", 0.0f);
-  if (c.attr_i("antialias", 0)) throw ExecError(ErrKind::Unsupported, "unsupported op Resize with antialias at " + c.path);
+  if (c.attr_i("antialias", 0))
+    throw ExecError(ErrKind::Unsupported, "unsupported op Resize with antialias at " + c.path);
   if (c.has_attr("axes") || c.has_attr("keep_aspect_ratio_policy"))
     throw ExecError(ErrKind::Unsupported, "unsupported op Resize with axes / keep_aspect_ratio_policy at " + c.path);
   if (mode != "nearest" && mode != "linear" && mode != "cubic") fail("Resize mode '" + mode + "'");
@@ -121,7 +126,8 @@ void k_resize(OpCtx& c) {
       od[a] = static_cast<int64_t>(std::floor(static_cast<double>(x.shape[a]) * static_cast<float>(scales[a])));
     }
   }
-  if (coord == "tf_crop_and_resize" && static_cast<int64_t>(roi.size()) != 2 * r) fail("Resize tf_crop_and_resize needs roi of 2*rank values");
+  if (coord == "tf_crop_and_resize" && static_cast<int64_t>(roi.size()) != 2 * r)
+    fail("Resize tf_crop_and_resize needs roi of 2*rank values");
   std::vector<std::vector<Taps>> taps(r);
   for (int64_t a = 0; a < r; ++a) {
     for (int64_t o = 0; o < od[a]; ++o)
@@ -170,8 +176,10 @@ void k_resize(OpCtx& c) {
 void k_upsample(OpCtx& c) {
   const Tensor& x = c.t(0);
   std::vector<double> scales;
-  if (c.has(1)) for (int64_t k = 0; k < c.t(1).numel(); ++k) scales.push_back(c.t(1).getf(k));
-  else for (float f : c.attr_floats("scales")) scales.push_back(f);
+  if (c.has(1))
+    for (int64_t k = 0; k < c.t(1).numel(); ++k) scales.push_back(c.t(1).getf(k));
+  else
+    for (float f : c.attr_floats("scales")) scales.push_back(f);
   if (scales.size() != x.rank()) fail("Upsample scales has the wrong length");
   const std::string mode = c.attr_s("mode", "nearest");
   const int64_t r = static_cast<int64_t>(x.rank());

@@ -40,11 +40,13 @@ void recurrent(OpCtx& c, Cell cell) {
   const int64_t H = c.attr_i("hidden_size", R.shape[2]);
   const std::string dir = c.attr_s("direction", "forward");
   const int64_t D = dir == "bidirectional" ? 2 : 1;
-  if (W.shape[0] != D || W.shape[1] != G * H || W.shape[2] != I || R.shape[0] != D || R.shape[1] != G * H || R.shape[2] != H)
+  if (W.shape[0] != D || W.shape[1] != G * H || W.shape[2] != I || R.shape[0] != D || R.shape[1] != G * H ||
+      R.shape[2] != H)
     fail("W/R shapes do not match direction, hidden_size and input size");
   const bool has_b = c.has(3) && c.t(3).numel() > 0;
   if (has_b && (c.t(3).rank() != 2 || c.t(3).shape[0] != D || c.t(3).shape[1] != 2 * G * H))
-    fail("B must have shape [" + std::to_string(D) + "," + std::to_string(2 * G * H) + "], got " + dims_str(c.t(3).shape));
+    fail("B must have shape [" + std::to_string(D) + "," + std::to_string(2 * G * H) + "], got " +
+         dims_str(c.t(3).shape));
   std::vector<int64_t> lens(Bn, S);
   if (c.has(4) && c.t(4).numel() > 0) {
     lens = to_i64s(c.t(4));
@@ -81,7 +83,10 @@ void recurrent(OpCtx& c, Cell cell) {
     Act a;
     if (k < static_cast<int64_t>(names.size())) a.name = names[k];
     else a.name = cell == Cell::RNN ? "Tanh" : (k % nact == 0 ? "Sigmoid" : "Tanh");
-    a.alpha = k < static_cast<int64_t>(alphas.size()) ? alphas[k] : (a.name == "LeakyRelu" ? 0.01 : a.name == "HardSigmoid" ? 0.2 : 1.0);
+    a.alpha = k < static_cast<int64_t>(alphas.size()) ? alphas[k]
+                                                      : (a.name == "LeakyRelu"     ? 0.01
+                                                         : a.name == "HardSigmoid" ? 0.2
+                                                                                   : 1.0);
     a.beta = k < static_cast<int64_t>(betas.size()) ? betas[k] : (a.name == "HardSigmoid" ? 0.5 : 0.0);
     acts.push_back(a);
   }
@@ -89,7 +94,9 @@ void recurrent(OpCtx& c, Cell cell) {
     if (static_cast<int64_t>(names.size()) == nact)  // one set given for both directions
       for (int64_t k = nact; k < nact * D; ++k) acts[k] = acts[k % nact];
   }
-  auto clipv = [&](double v) { return clip > 0 ? std::clamp(v, -static_cast<double>(clip), static_cast<double>(clip)) : v; };
+  auto clipv = [&](double v) {
+    return clip > 0 ? std::clamp(v, -static_cast<double>(clip), static_cast<double>(clip)) : v;
+  };
   Tensor Y(X.dt, {S, D, Bn, H});
   Tensor Yh(X.dt, {D, Bn, H}), Yc(X.dt, {D, Bn, H});
   std::vector<double> gx(G * H), gh(G * H);

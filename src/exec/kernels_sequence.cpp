@@ -6,14 +6,16 @@ namespace {
 
 const std::vector<Value>& seq_of(OpCtx& c, size_t k) {
   const Value& v = c.val(k);
-  if (v.kind != Value::Kind::Sequence || !v.seq) fail("input " + std::to_string(k) + " is a " + v.describe() + ", not a sequence");
+  if (v.kind != Value::Kind::Sequence || !v.seq)
+    fail("input " + std::to_string(k) + " is a " + v.describe() + ", not a sequence");
   return *v.seq;
 }
 
 int64_t position(OpCtx& c, size_t k, int64_t size, bool insert) {
   int64_t p = c.t(k).geti(0);
   const int64_t hi = insert ? size : size - 1;
-  if (p < -size || p > hi) fail("sequence position " + std::to_string(p) + " out of range for length " + std::to_string(size));
+  if (p < -size || p > hi)
+    fail("sequence position " + std::to_string(p) + " out of range for length " + std::to_string(size));
   return p < 0 ? p + size : p;
 }
 
@@ -35,7 +37,8 @@ void k_seq_at(OpCtx& c) {
 }
 void k_seq_erase(OpCtx& c) {
   std::vector<Value> xs = seq_of(c, 0);
-  const int64_t p = c.has(1) ? position(c, 1, static_cast<int64_t>(xs.size()), false) : static_cast<int64_t>(xs.size()) - 1;
+  const int64_t p =
+      c.has(1) ? position(c, 1, static_cast<int64_t>(xs.size()), false) : static_cast<int64_t>(xs.size()) - 1;
   if (p < 0) fail("SequenceErase on an empty sequence");
   xs.erase(xs.begin() + p);
   c.set(0, Value::sequence(std::move(xs)));
@@ -122,10 +125,17 @@ void k_optional_get(OpCtx& c) {
 }  // namespace
 
 void register_sequence_ops(KernelTable& t) {
-  t["SequenceEmpty"] = k_seq_empty; t["SequenceConstruct"] = k_seq_construct; t["SequenceInsert"] = k_seq_insert;
-  t["SequenceAt"] = k_seq_at; t["SequenceErase"] = k_seq_erase; t["SequenceLength"] = k_seq_length;
-  t["SplitToSequence"] = k_split_to_seq; t["ConcatFromSequence"] = k_concat_from_seq; t["Optional"] = k_optional;
-  t["OptionalHasElement"] = k_optional_has; t["OptionalGetElement"] = k_optional_get;
+  t["SequenceEmpty"] = k_seq_empty;
+  t["SequenceConstruct"] = k_seq_construct;
+  t["SequenceInsert"] = k_seq_insert;
+  t["SequenceAt"] = k_seq_at;
+  t["SequenceErase"] = k_seq_erase;
+  t["SequenceLength"] = k_seq_length;
+  t["SplitToSequence"] = k_split_to_seq;
+  t["ConcatFromSequence"] = k_concat_from_seq;
+  t["Optional"] = k_optional;
+  t["OptionalHasElement"] = k_optional_has;
+  t["OptionalGetElement"] = k_optional_get;
 }
 
 }  // namespace condlint::exec

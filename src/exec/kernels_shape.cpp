@@ -8,8 +8,7 @@ namespace condlint::exec {
 
 Tensor reshape_copy(const Tensor& x, Dims shape) {
   Tensor r = x;
-  if (checked_numel(shape) != x.numel())
-    fail("cannot reshape " + x.describe() + " to " + dims_str(shape));
+  if (checked_numel(shape) != x.numel()) fail("cannot reshape " + x.describe() + " to " + dims_str(shape));
   r.shape = std::move(shape);
   return r;
 }
@@ -33,7 +32,8 @@ Tensor concat(const std::vector<const Tensor*>& xs, int64_t axis) {
   Dims od = f.shape;
   od[axis] = 0;
   for (auto* x : xs) {
-    if (x->rank() != f.rank() || x->dt != f.dt) fail("concat operands differ in rank or type: " + f.describe() + " and " + x->describe());
+    if (x->rank() != f.rank() || x->dt != f.dt)
+      fail("concat operands differ in rank or type: " + f.describe() + " and " + x->describe());
     for (size_t a = 0; a < f.rank(); ++a)
       if (static_cast<int64_t>(a) != axis && x->shape[a] != f.shape[a])
         fail("concat operands differ outside the axis: " + f.describe() + " and " + x->describe());
@@ -86,7 +86,8 @@ Tensor transpose(const Tensor& x, const std::vector<int64_t>& perm) {
   const Dims xs = strides_of(x.shape);
   Dims st(r);
   for (size_t k = 0; k < r; ++k) st[k] = xs[perm[k]];
-  for_broadcast(od, std::array<Dims, 1>{st}, [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, ix[0], y, k); });
+  for_broadcast(od, std::array<Dims, 1>{st},
+                [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, ix[0], y, k); });
   return y;
 }
 
@@ -262,7 +263,8 @@ void k_expand(OpCtx& c) {
   const Dims s = to_i64s(c.t(1));
   const Dims o = broadcast_shapes({&x.shape, &s});
   Tensor r(x.dt, o);
-  for_broadcast(o, std::array<Dims, 1>{bstrides(x.shape, o)}, [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, ix[0], r, k); });
+  for_broadcast(o, std::array<Dims, 1>{bstrides(x.shape, o)},
+                [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, ix[0], r, k); });
   c.set(0, std::move(r));
 }
 
@@ -341,7 +343,8 @@ void k_slice(OpCtx& c) {
     base += st[a] * xs[a];
     s2[a] = step[a] * xs[a];
   }
-  for_broadcast(cnt, std::array<Dims, 1>{s2}, [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, base + ix[0], y, k); });
+  for_broadcast(cnt, std::array<Dims, 1>{s2},
+                [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x, base + ix[0], y, k); });
   c.set(0, std::move(y));
 }
 
@@ -362,7 +365,8 @@ void k_gather(OpCtx& c) {
     for (int64_t j = 0; j < ni; ++j) {
       int64_t idx = ind.geti(j);
       if (idx < 0) idx += len;
-      if (idx < 0 || idx >= len) fail("Gather index " + std::to_string(ind.geti(j)) + " out of range for axis of size " + std::to_string(len));
+      if (idx < 0 || idx >= len)
+        fail("Gather index " + std::to_string(ind.geti(j)) + " out of range for axis of size " + std::to_string(len));
       for (int64_t i = 0; i < inner; ++i) copy_elem(x, (o * len + idx) * inner + i, r, (o * ni + j) * inner + i);
     }
   c.set(0, std::move(r));
@@ -528,7 +532,8 @@ void k_split(OpCtx& c) {
     od[axis] = split[k];
     Tensor r(x.dt, od);
     for (int64_t o = 0; o < outer; ++o)
-      for (int64_t j = 0; j < split[k] * inner; ++j) copy_elem(x, (o * d + off) * inner + j, r, o * split[k] * inner + j);
+      for (int64_t j = 0; j < split[k] * inner; ++j)
+        copy_elem(x, (o * d + off) * inner + j, r, o * split[k] * inner + j);
     off += split[k];
     c.set(k, std::move(r));
   }
@@ -742,14 +747,35 @@ void k_reverse_sequence(OpCtx& c) {
 }  // namespace
 
 void register_shape_ops(KernelTable& t) {
-  t["Reshape"] = k_reshape; t["Flatten"] = k_flatten; t["Transpose"] = k_transpose; t["Concat"] = k_concat;
-  t["Squeeze"] = k_squeeze; t["Unsqueeze"] = k_unsqueeze; t["Shape"] = k_shape; t["Size"] = k_size;
-  t["Constant"] = k_constant; t["ConstantOfShape"] = k_constant_of_shape; t["Range"] = k_range;
-  t["Expand"] = k_expand; t["Tile"] = k_tile; t["Slice"] = k_slice; t["Gather"] = k_gather;
-  t["GatherElements"] = k_gather_elements; t["GatherND"] = k_gather_nd; t["ScatterElements"] = k_scatter_elements;
-  t["Scatter"] = k_scatter_elements; t["ScatterND"] = k_scatter_nd; t["Split"] = k_split; t["Trilu"] = k_trilu;
-  t["OneHot"] = k_onehot; t["EyeLike"] = k_eye_like; t["NonZero"] = k_nonzero; t["Compress"] = k_compress;
-  t["DepthToSpace"] = k_depth_to_space; t["SpaceToDepth"] = k_space_to_depth; t["Pad"] = k_pad;
+  t["Reshape"] = k_reshape;
+  t["Flatten"] = k_flatten;
+  t["Transpose"] = k_transpose;
+  t["Concat"] = k_concat;
+  t["Squeeze"] = k_squeeze;
+  t["Unsqueeze"] = k_unsqueeze;
+  t["Shape"] = k_shape;
+  t["Size"] = k_size;
+  t["Constant"] = k_constant;
+  t["ConstantOfShape"] = k_constant_of_shape;
+  t["Range"] = k_range;
+  t["Expand"] = k_expand;
+  t["Tile"] = k_tile;
+  t["Slice"] = k_slice;
+  t["Gather"] = k_gather;
+  t["GatherElements"] = k_gather_elements;
+  t["GatherND"] = k_gather_nd;
+  t["ScatterElements"] = k_scatter_elements;
+  t["Scatter"] = k_scatter_elements;
+  t["ScatterND"] = k_scatter_nd;
+  t["Split"] = k_split;
+  t["Trilu"] = k_trilu;
+  t["OneHot"] = k_onehot;
+  t["EyeLike"] = k_eye_like;
+  t["NonZero"] = k_nonzero;
+  t["Compress"] = k_compress;
+  t["DepthToSpace"] = k_depth_to_space;
+  t["SpaceToDepth"] = k_space_to_depth;
+  t["Pad"] = k_pad;
   t["ReverseSequence"] = k_reverse_sequence;
 }
 

@@ -31,7 +31,8 @@ std::string pins_text(const std::map<std::string, bool>& pins) {
 }
 
 std::string case_text(const CaseResult& c) {
-  std::string s = c.data_set.empty() ? "the run without inputs" : "data set " + fs::path(c.data_set).filename().string();
+  std::string s =
+      c.data_set.empty() ? "the run without inputs" : "data set " + fs::path(c.data_set).filename().string();
   if (!c.pins.empty()) s += " (pins: " + pins_text(c.pins) + ")";
   return s;
 }
@@ -95,7 +96,9 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
           p.empty() ? model_loc : loc_of(p));
       continue;
     }
-    std::string msg = case_text(c) + (c.status == CaseStatus::Failed ? " fails to run: " : " does not reproduce its golden data: ") + c.message;
+    std::string msg = case_text(c) +
+                      (c.status == CaseStatus::Failed ? " fails to run: " : " does not reproduce its golden data: ") +
+                      c.message;
     const std::string p = pinned_if(c);
     add(ExecFinding::Kind::GoldenMismatch, msg, p.empty() ? model_loc : loc_of(p));
   }

@@ -25,21 +25,48 @@ bool is_nnapi_path(const fs::path& p) {
 namespace {
 
 // ---------------------------------------------------------------- model
-enum OT { F32 = 0, I32 = 1, U32 = 2, TF32 = 3, TI32 = 4, TQ8A = 5, BOOL = 6, TQ16S = 7, TF16 = 8, TB8 = 9, F16 = 10,
-          TQ8SPC = 11, TQ16A = 12, TQ8S = 13, TQ8AS = 14, SUBGRAPH = 15 };
+enum OT {
+  F32 = 0,
+  I32 = 1,
+  U32 = 2,
+  TF32 = 3,
+  TI32 = 4,
+  TQ8A = 5,
+  BOOL = 6,
+  TQ16S = 7,
+  TF16 = 8,
+  TB8 = 9,
+  F16 = 10,
+  TQ8SPC = 11,
+  TQ16A = 12,
+  TQ8S = 13,
+  TQ8AS = 14,
+  SUBGRAPH = 15
+};
 enum LT { TEMP = 0, IN = 1, OUT = 2, CCOPY = 3, CREF = 4, NOVAL = 5, SUBG = 6 };
 
-const std::map<std::string, int> kTypes = {
-    {"FLOAT32", 0}, {"INT32", 1}, {"UINT32", 2}, {"TENSOR_FLOAT32", 3}, {"TENSOR_INT32", 4},
-    {"TENSOR_QUANT8_ASYMM", 5}, {"BOOL", 6}, {"TENSOR_QUANT16_SYMM", 7}, {"TENSOR_FLOAT16", 8}, {"TENSOR_BOOL8", 9},
-    {"FLOAT16", 10}, {"TENSOR_QUANT8_SYMM_PER_CHANNEL", 11}, {"TENSOR_QUANT16_ASYMM", 12},
-    {"TENSOR_QUANT8_SYMM", 13}, {"TENSOR_QUANT8_ASYMM_SIGNED", 14}, {"SUBGRAPH", 15}};
-const std::map<std::string, int> kLifetimes = {{"TEMPORARY_VARIABLE", 0}, {"SUBGRAPH_INPUT", 1}, {"SUBGRAPH_OUTPUT", 2},
-                                               {"CONSTANT_COPY", 3}, {"CONSTANT_REFERENCE", 4}, {"CONSTANT_POOL", 4},
-                                               {"NO_VALUE", 5}, {"SUBGRAPH", 6}};
-const std::map<std::string, int> kOps = {{"ADD", 0}, {"CONCATENATION", 2}, {"FULLY_CONNECTED", 9}, {"MUL", 18},
-                                         {"SUB", 36}, {"GREATER_EQUAL", 54}, {"LESS", 58}, {"LESS_EQUAL", 59},
-                                         {"SLICE", 73}, {"IF", 96}, {"WHILE", 97}};
+const std::map<std::string, int> kTypes = {{"FLOAT32", 0},
+                                           {"INT32", 1},
+                                           {"UINT32", 2},
+                                           {"TENSOR_FLOAT32", 3},
+                                           {"TENSOR_INT32", 4},
+                                           {"TENSOR_QUANT8_ASYMM", 5},
+                                           {"BOOL", 6},
+                                           {"TENSOR_QUANT16_SYMM", 7},
+                                           {"TENSOR_FLOAT16", 8},
+                                           {"TENSOR_BOOL8", 9},
+                                           {"FLOAT16", 10},
+                                           {"TENSOR_QUANT8_SYMM_PER_CHANNEL", 11},
+                                           {"TENSOR_QUANT16_ASYMM", 12},
+                                           {"TENSOR_QUANT8_SYMM", 13},
+                                           {"TENSOR_QUANT8_ASYMM_SIGNED", 14},
+                                           {"SUBGRAPH", 15}};
+const std::map<std::string, int> kLifetimes = {
+    {"TEMPORARY_VARIABLE", 0}, {"SUBGRAPH_INPUT", 1}, {"SUBGRAPH_OUTPUT", 2}, {"CONSTANT_COPY", 3},
+    {"CONSTANT_REFERENCE", 4}, {"CONSTANT_POOL", 4},  {"NO_VALUE", 5},        {"SUBGRAPH", 6}};
+const std::map<std::string, int> kOps = {
+    {"ADD", 0},   {"CONCATENATION", 2}, {"FULLY_CONNECTED", 9}, {"MUL", 18}, {"SUB", 36},  {"GREATER_EQUAL", 54},
+    {"LESS", 58}, {"LESS_EQUAL", 59},   {"SLICE", 73},          {"IF", 96},  {"WHILE", 97}};
 
 int enum_of(const json& j, const std::map<std::string, int>& names, const char* what) {
   if (j.is_number_integer()) return j.get<int>();
@@ -142,7 +169,8 @@ void pack_value(const json& vals, Operand& x, std::string& values) {
       if (count > (1ull << 32)) fail("`value` too large");
     }
   }
-  if (vals.size() != count) fail("`value` has " + std::to_string(vals.size()) + " entries for " + std::to_string(count) + " elements");
+  if (vals.size() != count)
+    fail("`value` has " + std::to_string(vals.size()) + " entries for " + std::to_string(count) + " elements");
   std::string bytes;
   const unsigned es = dt_bytes(dt);
   for (const auto& e : vals) {
@@ -246,13 +274,19 @@ NModel parse_model(const fs::path& path) {
 // ---------------------------------------------------------------- values
 DT storage_dt(int type) {
   switch (type) {
-    case F32: case TF32: return DT::F32;
-    case F16: case TF16: return DT::F16;
-    case I32: case TI32: return DT::I32;
+    case F32:
+    case TF32: return DT::F32;
+    case F16:
+    case TF16: return DT::F16;
+    case I32:
+    case TI32: return DT::I32;
     case U32: return DT::U32;
-    case BOOL: case TB8: return DT::Bool;
+    case BOOL:
+    case TB8: return DT::Bool;
     case TQ8A: return DT::U8;
-    case TQ8AS: case TQ8S: case TQ8SPC: return DT::I8;
+    case TQ8AS:
+    case TQ8S:
+    case TQ8SPC: return DT::I8;
     case TQ16S: return DT::I16;
     case TQ16A: return DT::U16;
     default: throw ExecError(ErrKind::Unsupported, "NNAPI operand type " + std::to_string(type));
@@ -271,8 +305,10 @@ struct NVal {
 
 Tensor decode(const std::string& bytes, uint32_t off, uint32_t len, DT dt, const Dims& dims) {
   const int64_t n = checked_numel(dims);
-  if (static_cast<uint64_t>(off) + len > bytes.size()) fail("constant at offset " + std::to_string(off) + " length " + std::to_string(len) + " runs past its blob");
-  if (static_cast<int64_t>(len) != n * dt_bytes(dt)) fail("constant length " + std::to_string(len) + " does not match its shape " + dims_str(dims));
+  if (static_cast<uint64_t>(off) + len > bytes.size())
+    fail("constant at offset " + std::to_string(off) + " length " + std::to_string(len) + " runs past its blob");
+  if (static_cast<int64_t>(len) != n * dt_bytes(dt))
+    fail("constant length " + std::to_string(len) + " does not match its shape " + dims_str(dims));
   onnx::TensorProto tp;
   tp.set_data_type(static_cast<int>(dt));
   for (auto d : dims) tp.add_dims(d);
@@ -329,20 +365,24 @@ struct Exec {
   std::chrono::steady_clock::time_point start;
 
   const Graph& graph(int idx) {
-    if (idx < 0 || idx >= static_cast<int>(m.referenced.size())) fail("SUBGRAPH operand names referenced[" + std::to_string(idx) + "], which does not exist");
+    if (idx < 0 || idx >= static_cast<int>(m.referenced.size()))
+      fail("SUBGRAPH operand names referenced[" + std::to_string(idx) + "], which does not exist");
     return m.referenced[idx];
   }
 
   std::vector<NVal> run(const Graph& g, const std::vector<NVal>& inputs, const std::string& path, int depth) {
-    if (depth > cfg.limits.max_depth) throw ExecError(ErrKind::Resource, "nesting deeper than " + std::to_string(cfg.limits.max_depth) + " at " + path);
-    if (inputs.size() != g.inputs.size()) fail(path + " takes " + std::to_string(g.inputs.size()) + " inputs, given " + std::to_string(inputs.size()));
+    if (depth > cfg.limits.max_depth)
+      throw ExecError(ErrKind::Resource, "nesting deeper than " + std::to_string(cfg.limits.max_depth) + " at " + path);
+    if (inputs.size() != g.inputs.size())
+      fail(path + " takes " + std::to_string(g.inputs.size()) + " inputs, given " + std::to_string(inputs.size()));
     std::vector<NVal> v(g.operands.size());
     for (size_t k = 0; k < g.operands.size(); ++k) {
       const Operand& o = g.operands[k];
       if (o.lifetime == CCOPY || o.lifetime == CREF) {
         const std::string* b = &m.values;
         if (o.lifetime == CREF) {
-          if (o.pool >= m.pools.size()) fail("operand " + std::to_string(k) + " names pool " + std::to_string(o.pool) + ", which does not exist");
+          if (o.pool >= m.pools.size())
+            fail("operand " + std::to_string(k) + " names pool " + std::to_string(o.pool) + ", which does not exist");
           b = &m.pools[o.pool];
         }
         v[k].has = true;
@@ -393,7 +433,8 @@ struct Exec {
   void check_time(const std::string& path) {
     const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (ms > static_cast<double>(cfg.limits.timeout_ms))
-      throw ExecError(ErrKind::Timeout, "WHILE at " + path + " exceeded the loop timeout of " + std::to_string(cfg.limits.timeout_ms) + " ms");
+      throw ExecError(ErrKind::Timeout, "WHILE at " + path + " exceeded the loop timeout of " +
+                                            std::to_string(cfg.limits.timeout_ms) + " ms");
   }
 
   void exec_op(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string& path, int depth) {
@@ -402,7 +443,12 @@ struct Exec {
       return g.operands[op.out[k]];
     };
     switch (op.type) {
-      case 0: case 36: case 18: case 54: case 58: case 59: {  // ADD SUB MUL GREATER_EQUAL LESS LESS_EQUAL
+      case 0:
+      case 36:
+      case 18:
+      case 54:
+      case 58:
+      case 59: {  // ADD SUB MUL GREATER_EQUAL LESS LESS_EQUAL
         const NVal& a = in(v, op, 0);
         const NVal& b = in(v, op, 1);
         const bool cmp = op.type >= 54;
@@ -410,20 +456,21 @@ struct Exec {
         const Dims o = broadcast_shapes({&a.t.shape, &b.t.shape});
         std::vector<double> r(checked_numel(o));
         const bool ints = !is_float(a.t.dt) && !is_quant(a.type);
-        for_broadcast(o, std::array<Dims, 2>{bstrides(a.t.shape, o), bstrides(b.t.shape, o)}, [&](int64_t k, const std::array<int64_t, 2>& ix) {
-          const double x = real(a, ix[0]), y = real(b, ix[1]);
-          double z;
-          switch (op.type) {
-            case 0: z = x + y; break;
-            case 36: z = x - y; break;
-            case 18: z = x * y; break;
-            case 54: z = x >= y; break;
-            case 58: z = x < y; break;
-            default: z = x <= y; break;
-          }
-          if (ints && !cmp) z = static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(z)));
-          r[k] = activate(z, act);
-        });
+        for_broadcast(o, std::array<Dims, 2>{bstrides(a.t.shape, o), bstrides(b.t.shape, o)},
+                      [&](int64_t k, const std::array<int64_t, 2>& ix) {
+                        const double x = real(a, ix[0]), y = real(b, ix[1]);
+                        double z;
+                        switch (op.type) {
+                          case 0: z = x + y; break;
+                          case 36: z = x - y; break;
+                          case 18: z = x * y; break;
+                          case 54: z = x >= y; break;
+                          case 58: z = x < y; break;
+                          default: z = x <= y; break;
+                        }
+                        if (ints && !cmp) z = static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(z)));
+                        r[k] = activate(z, act);
+                      });
         v[op.out[0]] = make_out(out_decl(0), o, r, m.relaxed);
         return;
       }
@@ -481,7 +528,8 @@ struct Exec {
         const Dims xs = strides_of(x.t.shape);
         int64_t base = 0;
         for (int64_t a = 0; a < r; ++a) base += beg.t.geti(a) * xs[a];
-        for_broadcast(od, std::array<Dims, 1>{xs}, [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x.t, base + ix[0], o.t, k); });
+        for_broadcast(od, std::array<Dims, 1>{xs},
+                      [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x.t, base + ix[0], o.t, k); });
         v[op.out[0]] = o;
         return;
       }
@@ -503,13 +551,20 @@ struct Exec {
         std::vector<NVal> args;
         for (size_t k = 3; k < op.in.size(); ++k) args.push_back(in(v, op, k));
         auto outs = run(graph(br.subgraph), args, path + (use ? "/then" : "/else"), depth + 1);
-        if (outs.size() != op.out.size()) fail("IF branch gives " + std::to_string(outs.size()) + " outputs, the IF has " + std::to_string(op.out.size()));
+        if (outs.size() != op.out.size())
+          fail("IF branch gives " + std::to_string(outs.size()) + " outputs, the IF has " +
+               std::to_string(op.out.size()));
         for (size_t k = 0; k < outs.size(); ++k) {
           const Operand& d = out_decl(k);
           if (outs[k].type != d.type)
-            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " + std::to_string(k) + " has operand type " + std::to_string(outs[k].type) + ", the IF declares " + std::to_string(d.type));
-          else if (!d.dims.empty() && std::find(d.dims.begin(), d.dims.end(), 0) == d.dims.end() && d.dims != outs[k].t.shape)
-            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " + std::to_string(k) + " has shape " + dims_str(outs[k].t.shape) + ", the IF declares " + dims_str(d.dims));
+            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
+                                            std::to_string(k) + " has operand type " + std::to_string(outs[k].type) +
+                                            ", the IF declares " + std::to_string(d.type));
+          else if (!d.dims.empty() && std::find(d.dims.begin(), d.dims.end(), 0) == d.dims.end() &&
+                   d.dims != outs[k].t.shape)
+            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
+                                            std::to_string(k) + " has shape " + dims_str(outs[k].t.shape) +
+                                            ", the IF declares " + dims_str(d.dims));
           v[op.out[k]] = outs[k];
         }
         return;
@@ -530,7 +585,8 @@ struct Exec {
         for (int64_t it = 0;; ++it) {
           check_time(path);
           if (it >= cfg.limits.max_loop_iterations)
-            throw ExecError(ErrKind::Timeout, "WHILE at " + path + " ran " + std::to_string(it) + " iterations (iteration limit)");
+            throw ExecError(ErrKind::Timeout,
+                            "WHILE at " + path + " ran " + std::to_string(it) + " iterations (iteration limit)");
           auto c = run(cond, vals, path + "/cond", depth + 1);
           if (c.size() != 1 || c[0].t.numel() != 1) fail("WHILE condition must give one boolean value");
           if (!c[0].t.geti(0)) break;
@@ -540,8 +596,7 @@ struct Exec {
         for (size_t k = 0; k < m_out; ++k) v[op.out[k]] = vals[k];
         return;
       }
-      default:
-        throw ExecError(ErrKind::Unsupported, std::string("unsupported op ") + op_name(op.type) + " at " + path);
+      default: throw ExecError(ErrKind::Unsupported, std::string("unsupported op ") + op_name(op.type) + " at " + path);
     }
   }
 };
@@ -559,7 +614,8 @@ NVal value_from_example(const json& ex, const Operand& decl) {
   }
   const json& data = ex.at("data");
   v.t = Tensor(storage_dt(decl.type), dims);
-  if (static_cast<int64_t>(data.size()) != v.t.numel()) fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
+  if (static_cast<int64_t>(data.size()) != v.t.numel())
+    fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
   for (int64_t k = 0; k < v.t.numel(); ++k) {
     const json& e = data[k];
     if (is_float(v.t.dt)) v.t.f[k] = round_to(v.t.dt, e.is_boolean() ? double(e.get<bool>()) : e.get<double>());
@@ -600,11 +656,16 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
     std::vector<std::optional<NVal>> golden;
     try {
       const auto& ins = ex.at("inputs");
-      if (ins.size() != m.main.inputs.size()) fail("example has " + std::to_string(ins.size()) + " inputs, the model " + std::to_string(m.main.inputs.size()));
-      for (size_t k = 0; k < ins.size(); ++k) inputs.push_back(value_from_example(ins[k], m.main.operands[m.main.inputs[k]]));
+      if (ins.size() != m.main.inputs.size())
+        fail("example has " + std::to_string(ins.size()) + " inputs, the model " +
+             std::to_string(m.main.inputs.size()));
+      for (size_t k = 0; k < ins.size(); ++k)
+        inputs.push_back(value_from_example(ins[k], m.main.operands[m.main.inputs[k]]));
       const auto& outs = ex.at("outputs");
       for (size_t k = 0; k < outs.size() && k < m.main.outputs.size(); ++k)
-        golden.push_back(outs[k].is_null() ? std::nullopt : std::optional<NVal>(value_from_example(outs[k], m.main.operands[m.main.outputs[k]])));
+        golden.push_back(outs[k].is_null()
+                             ? std::nullopt
+                             : std::optional<NVal>(value_from_example(outs[k], m.main.operands[m.main.outputs[k]])));
     } catch (const std::exception& x) {
       CaseResult cr;
       cr.data_set = name;
@@ -661,8 +722,12 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
             const NVal& g = *golden[k];
             const bool q = is_quant(g.type) || g.t.dt == DT::I32;
             std::optional<double> atol = cfg.atol, rtol = cfg.rtol;
-            if (!atol) atol = q ? 1.0 : (g.t.dt == DT::Bool ? 0.0 : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625 : 1e-5);
-            if (!rtol) rtol = q || g.t.dt == DT::Bool ? 0.0 : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625 : 5 * 1.1920928955078125e-7;
+            if (!atol)
+              atol = q ? 1.0 : (g.t.dt == DT::Bool ? 0.0 : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625 : 1e-5);
+            if (!rtol)
+              rtol = q || g.t.dt == DT::Bool        ? 0.0
+                     : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625
+                                                    : 5 * 1.1920928955078125e-7;
             Tensor actual = outs[k].t;
             if (actual.dt != g.t.dt) actual = cast_tensor(actual, g.t.dt);
             Comparison c = compare_values(Value::tensor(actual), Value::tensor(g.t), atol, rtol);
@@ -706,7 +771,9 @@ NnapiRun run_nnapi_once(const fs::path& path, const std::vector<Value>& inputs, 
   guard().limits = limits;
   try {
     const NModel m = parse_model(path);
-    if (inputs.size() != m.main.inputs.size()) fail("given " + std::to_string(inputs.size()) + " inputs, the model takes " + std::to_string(m.main.inputs.size()));
+    if (inputs.size() != m.main.inputs.size())
+      fail("given " + std::to_string(inputs.size()) + " inputs, the model takes " +
+           std::to_string(m.main.inputs.size()));
     std::vector<NVal> args;
     for (size_t k = 0; k < inputs.size(); ++k) {
       const Operand& d = m.main.operands[m.main.inputs[k]];

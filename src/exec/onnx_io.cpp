@@ -28,7 +28,8 @@ std::string read_file_bytes(const fs::path& p, std::string& out, int64_t max_byt
   std::error_code ec;
   const auto size = fs::file_size(p, ec);
   if (ec) return "cannot read " + p.string() + ": " + ec.message();
-  if (static_cast<int64_t>(size) > max_bytes) return p.string() + " is larger than " + std::to_string(max_bytes) + " bytes";
+  if (static_cast<int64_t>(size) > max_bytes)
+    return p.string() + " is larger than " + std::to_string(max_bytes) + " bytes";
   std::ifstream in(p, std::ios::binary);
   if (!in) return "cannot open " + p.string();
   out.resize(size);
@@ -65,7 +66,8 @@ void set_from_raw(Tensor& t, const std::string& raw, int64_t n) {
       case DT::U16: t.i[k] = load_le<uint16_t>(p); break;
       case DT::I32: t.i[k] = load_le<int32_t>(p); break;
       case DT::U32: t.i[k] = load_le<uint32_t>(p); break;
-      case DT::I64: case DT::U64: t.i[k] = load_le<int64_t>(p); break;
+      case DT::I64:
+      case DT::U64: t.i[k] = load_le<int64_t>(p); break;
       default: fail("raw_data for an unsupported type");
     }
   }
@@ -74,8 +76,8 @@ void set_from_raw(Tensor& t, const std::string& raw, int64_t n) {
 template <typename Field>
 void need(const Field& f, int64_t n, const char* name, const Tensor& t) {
   if (static_cast<int64_t>(f.size()) != n)
-    fail(std::string(name) + " holds " + std::to_string(f.size()) + " values, shape " + dims_str(t.shape) +
-         " needs " + std::to_string(n));
+    fail(std::string(name) + " holds " + std::to_string(f.size()) + " values, shape " + dims_str(t.shape) + " needs " +
+         std::to_string(n));
 }
 
 }  // namespace
@@ -104,7 +106,8 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
       case DT::F32: available = tp.float_data_size(); break;
       case DT::F64: available = tp.double_data_size(); break;
       case DT::I64: available = tp.int64_data_size(); break;
-      case DT::U32: case DT::U64: available = tp.uint64_data_size(); break;
+      case DT::U32:
+      case DT::U64: available = tp.uint64_data_size(); break;
       case DT::Str: available = tp.string_data_size(); break;
       default: available = tp.int32_data_size(); break;
     }
@@ -121,14 +124,39 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
     return t;
   }
   switch (dt) {
-    case DT::F32: need(tp.float_data(), n, "float_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = tp.float_data(k); break;
-    case DT::F64: need(tp.double_data(), n, "double_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = tp.double_data(k); break;
-    case DT::F16: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = f16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k))); break;
-    case DT::BF16: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.f[k] = bf16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k))); break;
-    case DT::I64: need(tp.int64_data(), n, "int64_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = tp.int64_data(k); break;
-    case DT::U32: case DT::U64: need(tp.uint64_data(), n, "uint64_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, static_cast<int64_t>(tp.uint64_data(k))); break;
-    case DT::Str: need(tp.string_data(), n, "string_data", t); for (int64_t k = 0; k < n; ++k) t.s[k] = tp.string_data(k); break;
-    default: need(tp.int32_data(), n, "int32_data", t); for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, tp.int32_data(k)); break;
+    case DT::F32:
+      need(tp.float_data(), n, "float_data", t);
+      for (int64_t k = 0; k < n; ++k) t.f[k] = tp.float_data(k);
+      break;
+    case DT::F64:
+      need(tp.double_data(), n, "double_data", t);
+      for (int64_t k = 0; k < n; ++k) t.f[k] = tp.double_data(k);
+      break;
+    case DT::F16:
+      need(tp.int32_data(), n, "int32_data", t);
+      for (int64_t k = 0; k < n; ++k) t.f[k] = f16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k)));
+      break;
+    case DT::BF16:
+      need(tp.int32_data(), n, "int32_data", t);
+      for (int64_t k = 0; k < n; ++k) t.f[k] = bf16_bits_to_f32(static_cast<uint16_t>(tp.int32_data(k)));
+      break;
+    case DT::I64:
+      need(tp.int64_data(), n, "int64_data", t);
+      for (int64_t k = 0; k < n; ++k) t.i[k] = tp.int64_data(k);
+      break;
+    case DT::U32:
+    case DT::U64:
+      need(tp.uint64_data(), n, "uint64_data", t);
+      for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, static_cast<int64_t>(tp.uint64_data(k)));
+      break;
+    case DT::Str:
+      need(tp.string_data(), n, "string_data", t);
+      for (int64_t k = 0; k < n; ++k) t.s[k] = tp.string_data(k);
+      break;
+    default:
+      need(tp.int32_data(), n, "int32_data", t);
+      for (int64_t k = 0; k < n; ++k) t.i[k] = wrap_to(dt, tp.int32_data(k));
+      break;
   }
   return t;
 }
@@ -145,7 +173,10 @@ void tensor_to_proto(const Tensor& t, onnx::TensorProto& tp) {
   std::string raw;
   raw.resize(static_cast<size_t>(n) * dt_bytes(t.dt));
   char* p = raw.data();
-  auto put = [&](auto v) { std::memcpy(p, &v, sizeof v); p += sizeof v; };
+  auto put = [&](auto v) {
+    std::memcpy(p, &v, sizeof v);
+    p += sizeof v;
+  };
   for (int64_t k = 0; k < n; ++k) {
     switch (t.dt) {
       case DT::F32: put(static_cast<float>(t.f[k])); break;
@@ -153,7 +184,8 @@ void tensor_to_proto(const Tensor& t, onnx::TensorProto& tp) {
       case DT::F16: put(f32_to_f16_bits(static_cast<float>(t.f[k]))); break;
       case DT::BF16: put(f32_to_bf16_bits(static_cast<float>(t.f[k]))); break;
       case DT::I8: put(static_cast<int8_t>(t.i[k])); break;
-      case DT::U8: case DT::Bool: put(static_cast<uint8_t>(t.i[k])); break;
+      case DT::U8:
+      case DT::Bool: put(static_cast<uint8_t>(t.i[k])); break;
       case DT::I16: put(static_cast<int16_t>(t.i[k])); break;
       case DT::U16: put(static_cast<uint16_t>(t.i[k])); break;
       case DT::I32: put(static_cast<int32_t>(t.i[k])); break;
@@ -177,10 +209,10 @@ Value value_from_sequence(const onnx::SequenceProto& sp) {
       for (const auto& o : sp.optional_values()) items.push_back(value_from_optional(o));
       break;
     case onnx::SequenceProto::UNDEFINED:
-      if (sp.tensor_values_size() || sp.sequence_values_size()) fail("sequence with undefined element type holds values");
+      if (sp.tensor_values_size() || sp.sequence_values_size())
+        fail("sequence with undefined element type holds values");
       break;
-    default:
-      throw ExecError(ErrKind::Unsupported, "sequence of maps");
+    default: throw ExecError(ErrKind::Unsupported, "sequence of maps");
   }
   return Value::sequence(std::move(items));
 }
@@ -188,15 +220,15 @@ Value value_from_sequence(const onnx::SequenceProto& sp) {
 Value value_from_optional(const onnx::OptionalProto& op) {
   switch (op.elem_type()) {
     case onnx::OptionalProto::TENSOR:
-      if (op.has_tensor_value()) return Value::optional(std::make_shared<const Value>(Value::tensor(tensor_from_proto(op.tensor_value()))));
+      if (op.has_tensor_value())
+        return Value::optional(std::make_shared<const Value>(Value::tensor(tensor_from_proto(op.tensor_value()))));
       return Value::optional(nullptr);
     case onnx::OptionalProto::SEQUENCE:
-      if (op.has_sequence_value()) return Value::optional(std::make_shared<const Value>(value_from_sequence(op.sequence_value())));
+      if (op.has_sequence_value())
+        return Value::optional(std::make_shared<const Value>(value_from_sequence(op.sequence_value())));
       return Value::optional(nullptr);
-    case onnx::OptionalProto::UNDEFINED:
-      return Value::optional(nullptr);
-    default:
-      throw ExecError(ErrKind::Unsupported, "optional of this element kind");
+    case onnx::OptionalProto::UNDEFINED: return Value::optional(nullptr);
+    default: throw ExecError(ErrKind::Unsupported, "optional of this element kind");
   }
 }
 
@@ -313,7 +345,8 @@ Value read_npy(const std::string& b) {
     return h.substr(q, e == std::string::npos ? std::string::npos : e - q);
   };
   const std::string descr = field("descr");
-  if (field("fortran_order").find("True") != std::string::npos) throw ExecError(ErrKind::Unsupported, ".npy in Fortran order");
+  if (field("fortran_order").find("True") != std::string::npos)
+    throw ExecError(ErrKind::Unsupported, ".npy in Fortran order");
   Dims d;
   {
     const std::string shp = field("shape");
@@ -335,8 +368,10 @@ Value read_npy(const std::string& b) {
   const int width = std::atoi(descr.c_str() + 2);
   DT dt = DT::Undefined;
   if (kind == 'f') dt = width == 2 ? DT::F16 : width == 4 ? DT::F32 : width == 8 ? DT::F64 : DT::Undefined;
-  else if (kind == 'i') dt = width == 1 ? DT::I8 : width == 2 ? DT::I16 : width == 4 ? DT::I32 : width == 8 ? DT::I64 : DT::Undefined;
-  else if (kind == 'u') dt = width == 1 ? DT::U8 : width == 2 ? DT::U16 : width == 4 ? DT::U32 : width == 8 ? DT::U64 : DT::Undefined;
+  else if (kind == 'i')
+    dt = width == 1 ? DT::I8 : width == 2 ? DT::I16 : width == 4 ? DT::I32 : width == 8 ? DT::I64 : DT::Undefined;
+  else if (kind == 'u')
+    dt = width == 1 ? DT::U8 : width == 2 ? DT::U16 : width == 4 ? DT::U32 : width == 8 ? DT::U64 : DT::Undefined;
   else if (kind == 'b' && width == 1) dt = DT::Bool;
   else if (kind == 'U') dt = DT::Str;
   if (dt == DT::Undefined) throw ExecError(ErrKind::Unsupported, ".npy element type '" + descr + "'");
@@ -358,9 +393,19 @@ Value read_npy(const std::string& b) {
                            : load_le<uint32_t>(e.data() + c);
         if (cp == 0) break;
         if (cp < 0x80) out += static_cast<char>(cp);
-        else if (cp < 0x800) { out += static_cast<char>(0xc0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
-        else if (cp < 0x10000) { out += static_cast<char>(0xe0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
-        else { out += static_cast<char>(0xf0 | (cp >> 18)); out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+        else if (cp < 0x800) {
+          out += static_cast<char>(0xc0 | (cp >> 6));
+          out += static_cast<char>(0x80 | (cp & 0x3f));
+        } else if (cp < 0x10000) {
+          out += static_cast<char>(0xe0 | (cp >> 12));
+          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+          out += static_cast<char>(0x80 | (cp & 0x3f));
+        } else {
+          out += static_cast<char>(0xf0 | (cp >> 18));
+          out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+          out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+          out += static_cast<char>(0x80 | (cp & 0x3f));
+        }
       }
       t.s[k] = out;
       continue;
@@ -402,7 +447,8 @@ std::string write_npy(const Tensor& t) {
     default: throw ExecError(ErrKind::Unsupported, std::string("writing .npy of ") + dt_name(t.dt));
   }
   std::string shape = "(";
-  for (size_t k = 0; k < t.shape.size(); ++k) shape += std::to_string(t.shape[k]) + (t.shape.size() == 1 ? "," : k + 1 < t.shape.size() ? ", " : "");
+  for (size_t k = 0; k < t.shape.size(); ++k)
+    shape += std::to_string(t.shape[k]) + (t.shape.size() == 1 ? "," : k + 1 < t.shape.size() ? ", " : "");
   shape += ")";
   std::string h = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   while ((10 + h.size() + 1) % 64) h += ' ';

@@ -51,14 +51,16 @@ Loaded load_data_set(const DataSet& ds, const Interpreter& ip) {
     const auto ins = ip.data_inputs();
     const auto outs = ip.data_outputs();
     if (ds.inputs.size() > ins.size())
-      fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " + std::to_string(ins.size()) + " inputs");
+      fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " +
+           std::to_string(ins.size()) + " inputs");
     for (size_t k = 0; k < ins.size(); ++k) {
       if (k >= ds.inputs.size() || ds.inputs[k].empty())
         fail("data set has no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'");
       l.inputs.push_back(read_golden(ds.inputs[k], ins[k]->has_type() ? &ins[k]->type() : nullptr));
     }
     if (ds.outputs.size() > outs.size())
-      fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " + std::to_string(outs.size()) + " outputs");
+      fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " +
+           std::to_string(outs.size()) + " outputs");
     for (size_t k = 0; k < outs.size(); ++k) {
       if (k >= ds.outputs.size() || ds.outputs[k].empty()) l.outputs.emplace_back();
       else l.outputs.emplace_back(read_golden(ds.outputs[k], outs[k]->has_type() ? &outs[k]->type() : nullptr));
@@ -221,8 +223,8 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
         o.ok = false;
         o.detail = e;
       }
-    judge_output(cr, std::move(o), outputs[k],
-                 golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr, cfg);
+    judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
+                 cfg);
   }
   explain_by_branch_problems(cr);
   return cr;
@@ -321,38 +323,38 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   int save_index = 0;
   PinState state;
   for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
-  for (size_t s = 0; s < sets.size(); ++s) {
-    const DataSet& ds = sets[s];
-    const std::string name = synthetic ? "" : ds.dir.string();
-    if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
-    if (!ds.pins_error.empty()) {
-      CaseResult cr;
-      cr.data_set = name;
-      cr.status = CaseStatus::Failed;
-      cr.message = ds.pins_error;
-      mr.cases.push_back(cr);
-      continue;
+    for (size_t s = 0; s < sets.size(); ++s) {
+      const DataSet& ds = sets[s];
+      const std::string name = synthetic ? "" : ds.dir.string();
+      if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
+      if (!ds.pins_error.empty()) {
+        CaseResult cr;
+        cr.data_set = name;
+        cr.status = CaseStatus::Failed;
+        cr.message = ds.pins_error;
+        mr.cases.push_back(cr);
+        continue;
+      }
+      Loaded l;
+      if (!synthetic) l = load_data_set(ds, probe);
+      if (!l.error.empty()) {
+        CaseResult cr;
+        cr.data_set = name;
+        cr.status = l.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+        cr.message = l.error;
+        mr.cases.push_back(cr);
+        continue;
+      }
+      run_pin_sets(
+          plan, s, name, cfg, mr, state,
+          [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
+            return run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
+          },
+          [&](const PinSet& pins, const std::vector<Value>& outputs) {
+            const Interpreter ip(model, RunOptions{});
+            return save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, pins);
+          });
     }
-    Loaded l;
-    if (!synthetic) l = load_data_set(ds, probe);
-    if (!l.error.empty()) {
-      CaseResult cr;
-      cr.data_set = name;
-      cr.status = l.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
-      cr.message = l.error;
-      mr.cases.push_back(cr);
-      continue;
-    }
-    run_pin_sets(
-        plan, s, name, cfg, mr, state,
-        [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-          return run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
-        },
-        [&](const PinSet& pins, const std::vector<Value>& outputs) {
-          const Interpreter ip(model, RunOptions{});
-          return save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, pins);
-        });
-  }
   tally(mr);
   return mr;
 }
@@ -395,7 +397,8 @@ void tally(ModelResult& mr) {
       if (!by_data[p].count(b)) mr.pinned_only[p].insert(b);
   for (auto it = mr.not_pinned.begin(); it != mr.not_pinned.end();) {
     for (auto jt = it->second.begin(); jt != it->second.end();)
-      jt = by_data[it->first].count(jt->first) || by_pin[it->first].count(jt->first) ? it->second.erase(jt) : std::next(jt);
+      jt = by_data[it->first].count(jt->first) || by_pin[it->first].count(jt->first) ? it->second.erase(jt)
+                                                                                     : std::next(jt);
     it = it->second.empty() ? mr.not_pinned.erase(it) : std::next(it);
   }
 }

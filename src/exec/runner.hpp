@@ -21,9 +21,9 @@ namespace condlint::exec {
 struct RunConfig {
   std::vector<std::filesystem::path> data_dirs;  // empty: the test_data_set_* beside the model
   bool both_branches = true;
-  std::map<std::string, bool> pins;              // --pin
+  std::map<std::string, bool> pins;  // --pin
   std::optional<double> atol, rtol;
-  std::filesystem::path save_dir;                // --save
+  std::filesystem::path save_dir;  // --save
   Limits limits;
   int max_runs_per_data_set = 256;
   // Which branches pinning may reach (from the loaded model's condition provenance); null: run_model loads the
@@ -82,8 +82,8 @@ ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
 
 // Shared by the three drivers (ONNX here, IR in ir_exec.cpp, NNAPI in nnapi_exec.cpp):
 using PinSet = std::map<std::string, bool>;
-// --branches both: for every If the run `trace` reached, queues `pins` (a copy: `work` grows) plus that If pinned to each branch it has
-// not been queued or run with yet (`done`), unless the data set `data_key` already runs that pin set
+// --branches both: for every If the run `trace` reached, queues `pins` (a copy: `work` grows) plus that If pinned to
+// each branch it has not been queued or run with yet (`done`), unless the data set `data_key` already runs that pin set
 // (`covered`, may be null).
 // A branch `policy` refuses (dead, or behind a shape guard) is not queued; its reason goes to `not_pinned`.
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
@@ -107,7 +107,7 @@ void explain_by_branch_problems(CaseResult& cr);
 struct DataPlan {
   std::vector<DataSet> sets;
   bool synthetic = false;
-  std::vector<std::string> input_keys;        // per set: its input files' bytes, to group sets by inputs
+  std::vector<std::string> input_keys;               // per set: its input files' bytes, to group sets by inputs
   std::set<std::pair<std::string, PinSet>> covered;  // (inputs, pins) that a data set of its own runs
   std::string error;
   // A set's pins with --pin's over them.

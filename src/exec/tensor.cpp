@@ -9,11 +9,21 @@ namespace condlint::exec {
 
 bool dt_known(int t) {
   switch (t) {
-    case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 11: case 12:
-    case 13: case 16:
-      return true;
-    default:
-      return false;
+    case 1:
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 7:
+    case 8:
+    case 9:
+    case 10:
+    case 11:
+    case 12:
+    case 13:
+    case 16: return true;
+    default: return false;
   }
 }
 
@@ -44,10 +54,19 @@ bool is_unsigned_int(DT t) { return t == DT::U8 || t == DT::U16 || t == DT::U32 
 
 unsigned dt_bytes(DT t) {
   switch (t) {
-    case DT::U8: case DT::I8: case DT::Bool: return 1;
-    case DT::U16: case DT::I16: case DT::F16: case DT::BF16: return 2;
-    case DT::F32: case DT::I32: case DT::U32: return 4;
-    case DT::F64: case DT::I64: case DT::U64: return 8;
+    case DT::U8:
+    case DT::I8:
+    case DT::Bool: return 1;
+    case DT::U16:
+    case DT::I16:
+    case DT::F16:
+    case DT::BF16: return 2;
+    case DT::F32:
+    case DT::I32:
+    case DT::U32: return 4;
+    case DT::F64:
+    case DT::I64:
+    case DT::U64: return 8;
     default: return 0;
   }
 }
@@ -59,7 +78,7 @@ uint16_t f32_to_f16_bits(float f) {
   const uint32_t absx = x & 0x7fffffffu;
   if (absx >= 0x7f800000u) return static_cast<uint16_t>(sign | (absx > 0x7f800000u ? 0x7e00u : 0x7c00u));
   if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // rounds to inf
-  if (absx < 0x38800000u) {  // subnormal or zero in half
+  if (absx < 0x38800000u) {                                               // subnormal or zero in half
     float a;
     std::memcpy(&a, &absx, 4);
     // round to nearest even multiple of 2^-24
@@ -293,8 +312,8 @@ Tensor cast_tensor(const Tensor& x, DT to) {
       else y.i[k] = double_to_int(to, x.f[k]);
     } else {
       const int64_t v = x.i[k];
-      if (is_float(to)) y.f[k] = round_to(to, x.dt == DT::U64 ? static_cast<double>(static_cast<uint64_t>(v))
-                                                               : static_cast<double>(v));
+      if (is_float(to))
+        y.f[k] = round_to(to, x.dt == DT::U64 ? static_cast<double>(static_cast<uint64_t>(v)) : static_cast<double>(v));
       else y.i[k] = wrap_to(to, v);
     }
   }

@@ -16,8 +16,21 @@ namespace condlint::exec {
 
 // Element types, numbered as onnx.TensorProto.DataType.
 enum class DT : int {
-  Undefined = 0, F32 = 1, U8 = 2, I8 = 3, U16 = 4, I16 = 5, I32 = 6, I64 = 7, Str = 8, Bool = 9,
-  F16 = 10, F64 = 11, U32 = 12, U64 = 13, BF16 = 16,
+  Undefined = 0,
+  F32 = 1,
+  U8 = 2,
+  I8 = 3,
+  U16 = 4,
+  I16 = 5,
+  I32 = 6,
+  I64 = 7,
+  Str = 8,
+  Bool = 9,
+  F16 = 10,
+  F64 = 11,
+  U32 = 12,
+  U64 = 13,
+  BF16 = 16,
 };
 
 bool dt_known(int onnx_type);
@@ -51,11 +64,11 @@ struct ExecError : std::runtime_error {
 [[noreturn]] void fail(const std::string& msg);  // ErrKind::Invalid
 
 struct Limits {
-  int64_t max_elements = 100'000'000;      // per tensor
-  int64_t max_total_bytes = 2LL << 30;     // live bytes held by all tensors of one run
-  int64_t max_loop_iterations = 1'000'000; // per Loop / WHILE execution
-  int64_t timeout_ms = 60'000;             // per run (NNAPI's own default is 2 s for loops)
-  int max_depth = 64;                      // nesting of If / Loop / functions
+  int64_t max_elements = 100'000'000;       // per tensor
+  int64_t max_total_bytes = 2LL << 30;      // live bytes held by all tensors of one run
+  int64_t max_loop_iterations = 1'000'000;  // per Loop / WHILE execution
+  int64_t timeout_ms = 60'000;              // per run (NNAPI's own default is 2 s for loops)
+  int max_depth = 64;                       // nesting of If / Loop / functions
 };
 
 // The guard of the current thread's run (set by Interpreter; defaults apply otherwise).
@@ -89,13 +102,13 @@ class Hold {
 struct Tensor {
   DT dt = DT::Undefined;
   Dims shape;
-  std::vector<double> f;        // floating types
-  std::vector<int64_t> i;       // integer types and bool
-  std::vector<std::string> s;   // strings
+  std::vector<double> f;       // floating types
+  std::vector<int64_t> i;      // integer types and bool
+  std::vector<std::string> s;  // strings
   Hold hold;
 
   Tensor() = default;
-  Tensor(DT t, Dims d);          // zero-filled, guarded
+  Tensor(DT t, Dims d);  // zero-filled, guarded
   int64_t numel() const;
   size_t rank() const { return shape.size(); }
   // Element access as double / int64 regardless of storage.
@@ -118,10 +131,30 @@ struct Value {
   TensorP t;
   std::shared_ptr<const std::vector<Value>> seq;
   std::shared_ptr<const Value> opt;  // Optional: null when empty
-  static Value tensor(Tensor x) { Value v; v.kind = Kind::Tensor; v.t = std::make_shared<const Tensor>(std::move(x)); return v; }
-  static Value tensor(TensorP x) { Value v; v.kind = Kind::Tensor; v.t = std::move(x); return v; }
-  static Value sequence(std::vector<Value> xs) { Value v; v.kind = Kind::Sequence; v.seq = std::make_shared<const std::vector<Value>>(std::move(xs)); return v; }
-  static Value optional(std::shared_ptr<const Value> x) { Value v; v.kind = Kind::Optional; v.opt = std::move(x); return v; }
+  static Value tensor(Tensor x) {
+    Value v;
+    v.kind = Kind::Tensor;
+    v.t = std::make_shared<const Tensor>(std::move(x));
+    return v;
+  }
+  static Value tensor(TensorP x) {
+    Value v;
+    v.kind = Kind::Tensor;
+    v.t = std::move(x);
+    return v;
+  }
+  static Value sequence(std::vector<Value> xs) {
+    Value v;
+    v.kind = Kind::Sequence;
+    v.seq = std::make_shared<const std::vector<Value>>(std::move(xs));
+    return v;
+  }
+  static Value optional(std::shared_ptr<const Value> x) {
+    Value v;
+    v.kind = Kind::Optional;
+    v.opt = std::move(x);
+    return v;
+  }
   bool is_tensor() const { return kind == Kind::Tensor && t; }
   std::string describe() const;
 };

@@ -82,13 +82,16 @@ std::string write_data_sets(const fs::path& model, const ExportResult& r, const 
         const std::string d = set_dir();
         if (d.empty()) return "cannot create a data set directory under " + dir.string();
         for (size_t k = 0; k < ds.inputs.size(); ++k)
-          if (!write_bytes(fs::path(d) / ("input_" + std::to_string(k) + ".pb"), exec::write_pb_value(ds.inputs[k], "input_" + std::to_string(k))))
+          if (!write_bytes(fs::path(d) / ("input_" + std::to_string(k) + ".pb"),
+                           exec::write_pb_value(ds.inputs[k], "input_" + std::to_string(k))))
             return "cannot write " + d;
         for (size_t k = 0; k < ds.outputs.size(); ++k)
           if (ds.outputs[k].kind != exec::Value::Kind::None &&
-              !write_bytes(fs::path(d) / ("output_" + std::to_string(k) + ".pb"), exec::write_pb_value(ds.outputs[k], "output_" + std::to_string(k))))
+              !write_bytes(fs::path(d) / ("output_" + std::to_string(k) + ".pb"),
+                           exec::write_pb_value(ds.outputs[k], "output_" + std::to_string(k))))
             return "cannot write " + d;
-        if (!ds.pins.empty() && !write_bytes(fs::path(d) / "pins.json", exec::pins_json(ds.pins))) return "cannot write " + d;
+        if (!ds.pins.empty() && !write_bytes(fs::path(d) / "pins.json", exec::pins_json(ds.pins)))
+          return "cannot write " + d;
         ++index;
       }
     } else {
@@ -102,7 +105,8 @@ std::string write_data_sets(const fs::path& model, const ExportResult& r, const 
             if (files[k].empty()) continue;
             std::string bytes;
             if (auto e = exec::read_file_bytes(files[k], bytes); !e.empty()) return e;
-            if (files[k].extension() == ".npy") bytes = exec::write_pb_value(exec::read_npy(bytes), stem + std::to_string(k));
+            if (files[k].extension() == ".npy")
+              bytes = exec::write_pb_value(exec::read_npy(bytes), stem + std::to_string(k));
             if (!write_bytes(fs::path(d) / (stem + std::to_string(k) + ".pb"), bytes)) return "cannot write " + d;
           }
           return "";

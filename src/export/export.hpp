@@ -18,25 +18,25 @@ namespace condlint::xport {
 namespace fs = std::filesystem;
 
 struct ExportOptions {
-  int64_t opset = 17;                       // default ONNX opset of the exported model
-  std::map<std::string, bool> pins;         // source-model If path (as `run --pin` names it) -> branch
+  int64_t opset = 17;                // default ONNX opset of the exported model
+  std::map<std::string, bool> pins;  // source-model If path (as `run --pin` names it) -> branch
 };
 
 // One golden data set carried over with the model (NNAPI examples; IR data sets are already ONNX-layout).
 struct ExportedDataSet {
-  std::string name;                         // e.g. "example_0"
-  std::vector<exec::Value> inputs;          // by ONNX graph input index
-  std::vector<exec::Value> outputs;         // by ONNX graph output index (empty when the source has none)
-  std::map<std::string, bool> pins;         // ONNX If paths the data set needs (e.g. a NO_VALUE condition)
+  std::string name;                  // e.g. "example_0"
+  std::vector<exec::Value> inputs;   // by ONNX graph input index
+  std::vector<exec::Value> outputs;  // by ONNX graph output index (empty when the source has none)
+  std::map<std::string, bool> pins;  // ONNX If paths the data set needs (e.g. a NO_VALUE condition)
 };
 
 struct ExportResult {
   onnx::ModelProto model;
-  std::vector<std::string> problems;        // non-empty: the export failed; each names the node and the reason
-  std::vector<std::string> notes;           // lossless but worth saying (e.g. "relaxed float32 computed as float32")
+  std::vector<std::string> problems;  // non-empty: the export failed; each names the node and the reason
+  std::vector<std::string> notes;     // lossless but worth saying (e.g. "relaxed float32 computed as float32")
   std::map<std::string, std::string> if_paths;  // source If path -> ONNX If path (as diff/run name them)
   std::vector<ExportedDataSet> data_sets;
-  std::string error;                        // the model could not be read at all (I/O, not a model): usage/IO, exit 2
+  std::string error;  // the model could not be read at all (I/O, not a model): usage/IO, exit 2
   // Every ONNX copy of a source If (NNAPI: an IF inside a WHILE condition is evaluated once before the Loop and
   // once inside its body); if_paths holds the first. Pins apply to all copies.
   std::map<std::string, std::vector<std::string>> if_path_copies;

@@ -39,11 +39,13 @@ std::string no_onnx_type(ElemType e) {
   switch (e) {
     case ElemType::I4:
     case ElemType::U4:
-      return "element type " + n + ": ONNX has 4-bit integers only from opset 21 (INT4/UINT4), packed differently, and "
+      return "element type " + n +
+             ": ONNX has 4-bit integers only from opset 21 (INT4/UINT4), packed differently, and "
              "condlint's executors cannot run them";
     case ElemType::F8E4M3:
     case ElemType::F8E5M2:
-      return "element type " + n + ": ONNX has 8-bit floats only from opset 19 and condlint's executors cannot run them";
+      return "element type " + n +
+             ": ONNX has 8-bit floats only from opset 19 and condlint's executors cannot run them";
     case ElemType::String: return "element type string: OpenVINO strings have no ONNX tensor layout to export";
     case ElemType::Complex64:
     case ElemType::Complex128: return "element type " + n + ": ONNX runtimes do not compute complex tensors";
@@ -65,7 +67,6 @@ bool parse_bool(const std::string& v, bool& out) {
 }
 
 std::optional<std::vector<int64_t>> parse_int_list(const std::string& s) { return parse_int64_list(s); }
-
 
 // A declared shape worth writing into a ValueInfo: the port lists its dims.
 std::optional<Shape> port_shape(const Port& p) {
@@ -124,7 +125,8 @@ class Exporter {
           const auto shape = param_shape(p);
           set_type(*vi, e, shape);
           if (!shape || !shape->rank_known)
-            note("input '" + name + "' has a dynamic rank; ONNX states that by leaving out the shape (runtimes accept "
+            note("input '" + name +
+                 "' has a dynamic rank; ONNX states that by leaving out the shape (runtimes accept "
                  "it, onnx.checker wants a rank on main-graph inputs)");
         }
       } else if (nodes[k].op == "Result") {
@@ -152,7 +154,7 @@ class Exporter {
   struct Work {
     int g = 0;
     onnx::GraphProto* gp = nullptr;
-    int path = 0;      // ONNX path of the graph, as onnx_graph::find_ifs names it (an index into paths_)
+    int path = 0;  // ONNX path of the graph, as onnx_graph::find_ifs names it (an index into paths_)
     std::map<int, std::string> bound;  // Parameter node -> value name
     std::map<int, ElemType> bound_elem;
     std::vector<OutSpec> outs;
@@ -271,12 +273,18 @@ class Exporter {
     const uint64_t bytes = *count * exec::dt_bytes(*dt);
     if (!c.offset || !c.size) return problem(g, k, "Const has no offset/size"), false;
     if (*c.size < 0 || static_cast<uint64_t>(*c.size) != bytes)
-      return problem(g, k, "Const size " + std::to_string(*c.size) + " does not match " + std::string(to_string(c.elem)) +
-                               c.shape->str() + " (" + std::to_string(bytes) + " bytes)"),
+      return problem(g, k,
+                     "Const size " + std::to_string(*c.size) + " does not match " + std::string(to_string(c.elem)) +
+                         c.shape->str() + " (" + std::to_string(bytes) + " bytes)"),
              false;
-    if (!m_.ir->weights_size) return problem(g, k, "the weights file " + m_.ir->weights_path + " does not exist"), false;
-    if (*c.offset < 0 || static_cast<uint64_t>(*c.offset) > *m_.ir->weights_size || bytes > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
-      return problem(g, k, "Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) + ") lie outside the weights file"), false;
+    if (!m_.ir->weights_size)
+      return problem(g, k, "the weights file " + m_.ir->weights_path + " does not exist"), false;
+    if (*c.offset < 0 || static_cast<uint64_t>(*c.offset) > *m_.ir->weights_size ||
+        bytes > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
+      return problem(g, k,
+                     "Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) +
+                         ") lie outside the weights file"),
+             false;
     std::string buf(static_cast<size_t>(bytes), '\0');
     std::ifstream f(m_.ir->weights_path, std::ios::binary);
     f.seekg(*c.offset);
@@ -342,7 +350,8 @@ class Exporter {
     if (auto v = const_ints(g, k, i)) {
       std::vector<int64_t> dims;
       if (flat) dims.push_back(static_cast<int64_t>(v->size()));
-      else if (auto it = consts_.find({m_.node(g, k).sources[i].graph, m_.node(g, k).sources[i].node}); it != consts_.end())
+      else if (auto it = consts_.find({m_.node(g, k).sources[i].graph, m_.node(g, k).sources[i].node});
+               it != consts_.end())
         for (const auto& d : m_.ir->consts[it->second].shape->dims) dims.push_back(d.lo);
       return const_i64(gp, *v, dims, hint);
     }
@@ -367,7 +376,8 @@ class Exporter {
       for (const auto& p : n.inputs) {
         auto s = port_shape(p);
         if (!s || !s->is_static()) {
-          problem(g, k, "auto_broadcast=none with shapes not known statically: ONNX would broadcast where OpenVINO refuses");
+          problem(g, k,
+                  "auto_broadcast=none with shapes not known statically: ONNX would broadcast where OpenVINO refuses");
           return false;
         }
         if (!first) first = s;
@@ -437,8 +447,9 @@ class Exporter {
         if (s.output >= static_cast<int>(st.names[s.node].size()) || st.names[s.node][s.output].empty()) {
           ok = false;  // the source could not be exported (its problem is reported) or has no such output
           if (s.output >= static_cast<int>(std::max<size_t>(nodes[s.node].outputs.size(), 1)))
-            problem(g, k, "input " + std::to_string(i) + " reads output " + std::to_string(s.output) + " of " +
-                              nodes[s.node].display() + ", which has no such output");
+            problem(g, k,
+                    "input " + std::to_string(i) + " reads output " + std::to_string(s.output) + " of " +
+                        nodes[s.node].display() + ", which has no such output");
           break;
         }
         in.push_back(st.names[s.node][s.output]);
@@ -451,8 +462,8 @@ class Exporter {
         }
         st.names[k][0] = in[0];
         st.elems[k][0] = elem_in(st, node, 0);
-        if (node.inputs.size() == 1 && node.inputs[0].type.kind == TypeDesc::Kind::Tensor && is_concrete(node.inputs[0].type.elem) &&
-            !is_concrete(st.elems[k][0]))
+        if (node.inputs.size() == 1 && node.inputs[0].type.kind == TypeDesc::Kind::Tensor &&
+            is_concrete(node.inputs[0].type.elem) && !is_concrete(st.elems[k][0]))
           st.elems[k][0] = node.inputs[0].type.elem;
         continue;
       }
@@ -476,7 +487,8 @@ class Exporter {
         set_type(*vi, e, node.op == "If" ? port_shape(node.outputs[o]) : std::nullopt);
       }
     }
-    if (done != n) problem_graph(g, "the graph has a cycle; " + std::to_string(n - done) + " layers never become ready");
+    if (done != n)
+      problem_graph(g, "the graph has a cycle; " + std::to_string(n - done) + " layers never become ready");
     // Outputs
     for (const auto& os : w.outs) {
       if (os.kind == OutSpec::PassThrough) {
@@ -500,7 +512,8 @@ class Exporter {
       const ElemType e = st.elems[os.result][0];
       const Node& rn = nodes[os.result];
       if (is_concrete(e) && dt_of(e)) set_type(*out, e, rn.inputs.empty() ? std::nullopt : port_shape(rn.inputs[0]));
-      else if (w.main) problem(g, os.result, "the element type of this output is not known (an ONNX graph output needs one)");
+      else if (w.main)
+        problem(g, os.result, "the element type of this output is not known (an ONNX graph output needs one)");
     }
   }
 
@@ -527,7 +540,8 @@ class Exporter {
   static constexpr int kMaxListedDepth = 64;
   void record_if(int g, int k, int path_id) {
     if (m_.graphs[g].depth >= kMaxListedDepth) {
-      note("Ifs nested deeper than " + std::to_string(kMaxListedDepth) + " levels are exported but not listed (pins cannot name them)");
+      note("Ifs nested deeper than " + std::to_string(kMaxListedDepth) +
+           " levels are exported but not listed (pins cannot name them)");
       return;
     }
     r_.if_paths[m_.path_of(g, k)] = full_path(path_id);
@@ -547,17 +561,27 @@ class Exporter {
     auto same_elem = [&](size_t i) {
       if (!is_concrete(elems[0])) elems[0] = elem_in(st, node, i);
     };
-    static const std::map<std::string, std::string> binary{
-        {"Add", "Add"},     {"Subtract", "Sub"}, {"Multiply", "Mul"}, {"Maximum", "Max"}, {"Minimum", "Min"},
-        {"Power", "Pow"},   {"Equal", "Equal"},  {"Less", "Less"},    {"Greater", "Greater"},
-        {"LessEqual", "LessOrEqual"}, {"GreaterEqual", "GreaterOrEqual"},
-        {"LogicalAnd", "And"}, {"LogicalOr", "Or"}, {"LogicalXor", "Xor"}};
-    static const std::set<std::string> boolean_out{"Equal", "NotEqual", "Less", "Greater", "LessEqual", "GreaterEqual",
-                                                   "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot"};
+    static const std::map<std::string, std::string> binary{{"Add", "Add"},
+                                                           {"Subtract", "Sub"},
+                                                           {"Multiply", "Mul"},
+                                                           {"Maximum", "Max"},
+                                                           {"Minimum", "Min"},
+                                                           {"Power", "Pow"},
+                                                           {"Equal", "Equal"},
+                                                           {"Less", "Less"},
+                                                           {"Greater", "Greater"},
+                                                           {"LessEqual", "LessOrEqual"},
+                                                           {"GreaterEqual", "GreaterOrEqual"},
+                                                           {"LogicalAnd", "And"},
+                                                           {"LogicalOr", "Or"},
+                                                           {"LogicalXor", "Xor"}};
+    static const std::set<std::string> boolean_out{"Equal",      "NotEqual",     "Less",       "Greater",
+                                                   "LessEqual",  "GreaterEqual", "LogicalAnd", "LogicalOr",
+                                                   "LogicalXor", "LogicalNot"};
     static const std::map<std::string, std::string> unary{
-        {"Relu", "Relu"}, {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"}, {"Exp", "Exp"}, {"Log", "Log"},
-        {"Sqrt", "Sqrt"}, {"Abs", "Abs"},         {"Negative", "Neg"}, {"LogicalNot", "Not"}, {"Floor", "Floor"},
-        {"Ceiling", "Ceil"}};
+        {"Relu", "Relu"},      {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},   {"Exp", "Exp"},
+        {"Log", "Log"},        {"Sqrt", "Sqrt"},       {"Abs", "Abs"},     {"Negative", "Neg"},
+        {"LogicalNot", "Not"}, {"Floor", "Floor"},     {"Ceiling", "Ceil"}};
     if (boolean_out.count(op) && !is_concrete(elems[0])) elems[0] = ElemType::Boolean;
     auto need = [&](size_t count) {
       if (in.size() == count) return true;
@@ -685,8 +709,9 @@ class Exporter {
       }
       if (!special_zero && o_.opset < 14) {
         if (auto v = const_ints(g, k, 1); !v || std::find(v->begin(), v->end(), 0) != v->end()) {
-          problem(g, k, "special_zero=false needs ONNX Reshape allowzero (opset 14 or later), the export targets opset " +
-                            std::to_string(o_.opset));
+          problem(g, k,
+                  "special_zero=false needs ONNX Reshape allowzero (opset 14 or later), the export targets opset " +
+                      std::to_string(o_.opset));
           return false;
         }
       }
@@ -698,7 +723,8 @@ class Exporter {
     }
     if (op == "Squeeze" || op == "Unsqueeze") {
       if (in.empty() || in.size() > 2 || (op == "Unsqueeze" && in.size() != 2)) {
-        problem(g, k, "takes " + std::string(op == "Squeeze" ? "1 or 2" : "2") + " inputs, has " + std::to_string(in.size()));
+        problem(g, k,
+                "takes " + std::string(op == "Squeeze" ? "1 or 2" : "2") + " inputs, has " + std::to_string(in.size()));
         return false;
       }
       if (in.size() == 1) add(gp, op, {in[0]}, {outs[0]}, nm);
@@ -737,7 +763,8 @@ class Exporter {
       if (in.size() == 3) {
         auto v = const_ints(g, k, 2);
         if (!v || v->size() != 1) {
-          problem(g, k, "the axis input is not a one-element integer Const (ONNX Gather takes the axis as an attribute)");
+          problem(g, k,
+                  "the axis input is not a one-element integer Const (ONNX Gather takes the axis as an attribute)");
           return false;
         }
         axis = (*v)[0];
@@ -795,8 +822,9 @@ class Exporter {
       }
       auto v = const_ints(g, k, 1);
       if (!v) {
-        problem(g, k, "the axes input is not an integer Const; ONNX " + op + " takes axes as an input only from opset 18 (exporting opset " +
-                          std::to_string(o_.opset) + ")");
+        problem(g, k,
+                "the axes input is not an integer Const; ONNX " + op +
+                    " takes axes as an input only from opset 18 (exporting opset " + std::to_string(o_.opset) + ")");
         return false;
       }
       if (v->empty()) {
@@ -833,7 +861,8 @@ class Exporter {
     }
     if (op == "Broadcast") {
       if (in.size() != 2) {
-        problem(g, k, "Broadcast with " + std::to_string(in.size()) + " inputs (only numpy/bidirectional with 2 export)");
+        problem(g, k,
+                "Broadcast with " + std::to_string(in.size()) + " inputs (only numpy/bidirectional with 2 export)");
         return false;
       }
       const std::string mode = attr(node, "mode", "numpy");
@@ -854,8 +883,9 @@ class Exporter {
             if (xs->dims[d].lo != 1 && xs->dims[d].lo != (*target)[off + d]) proven = false;
         }
         if (!proven)
-          note("Broadcast (numpy) is exported as ONNX Expand, which also accepts an input larger than the target shape "
-               "(OpenVINO rejects it); results agree wherever OpenVINO accepts the input");
+          note(
+              "Broadcast (numpy) is exported as ONNX Expand, which also accepts an input larger than the target shape "
+              "(OpenVINO rejects it); results agree wherever OpenVINO accepts the input");
       }
       add(gp, "Expand", {in[0], as_i64(gp, st, g, k, 1, in, true, nm + "_shape")}, {outs[0]}, nm);
       same_elem(0);
@@ -870,8 +900,9 @@ class Exporter {
       }
       add(gp, "Round", in, {outs[0]}, nm);
       same_elem(0);
-      note("Round (half_to_even) is exported as ONNX Round; condlint's IR executor does not run Round, so this op is "
-           "not checked against it");
+      note(
+          "Round (half_to_even) is exported as ONNX Round; condlint's IR executor does not run Round, so this op is "
+          "not checked against it");
       return true;
     }
     if (op == "Convolution") {
@@ -886,7 +917,8 @@ class Exporter {
         return true;
       };
       std::vector<int64_t> strides, dil, pb, pe;
-      if (!ints("strides", strides) || !ints("dilations", dil) || !ints("pads_begin", pb) || !ints("pads_end", pe)) return false;
+      if (!ints("strides", strides) || !ints("dilations", dil) || !ints("pads_begin", pb) || !ints("pads_end", pe))
+        return false;
       const std::string ap = attr(node, "auto_pad", "explicit");
       auto* c = add(gp, "Conv", in, {outs[0]}, nm);
       if (!strides.empty()) set_ints(c, "strides", strides);
@@ -910,17 +942,21 @@ class Exporter {
         return false;
       }
       same_elem(0);
-      note("Convolution is exported as ONNX Conv; condlint's IR executor does not run Convolution, so this op is "
-           "not checked against it");
+      note(
+          "Convolution is exported as ONNX Conv; condlint's IR executor does not run Convolution, so this op is "
+          "not checked against it");
       return true;
     }
     if (op == "If") return translate_if(w, st, k, in, children, control_names);
     if (op == "Loop") return translate_loop(w, st, k, in, children, control_names);
     if (op == "TensorIterator")
-      problem(g, k, "TensorIterator is not exported (condlint's IR executor does not run it, so an export could not be checked)");
+      problem(
+          g, k,
+          "TensorIterator is not exported (condlint's IR executor does not run it, so an export could not be checked)");
     else
-      problem(g, k, "op " + op + (node.version.empty() ? "" : " (" + node.version + ")") +
-                        " has no ONNX export (condlint's IR executor does not run it either)");
+      problem(g, k,
+              "op " + op + (node.version.empty() ? "" : " (" + node.version + ")") +
+                  " has no ONNX export (condlint's IR executor does not run it either)");
     return false;
   }
 
@@ -957,7 +993,8 @@ class Exporter {
         problem(g, k, "begin/end/stride are not Consts and a mask is set (only the plain form exports as ONNX Slice)");
         return false;
       }
-      std::vector<std::string> ins{in[0], as_i64(gp, st, g, k, 1, in, true, nm + "_begin"), as_i64(gp, st, g, k, 2, in, true, nm + "_end"), ""};
+      std::vector<std::string> ins{in[0], as_i64(gp, st, g, k, 1, in, true, nm + "_begin"),
+                                   as_i64(gp, st, g, k, 2, in, true, nm + "_end"), ""};
       if (in.size() > 3) ins.push_back(as_i64(gp, st, g, k, 3, in, true, nm + "_stride"));
       else ins.pop_back();
       add(gp, "Slice", ins, {st.names[k][0]}, nm);
@@ -971,8 +1008,9 @@ class Exporter {
       }
     for (size_t j = begin->size(); j < masks[3].size(); ++j)
       if (masks[3][j] != 0) {
-        problem(g, k, "shrink_axis_mask sets bit " + std::to_string(j) + ", beyond the " + std::to_string(begin->size()) +
-                          " sliced axes (not exported)");
+        problem(g, k,
+                "shrink_axis_mask sets bit " + std::to_string(j) + ", beyond the " + std::to_string(begin->size()) +
+                    " sliced axes (not exported)");
         return false;
       }
     if (end->size() != begin->size() || stride->size() != begin->size()) {
@@ -1005,14 +1043,16 @@ class Exporter {
       steps.push_back(s);
     }
     const int64_t len = static_cast<int64_t>(starts.size());
-    std::vector<std::string> ins{in[0], const_i64(gp, starts, {len}, nm + "_starts"), const_i64(gp, ends, {len}, nm + "_ends"),
-                                 const_i64(gp, axes, {len}, nm + "_axes"), const_i64(gp, steps, {len}, nm + "_steps")};
+    std::vector<std::string> ins{in[0], const_i64(gp, starts, {len}, nm + "_starts"),
+                                 const_i64(gp, ends, {len}, nm + "_ends"), const_i64(gp, axes, {len}, nm + "_axes"),
+                                 const_i64(gp, steps, {len}, nm + "_steps")};
     if (shrink.empty()) {
       add(gp, "Slice", ins, {st.names[k][0]}, nm);
     } else {
       const std::string sl = fresh(nm + "_slice");
       add(gp, "Slice", ins, {sl}, sl);
-      add(gp, "Squeeze", {sl, const_i64(gp, shrink, {static_cast<int64_t>(shrink.size())}, nm + "_shrink")}, {st.names[k][0]}, nm);
+      add(gp, "Squeeze", {sl, const_i64(gp, shrink, {static_cast<int64_t>(shrink.size())}, nm + "_shrink")},
+          {st.names[k][0]}, nm);
     }
     if (!is_concrete(st.elems[k][0])) st.elems[k][0] = elem_in(st, node, 0);
     return true;
@@ -1067,13 +1107,17 @@ class Exporter {
           continue;
         }
         if (e.external_port_id < 0 || e.external_port_id >= static_cast<int64_t>(in.size())) {
-          problem(g, k, std::string(roles[b]) + "_port_map input external_port_id " + std::to_string(e.external_port_id) + " is not an If input");
+          problem(g, k,
+                  std::string(roles[b]) + "_port_map input external_port_id " + std::to_string(e.external_port_id) +
+                      " is not an If input");
           ok = false;
           continue;
         }
         auto p = by_id.find(std::to_string(e.internal_layer_id));
         if (p == by_id.end() || bnodes[p->second].op != "Parameter") {
-          problem(g, k, std::string(roles[b]) + "_port_map input internal_layer_id " + std::to_string(e.internal_layer_id) + " is not a Parameter");
+          problem(g, k,
+                  std::string(roles[b]) + "_port_map input internal_layer_id " + std::to_string(e.internal_layer_id) +
+                      " is not a Parameter");
           ok = false;
           continue;
         }
@@ -1084,15 +1128,18 @@ class Exporter {
         if (ext < 0) continue;
         auto p = by_id.find(std::to_string(internal));
         if (p == by_id.end() || bnodes[p->second].op != "Result") {
-          problem(g, k, std::string(roles[b]) + "_port_map output internal_layer_id " + std::to_string(internal) + " is not a Result");
+          problem(g, k,
+                  std::string(roles[b]) + "_port_map output internal_layer_id " + std::to_string(internal) +
+                      " is not a Result");
           ok = false;
           break;
         }
         if (br[b].results.size() < n_out) br[b].results.push_back(p->second);
       }
       if (br[b].results.size() < n_out) {
-        problem(g, k, std::string(roles[b]) + " branch maps " + std::to_string(br[b].results.size()) + " outputs, the If declares " +
-                          std::to_string(n_out));
+        problem(g, k,
+                std::string(roles[b]) + " branch maps " + std::to_string(br[b].results.size()) +
+                    " outputs, the If declares " + std::to_string(n_out));
         ok = false;
       }
     }
@@ -1117,7 +1164,8 @@ class Exporter {
       cw.bound = std::move(br[b].bound);
       cw.bound_elem = std::move(br[b].bound_elem);
       for (size_t o = 0; o < n_out; ++o)
-        cw.outs.push_back({br[b].results[o], fresh(name + "_" + roles[b] + "_out" + std::to_string(o)), OutSpec::Plain, ""});
+        cw.outs.push_back(
+            {br[b].results[o], fresh(name + "_" + roles[b] + "_out" + std::to_string(o)), OutSpec::Plain, ""});
       children.push_back(std::move(cw));
     }
     return true;
@@ -1243,7 +1291,8 @@ class Exporter {
     for (const auto& [p, r] : back_to) {
       auto ini = initial.find(p);
       if (ini == initial.end()) {
-        problem(g, k, "body Parameter '" + bnodes[p].display() + "' has a back edge but no initial value in the port map");
+        problem(g, k,
+                "body Parameter '" + bnodes[p].display() + "' has a back edge but no initial value in the port map");
         return false;
       }
       const std::string vin = fresh(bnodes[p].display() + "_in");
@@ -1265,7 +1314,12 @@ class Exporter {
     // Loop outputs: carried finals, then scan outputs.
     std::vector<std::string> lout;
     for (const auto& [p, r] : carried) lout.push_back(fresh(nm + "_final_" + bnodes[p].display()));
-    struct Post { size_t scan; int pos; std::optional<int64_t> axis; int result; };
+    struct Post {
+      size_t scan;
+      int pos;
+      std::optional<int64_t> axis;
+      int result;
+    };
     std::vector<Post> posts;
     std::vector<bool> mapped(node.outputs.size(), false);
     for (const auto& o : lm->outs) {
@@ -1287,7 +1341,8 @@ class Exporter {
         for (size_t c = 0; c < carried.size(); ++c)
           if (carried[c].second == r) found = static_cast<int>(c);
         if (found >= 0) {
-          if (!st.names[k][pos].empty()) add(gp, "Identity", {lout[found]}, {st.names[k][pos]}, nm + "_out" + std::to_string(pos));
+          if (!st.names[k][pos].empty())
+            add(gp, "Identity", {lout[found]}, {st.names[k][pos]}, nm + "_out" + std::to_string(pos));
           continue;
         }
       }
@@ -1317,8 +1372,9 @@ class Exporter {
       const Node& rn = bnodes[p.result];
       auto rs = rn.inputs.empty() ? std::nullopt : port_shape(rn.inputs[0]);
       if (!rs) {
-        problem(g, k, "Loop output " + std::to_string(p.pos) + " concatenates along axis " + std::to_string(*p.axis) +
-                          " values of unknown rank (Result '" + rn.display() + "')");
+        problem(g, k,
+                "Loop output " + std::to_string(p.pos) + " concatenates along axis " + std::to_string(*p.axis) +
+                    " values of unknown rank (Result '" + rn.display() + "')");
         return false;
       }
       const int64_t r = static_cast<int64_t>(rs->dims.size());
@@ -1348,8 +1404,9 @@ class Exporter {
       const std::string ns = fresh(nm + "_concat_shape");
       set_i(add(gp, "Concat", {head, prod, tail}, {ns}, ns), "axis", 0);
       add(gp, "Reshape", {t, ns}, {out}, nm + "_concat");
-      note("Loop concatenated outputs are exported as ONNX scan outputs reshaped; with zero iterations ONNX gives an "
-           "empty tensor where OpenVINO fails");
+      note(
+          "Loop concatenated outputs are exported as ONNX scan outputs reshaped; with zero iterations ONNX gives an "
+          "empty tensor where OpenVINO fails");
     }
     children.push_back(std::move(cw));
     return true;
@@ -1408,12 +1465,11 @@ ExportResult export_ir(const fs::path& xml, const ExportOptions& o) {
     for (const auto& [path, v] : o.pins) {
       auto it = r.if_paths.find(path);
       if (it == r.if_paths.end()) {
-        r.problems.push_back("pin '" + path + "' names no If of the model (its Ifs: " +
-                             [&] {
-                               std::string s;
-                               for (const auto& [p, _] : r.if_paths) s += (s.empty() ? "" : ", ") + p;
-                               return s.empty() ? std::string("none") : s;
-                             }() + ")");
+        r.problems.push_back("pin '" + path + "' names no If of the model (its Ifs: " + [&] {
+          std::string s;
+          for (const auto& [p, _] : r.if_paths) s += (s.empty() ? "" : ", ") + p;
+          return s.empty() ? std::string("none") : s;
+        }() + ")");
         continue;
       }
       pins[it->second] = v;

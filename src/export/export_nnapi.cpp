@@ -38,25 +38,47 @@ namespace {
 
 using json = nlohmann::json;
 
-constexpr int kMaxDepth = 64;                 // as exec::Limits::max_depth and diff's find_ifs
-constexpr size_t kMaxNodes = 250'000;         // total ONNX nodes of one export
+constexpr int kMaxDepth = 64;          // as exec::Limits::max_depth and diff's find_ifs
+constexpr size_t kMaxNodes = 250'000;  // total ONNX nodes of one export
 constexpr size_t kMaxProblems = 50;
 constexpr int kMinOpset = 13, kMaxOpset = 17;  // ONNX 1.12 knows opsets up to 17
 
-enum OT : int32_t { F32 = 0, I32 = 1, U32 = 2, TF32 = 3, TI32 = 4, TQ8A = 5, BOOL = 6, TQ16S = 7, TF16 = 8, TB8 = 9,
-                    F16 = 10, TQ8SPC = 11, TQ16A = 12, TQ8S = 13, TQ8AS = 14, SUBGRAPH = 15 };
+enum OT : int32_t {
+  F32 = 0,
+  I32 = 1,
+  U32 = 2,
+  TF32 = 3,
+  TI32 = 4,
+  TQ8A = 5,
+  BOOL = 6,
+  TQ16S = 7,
+  TF16 = 8,
+  TB8 = 9,
+  F16 = 10,
+  TQ8SPC = 11,
+  TQ16A = 12,
+  TQ8S = 13,
+  TQ8AS = 14,
+  SUBGRAPH = 15
+};
 enum LT : int32_t { TEMP = 0, IN = 1, OUT = 2, CCOPY = 3, CREF = 4, NOVAL = 5, SUBG = 6 };
 
 // ONNX element type of an NNAPI operand type (0 when there is none).
 int onnx_elem(int32_t t) {
   switch (t) {
-    case F32: case TF32: return onnx::TensorProto::FLOAT;
-    case F16: case TF16: return onnx::TensorProto::FLOAT16;
-    case I32: case TI32: return onnx::TensorProto::INT32;
+    case F32:
+    case TF32: return onnx::TensorProto::FLOAT;
+    case F16:
+    case TF16: return onnx::TensorProto::FLOAT16;
+    case I32:
+    case TI32: return onnx::TensorProto::INT32;
     case U32: return onnx::TensorProto::UINT32;
-    case BOOL: case TB8: return onnx::TensorProto::BOOL;
+    case BOOL:
+    case TB8: return onnx::TensorProto::BOOL;
     case TQ8A: return onnx::TensorProto::UINT8;
-    case TQ8AS: case TQ8S: case TQ8SPC: return onnx::TensorProto::INT8;
+    case TQ8AS:
+    case TQ8S:
+    case TQ8SPC: return onnx::TensorProto::INT8;
     case TQ16S: return onnx::TensorProto::INT16;
     case TQ16A: return onnx::TensorProto::UINT16;
     default: return 0;
@@ -64,9 +86,21 @@ int onnx_elem(int32_t t) {
 }
 unsigned elem_bytes(int32_t t) {
   switch (t) {
-    case F32: case TF32: case I32: case TI32: case U32: return 4;
-    case F16: case TF16: case TQ16S: case TQ16A: return 2;
-    case BOOL: case TB8: case TQ8A: case TQ8AS: case TQ8S: case TQ8SPC: return 1;
+    case F32:
+    case TF32:
+    case I32:
+    case TI32:
+    case U32: return 4;
+    case F16:
+    case TF16:
+    case TQ16S:
+    case TQ16A: return 2;
+    case BOOL:
+    case TB8:
+    case TQ8A:
+    case TQ8AS:
+    case TQ8S:
+    case TQ8SPC: return 1;
     default: return 0;
   }
 }
@@ -116,18 +150,18 @@ struct Val {
 };
 
 struct Frame {
-  int graph = 0;                       // NnapiData::subgraphs index (0 = main)
-  onnx::GraphProto* target = nullptr;  // where the instance's nodes go
-  std::string onnx_path;               // find_ifs path of `target`
-  std::string prefix;                  // node-name prefix inside `target`
-  std::string nn_path;                 // executor path of the instance
-  std::vector<Val> args;               // bound formal inputs
-  std::vector<std::string> out_names;  // names the outputs must carry
+  int graph = 0;                            // NnapiData::subgraphs index (0 = main)
+  onnx::GraphProto* target = nullptr;       // where the instance's nodes go
+  std::string onnx_path;                    // find_ifs path of `target`
+  std::string prefix;                       // node-name prefix inside `target`
+  std::string nn_path;                      // executor path of the instance
+  std::vector<Val> args;                    // bound formal inputs
+  std::vector<std::string> out_names;       // names the outputs must carry
   std::vector<std::optional<Info>> expect;  // what the caller needs each output to be
-  std::string role;                    // "IF 'main/IF#0' then branch", for messages
-  bool cond_to_scalar = false;         // WHILE condition: output 0 reshaped to a scalar
+  std::string role;                         // "IF 'main/IF#0' then branch", for messages
+  bool cond_to_scalar = false;              // WHILE condition: output 0 reshaped to a scalar
   int depth = 0;
-  std::vector<int> chain;              // graphs of the enclosing instances (cycle detection)
+  std::vector<int> chain;  // graphs of the enclosing instances (cycle detection)
   // progress
   bool started = false;
   size_t cursor = 0;
@@ -280,7 +314,8 @@ struct Exporter {
     }
     if (static_cast<uint64_t>(o.length) != n * eb)
       return err = "constant length " + std::to_string(o.length) + " does not match its shape", std::nullopt;
-    if (static_cast<uint64_t>(o.offset) + o.length > blob->size()) return err = "constant runs past the end of its blob", std::nullopt;
+    if (static_cast<uint64_t>(o.offset) + o.length > blob->size())
+      return err = "constant runs past the end of its blob", std::nullopt;
     return blob->substr(o.offset, o.length);
   }
 
@@ -374,22 +409,27 @@ struct Exporter {
     attr_i(c, "to", onnx::TensorProto::DOUBLE);
     std::string x = c->output(0);
     if (is_quant(in.type)) {
-      if (in.zp != 0) x = node(f, "Sub", {x, cst_double(in.zp)}, fresh(name + "_minus_zp"), label + "/minus_zp")->output(0);
-      if (in.scale != 1.0) x = node(f, "Mul", {x, cst_double(in.scale)}, fresh(name + "_real"), label + "/scale")->output(0);
+      if (in.zp != 0)
+        x = node(f, "Sub", {x, cst_double(in.zp)}, fresh(name + "_minus_zp"), label + "/minus_zp")->output(0);
+      if (in.scale != 1.0)
+        x = node(f, "Mul", {x, cst_double(in.scale)}, fresh(name + "_real"), label + "/scale")->output(0);
     }
     return x;
   }
   // From double to the output's type: nearbyint(v / scale) + zp clamped for quantized types; a cast otherwise.
-  bool from_real(Frame& f, const std::string& x0, const Info& out, const std::string& out_name, const std::string& label,
-                 const std::string& where) {
+  bool from_real(Frame& f, const std::string& x0, const Info& out, const std::string& out_name,
+                 const std::string& label, const std::string& where) {
     std::string x = x0;
     if (is_quant(out.type)) {
       if (!(out.scale > 0)) return problem(where + ": output scale " + fmtd(out.scale) + " is not positive"), false;
-      if (out.scale != 1.0) x = node(f, "Div", {x, cst_double(out.scale)}, fresh(out_name + "_scaled"), label + "/div_scale")->output(0);
+      if (out.scale != 1.0)
+        x = node(f, "Div", {x, cst_double(out.scale)}, fresh(out_name + "_scaled"), label + "/div_scale")->output(0);
       x = node(f, "Round", {x}, fresh(out_name + "_round"), label + "/round")->output(0);
-      if (out.zp != 0) x = node(f, "Add", {x, cst_double(out.zp)}, fresh(out_name + "_plus_zp"), label + "/plus_zp")->output(0);
+      if (out.zp != 0)
+        x = node(f, "Add", {x, cst_double(out.zp)}, fresh(out_name + "_plus_zp"), label + "/plus_zp")->output(0);
       auto [lo, hi] = quant_range(out.type);
-      x = node(f, "Clip", {x, cst_double(lo), cst_double(hi)}, fresh(out_name + "_clamped"), label + "/clamp")->output(0);
+      x = node(f, "Clip", {x, cst_double(lo), cst_double(hi)}, fresh(out_name + "_clamped"), label + "/clamp")
+              ->output(0);
     } else if (!is_floatt(out.type)) {
       return problem(where + ": the result type " + nn::operand_type_name(out.type) + " is not exported"), false;
     }
@@ -398,7 +438,8 @@ struct Exporter {
     return true;
   }
   // Fused activation on a value of ONNX element type `elem`.
-  std::string activation(Frame& f, const std::string& x, int64_t act, int elem, const std::string& out, const std::string& label) {
+  std::string activation(Frame& f, const std::string& x, int64_t act, int elem, const std::string& out,
+                         const std::string& label) {
     if (act == 0) return node(f, "Identity", {x}, out, label + "/out")->output(0);
     const bool is_int = elem == onnx::TensorProto::INT32;
     if (act == 1) {
@@ -406,7 +447,9 @@ struct Exporter {
       return node(f, "Relu", {x}, out, label + "/relu")->output(0);
     }
     const double lo = act == 2 ? -1 : 0, hi = act == 2 ? 1 : 6;
-    return node(f, "Clip", {x, cst_scalar(elem, lo), cst_scalar(elem, hi)}, out, label + (act == 2 ? "/relu1" : "/relu6"))->output(0);
+    return node(f, "Clip", {x, cst_scalar(elem, lo), cst_scalar(elem, hi)}, out,
+                label + (act == 2 ? "/relu1" : "/relu6"))
+        ->output(0);
   }
 
   // ---- frames
@@ -439,8 +482,8 @@ struct Exporter {
         return true;
       }
       if (f->out_names.size() != g.output_indexes.size()) {
-        problem(f->nn_path + ": " + f->role + " expects " + std::to_string(f->out_names.size()) + " outputs from subgraph " +
-                g.label + ", which has " + std::to_string(g.output_indexes.size()));
+        problem(f->nn_path + ": " + f->role + " expects " + std::to_string(f->out_names.size()) +
+                " outputs from subgraph " + g.label + ", which has " + std::to_string(g.output_indexes.size()));
         return true;
       }
       f->vals.assign(g.operands.size(), Val{});
@@ -464,7 +507,8 @@ struct Exporter {
       for (size_t k = 0; k < g.input_indexes.size(); ++k) {
         const uint32_t o = g.input_indexes[k];
         if (o >= g.operands.size()) {
-          problem(f->nn_path + ": input " + std::to_string(k) + " names operand " + std::to_string(o) + ", which does not exist");
+          problem(f->nn_path + ": input " + std::to_string(k) + " names operand " + std::to_string(o) +
+                  ", which does not exist");
           return true;
         }
         Val v = f->args[k];
@@ -475,7 +519,8 @@ struct Exporter {
       for (size_t k = 0; k < g.output_indexes.size(); ++k) {
         const uint32_t o = g.output_indexes[k];
         if (o >= g.operands.size()) {
-          problem(f->nn_path + ": output " + std::to_string(k) + " names operand " + std::to_string(o) + ", which does not exist");
+          problem(f->nn_path + ": output " + std::to_string(k) + " names operand " + std::to_string(o) +
+                  ", which does not exist");
           return true;
         }
         const int32_t lt = g.operands[o].lifetime;
@@ -501,14 +546,16 @@ struct Exporter {
     std::set<std::string> used_out;
     for (size_t k = 0; k < g.output_indexes.size(); ++k) {
       Val& v = f.vals[g.output_indexes[k]];
-      const std::string where = f.nn_path + " output " + std::to_string(k) + " (operand " + std::to_string(g.output_indexes[k]) + ")";
+      const std::string where =
+          f.nn_path + " output " + std::to_string(k) + " (operand " + std::to_string(g.output_indexes[k]) + ")";
       if (!v.has) {
         // (after a problem in this instance the operation that would write it was not exported: said already)
         if (r.problems.size() + dropped_problems == f.problems_at_start) problem(where + " is never written");
         continue;
       }
       if (v.info.subgraph >= 0 || v.info.no_value) {
-        problem(where + " is a " + (v.info.no_value ? "NO_VALUE" : "SUBGRAPH") + " operand; it cannot be an ONNX value");
+        problem(where + " is a " + (v.info.no_value ? "NO_VALUE" : "SUBGRAPH") +
+                " operand; it cannot be an ONNX value");
         continue;
       }
       if (k < f.expect.size() && f.expect[k]) {
@@ -516,7 +563,8 @@ struct Exporter {
         const bool ok = f.cond_to_scalar ? is_boolt(v.info.type) : same_quant(v.info, e);
         if (!ok) {
           problem(f.role + " output " + std::to_string(k) + " (" + f.nn_path + ") is " + info_str(v.info) + ", " +
-                  (f.cond_to_scalar ? std::string("a WHILE condition must be TENSOR_BOOL8") : "the caller needs " + info_str(e)) +
+                  (f.cond_to_scalar ? std::string("a WHILE condition must be TENSOR_BOOL8")
+                                    : "the caller needs " + info_str(e)) +
                   "; the executor would carry the branch's value");
           continue;
         }
@@ -536,39 +584,65 @@ struct Exporter {
   Val* input(Frame& f, const NnOperation& o, size_t k, const std::string& where) {
     if (k >= o.inputs.size()) return problem(where + ": too few inputs"), nullptr;
     const uint32_t idx = o.inputs[k];
-    if (idx >= f.vals.size()) return problem(where + ": input " + std::to_string(k) + " names operand " + std::to_string(idx) + ", which does not exist"), nullptr;
+    if (idx >= f.vals.size())
+      return problem(where + ": input " + std::to_string(k) + " names operand " + std::to_string(idx) +
+                     ", which does not exist"),
+             nullptr;
     Val& v = f.vals[idx];
-    if (!v.has) return problem(where + ": input " + std::to_string(k) + " (operand " + std::to_string(idx) + ") is read before it is written"), nullptr;
+    if (!v.has)
+      return problem(where + ": input " + std::to_string(k) + " (operand " + std::to_string(idx) +
+                     ") is read before it is written"),
+             nullptr;
     return &v;
   }
   // A tensor input: materialized, not a SUBGRAPH / NO_VALUE.
   Val* tensor_in(Frame& f, const NnOperation& o, size_t k, const std::string& where) {
     Val* v = input(f, o, k, where);
     if (!v) return nullptr;
-    if (v->info.no_value) return problem(where + ": input " + std::to_string(k) + " has no value (NO_VALUE); the execution would fail"), nullptr;
-    if (v->info.subgraph >= 0) return problem(where + ": input " + std::to_string(k) + " is a SUBGRAPH operand"), nullptr;
-    if (onnx_elem(v->info.type) == 0) return problem(where + ": input " + std::to_string(k) + " has type " + nn::operand_type_name(v->info.type) + ", which is not exported"), nullptr;
-    if (v->info.type == TQ8SPC) return problem(where + ": input " + std::to_string(k) + " is TENSOR_QUANT8_SYMM_PER_CHANNEL, which is not exported"), nullptr;
+    if (v->info.no_value)
+      return problem(where + ": input " + std::to_string(k) + " has no value (NO_VALUE); the execution would fail"),
+             nullptr;
+    if (v->info.subgraph >= 0)
+      return problem(where + ": input " + std::to_string(k) + " is a SUBGRAPH operand"), nullptr;
+    if (onnx_elem(v->info.type) == 0)
+      return problem(where + ": input " + std::to_string(k) + " has type " + nn::operand_type_name(v->info.type) +
+                     ", which is not exported"),
+             nullptr;
+    if (v->info.type == TQ8SPC)
+      return problem(where + ": input " + std::to_string(k) +
+                     " is TENSOR_QUANT8_SYMM_PER_CHANNEL, which is not exported"),
+             nullptr;
     if (materialize(*v, where).empty()) return nullptr;
     return v;
   }
-  std::optional<int64_t> const_scalar(Frame& f, const NnOperation& o, size_t k, const std::string& where, const char* what) {
+  std::optional<int64_t> const_scalar(Frame& f, const NnOperation& o, size_t k, const std::string& where,
+                                      const char* what) {
     Val* v = input(f, o, k, where);
     if (!v) return std::nullopt;
     if (!v->info.ci || v->info.ci->size() != 1)
-      return problem(where + ": the " + std::string(what) + " (input " + std::to_string(k) + ") is not a constant; only constant " + what + "s are exported"), std::nullopt;
+      return problem(where + ": the " + std::string(what) + " (input " + std::to_string(k) +
+                     ") is not a constant; only constant " + what + "s are exported"),
+             std::nullopt;
     return v->info.ci->front();
   }
   // Output k: its ONNX name (pre-assigned or fresh) and declared info.
   Val* output(Frame& f, const NnOperation& o, size_t k, const std::string& where) {
     if (k >= o.outputs.size()) return problem(where + ": too few outputs"), nullptr;
     const uint32_t idx = o.outputs[k];
-    if (idx >= f.vals.size()) return problem(where + ": output " + std::to_string(k) + " names operand " + std::to_string(idx) + ", which does not exist"), nullptr;
+    if (idx >= f.vals.size())
+      return problem(where + ": output " + std::to_string(k) + " names operand " + std::to_string(idx) +
+                     ", which does not exist"),
+             nullptr;
     Val& v = f.vals[idx];
     const NnOperand& d0 = sg(f.graph).operands[idx];
     if (v.has || (d0.lifetime != TEMP && d0.lifetime != OUT))
-      return problem(where + ": output " + std::to_string(k) + " (operand " + std::to_string(idx) + ") is not a temporary or subgraph output, or is written twice"), nullptr;
-    if (onnx_elem(d0.type) == 0) return problem(where + ": output " + std::to_string(k) + " has type " + nn::operand_type_name(d0.type) + ", which is not exported"), nullptr;
+      return problem(where + ": output " + std::to_string(k) + " (operand " + std::to_string(idx) +
+                     ") is not a temporary or subgraph output, or is written twice"),
+             nullptr;
+    if (onnx_elem(d0.type) == 0)
+      return problem(where + ": output " + std::to_string(k) + " has type " + nn::operand_type_name(d0.type) +
+                     ", which is not exported"),
+             nullptr;
     if (v.name.empty()) v.name = fresh(d0.name.empty() ? "t" : d0.name);
     v.info = decl_info(d0);
     return &v;
@@ -582,16 +656,27 @@ struct Exporter {
     const std::string L = nn::operation_name(o.type) + "#" + std::to_string(f.cursor);
     const std::string where = op_where(f, f.cursor, o.type);
     switch (o.type) {
-      case 0: case 36: case 18: case 30: return arith(f, o, L, where), true;         // ADD SUB MUL DIV
-      case 58: case 59: case 54: case 53: case 48: case 68: return compare(f, o, L, where), true;
-      case 61: case 63: case 62: return logical(f, o, L, where), true;              // LOGICAL_AND OR NOT
+      case 0:
+      case 36:
+      case 18:
+      case 30: return arith(f, o, L, where), true;  // ADD SUB MUL DIV
+      case 58:
+      case 59:
+      case 54:
+      case 53:
+      case 48:
+      case 68: return compare(f, o, L, where), true;
+      case 61:
+      case 63:
+      case 62: return logical(f, o, L, where), true;  // LOGICAL_AND OR NOT
       case 9: return fully_connected(f, o, L, where), true;
       case 2: return concatenation(f, o, L, where), true;
       case 86: return slice(f, o, L, where), true;
       case 96: return if_op(idx, o, L, where), true;
       case 97: return while_op(idx, o, L, where);
       default:
-        problem(where + ": " + nn::operation_name(o.type) + " is not exported (supported: ADD, SUB, MUL, DIV, LESS, LESS_EQUAL, "
+        problem(where + ": " + nn::operation_name(o.type) +
+                " is not exported (supported: ADD, SUB, MUL, DIV, LESS, LESS_EQUAL, "
                 "GREATER, GREATER_EQUAL, EQUAL, NOT_EQUAL, LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT, FULLY_CONNECTED, "
                 "CONCATENATION, SLICE, IF, WHILE)");
         return true;
@@ -604,12 +689,13 @@ struct Exporter {
     if (!b) return;
     auto act = const_scalar(f, o, 2, where, "fused activation");
     if (!act) return;
-    if (*act < 0 || *act > 3) return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
+    if (*act < 0 || *act > 3)
+      return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
     Val* y = output(f, o, 0, where);
     if (!y) return;
     const int32_t ta = a->info.type;
-    if (is_floatt(ta) != is_floatt(b->info.type) || is_quant(ta) != is_quant(b->info.type) || is_int32t(ta) != is_int32t(b->info.type) ||
-        (!is_quant(ta) && onnx_elem(ta) != onnx_elem(b->info.type)))
+    if (is_floatt(ta) != is_floatt(b->info.type) || is_quant(ta) != is_quant(b->info.type) ||
+        is_int32t(ta) != is_int32t(b->info.type) || (!is_quant(ta) && onnx_elem(ta) != onnx_elem(b->info.type)))
       return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
     static const std::map<int32_t, const char*> kOnnx = {{0, "Add"}, {36, "Sub"}, {18, "Mul"}, {30, "Div"}};
     const char* op_type = kOnnx.at(o.type);
@@ -622,7 +708,8 @@ struct Exporter {
       const std::string za = *act ? activation(f, z, *act, onnx::TensorProto::DOUBLE, fresh(y->name + "_act"), L) : z;
       if (!from_real(f, za, y->info, y->name, L, where)) return;
     } else if (is_floatt(ta) || is_int32t(ta)) {
-      if (onnx_elem(y->info.type) != onnx_elem(ta)) return problem(where + ": inputs are " + info_str(a->info) + ", output " + info_str(y->info));
+      if (onnx_elem(y->info.type) != onnx_elem(ta))
+        return problem(where + ": inputs are " + info_str(a->info) + ", output " + info_str(y->info));
       if (is_int32t(ta) && o.type == 30) return problem(where + ": DIV of TENSOR_INT32 is not exported");
       if (is_int32t(ta) && o.type == 18) has_int_mul = true;
       if (*act == 0) {
@@ -644,11 +731,12 @@ struct Exporter {
     Val* y = output(f, o, 0, where);
     if (!y) return;
     if (!is_boolt(y->info.type)) return problem(where + ": the output is " + info_str(y->info) + ", not TENSOR_BOOL8");
-    static const std::map<int32_t, const char*> kOnnx = {{58, "Less"}, {59, "LessOrEqual"}, {54, "GreaterOrEqual"},
-                                                         {53, "Greater"}, {48, "Equal"}, {68, "Equal"}};
+    static const std::map<int32_t, const char*> kOnnx = {{58, "Less"},    {59, "LessOrEqual"}, {54, "GreaterOrEqual"},
+                                                         {53, "Greater"}, {48, "Equal"},       {68, "Equal"}};
     std::string xa = a->name, xb = b->name;
     if (is_quant(a->info.type) || is_quant(b->info.type)) {
-      if (!is_quant(a->info.type) || !is_quant(b->info.type)) return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
+      if (!is_quant(a->info.type) || !is_quant(b->info.type))
+        return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
       has_quant = true;
       xa = to_real(f, xa, a->info, L + "/a");
       xb = to_real(f, xb, b->info, L + "/b");
@@ -671,7 +759,8 @@ struct Exporter {
     if (!b) return;
     Val* y = output(f, o, 0, where);
     if (!y) return;
-    if (!is_boolt(a->info.type) || !is_boolt(b->info.type) || !is_boolt(y->info.type)) return problem(where + ": operands are not TENSOR_BOOL8");
+    if (!is_boolt(a->info.type) || !is_boolt(b->info.type) || !is_boolt(y->info.type))
+      return problem(where + ": operands are not TENSOR_BOOL8");
     if (unary) node(f, "Not", {a->name}, y->name, L);
     else node(f, o.type == 61 ? "And" : "Or", {a->name, b->name}, y->name, L);
     written(y);
@@ -684,7 +773,8 @@ struct Exporter {
     if (!b) return;
     auto act = const_scalar(f, o, 3, where, "fused activation");
     if (!act) return;
-    if (*act < 0 || *act > 3) return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
+    if (*act < 0 || *act > 3)
+      return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
     Val* y = output(f, o, 0, where);
     if (!y) return;
     has_fc = true;
@@ -694,7 +784,8 @@ struct Exporter {
     const auto& wd = w->info.dims;
     const auto& bd = b->info.dims;
     if (wd.size() != 2 || wd[0] == 0 || bd.size() != 1 || bd[0] != wd[0])
-      return problem(where + ": the weights must be declared [units, input_size] and the bias [units] (the executor's bias "
+      return problem(where +
+                     ": the weights must be declared [units, input_size] and the bias [units] (the executor's bias "
                      "handling depends on the sizes; these are not declared)");
     if (is_quant(x->info.type) || is_quant(w->info.type)) has_quant = true;
     const std::string xd = to_real(f, x->name, x->info, L + "/input");
@@ -704,7 +795,8 @@ struct Exporter {
       shape = cst_i64s({-1, static_cast<int64_t>(wd[1])});
     } else {
       const std::string sw = node(f, "Shape", {w->name}, fresh(y->name + "_wshape"), L + "/wshape")->output(0);
-      const std::string sz = node(f, "Slice", {sw, cst_i64s({1}), cst_i64s({2})}, fresh(y->name + "_size"), L + "/size")->output(0);
+      const std::string sz =
+          node(f, "Slice", {sw, cst_i64s({1}), cst_i64s({2})}, fresh(y->name + "_size"), L + "/size")->output(0);
       shape = node(f, "Concat", {cst_i64s({-1}), sz}, fresh(y->name + "_2d"), L + "/shape2d")->output(0);
       attr_i(f.target->mutable_node(f.target->node_size() - 1), "axis", 0);
     }
@@ -717,10 +809,14 @@ struct Exporter {
       attr_i(c, "to", onnx::TensorProto::DOUBLE);
       bias = c->output(0);
       if (b->info.scale > 0) {
-        if (b->info.scale != 1.0) bias = node(f, "Mul", {bias, cst_double(b->info.scale)}, fresh(b->name + "_real"), L + "/bias_scale")->output(0);
+        if (b->info.scale != 1.0)
+          bias =
+              node(f, "Mul", {bias, cst_double(b->info.scale)}, fresh(b->name + "_real"), L + "/bias_scale")->output(0);
       } else if (is_quant(x->info.type)) {
-        bias = node(f, "Mul", {bias, cst_double(x->info.scale)}, fresh(b->name + "_xs"), L + "/bias_input_scale")->output(0);
-        bias = node(f, "Mul", {bias, cst_double(w->info.scale)}, fresh(b->name + "_real"), L + "/bias_weights_scale")->output(0);
+        bias = node(f, "Mul", {bias, cst_double(x->info.scale)}, fresh(b->name + "_xs"), L + "/bias_input_scale")
+                   ->output(0);
+        bias = node(f, "Mul", {bias, cst_double(w->info.scale)}, fresh(b->name + "_real"), L + "/bias_weights_scale")
+                   ->output(0);
       } else {
         return problem(where + ": a TENSOR_INT32 bias without scale next to float operands is not exported");
       }
@@ -750,7 +846,8 @@ struct Exporter {
     bool native = true, any_quant = false;
     for (Val* v : xs) {
       any_quant = any_quant || is_quant(v->info.type);
-      if (is_quant(y->info.type) ? !same_quant(v->info, y->info) : onnx_elem(v->info.type) != onnx_elem(y->info.type)) native = false;
+      if (is_quant(y->info.type) ? !same_quant(v->info, y->info) : onnx_elem(v->info.type) != onnx_elem(y->info.type))
+        native = false;
     }
     std::vector<std::string> names;
     if (native) {
@@ -759,7 +856,8 @@ struct Exporter {
     } else {
       if (!any_quant && !is_quant(y->info.type)) return problem(where + ": inputs and output differ in type");
       has_quant = true;
-      for (size_t k = 0; k < xs.size(); ++k) names.push_back(to_real(f, xs[k]->name, xs[k]->info, L + "/in" + std::to_string(k)));
+      for (size_t k = 0; k < xs.size(); ++k)
+        names.push_back(to_real(f, xs[k]->name, xs[k]->info, L + "/in" + std::to_string(k)));
       auto* c = node(f, "Concat", names, fresh(y->name + "_real"), L);
       attr_i(c, "axis", *axis);
       if (!from_real(f, c->output(0), y->info, y->name, L, where)) return;
@@ -772,10 +870,12 @@ struct Exporter {
     Val* beg = x ? tensor_in(f, o, 1, where) : nullptr;
     Val* sz = beg ? tensor_in(f, o, 2, where) : nullptr;
     if (!sz) return;
-    if (!is_int32t(beg->info.type) || !is_int32t(sz->info.type)) return problem(where + ": begin and size must be TENSOR_INT32");
+    if (!is_int32t(beg->info.type) || !is_int32t(sz->info.type))
+      return problem(where + ": begin and size must be TENSOR_INT32");
     Val* y = output(f, o, 0, where);
     if (!y) return;
-    if (onnx_elem(y->info.type) != onnx_elem(x->info.type)) return problem(where + ": input " + info_str(x->info) + ", output " + info_str(y->info));
+    if (onnx_elem(y->info.type) != onnx_elem(x->info.type))
+      return problem(where + ": input " + info_str(x->info) + ", output " + info_str(y->info));
     has_slice = true;
     std::string starts, ends;
     if (beg->info.ci && sz->info.ci && beg->info.ci->size() == sz->info.ci->size() &&
@@ -792,7 +892,8 @@ struct Exporter {
       starts = c1->output(0);
       const std::string sizes = c2->output(0);
       const std::string sum = node(f, "Add", {starts, sizes}, fresh(y->name + "_ends"), L + "/ends")->output(0);
-      const std::string all = node(f, "Equal", {sizes, cst_i64s({-1})}, fresh(y->name + "_to_end"), L + "/to_end")->output(0);
+      const std::string all =
+          node(f, "Equal", {sizes, cst_i64s({-1})}, fresh(y->name + "_to_end"), L + "/to_end")->output(0);
       const std::string shp = node(f, "Shape", {x->name}, fresh(y->name + "_shape"), L + "/shape")->output(0);
       ends = node(f, "Where", {all, shp, sum}, fresh(y->name + "_ends_all"), L + "/ends_all")->output(0);
     }
@@ -820,7 +921,8 @@ struct Exporter {
     return true;
   }
 
-  Frame child(const Frame& f, int sub, onnx::GraphProto* target, std::string onnx_path, std::string prefix, std::string nn_path) {
+  Frame child(const Frame& f, int sub, onnx::GraphProto* target, std::string onnx_path, std::string prefix,
+              std::string nn_path) {
     Frame c;
     c.graph = sub + 1;
     c.target = target;
@@ -850,12 +952,14 @@ struct Exporter {
         t.add_dims(0);
         return t;
       });
-      note("IF '" + nn_if + "': the condition has no value (NO_VALUE); it is exported as an empty tensor, so the If fails "
+      note("IF '" + nn_if +
+           "': the condition has no value (NO_VALUE); it is exported as an empty tensor, so the If fails "
            "at run time as the NNAPI execution does (unless it is pinned)");
     } else {
       Val* cv = tensor_in(f, o, 0, where);
       if (!cv) return;
-      if (!is_boolt(cv->info.type)) return problem(where + ": the condition is " + info_str(cv->info) + ", not TENSOR_BOOL8");
+      if (!is_boolt(cv->info.type))
+        return problem(where + ": the condition is " + info_str(cv->info) + ", not TENSOR_BOOL8");
       cond = cv->name;
     }
     if (!subgraph_ok(f, tb->info.subgraph, where, "then") || !subgraph_ok(f, eb->info.subgraph, where, "else")) return;
@@ -910,10 +1014,14 @@ struct Exporter {
     if (!bg) return true;
     const std::string nn_w = f->nn_path + "/" + L;
     const std::string onnx_w = f->onnx_path + "/" + f->prefix + L;
-    if (!subgraph_ok(*f, cg->info.subgraph, where, "condition") || !subgraph_ok(*f, bg->info.subgraph, where, "body")) return true;
+    if (!subgraph_ok(*f, cg->info.subgraph, where, "condition") || !subgraph_ok(*f, bg->info.subgraph, where, "body"))
+      return true;
     const NnSubgraph& body = sg(bg->info.subgraph + 1);
     const size_t nv = o.inputs.size() - 2, m = o.outputs.size(), mk = body.output_indexes.size();
-    if (mk < m || mk > nv) return problem(where + ": the body has " + std::to_string(mk) + " outputs; the WHILE has " + std::to_string(m) + " outputs and " + std::to_string(nv) + " values"), true;
+    if (mk < m || mk > nv)
+      return problem(where + ": the body has " + std::to_string(mk) + " outputs; the WHILE has " + std::to_string(m) +
+                     " outputs and " + std::to_string(nv) + " values"),
+             true;
     std::vector<Val> init;
     for (size_t k = 0; k < nv; ++k) {
       Val* v = tensor_in(*f, o, k + 2, where);
@@ -1008,7 +1116,8 @@ exec::Value example_value(const json& ex, const NnOperand& decl) {
   const int elem = onnx_elem(decl.type);
   if (elem == 0) fail("operand type " + nn::operand_type_name(decl.type) + " cannot be fed");
   Tensor t(static_cast<DT>(elem), dims);
-  if (static_cast<int64_t>(data.size()) != t.numel()) fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
+  if (static_cast<int64_t>(data.size()) != t.numel())
+    fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
   for (int64_t k = 0; k < t.numel(); ++k) {
     const json& e = data[k];
     if (is_float(t.dt)) t.f[k] = round_to(t.dt, e.is_boolean() ? double(e.get<bool>()) : e.get<double>());
@@ -1049,8 +1158,8 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
     return r;
   }
   if (o.opset < kMinOpset || o.opset > kMaxOpset) {
-    r.problems.push_back("opset " + std::to_string(o.opset) + " is not supported (" + std::to_string(kMinOpset) + " to " +
-                         std::to_string(kMaxOpset) + ")");
+    r.problems.push_back("opset " + std::to_string(o.opset) + " is not supported (" + std::to_string(kMinOpset) +
+                         " to " + std::to_string(kMaxOpset) + ")");
     return r;
   }
 
@@ -1093,7 +1202,8 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
     }
     v.name = x.fresh(od.name.empty() ? "input_" + std::to_string(k) : od.name);
     if (!is_scalar_type(od.type) && od.dimensions.empty())
-      x.note("main input " + std::to_string(k) + " '" + v.name + "' has unknown rank: exported without a shape (the ONNX "
+      x.note("main input " + std::to_string(k) + " '" + v.name +
+             "' has unknown rank: exported without a shape (the ONNX "
              "checker wants one for main-graph inputs)");
     x.set_type(g->add_input(), od.type, &od.dimensions, v.name);
     root.args.push_back(v);
@@ -1105,7 +1215,8 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
     root.out_names.push_back(name);
     if (od) {
       if (!is_scalar_type(od->type) && od->dimensions.empty())
-        x.note("main output " + std::to_string(k) + " '" + name + "' has unknown rank: exported without a shape (the ONNX "
+        x.note("main output " + std::to_string(k) + " '" + name +
+               "' has unknown rank: exported without a shape (the ONNX "
                "checker wants one for main-graph outputs)");
       root.expect.push_back(std::nullopt);
       x.set_type(g->add_output(), od->type, &od->dimensions, name);
@@ -1116,7 +1227,9 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
   if (r.problems.empty()) {
     for (size_t k = 0; k < mg.output_indexes.size(); ++k) {
       const NnOperand& od = mg.operands[mg.output_indexes[k]];
-      if (onnx_elem(od.type) == 0) x.problem("main output " + std::to_string(k) + " has type " + nn::operand_type_name(od.type) + ", which is not exported");
+      if (onnx_elem(od.type) == 0)
+        x.problem("main output " + std::to_string(k) + " has type " + nn::operand_type_name(od.type) +
+                  ", which is not exported");
     }
   }
   if (x.dropped_problems) r.problems.push_back("... and " + std::to_string(x.dropped_problems) + " more problems");
@@ -1129,23 +1242,32 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
     }
 
   if (d.relax_float32_to_float16)
-    x.note("relaxComputationFloat32toFloat16: float32 arithmetic is exported as float32, as the executor computes it "
-           "(Android may use float16 range and precision; compare with the float16 tolerances)");
+    x.note(
+        "relaxComputationFloat32toFloat16: float32 arithmetic is exported as float32, as the executor computes it "
+        "(Android may use float16 range and precision; compare with the float16 tolerances)");
   bool any_f16 = false;
   for (const auto& s : d.subgraphs)
     for (const auto& od : s.operands) any_f16 = any_f16 || od.type == TF16 || od.type == F16;
-  if (any_f16) x.note("float16 operands are exported as ONNX float16; ADD/SUB/MUL/DIV round once to float16 as the executor does");
+  if (any_f16)
+    x.note("float16 operands are exported as ONNX float16; ADD/SUB/MUL/DIV round once to float16 as the executor does");
   if (x.has_quant)
-    x.note("quantized operands are computed as the executor does: dequantized to double ((q - zeroPoint) * scale), "
-           "computed in double, requantized with round-half-to-even and clamping (Cast/Sub/Mul ... Div/Round/Add/Clip/Cast)");
+    x.note(
+        "quantized operands are computed as the executor does: dequantized to double ((q - zeroPoint) * scale), "
+        "computed in double, requantized with round-half-to-even and clamping (Cast/Sub/Mul ... "
+        "Div/Round/Add/Clip/Cast)");
   if (x.has_fc) x.note("FULLY_CONNECTED is computed in double (Gemm); the summation order is the runtime's");
   if (x.has_slice)
-    x.note("SLICE: begin/size out of range make the NNAPI execution fail; ONNX Slice clamps them instead (valid inputs "
-           "give identical results)");
+    x.note(
+        "SLICE: begin/size out of range make the NNAPI execution fail; ONNX Slice clamps them instead (valid inputs "
+        "give identical results)");
   if (x.has_while)
-    x.note("WHILE: NNAPI fails a loop that exceeds its timeout; the ONNX Loop has no trip limit (runtimes' own limits apply)");
+    x.note(
+        "WHILE: NNAPI fails a loop that exceeds its timeout; the ONNX Loop has no trip limit (runtimes' own limits "
+        "apply)");
   if (x.has_int_mul)
-    x.note("TENSOR_INT32 MUL: the executor multiplies in double, so products beyond 2^53 may differ from ONNX's int32 product");
+    x.note(
+        "TENSOR_INT32 MUL: the executor multiplies in double, so products beyond 2^53 may differ from ONNX's int32 "
+        "product");
 
   // Pins (NNAPI paths) -> every ONNX copy of the If.
   if (r.ok() && !o.pins.empty()) {
@@ -1179,7 +1301,8 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
       const json& ex = exs[e];
       const std::string name = "example_" + std::to_string(e);
       if (ex.value("expectFailure", false)) {
-        r.notes.push_back(name + " is skipped: it expects the execution to fail (a condition without value or a loop "
+        r.notes.push_back(name +
+                          " is skipped: it expects the execution to fail (a condition without value or a loop "
                           "timeout), which cannot be fed to an ONNX runtime as data");
         continue;
       }
@@ -1187,11 +1310,15 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
       ds.name = name;
       try {
         const json& ins = ex.at("inputs");
-        if (ins.size() != mg.input_indexes.size()) exec::fail("it has " + std::to_string(ins.size()) + " inputs, the model " + std::to_string(mg.input_indexes.size()));
-        for (size_t k = 0; k < ins.size(); ++k) ds.inputs.push_back(example_value(ins[k], mg.operands[mg.input_indexes[k]]));
+        if (ins.size() != mg.input_indexes.size())
+          exec::fail("it has " + std::to_string(ins.size()) + " inputs, the model " +
+                     std::to_string(mg.input_indexes.size()));
+        for (size_t k = 0; k < ins.size(); ++k)
+          ds.inputs.push_back(example_value(ins[k], mg.operands[mg.input_indexes[k]]));
         const json& outs = ex.at("outputs");
         for (size_t k = 0; k < outs.size() && k < mg.output_indexes.size(); ++k)
-          ds.outputs.push_back(outs[k].is_null() ? exec::Value{} : example_value(outs[k], mg.operands[mg.output_indexes[k]]));
+          ds.outputs.push_back(outs[k].is_null() ? exec::Value{}
+                                                 : example_value(outs[k], mg.operands[mg.output_indexes[k]]));
       } catch (const std::exception& err2) {
         r.notes.push_back(name + " is skipped: " + err2.what());
         continue;

@@ -34,8 +34,15 @@ class Lexer {
     std::vector<Tok> out;
     while (p_ < s_.size()) {
       const char c = s_[p_];
-      if (c == '\n') { ++line_; ++p_; continue; }
-      if (std::isspace(static_cast<unsigned char>(c))) { ++p_; continue; }
+      if (c == '\n') {
+        ++line_;
+        ++p_;
+        continue;
+      }
+      if (std::isspace(static_cast<unsigned char>(c))) {
+        ++p_;
+        continue;
+      }
       if (c == '/' && p_ + 1 < s_.size() && s_[p_ + 1] == '/') {
         const size_t e = s_.find('\n', p_);
         const size_t end = e == std::string_view::npos ? s_.size() : e;
@@ -77,7 +84,8 @@ class Lexer {
         out.push_back({Tok::Ident, std::string(s_.substr(b, p_ - b)), line_});
         continue;
       }
-      if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && p_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_ + 1])))) {
+      if (std::isdigit(static_cast<unsigned char>(c)) ||
+          (c == '.' && p_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[p_ + 1])))) {
         size_t b = p_;
         while (p_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[p_])) || s_[p_] == '.' ||
                                   ((s_[p_] == '-' || s_[p_] == '+') && (s_[p_ - 1] == 'e' || s_[p_ - 1] == 'E'))))
@@ -102,11 +110,11 @@ class Lexer {
 
 struct Val {
   enum Kind { Scalar, List, Object, Call } kind = Scalar;
-  std::string text;                                    // Scalar: the token(s); Call: the callee
-  std::string templ;                                   // Call: template argument
-  std::vector<std::shared_ptr<Val>> items;             // List items; Call arguments
+  std::string text;                                                  // Scalar: the token(s); Call: the callee
+  std::string templ;                                                 // Call: template argument
+  std::vector<std::shared_ptr<Val>> items;                           // List items; Call arguments
   std::vector<std::pair<std::string, std::shared_ptr<Val>>> fields;  // Object
-  std::string comment;                                 // `// name` right after the opening brace
+  std::string comment;                                               // `// name` right after the opening brace
   size_t line = 0;
   const Val* field(std::string_view n) const {
     for (const auto& [k, v] : fields)
@@ -151,7 +159,15 @@ class Parser {
           expect("=");
           v->fields.emplace_back(name.text, value(depth + 1));
           skip_comments();
-          if (is(",")) { ++i_; skip_comments(); if (is("}")) { ++i_; break; } continue; }
+          if (is(",")) {
+            ++i_;
+            skip_comments();
+            if (is("}")) {
+              ++i_;
+              break;
+            }
+            continue;
+          }
           expect("}");
           break;
         }
@@ -161,7 +177,15 @@ class Parser {
       for (;;) {
         v->items.push_back(value(depth + 1));
         skip_comments();
-        if (is(",")) { ++i_; skip_comments(); if (is("}")) { ++i_; break; } continue; }
+        if (is(",")) {
+          ++i_;
+          skip_comments();
+          if (is("}")) {
+            ++i_;
+            break;
+          }
+          continue;
+        }
         expect("}");
         break;
       }
@@ -191,7 +215,10 @@ class Parser {
         if (!is(")")) {
           for (;;) {
             v->items.push_back(value(depth + 1));
-            if (is(",")) { ++i_; continue; }
+            if (is(",")) {
+              ++i_;
+              continue;
+            }
             break;
           }
         }
@@ -329,7 +356,8 @@ struct Converted {
   std::string pool;
 };
 
-ojson convert_subgraph(const Val& sg, std::string& pool, std::vector<std::pair<std::vector<ojson>, bool>>* data, bool is_main) {
+ojson convert_subgraph(const Val& sg, std::string& pool, std::vector<std::pair<std::vector<ojson>, bool>>* data,
+                       bool is_main) {
   ojson g = ojson::object();
   ojson operands = ojson::array();
   const Val* ops = sg.field("operands");
@@ -362,9 +390,12 @@ ojson convert_subgraph(const Val& sg, std::string& pool, std::vector<std::pair<s
     }
     if (const Val* cq = o->field("channelQuant"); cq && cq->kind == Val::Object) {
       ojson scales = ojson::array();
-      if (const Val* s = cq->field("scales")) for (const auto& x : scalars(s)) scales.push_back(to_number(x, s->line));
+      if (const Val* s = cq->field("scales"))
+        for (const auto& x : scalars(s)) scales.push_back(to_number(x, s->line));
       const Val* cd = cq->field("channelDim");
-      if (!scales.empty()) j["extraParams"] = {{"channelQuant", {{"scales", scales}, {"channelDim", cd ? to_int(cd->text, cd->line) : 0}}}};
+      if (!scales.empty())
+        j["extraParams"] = {
+            {"channelQuant", {{"scales", scales}, {"channelDim", cd ? to_int(cd->text, cd->line) : 0}}}};
     }
     if (const Val* n = o->field("numberOfConsumers")) j["numberOfConsumers"] = to_int(n->text, n->line);
     if (data) {
@@ -379,7 +410,8 @@ ojson convert_subgraph(const Val& sg, std::string& pool, std::vector<std::pair<s
       if (op->kind != Val::Object) throw ParseError{"an operation is not a designated initializer", op->line};
       const std::string type = enum_tail(op->field("type"));
       if (!nn::parse_operation(type)) throw ParseError{"unknown operation type \"" + type + "\"", op->line};
-      operations.push_back({{"type", type}, {"inputs", u32_list(op->field("inputs"))}, {"outputs", u32_list(op->field("outputs"))}});
+      operations.push_back(
+          {{"type", type}, {"inputs", u32_list(op->field("inputs"))}, {"outputs", u32_list(op->field("outputs"))}});
     }
   g["operands"] = std::move(operands);
   g["operations"] = std::move(operations);
@@ -435,7 +467,8 @@ void emit(const ojson& v, std::string& out, int indent) {
   if (v.is_array())
     for (const auto& x : v) nested_objects |= x.is_object() || x.is_array();
   if (v.is_object())
-    for (const auto& [k, x] : v.items()) nested_objects |= (x.is_object() && x.dump().size() > 60) || (x.is_array() && !x.empty() && x[0].is_object());
+    for (const auto& [k, x] : v.items())
+      nested_objects |= (x.is_object() && x.dump().size() > 60) || (x.is_array() && !x.empty() && x[0].is_object());
   if (!v.is_structured() || (!nested_objects && (v.is_array() || flat.size() <= 220)) || flat.size() <= 100) {
     out += flat;
     return;
@@ -471,7 +504,8 @@ bool convert_nnapi_testmodels(std::string_view source, std::vector<ImportedModel
     std::string last_function;
     for (size_t i = 0; i + 1 < toks.size(); ++i) {
       const Tok& t = toks[i];
-      if (t.kind == Tok::Ident && t.text.rfind("get_", 0) == 0 && toks[i + 1].text == "(" && i > 0 && toks[i - 1].text == "&")
+      if (t.kind == Tok::Ident && t.text.rfind("get_", 0) == 0 && toks[i + 1].text == "(" && i > 0 &&
+          toks[i - 1].text == "&")
         last_function = t.text;
       if (t.kind == Tok::Ident && t.text == "TestModel" && toks[i + 1].kind == Tok::Ident && i + 2 < toks.size() &&
           toks[i + 2].text == "=") {
@@ -481,11 +515,12 @@ bool convert_nnapi_testmodels(std::string_view source, std::vector<ImportedModel
         i = p.pos() - 1;
         continue;
       }
-      if (t.kind == Tok::Ident && (t.text == "TestModelManager::get" ) && i + 6 < toks.size() && toks[i + 3].text == "." &&
-          toks[i + 4].text == "add") {
+      if (t.kind == Tok::Ident && (t.text == "TestModelManager::get") && i + 6 < toks.size() &&
+          toks[i + 3].text == "." && toks[i + 4].text == "add") {
         // TestModelManager::get ( ) . add ( "NAME" , get_X ( ) )
         size_t k = i + 5;
-        if (toks[k].text != "(" || toks[k + 1].kind != Tok::String || toks[k + 2].text != "," || toks[k + 3].kind != Tok::Ident)
+        if (toks[k].text != "(" || toks[k + 1].kind != Tok::String || toks[k + 2].text != "," ||
+            toks[k + 3].kind != Tok::Ident)
           throw ParseError{"cannot read this TestModelManager::get().add(...) registration", t.line};
         registrations.emplace_back(toks[k + 1].text, toks[k + 3].text);
       }

@@ -81,8 +81,8 @@ std::string identity_of(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   auto ns = [](const timespec& t) { return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec; };
-  const long long now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                            std::chrono::system_clock::now().time_since_epoch()).count();
+  const long long now =
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (now - std::max(ns(st.st_mtim), ns(st.st_ctim)) < 2000000000LL) return {};
   char buf[160];
   std::snprintf(buf, sizeof buf, "%llu %llu %lld %lld %lld", static_cast<unsigned long long>(st.st_dev),
@@ -219,10 +219,10 @@ bool ResultCache::write_atomically(const std::string& target_path, const std::st
   const fs::path target(target_path);
   std::error_code ec;
   // A name no other process or thread uses; the rename makes the file appear whole or not at all.
-  const fs::path temp = target.parent_path() /
-                        (".tmp-" + std::to_string(::getpid()) + "-" +
-                         std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "-" +
-                         std::to_string(temp_counter_++));
+  const fs::path temp =
+      target.parent_path() / (".tmp-" + std::to_string(::getpid()) + "-" +
+                              std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "-" +
+                              std::to_string(temp_counter_++));
   {
     std::ofstream out(temp, std::ios::binary);
     out << text;
@@ -247,11 +247,10 @@ ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
   if (ec || !fs::is_directory(dir_, ec)) error_ = "cannot use " + dir_ + " as the cache directory";
 }
 
-std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context,
-                                              Probe& probe) {
+std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context, Probe& probe) {
   Hasher name;
-  for (std::string_view part : {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context,
-                                std::string_view(model_path)}) {
+  for (std::string_view part :
+       {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context, std::string_view(model_path)}) {
     name.update(part);
     name.update(std::string_view("\0", 1));
   }
@@ -345,9 +344,10 @@ void ResultCache::store(Probe& probe, const std::vector<std::string>& dependenci
   }
   json findings = json::array(), suppressed = json::array();
   for (const auto& f : r.findings) findings.push_back(finding_json(f));
-  for (const auto& s : r.suppressed) suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
-  const json doc{{"entry", probe.entry},   {"model", probe.model}, {"identity", probe.identity},
-                 {"content", probe.content}, {"deps", deps},       {"findings", findings},
+  for (const auto& s : r.suppressed)
+    suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
+  const json doc{{"entry", probe.entry},     {"model", probe.model}, {"identity", probe.identity},
+                 {"content", probe.content}, {"deps", deps},         {"findings", findings},
                  {"suppressed", suppressed}};
   const std::string body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
   const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;

@@ -65,10 +65,10 @@ class ResultCache {
 
   // What find learnt about a model, for store.
   struct Probe {
-    std::string entry;      // the entry's file name
-    std::string model;      // the model's path
-    std::string identity;   // the model's identity now ("" none or too recent)
-    std::string content;    // the hash of its bytes ("" not computed yet)
+    std::string entry;     // the entry's file name
+    std::string model;     // the model's path
+    std::string identity;  // the model's identity now ("" none or too recent)
+    std::string content;   // the hash of its bytes ("" not computed yet)
   };
   // The result stored for this model and context when its entry is intact and the model and every dependency
   // still have the bytes they had.

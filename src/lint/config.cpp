@@ -69,7 +69,8 @@ void parse(const YAML::Node& root, Config& c) {
         Level l;
         const std::string lv = r.second.IsScalar() ? r.second.Scalar() : std::string();
         if (!r.second.IsScalar() || !parse_level(lv, l))
-          fail(r.second, "level of " + id + " must be off, note, warning or error" + (lv.empty() ? "" : ", not '" + lv + "'"));
+          fail(r.second,
+               "level of " + id + " must be off, note, warning or error" + (lv.empty() ? "" : ", not '" + lv + "'"));
         // A prefix sets every rule it names.
         for (const RuleDef* d : all_rules())
           if (d->id.substr(0, id.size()) == id) c.levels[std::string(d->id)] = l;

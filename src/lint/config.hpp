@@ -15,26 +15,26 @@ struct Tolerance {
 };
 
 struct ConfigIgnore {
-  std::string glob;                 // relative to the config file's directory
-  std::vector<std::string> rules;   // empty: the file is not linted at all
+  std::string glob;                // relative to the config file's directory
+  std::vector<std::string> rules;  // empty: the file is not linted at all
 };
 
 struct ConfigSuppression {
-  std::string rule;                 // ID or prefix
-  std::string path_glob;            // empty: every file
-  std::string node_glob;            // empty: every node
+  std::string rule;       // ID or prefix
+  std::string path_glob;  // empty: every file
+  std::string node_glob;  // empty: every node
   std::string justification;
-  int line = 0;                     // where the entry is, for the SARIF justification
+  int line = 0;  // where the entry is, for the SARIF justification
 };
 
 struct Config {
-  std::string file;                 // the config file as found
-  std::string dir;                  // its directory (absolute), base of every glob
+  std::string file;  // the config file as found
+  std::string dir;   // its directory (absolute), base of every glob
   std::map<std::string, Level> levels;
   std::vector<std::pair<std::string, int>> level_lines;  // rule -> line, in file order
   std::vector<ConfigIgnore> ignores;
   std::vector<ConfigSuppression> suppressions;
-  Tolerance run, diff;              // kept for `condlint run` / `condlint diff`
+  Tolerance run, diff;  // kept for `condlint run` / `condlint diff`
 };
 
 // Loads a config file. On error returns nullopt and sets `error` to "FILE:LINE: what".

@@ -430,10 +430,11 @@ class Session {
   void log_cache_figures() const {
     if (!cache_) return;
     const auto& st = cache_->stats();
-    spdlog::debug("cache {}: {} results reused, {} files judged ({} entries stale or damaged), {} stored, {} not "
-                  "storable (a file outside the model's directory)",
-                  term_safe(o_.cache_dir), st.reused.load(), st.judged.load(), st.rejected.load(), st.stored.load(),
-                  st.not_stored.load());
+    spdlog::debug(
+        "cache {}: {} results reused, {} files judged ({} entries stale or damaged), {} stored, {} not "
+        "storable (a file outside the model's directory)",
+        term_safe(o_.cache_dir), st.reused.load(), st.judged.load(), st.rejected.load(), st.stored.load(),
+        st.not_stored.load());
     if (st.write_errors > 0)
       spdlog::warn("cache {}: {} results could not be written", term_safe(o_.cache_dir), st.write_errors.load());
   }
@@ -497,7 +498,7 @@ class Session {
   bool never_ = false, io_failure_ = false;
   RuleSelection base_;
   Collected inputs_;
-  std::vector<std::string> all_files_;  // the unsharded run's files
+  std::vector<std::string> all_files_;                    // the unsharded run's files
   std::map<std::string, std::optional<Config>> configs_;  // config path -> parsed
   std::vector<const Config*> file_config_;
   std::optional<ResultCache> cache_;

@@ -11,27 +11,27 @@
 namespace condlint::lint {
 
 struct SessionOptions {
-  std::vector<std::string> paths;       // model files and directories (walked recursively)
-  std::string fail_on = "error";        // error | warning | note | never
+  std::vector<std::string> paths;            // model files and directories (walked recursively)
+  std::string fail_on = "error";             // error | warning | note | never
   std::vector<std::string> enable, disable;  // rule IDs or prefixes
   std::string nnapi_target = "runtime";
-  std::string config_file;              // "" = the .condlint.yaml found above each model
-  std::string baseline;                 // an earlier SARIF report
+  std::string config_file;  // "" = the .condlint.yaml found above each model
+  std::string baseline;     // an earlier SARIF report
   std::string automation_id = "condlint/";
-  int max_warnings = -1;                // -1: no limit
-  unsigned jobs = 0;                    // files in parallel; 0 = all cores
-  bool progress = false;                // a progress bar on stderr
-  bool exec = false;                    // run the executor where golden data sits beside a model (EX rules)
-  bool conditionals = false;            // fill FileResult::conditionals and checks (the HTML report)
-  bool value_types = false;             // fill FileResult::value_types (--dump-types)
-  int shard_index = 0, shard_count = 0; // share K of N; 0 = not sharded
-  std::string cache_dir;                // "" = no result cache
+  int max_warnings = -1;                 // -1: no limit
+  unsigned jobs = 0;                     // files in parallel; 0 = all cores
+  bool progress = false;                 // a progress bar on stderr
+  bool exec = false;                     // run the executor where golden data sits beside a model (EX rules)
+  bool conditionals = false;             // fill FileResult::conditionals and checks (the HTML report)
+  bool value_types = false;              // fill FileResult::value_types (--dump-types)
+  int shard_index = 0, shard_count = 0;  // share K of N; 0 = not sharded
+  std::string cache_dir;                 // "" = no result cache
 };
 
 struct SessionResult {
   RunResult result;
-  int exit_code = 2;   // 0 clean, 1 findings, 2 an input could not be read (or `error`)
-  std::string error;   // the session could not run (bad configuration or baseline, unusable cache): no report
+  int exit_code = 2;  // 0 clean, 1 findings, 2 an input could not be read (or `error`)
+  std::string error;  // the session could not run (bad configuration or baseline, unusable cache): no report
 };
 
 SessionResult run_session(const SessionOptions& o);

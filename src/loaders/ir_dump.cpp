@@ -68,8 +68,8 @@ std::string dump_ir_model(const Model& m) {
     }
     for (size_t g = 0; g < ir.graph_extra.size(); ++g)
       for (const IrEdge& e : ir.graph_extra[g].edges) {
-        os << "edge " << g << ' ' << e.from_layer << ':' << e.from_port << "->" << e.to_layer << ':' << e.to_port
-           << ' ' << e.parsed << ' ' << static_cast<int>(e.status);
+        os << "edge " << g << ' ' << e.from_layer << ':' << e.from_port << "->" << e.to_layer << ':' << e.to_port << ' '
+           << e.parsed << ' ' << static_cast<int>(e.status);
         put(os, e.loc);
         os << '\n';
       }

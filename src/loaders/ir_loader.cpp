@@ -63,7 +63,9 @@ class IrBuilder {
   std::unique_ptr<Model> build();
 
  private:
-  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) { record(*ir_, k, std::move(msg), std::move(loc)); }
+  void problem(IrProblem::Kind k, std::string msg, SourceLocation loc) {
+    record(*ir_, k, std::move(msg), std::move(loc));
+  }
   template <class X>
   void read_net(const X& root);
   template <class X>
@@ -195,14 +197,13 @@ template <class X>
 std::optional<int64_t> IrReader<X>::int_value(const X& n, const A& a, const char* name, Where node_path,
                                               bool required) {
   if (!a) {
-    if (required)
-      bad_attr(n, node_path, "<" + str(n.name()) + "> has no '" + name + "' attribute");
+    if (required) bad_attr(n, node_path, "<" + str(n.name()) + "> has no '" + name + "' attribute");
     return std::nullopt;
   }
   int64_t v = 0;
   if (!parse_int64(a.value(), v)) {
-    bad_attr(n, node_path, "<" + str(n.name()) + "> attribute " + name + "=\"" + str(a.value()) +
-                               "\" is not an integer");
+    bad_attr(n, node_path,
+             "<" + str(n.name()) + "> attribute " + name + "=\"" + str(a.value()) + "\" is not an integer");
     return std::nullopt;
   }
   return v;
@@ -524,14 +525,29 @@ void IrBuilder::resolve_edges(int g) {
     }
     const int from = layers.find(e.from_layer);
     const int to = layers.find(e.to_layer);
-    if (from < 0) { e.status = IrEdge::Status::MissingFromLayer; continue; }
-    if (to < 0) { e.status = IrEdge::Status::MissingToLayer; continue; }
+    if (from < 0) {
+      e.status = IrEdge::Status::MissingFromLayer;
+      continue;
+    }
+    if (to < 0) {
+      e.status = IrEdge::Status::MissingToLayer;
+      continue;
+    }
     const int out = port_index(graph.nodes[from].outputs, e.from_port);
     const int in = port_index(graph.nodes[to].inputs, e.to_port);
-    if (out < 0) { e.status = IrEdge::Status::MissingFromPort; continue; }
-    if (in < 0) { e.status = IrEdge::Status::MissingToPort; continue; }
+    if (out < 0) {
+      e.status = IrEdge::Status::MissingFromPort;
+      continue;
+    }
+    if (in < 0) {
+      e.status = IrEdge::Status::MissingToPort;
+      continue;
+    }
     ValueRef& src = graph.nodes[to].sources[in];
-    if (src.valid()) { e.status = IrEdge::Status::DuplicateTarget; continue; }
+    if (src.valid()) {
+      e.status = IrEdge::Status::DuplicateTarget;
+      continue;
+    }
     src = ValueRef{g, from, out};
   }
 }
@@ -609,8 +625,9 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     for (auto* list : {&ins, &outs}) {
       const auto by_port = [](const auto& x, const auto& y) { return x.first < y.first; };
       if (!std::is_sorted(list->begin(), list->end(), by_port)) std::stable_sort(list->begin(), list->end(), by_port);
-      list->erase(std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
-                  list->end());
+      list->erase(
+          std::unique(list->begin(), list->end(), [](const auto& x, const auto& y) { return x.first == y.first; }),
+          list->end());
     }
     br.inputs.reserve(ins.size());
     br.outputs.reserve(outs.size());
@@ -692,7 +709,8 @@ std::unique_ptr<Model> IrBuilder::build() {
   pugi::xml_document doc;
   // In place, so that offset_debug() is an offset into the file's own bytes. Entities other than the
   // five predefined ones are never expanded, and DOCTYPE is skipped, so no entity expansion attack applies.
-  const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8);
+  const auto res = doc.load_buffer_inplace(bytes_.data(), bytes_.size(), pugi::parse_default | pugi::parse_comments,
+                                           pugi::encoding_utf8);
   if (!res) {
     SourceLocation l;
     l.offset = res.offset;

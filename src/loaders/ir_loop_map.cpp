@@ -9,7 +9,8 @@ namespace condlint {
 std::map<int64_t, LoopMap> read_loop_maps(std::string bytes) {
   std::map<int64_t, LoopMap> out;
   pugi::xml_document doc;
-  if (!doc.load_buffer_inplace(bytes.data(), bytes.size(), pugi::parse_default | pugi::parse_comments, pugi::encoding_utf8))
+  if (!doc.load_buffer_inplace(bytes.data(), bytes.size(), pugi::parse_default | pugi::parse_comments,
+                               pugi::encoding_utf8))
     return out;
   auto num = [](const pugi::xml_attribute& a, int64_t def) {
     int64_t v = 0;
@@ -27,12 +28,14 @@ std::map<int64_t, LoopMap> read_loop_maps(std::string bytes) {
       const std::string tag = e.name();
       const std::string purpose = e.attribute("purpose").value();
       if (tag == "input" && purpose == "current_iteration") m.iter_layer = num(e.attribute("internal_layer_id"), -1);
-      else if (tag == "output" && purpose == "execution_condition") m.cond_layer = num(e.attribute("internal_layer_id"), -1);
+      else if (tag == "output" && purpose == "execution_condition")
+        m.cond_layer = num(e.attribute("internal_layer_id"), -1);
       else if (tag == "input")
         m.ins.push_back({num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1),
                          static_cast<bool>(e.attribute("axis"))});
       else if (tag == "output") {
-        LoopMap::Out o{num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1), std::nullopt};
+        LoopMap::Out o{num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1),
+                       std::nullopt};
         if (e.attribute("axis")) o.axis = num(e.attribute("axis"), 0);
         m.outs.push_back(o);
       }

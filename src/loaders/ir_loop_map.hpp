@@ -12,8 +12,14 @@
 namespace condlint {
 
 struct LoopMap {
-  struct In { int64_t ext = 0, internal = 0; bool sliced = false; };
-  struct Out { int64_t ext = 0, internal = 0; std::optional<int64_t> axis; };
+  struct In {
+    int64_t ext = 0, internal = 0;
+    bool sliced = false;
+  };
+  struct Out {
+    int64_t ext = 0, internal = 0;
+    std::optional<int64_t> axis;
+  };
   std::vector<In> ins;
   std::vector<Out> outs;
   std::vector<std::pair<int64_t, int64_t>> back;  // from Result layer id -> to Parameter layer id

@@ -30,7 +30,8 @@ namespace {
 
 class Parser {
  public:
-  Parser(std::string_view t, Document& d, Error& e, size_t max_depth) : s_(t), doc_(d), err_(e), max_depth_(max_depth) {}
+  Parser(std::string_view t, Document& d, Error& e, size_t max_depth)
+      : s_(t), doc_(d), err_(e), max_depth_(max_depth) {}
 
   bool run() {
     doc_.nodes.clear();
@@ -128,9 +129,19 @@ class Parser {
       n.kind = Node::String;
       return string(n.extra().text);
     }
-    if (c == 't') { n.kind = Node::Bool; n.boolean = true; return literal("true"); }
-    if (c == 'f') { n.kind = Node::Bool; return literal("false"); }
-    if (c == 'n') { n.kind = Node::Null; return literal("null"); }
+    if (c == 't') {
+      n.kind = Node::Bool;
+      n.boolean = true;
+      return literal("true");
+    }
+    if (c == 'f') {
+      n.kind = Node::Bool;
+      return literal("false");
+    }
+    if (c == 'n') {
+      n.kind = Node::Null;
+      return literal("null");
+    }
     if (c == '-' || (c >= '0' && c <= '9')) return number(n);
     if (c == '}' || c == ']') return fail(std::string("unexpected '") + c + "'; a value was expected");
     return fail(std::string("unexpected character '") + (c >= 32 && c < 127 ? std::string(1, c) : "?") + "'");
@@ -172,8 +183,10 @@ class Parser {
   }
   static void put_utf8(std::string& out, uint32_t cp) {
     if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
+    else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
       out += static_cast<char>(0xE0 | (cp >> 12));
       out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
       out += static_cast<char>(0x80 | (cp & 0x3F));
@@ -202,10 +215,16 @@ class Parser {
     const auto b0 = static_cast<unsigned char>(s_[p_]);
     size_t len = 0;
     uint32_t min = 0;
-    if (b0 >= 0xC2 && b0 <= 0xDF) { len = 2; min = 0x80; }
-    else if (b0 >= 0xE0 && b0 <= 0xEF) { len = 3; min = 0x800; }
-    else if (b0 >= 0xF0 && b0 <= 0xF4) { len = 4; min = 0x10000; }
-    else return fail("invalid UTF-8 byte in a string");
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+      len = 2;
+      min = 0x80;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+      len = 3;
+      min = 0x800;
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+      len = 4;
+      min = 0x10000;
+    } else return fail("invalid UTF-8 byte in a string");
     if (p_ + len > s_.size()) return fail("truncated UTF-8 sequence in a string");
     uint32_t cp = b0 & (0x7F >> len);
     for (size_t i = 1; i < len; ++i) {

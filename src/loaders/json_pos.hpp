@@ -35,13 +35,18 @@ struct Node {
   // A Number's value: exact as int64 when integral, else as double.
   int64_t integer() const { return integral ? value_.i : static_cast<int64_t>(value_.d); }
   // (An integral -0.0 keeps its sign: `boolean`, unused by numbers, marks it.)
-  double number() const { return integral ? (boolean && value_.i == 0 ? -0.0 : static_cast<double>(value_.i)) : value_.d; }
+  double number() const {
+    return integral ? (boolean && value_.i == 0 ? -0.0 : static_cast<double>(value_.i)) : value_.d;
+  }
   void set_integer(int64_t v, bool negative_zero = false) {
     integral = true;
     boolean = negative_zero;
     value_.i = v;
   }
-  void set_number(double v) { integral = false; value_.d = v; }
+  void set_number(double v) {
+    integral = false;
+    value_.d = v;
+  }
 
   const std::string& text() const { return extra_ ? extra_->text : empty().text; }
   const std::vector<int>& children() const { return extra_ ? extra_->children : empty().children; }

@@ -115,7 +115,8 @@ void LineIndex::locate(int64_t offset, int& line, int& column, size_t& hint) con
     }
   }
   // starts_[0] == 0 <= off, so lo is a line that starts at or before off.
-  auto it = std::upper_bound(starts_.begin() + static_cast<std::ptrdiff_t>(lo), starts_.begin() + static_cast<std::ptrdiff_t>(hi), off);
+  auto it = std::upper_bound(starts_.begin() + static_cast<std::ptrdiff_t>(lo),
+                             starts_.begin() + static_cast<std::ptrdiff_t>(hi), off);
   idx = static_cast<size_t>(it - starts_.begin()) - 1;
   hint = idx;
   line = static_cast<int>(idx + 1);
@@ -130,8 +131,14 @@ static bool xml_root_is_net(const fs::path& p) {
   // Skip the prolog: declarations, comments, processing instructions, DOCTYPE, whitespace.
   size_t i = 0;
   while (i < s.size()) {
-    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') { ++i; continue; }
-    if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) { i += 3; continue; }
+    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
+      ++i;
+      continue;
+    }
+    if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) {
+      i += 3;
+      continue;
+    }
     if (s.compare(i, 4, "<!--") == 0) {
       const auto e = s.find("-->", i + 4);
       if (e == std::string_view::npos) return false;

@@ -37,7 +37,9 @@ class NnBuilder {
     l.graph = graph;
     return l;
   }
-  SourceLocation at_node(int id, std::string ptr, int graph = -1) const { return at(doc_[id].offset(), std::move(ptr), graph); }
+  SourceLocation at_node(int id, std::string ptr, int graph = -1) const {
+    return at(doc_[id].offset(), std::move(ptr), graph);
+  }
   NnPos pos(int id) const {
     NnPos p;
     p.offset = doc_[id].offset();
@@ -61,7 +63,8 @@ class NnBuilder {
   // ----- typed readers (schema checks) -----
   bool is(int id, JNode::Kind k, const std::string& ptr, std::string_view what, int graph = -1) {
     if (doc_[id].kind == k) return true;
-    schema(id, ptr, std::string("must be ") + std::string(what) + ", not " + std::string(json::kind_name(doc_[id].kind)), graph);
+    schema(id, ptr,
+           std::string("must be ") + std::string(what) + ", not " + std::string(json::kind_name(doc_[id].kind)), graph);
     return false;
   }
   // Checks the object's members against the allowed and required names.
@@ -76,7 +79,8 @@ class NnBuilder {
       if (!known) {
         std::string list;
         for (auto a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-        problem(NnProblem::Kind::Schema, ptr + ": unknown member \"" + k + "\" in " + std::string(what) + " (allowed: " + list + ")",
+        problem(NnProblem::Kind::Schema,
+                ptr + ": unknown member \"" + k + "\" in " + std::string(what) + " (allowed: " + list + ")",
                 at(off, ptr + "/" + k, graph));
         ok = false;
       }
@@ -88,15 +92,18 @@ class NnBuilder {
       }
     return ok;
   }
-  std::optional<int64_t> integer(int id, const std::string& ptr, int64_t lo, int64_t hi, std::string_view what, int graph = -1) {
+  std::optional<int64_t> integer(int id, const std::string& ptr, int64_t lo, int64_t hi, std::string_view what,
+                                 int graph = -1) {
     const JNode& n = doc_[id];
     if (n.kind != JNode::Number || !n.integral) {
       schema(id, ptr, std::string("must be ") + std::string(what) + " (an integer)", graph);
       return std::nullopt;
     }
     if (n.integer() < lo || n.integer() > hi) {
-      schema(id, ptr, std::to_string(n.integer()) + " is out of range for " + std::string(what) + " (" + std::to_string(lo) + " … " +
-                          std::to_string(hi) + ")", graph);
+      schema(id, ptr,
+             std::to_string(n.integer()) + " is out of range for " + std::string(what) + " (" + std::to_string(lo) +
+                 " … " + std::to_string(hi) + ")",
+             graph);
       return std::nullopt;
     }
     return n.integer();
@@ -113,7 +120,10 @@ class NnBuilder {
     const auto& ch = doc_[id].children();
     for (size_t i = 0; i < ch.size(); ++i) {
       auto v = u32(ch[i], ptr + "/" + std::to_string(i), what, graph);
-      if (!v) { ok = false; continue; }
+      if (!v) {
+        ok = false;
+        continue;
+      }
       out.push_back(*v);
       positions.push_back(pos(ch[i]));
     }
@@ -130,16 +140,21 @@ class NnBuilder {
     const JNode& n = doc_[id];
     if (n.kind == JNode::String) {
       if (auto v = by_name(n.text())) return v;
-      schema(id, ptr, "\"" + n.text() + "\" is not an " + std::string(what) + " name (names are upper case, as in AIDL)", graph);
+      schema(id, ptr,
+             "\"" + n.text() + "\" is not an " + std::string(what) + " name (names are upper case, as in AIDL)", graph);
       return std::nullopt;
     }
     if (n.kind == JNode::Number && n.integral) {
-      if ((n.integer() >= 0 && n.integer() <= max_std) || (extensions && n.integer() >= 65536 && n.integer() <= 2147483647))
+      if ((n.integer() >= 0 && n.integer() <= max_std) ||
+          (extensions && n.integer() >= 65536 && n.integer() <= 2147483647))
         return static_cast<int32_t>(n.integer());
       schema(id, ptr, std::to_string(n.integer()) + " is not a valid " + std::string(what) + " number", graph);
       return std::nullopt;
     }
-    schema(id, ptr, std::string("must be an ") + std::string(what) + " name or number, not " + std::string(json::kind_name(n.kind)), graph);
+    schema(
+        id, ptr,
+        std::string("must be an ") + std::string(what) + " name or number, not " + std::string(json::kind_name(n.kind)),
+        graph);
     return std::nullopt;
   }
 
@@ -181,8 +196,9 @@ class NnBuilder {
 void NnBuilder::read_document() {
   const int root = 0;
   nn_->doc_loc = at_node(root, "");
-  if (!object(root, "", {"format", "version", "name", "main", "referenced", "operandValues", "pools",
-                         "relaxComputationFloat32toFloat16", "examples"},
+  if (!object(root, "",
+              {"format", "version", "name", "main", "referenced", "operandValues", "pools",
+               "relaxComputationFloat32toFloat16", "examples"},
               {"format", "version", "main"}, "the document"))
     if (doc_[root].kind != JNode::Object) return;
   if (int f = doc_.member(root, "format"); f >= 0) {
@@ -196,7 +212,8 @@ void NnBuilder::read_document() {
   if (int n = doc_.member(root, "name"); n >= 0)
     if (auto s = str(n, "/name")) nn_->name = *s;
   if (int r = doc_.member(root, "relaxComputationFloat32toFloat16"); r >= 0)
-    if (is(r, JNode::Bool, "/relaxComputationFloat32toFloat16", "a boolean")) nn_->relax_float32_to_float16 = doc_[r].boolean;
+    if (is(r, JNode::Bool, "/relaxComputationFloat32toFloat16", "a boolean"))
+      nn_->relax_float32_to_float16 = doc_[r].boolean;
 
   // Subgraphs: main, then referenced[i] as graph i + 1.
   const int main_id = doc_.member(root, "main");
@@ -207,7 +224,8 @@ void NnBuilder::read_document() {
   nn_->subgraphs[0].label = "main";
   for (size_t i = 0; i < nref; ++i) nn_->subgraphs[i + 1].label = "referenced/" + std::to_string(i);
   if (main_id >= 0) read_subgraph(main_id, "/main", 0);
-  for (size_t i = 0; i < nref; ++i) read_subgraph(doc_[refs].children()[i], "/referenced/" + std::to_string(i), static_cast<int>(i + 1));
+  for (size_t i = 0; i < nref; ++i)
+    read_subgraph(doc_[refs].children()[i], "/referenced/" + std::to_string(i), static_cast<int>(i + 1));
 
   // Constant areas.
   nn_->operand_values_loc = nn_->doc_loc;
@@ -240,15 +258,19 @@ void NnBuilder::read_subgraph(int id, const std::string& ptr, int g) {
     return;
   if (int n = doc_.member(id, "name"); n >= 0)
     if (auto s = str(n, ptr + "/name", g)) sg.name = *s;
-  if (int ops = doc_.member(id, "operands"); ops >= 0 && is(ops, JNode::Array, ptr + "/operands", "an array of operands", g)) {
+  if (int ops = doc_.member(id, "operands");
+      ops >= 0 && is(ops, JNode::Array, ptr + "/operands", "an array of operands", g)) {
     const auto& ch = doc_[ops].children();
     sg.operands.resize(ch.size());
-    for (size_t i = 0; i < ch.size(); ++i) read_operand(ch[i], ptr + "/operands/" + std::to_string(i), g, sg.operands[i]);
+    for (size_t i = 0; i < ch.size(); ++i)
+      read_operand(ch[i], ptr + "/operands/" + std::to_string(i), g, sg.operands[i]);
   }
-  if (int ops = doc_.member(id, "operations"); ops >= 0 && is(ops, JNode::Array, ptr + "/operations", "an array of operations", g)) {
+  if (int ops = doc_.member(id, "operations");
+      ops >= 0 && is(ops, JNode::Array, ptr + "/operations", "an array of operations", g)) {
     const auto& ch = doc_[ops].children();
     sg.operations.resize(ch.size());
-    for (size_t i = 0; i < ch.size(); ++i) read_operation(ch[i], ptr + "/operations/" + std::to_string(i), g, sg.operations[i]);
+    for (size_t i = 0; i < ch.size(); ++i)
+      read_operation(ch[i], ptr + "/operations/" + std::to_string(i), g, sg.operations[i]);
   }
   if (int in = doc_.member(id, "inputIndexes"); in >= 0) {
     sg.inputs_loc = at_node(in, ptr + "/inputIndexes", g);
@@ -264,8 +286,9 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
   o.loc = at_node(id, ptr, g);
   o.type_loc = o.dimensions_loc = o.scale_loc = o.zero_point_loc = o.lifetime_loc = o.location_loc = o.value_loc =
       o.extra_loc = o.consumers_loc = o.loc;
-  if (!object(id, ptr, {"name", "type", "dimensions", "scale", "zeroPoint", "lifetime", "location", "value", "extraParams",
-                        "numberOfConsumers"},
+  if (!object(id, ptr,
+              {"name", "type", "dimensions", "scale", "zeroPoint", "lifetime", "location", "value", "extraParams",
+               "numberOfConsumers"},
               {"type", "lifetime"}, "an operand", g) &&
       doc_[id].kind != JNode::Object)
     return;
@@ -291,8 +314,8 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
     if (doc_[d].kind == JNode::Array && doc_[d].children().size() > static_cast<size_t>(kMaxRank)) {
       // Past the limit: not built (the operand's rank is unknown); rule C013 reports it.
       o.dims_over_limit = true;
-      model_->over_limits.push_back({"operand " + ptr, static_cast<int64_t>(doc_[d].children().size()),
-                                     kMaxRank, o.dimensions_loc});
+      model_->over_limits.push_back(
+          {"operand " + ptr, static_cast<int64_t>(doc_[d].children().size()), kMaxRank, o.dimensions_loc});
     } else {
       u32_list(d, ptr + "/dimensions", o.dimensions, o.dimension_pos, "a dimension", g);
     }
@@ -303,8 +326,8 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
   }
   if (int z = doc_.member(id, "zeroPoint"); z >= 0) {
     o.zero_point_loc = at_node(z, ptr + "/zeroPoint", g);
-    if (auto v = integer(z, ptr + "/zeroPoint", std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
-                         "a 32-bit zero point", g))
+    if (auto v = integer(z, ptr + "/zeroPoint", std::numeric_limits<int32_t>::min(),
+                         std::numeric_limits<int32_t>::max(), "a 32-bit zero point", g))
       o.zero_point = static_cast<int32_t>(*v);
   }
   int location_length_node = -1;
@@ -312,7 +335,8 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
     const std::string lp = ptr + "/location";
     o.location_loc = at_node(l, lp, g);
     if (object(l, lp, {"poolIndex", "offset", "length"}, {}, "a location", g)) {
-      if (int m = doc_.member(l, "poolIndex"); m >= 0) o.pool_index = u32(m, lp + "/poolIndex", "a pool index", g).value_or(0);
+      if (int m = doc_.member(l, "poolIndex"); m >= 0)
+        o.pool_index = u32(m, lp + "/poolIndex", "a pool index", g).value_or(0);
       if (int m = doc_.member(l, "offset"); m >= 0) o.offset = u32(m, lp + "/offset", "an offset", g).value_or(0);
       if (int m = doc_.member(l, "length"); m >= 0) {
         o.length = u32(m, lp + "/length", "a length", g).value_or(0);
@@ -332,7 +356,8 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
         if (is(sc, JNode::Array, cp + "/scales", "an array of numbers", g))
           for (size_t i = 0; i < doc_[sc].children().size(); ++i) {
             const int s = doc_[sc].children()[i];
-            if (is(s, JNode::Number, cp + "/scales/" + std::to_string(i), "a number", g)) o.channel_scales.push_back(doc_[s].number());
+            if (is(s, JNode::Number, cp + "/scales/" + std::to_string(i), "a number", g))
+              o.channel_scales.push_back(doc_[s].number());
           }
         o.channel_dim = u32(doc_.member(cq, "channelDim"), cp + "/channelDim", "a dimension index", g).value_or(0);
       }
@@ -355,7 +380,8 @@ void NnBuilder::read_operand(int id, const std::string& ptr, int g, NnOperand& o
     if (!is(v, JNode::Array, ptr + "/value", "an array", g)) return;
     bool ok = true;
     if (lifetime_ok && o.lifetime != nn::CONSTANT_COPY) {
-      schema(v, ptr + "/value", "`value` is only allowed on CONSTANT_COPY operands, this one is " + nn::lifetime_name(o.lifetime), g);
+      schema(v, ptr + "/value",
+             "`value` is only allowed on CONSTANT_COPY operands, this one is " + nn::lifetime_name(o.lifetime), g);
       ok = false;
     }
     if (location_length_node >= 0 && o.length != 0) {
@@ -469,7 +495,8 @@ bool NnBuilder::load_file_blob(const std::string& rel, NnBlob& b, std::string& w
 bool NnBuilder::read_blob(int id, const std::string& ptr, NnBlob& b) {
   b.loc = at_node(id, ptr);
   const JNode& n = doc_[id];
-  if (n.kind != JNode::Object || n.keys().size() != 1 || (n.keys()[0].first != "base64" && n.keys()[0].first != "file")) {
+  if (n.kind != JNode::Object || n.keys().size() != 1 ||
+      (n.keys()[0].first != "base64" && n.keys()[0].first != "file")) {
     schema(id, ptr, "a Blob must be {\"base64\": \"...\"} or {\"file\": \"relative/path\"}, exactly one member");
     return false;
   }
@@ -497,7 +524,9 @@ bool NnBuilder::read_blob(int id, const std::string& ptr, NnBlob& b) {
       start = i + 1;
     }
   if (bad) {
-    schema(v, vp, "\"" + f + "\" must be a relative path inside the document's directory (no leading / or \\, no drive, no ..)");
+    schema(
+        v, vp,
+        "\"" + f + "\" must be a relative path inside the document's directory (no leading / or \\, no drive, no ..)");
     return false;
   }
   std::string why;
@@ -543,7 +572,8 @@ void NnBuilder::read_examples(int id) {
         if (auto s = str(n, p + "/name")) ex.name = *s;
       if (int f = doc_.member(ch[i], "expectFailure"); f >= 0 && is(f, JNode::Bool, p + "/expectFailure", "a boolean"))
         ex.expect_failure = doc_[f].boolean;
-      for (auto [member, list, nullable] : {std::tuple{"inputs", &ex.inputs, false}, std::tuple{"outputs", &ex.outputs, true}}) {
+      for (auto [member, list, nullable] :
+           {std::tuple{"inputs", &ex.inputs, false}, std::tuple{"outputs", &ex.outputs, true}}) {
         const int a = doc_.member(ch[i], member);
         const std::string ap = p + "/" + member;
         if (a < 0 || !is(a, JNode::Array, ap, "an array of values")) continue;
@@ -572,11 +602,23 @@ void NnBuilder::pack_values() {
     const bool is_float = t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
     int64_t lo = 0, hi = 0;
     switch (t) {
-      case nn::INT32: case nn::TENSOR_INT32: lo = std::numeric_limits<int32_t>::min(); hi = std::numeric_limits<int32_t>::max(); break;
+      case nn::INT32:
+      case nn::TENSOR_INT32:
+        lo = std::numeric_limits<int32_t>::min();
+        hi = std::numeric_limits<int32_t>::max();
+        break;
       case nn::UINT32: hi = 0xFFFFFFFFll; break;
       case nn::TENSOR_QUANT8_ASYMM: hi = 255; break;
-      case nn::TENSOR_QUANT8_ASYMM_SIGNED: case nn::TENSOR_QUANT8_SYMM: case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL: lo = -128; hi = 127; break;
-      case nn::TENSOR_QUANT16_SYMM: lo = -32768; hi = 32767; break;
+      case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+      case nn::TENSOR_QUANT8_SYMM:
+      case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL:
+        lo = -128;
+        hi = 127;
+        break;
+      case nn::TENSOR_QUANT16_SYMM:
+        lo = -32768;
+        hi = 32767;
+        break;
       case nn::TENSOR_QUANT16_ASYMM: hi = 65535; break;
       default: break;
     }
@@ -586,12 +628,20 @@ void NnBuilder::pack_values() {
       const JNode& it = doc_[items[i]];
       const std::string ip = vp + "/" + std::to_string(i);
       if (is_bool) {
-        if (it.kind != JNode::Bool) { schema(items[i], ip, "must be true or false for " + nn::operand_type_name(t), pv.graph); items_ok = false; }
+        if (it.kind != JNode::Bool) {
+          schema(items[i], ip, "must be true or false for " + nn::operand_type_name(t), pv.graph);
+          items_ok = false;
+        }
       } else if (is_float) {
-        if (it.kind != JNode::Number) { schema(items[i], ip, "must be a number for " + nn::operand_type_name(t), pv.graph); items_ok = false; }
+        if (it.kind != JNode::Number) {
+          schema(items[i], ip, "must be a number for " + nn::operand_type_name(t), pv.graph);
+          items_ok = false;
+        }
       } else if (it.kind != JNode::Number || !it.integral || it.integer() < lo || it.integer() > hi) {
-        schema(items[i], ip, "must be an integer in " + std::to_string(lo) + " … " + std::to_string(hi) + " for " +
-                                 nn::operand_type_name(t) + " (the stored integer, not the real value)", pv.graph);
+        schema(items[i], ip,
+               "must be an integer in " + std::to_string(lo) + " … " + std::to_string(hi) + " for " +
+                   nn::operand_type_name(t) + " (the stored integer, not the real value)",
+               pv.graph);
         items_ok = false;
       }
     }
@@ -607,13 +657,14 @@ void NnBuilder::pack_values() {
     }
     if (!specified) {
       problem(NnProblem::Kind::Value,
-              vp + ": `value` needs a fully specified shape, but the operand's dimensions are " + nn::dims_str(o), o.value_loc);
+              vp + ": `value` needs a fully specified shape, but the operand's dimensions are " + nn::dims_str(o),
+              o.value_loc);
       continue;
     }
     if (items.size() != count) {
       problem(NnProblem::Kind::Value,
-              vp + ": `value` has " + std::to_string(items.size()) + " entries but " + nn::describe_operand(o) + " holds " +
-                  std::to_string(count),
+              vp + ": `value` has " + std::to_string(items.size()) + " entries but " + nn::describe_operand(o) +
+                  " holds " + std::to_string(count),
               o.value_loc);
       continue;
     }
@@ -628,8 +679,9 @@ void NnBuilder::pack_values() {
       else if (t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16) {
         uint16_t h;
         if (!nn::to_half(it.number(), h)) {
-          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) +
-                                              " overflows binary16 (largest finite value 65504)",
+          problem(NnProblem::Kind::Value,
+                  vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) +
+                      " overflows binary16 (largest finite value 65504)",
                   NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
           enc_ok = false;
           break;
@@ -638,7 +690,8 @@ void NnBuilder::pack_values() {
       } else if (is_float) {
         const float f = static_cast<float>(it.number());
         if (!std::isfinite(f)) {
-          problem(NnProblem::Kind::Value, vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) + " overflows binary32",
+          problem(NnProblem::Kind::Value,
+                  vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) + " overflows binary32",
                   NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
           enc_ok = false;
           break;
@@ -739,7 +792,8 @@ void NnBuilder::build_graphs() {
         return p;
       };
       for (size_t j = 0; j < op.inputs.size(); ++j) {
-        node.inputs.push_back(port(op.inputs[j], NnapiData::element(op.inputs_loc, "/" + std::to_string(j), op.input_pos[j])));
+        node.inputs.push_back(
+            port(op.inputs[j], NnapiData::element(op.inputs_loc, "/" + std::to_string(j), op.input_pos[j])));
         ValueRef src;
         if (op.inputs[j] < producer.size() && producer[op.inputs[j]].first >= 0 &&
             producer[op.inputs[j]].first < static_cast<int>(k))
@@ -747,7 +801,8 @@ void NnBuilder::build_graphs() {
         node.sources.push_back(src);
       }
       for (size_t j = 0; j < op.outputs.size(); ++j)
-        node.outputs.push_back(port(op.outputs[j], NnapiData::element(op.outputs_loc, "/" + std::to_string(j), op.output_pos[j])));
+        node.outputs.push_back(
+            port(op.outputs[j], NnapiData::element(op.outputs_loc, "/" + std::to_string(j), op.output_pos[j])));
     }
   }
   // Tree: each referenced graph hangs under the first operation (breadth first from main) that
@@ -891,7 +946,8 @@ std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& by
     m->graphs[0].role = "main";
     m->nnapi = std::make_unique<NnapiData>();
     SourceLocation l;
-    m->nnapi->problems.push_back({NnProblem::Kind::Malformed, std::string("the document could not be loaded: ") + e.what(), l});
+    m->nnapi->problems.push_back(
+        {NnProblem::Kind::Malformed, std::string("the document could not be loaded: ") + e.what(), l});
     return m;
   }
 }

@@ -56,7 +56,11 @@ std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
   switch (t.data_type()) {
     case onnx::TensorProto::INT64:
       if (!raw.empty()) {
-        if (!from_raw(8, [](const char* p) { int64_t x; std::memcpy(&x, p, 8); return static_cast<double>(x); }))
+        if (!from_raw(8, [](const char* p) {
+              int64_t x;
+              std::memcpy(&x, p, 8);
+              return static_cast<double>(x);
+            }))
           return std::nullopt;
       } else {
         if (t.int64_data_size() != n) return std::nullopt;
@@ -71,8 +75,13 @@ std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
       if (!raw.empty()) {
         const bool is_signed8 = t.data_type() == onnx::TensorProto::INT8;
         if (!from_raw(width, [&](const char* p) {
-              if (width == 4) { int32_t x; std::memcpy(&x, p, 4); return static_cast<double>(x); }
-              return is_signed8 ? static_cast<double>(static_cast<int8_t>(*p)) : static_cast<double>(static_cast<uint8_t>(*p));
+              if (width == 4) {
+                int32_t x;
+                std::memcpy(&x, p, 4);
+                return static_cast<double>(x);
+              }
+              return is_signed8 ? static_cast<double>(static_cast<int8_t>(*p))
+                                : static_cast<double>(static_cast<uint8_t>(*p));
             }))
           return std::nullopt;
       } else {
@@ -83,7 +92,11 @@ std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
     }
     case onnx::TensorProto::FLOAT:
       if (!raw.empty()) {
-        if (!from_raw(4, [](const char* p) { float x; std::memcpy(&x, p, 4); return static_cast<double>(x); }))
+        if (!from_raw(4, [](const char* p) {
+              float x;
+              std::memcpy(&x, p, 4);
+              return static_cast<double>(x);
+            }))
           return std::nullopt;
       } else {
         if (t.float_data_size() != n) return std::nullopt;
@@ -92,14 +105,18 @@ std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
       break;
     case onnx::TensorProto::DOUBLE:
       if (!raw.empty()) {
-        if (!from_raw(8, [](const char* p) { double x; std::memcpy(&x, p, 8); return x; })) return std::nullopt;
+        if (!from_raw(8, [](const char* p) {
+              double x;
+              std::memcpy(&x, p, 8);
+              return x;
+            }))
+          return std::nullopt;
       } else {
         if (t.double_data_size() != n) return std::nullopt;
         for (double x : t.double_data()) out.push_back(x);
       }
       break;
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
   return out;
 }
@@ -205,8 +222,9 @@ class Tracer {
       return s;
     }
     static const std::map<std::string, std::string> kBinary = {
-        {"Equal", "=="}, {"Greater", ">"}, {"Less", "<"}, {"GreaterOrEqual", ">="}, {"LessOrEqual", "<="},
-        {"And", "and"}, {"Or", "or"}, {"Xor", "xor"}, {"Add", "+"}, {"Sub", "-"}, {"Mul", "*"}};
+        {"Equal", "=="},       {"Greater", ">"}, {"Less", "<"}, {"GreaterOrEqual", ">="},
+        {"LessOrEqual", "<="}, {"And", "and"},   {"Or", "or"},  {"Xor", "xor"},
+        {"Add", "+"},          {"Sub", "-"},     {"Mul", "*"}};
     if (auto b = kBinary.find(op); b != kBinary.end() && n.input_size() >= 2) return binary(b->second, in(0), in(1));
     return opaque(name);
   }
@@ -296,7 +314,8 @@ class Tracer {
     }
     s.v.push_back(data.v[static_cast<size_t>(k)]);
     if (data.is_shape_of && data.v[static_cast<size_t>(k)])
-      facts_.insert("dim " + std::to_string(k) + " of " + quoted(data.shape_of) + " is " + num(*data.v[static_cast<size_t>(k)]));
+      facts_.insert("dim " + std::to_string(k) + " of " + quoted(data.shape_of) + " is " +
+                    num(*data.v[static_cast<size_t>(k)]));
     return s;
   }
 

@@ -21,7 +21,7 @@ struct CondValue {
   enum class Kind { Unknown, GraphInput, Initializer, NodeOutput } kind = Kind::Unknown;
   const onnx::NodeProto* producer = nullptr;  // NodeOutput
   const onnx::TensorProto* data = nullptr;    // an initializer's or a Constant's value, when it holds its data
-  Shape shape;                                 // the shape condlint's inference proves (unknown when in doubt)
+  Shape shape;                                // the shape condlint's inference proves (unknown when in doubt)
 };
 using CondLookup = std::function<CondValue(const std::string& name)>;
 

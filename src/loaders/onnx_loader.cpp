@@ -47,21 +47,22 @@ namespace {
 namespace fs = std::filesystem;
 using PKind = OnnxProblem::Kind;
 
-constexpr int kRecursionLimit = 100000;  // protobuf message nesting; 1,000 nested Ifs need ~3,000
-constexpr int kStockNesting = 31;        // deepest If nesting protobuf's default limit (100) reads
-constexpr int kFallbackRecursionLimit = 8000;  // when no parsing thread can be started
-constexpr int kInlineRecursionLimit = 200;     // parsed on the caller's stack (about 60 nested Ifs)
+constexpr int kRecursionLimit = 100000;          // protobuf message nesting; 1,000 nested Ifs need ~3,000
+constexpr int kStockNesting = 31;                // deepest If nesting protobuf's default limit (100) reads
+constexpr int kFallbackRecursionLimit = 8000;    // when no parsing thread can be started
+constexpr int kInlineRecursionLimit = 200;       // parsed on the caller's stack (about 60 nested Ifs)
 constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
 constexpr int kMaxInferTypeDepth = 32;
-constexpr int64_t kNewestIrVersion = 14;        // the newest IR version any onnx release defines (onnx.proto)          // deeper nested input types are not handed to onnx
+constexpr int64_t kNewestIrVersion = 14;  // the newest IR version any onnx release defines (onnx.proto)          //
+                                          // deeper nested input types are not handed to onnx
 
 // One value visible in a scope.
 struct Value {
   enum Src { Input, Initializer, NodeOutput } src = Input;
   int graph = -1, node = -1, output = -1;
   std::string_view name;
-  const onnx::TypeProto* tp = nullptr;         // declared (or inferred when undeclared); null: unknown
-  const onnx::TensorProto* data = nullptr;     // initializer / Constant value, for inference
+  const onnx::TypeProto* tp = nullptr;      // declared (or inferred when undeclared); null: unknown
+  const onnx::TensorProto* data = nullptr;  // initializer / Constant value, for inference
   TypeDesc type;
   Shape shape;
   int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
@@ -75,17 +76,17 @@ struct Value {
 
 // What the inputs of a node rest on.
 struct InputState {
-  bool tainted = false;          // some input's type rests on a reported problem
-  int64_t unknown_root = -2;     // the first untyped input's unknown_root; -2: every input is typed
+  bool tainted = false;       // some input's type rests on a reported problem
+  int64_t unknown_root = -2;  // the first untyped input's unknown_root; -2: every input is typed
 };
 
 struct GraphInfo {
   const onnx::GraphProto* proto = nullptr;
-  std::vector<int> defs;                                                 // values defined here, in order
+  std::vector<int> defs;  // values defined here, in order
   // value_info + outputs by name: a short list is scanned, a long one hashed.
   std::vector<const onnx::ValueInfoProto*> declared_list;
   std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
-  std::vector<int> output_values;                                        // per graph output; -1 undefined
+  std::vector<int> output_values;  // per graph output; -1 undefined
   bool is_if_branch = false;
   int if_branch_index = -1;  // 0 then, 1 else
 };
@@ -119,9 +120,17 @@ size_t weight_bytes(std::string_view b) {
       uint64_t tag = 0, v = 0;
       if (!varint(s, tag)) return false;
       switch (tag & 7) {
-        case 0: if (!varint(s, v)) return false; break;
-        case 1: if (s.size() < 8) return false; s.remove_prefix(8); break;
-        case 5: if (s.size() < 4) return false; s.remove_prefix(4); break;
+        case 0:
+          if (!varint(s, v)) return false;
+          break;
+        case 1:
+          if (s.size() < 8) return false;
+          s.remove_prefix(8);
+          break;
+        case 5:
+          if (s.size() < 4) return false;
+          s.remove_prefix(4);
+          break;
         case 2:
           if (!varint(s, v) || v > s.size()) return false;
           f(tag >> 3, s.substr(0, v));
@@ -228,8 +237,8 @@ class OnnxBuilder {
  private:
   struct Frame {
     int graph;
-    int next = 0;          // next node index to read
-    int pending = -1;      // node whose subgraphs are being walked
+    int next = 0;      // next node index to read
+    int pending = -1;  // node whose subgraphs are being walked
     bool begun = false;
   };
 
@@ -276,13 +285,12 @@ class OnnxBuilder {
   void finish_node(int g, int n);
   void end_graph(int g);
   void leave_graph(int g);  // pops graph g's names from the visible scope
-  int lookup(std::string_view name) const {
-    return visible_.find(name);
-  }
+  int lookup(std::string_view name) const { return visible_.find(name); }
   int define(int g, Value v, bool check_shadow, const char* what);
   // onnx's inference for a node without subgraphs. Reports a failure (ONNX008) unless an input is tainted; true when
   // the node's own inference failed, so that its outputs are tainted.
-  bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in, std::vector<const onnx::TypeProto*>& out_types);
+  bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
+             std::vector<const onnx::TypeProto*>& out_types);
   InputState input_state(int g, int n, const onnx::NodeProto& np) const;
   // If: what both branches give; Loop / Scan: what the body and the initial values give. Sets tainted outputs.
   void infer_control_flow(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out,
@@ -325,7 +333,7 @@ class OnnxBuilder {
     TypeDesc type;
     Shape shape;
   };
-  std::unordered_map<std::string, const Interned*> interned_types_;   // serialized type -> the copy
+  std::unordered_map<std::string, const Interned*> interned_types_;       // serialized type -> the copy
   std::unordered_map<const onnx::TypeProto*, const Interned*> interned_;  // the copy -> itself
   std::deque<Interned> interned_store_;
   std::string type_key_;
@@ -353,7 +361,7 @@ class OnnxBuilder {
   int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
   std::unordered_set<int64_t> unknown_roots_reported_;
-  std::unordered_set<int64_t> error_at_;  // (graph << 32 | node) where an error-level problem is recorded
+  std::unordered_set<int64_t> error_at_;           // (graph << 32 | node) where an error-level problem is recorded
   onnx::checker::CheckerContext checker_ctx_;      // ir_version and opset imports as onnx's checker reads them
   onnx::checker::CheckerContext checker_sub_ctx_;  // the same for subgraphs (is_main_graph false)
   std::unordered_map<std::string, const onnx::OpSchema*> checker_schemas_;  // op_type '\0' domain -> schema
@@ -364,7 +372,8 @@ class OnnxBuilder {
     onnx::InferenceFunction fn;
     const onnx::FunctionProto* body;  // a function body, used when the schema has no inference function
   };
-  std::unordered_map<std::string, CachedSchema> schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
+  std::unordered_map<std::string, CachedSchema>
+      schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
   int64_t onnx_opset_ = -1;
   NodeContext ctx_;
   fs::path dir_;
@@ -385,8 +394,13 @@ bool on_big_stack(F& fn) {
   pthread_attr_t attr;
   if (pthread_attr_init(&attr) != 0) return false;
   pthread_t tid;
-  const bool ran = pthread_attr_setstacksize(&attr, kParseStack) == 0 &&
-                   pthread_create(&tid, &attr, [](void* f) -> void* { (*static_cast<F*>(f))(); return nullptr; }, &fn) == 0;
+  const bool ran = pthread_attr_setstacksize(&attr, kParseStack) == 0 && pthread_create(
+                                                                             &tid, &attr,
+                                                                             [](void* f) -> void* {
+                                                                               (*static_cast<F*>(f))();
+                                                                               return nullptr;
+                                                                             },
+                                                                             &fn) == 0;
   pthread_attr_destroy(&attr);
   if (ran) pthread_join(tid, nullptr);
   return ran;
@@ -394,7 +408,8 @@ bool on_big_stack(F& fn) {
 
 bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
   try {
-    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+    google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                              static_cast<int>(bytes.size()));
     in.SetRecursionLimit(limit);
     return proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
   } catch (const std::exception&) {
@@ -464,8 +479,9 @@ bool OnnxBuilder::parse() {
   }
   if (!proto_->has_graph()) {
     problem(PKind::Parse,
-            proto_->ir_version() == 0 ? "not an ONNX model: the bytes parse as protobuf but hold no ir_version and no graph"
-                                     : "the ModelProto has no graph",
+            proto_->ir_version() == 0
+                ? "not an ONNX model: the bytes parse as protobuf but hold no ir_version and no graph"
+                : "the ModelProto has no graph",
             loc(0));
     return false;
   }
@@ -476,7 +492,10 @@ const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) 
   const onnx::ValueInfoProto* vi = nullptr;
   if (!gi_[g].declared_list.empty()) {
     for (const auto* p : gi_[g].declared_list)
-      if (p->name() == name) { vi = p; break; }
+      if (p->name() == name) {
+        vi = p;
+        break;
+      }
   } else {
     const auto& d = gi_[g].declared;
     auto it = d.find(name);
@@ -504,7 +523,9 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
   if (!fresh) v.hides = seen;
   if (!fresh && values_[seen].graph == g) {
     const Value& prev = values_[seen];
-    const char* prev_what = prev.src == Value::Input ? "a graph input" : prev.src == Value::Initializer ? "an initializer" : "a node output";
+    const char* prev_what = prev.src == Value::Input         ? "a graph input"
+                            : prev.src == Value::Initializer ? "an initializer"
+                                                             : "a node output";
     problem(PKind::DuplicateName,
             "in " + where(g) + ", " + what + " " + qname(v.name) + " is already defined as " + prev_what +
                 (prev.src == Value::NodeOutput ? " of " + node_label(g, prev.node) : std::string()) +
@@ -546,8 +567,8 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
     return;
   }
   const fs::path rel(location);
-  bool escapes = rel.is_absolute() || rel.has_root_name() || rel.has_root_directory() ||
-                 location.find('\0') != std::string::npos;
+  bool escapes =
+      rel.is_absolute() || rel.has_root_name() || rel.has_root_directory() || location.find('\0') != std::string::npos;
   for (const auto& part : rel)
     if (part == "..") escapes = true;
   if (escapes) {
@@ -570,7 +591,10 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
       auto rit = real.begin();
       bool inside = true;
       for (auto dit = dir_canonical_->begin(); dit != dir_canonical_->end(); ++dit, ++rit)
-        if (rit == real.end() || *rit != *dit) { inside = false; break; }
+        if (rit == real.end() || *rit != *dit) {
+          inside = false;
+          break;
+        }
       if (!inside) {
         problem(PKind::ExternalDataPath,
                 who + ": external data location \"" + location +
@@ -581,12 +605,13 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
     }
   }
   if (bad_number) {
-    problem(PKind::ExternalDataMissing, who + ": external data 'offset' or 'length' is not a non-negative integer", loc(g, n));
+    problem(PKind::ExternalDataMissing, who + ": external data 'offset' or 'length' is not a non-negative integer",
+            loc(g, n));
     return;
   }
   if (!fs::is_regular_file(full, ec)) {
-    problem(PKind::ExternalDataMissing, who + ": external data file \"" + location + "\" does not exist beside the model",
-            loc(g, n));
+    problem(PKind::ExternalDataMissing,
+            who + ": external data file \"" + location + "\" does not exist beside the model", loc(g, n));
     return;
   }
   const auto size = fs::file_size(full, ec);
@@ -594,7 +619,8 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
   if (static_cast<uint64_t>(offset) > size || (length >= 0 && static_cast<uint64_t>(length) > size - offset)) {
     problem(PKind::ExternalDataMissing,
             who + ": external data \"" + location + "\" needs bytes " + std::to_string(offset) + ".." +
-                std::to_string(static_cast<uint64_t>(offset) + static_cast<uint64_t>(length >= 0 ? length : 0)) + " but the file has " + std::to_string(size),
+                std::to_string(static_cast<uint64_t>(offset) + static_cast<uint64_t>(length >= 0 ? length : 0)) +
+                " but the file has " + std::to_string(size),
             loc(g, n));
   }
 }
@@ -624,8 +650,9 @@ void OnnxBuilder::begin_graph(int g) {
       for (size_t i = 0; i < formal.size() && i < 4; ++i) names += (i ? ", " : "") + qname(formal[i]);
       if (formal.size() > 4) names += ", ...";
       problem(PKind::BranchInputs,
-              where(g) + " declares " + std::to_string(formal.size()) + " formal input" + (formal.size() == 1 ? "" : "s") +
-                  " (" + names + "); If branches take no inputs and read outer values by name",
+              where(g) + " declares " + std::to_string(formal.size()) + " formal input" +
+                  (formal.size() == 1 ? "" : "s") + " (" + names +
+                  "); If branches take no inputs and read outer values by name",
               loc(g));
     }
   }
@@ -646,7 +673,8 @@ void OnnxBuilder::begin_graph(int g) {
     auto* tt = sparse ? tp.mutable_sparse_tensor_type() : nullptr;
     auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
     const auto* src = dims_from ? dims_from : &t;
-    if (sparse) tt->set_elem_type(t.data_type()); else dt->set_elem_type(t.data_type());
+    if (sparse) tt->set_elem_type(t.data_type());
+    else dt->set_elem_type(t.data_type());
     const bool too_many_dims = src->dims_size() > kMaxRank;  // left of unknown rank (rule C013)
     if (too_many_dims) {
       over_limit(&t, "the dims of initializer " + qname(t.name()) + " in " + where(g), src->dims_size(), loc(g));
@@ -731,7 +759,8 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     node.inputs.push_back(port_of(in, id));
     node.inputs.back().loc = node.loc;
     ValueRef ref;
-    if (id >= 0 && values_[id].src == Value::NodeOutput) ref = ValueRef{values_[id].graph, values_[id].node, values_[id].output};
+    if (id >= 0 && values_[id].src == Value::NodeOutput)
+      ref = ValueRef{values_[id].graph, values_[id].node, values_[id].output};
     node.sources.push_back(ref);
   }
   // Subgraphs: If branches, Loop / Scan bodies, and graph attributes of any other op.
@@ -742,9 +771,10 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     ii.graph = g;
     ii.node = n;
     if (np.input_size() != 1)
-      problem(PKind::IfForm,
-              node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
-              loc(g, n));
+      problem(
+          PKind::IfForm,
+          node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
+          loc(g, n));
     if (np.input_size() >= 1 && !np.input(0).empty()) {
       ii.has_cond_name = true;
       ii.cond_value = lookup(np.input(0));
@@ -753,14 +783,16 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   for (const auto& a : np.attribute()) {
     const bool branch_name = a.name() == "then_branch" || a.name() == "else_branch";
     if (is_if && !branch_name) {
-      problem(PKind::IfForm, node_label(g, n) + " has an unknown attribute " + qname(a.name()) +
-                                 "; If has only then_branch and else_branch",
+      problem(PKind::IfForm,
+              node_label(g, n) + " has an unknown attribute " + qname(a.name()) +
+                  "; If has only then_branch and else_branch",
               loc(g, n));
     }
     if (is_if && branch_name && (!a.has_g() || a.type() != onnx::AttributeProto::GRAPH)) {
       problem(PKind::IfForm,
               node_label(g, n) + " attribute " + a.name() +
-                  (a.has_g() ? " holds a graph but is typed " + std::string(onnx::AttributeProto::AttributeType_Name(a.type()))
+                  (a.has_g() ? " holds a graph but is typed " +
+                                   std::string(onnx::AttributeProto::AttributeType_Name(a.type()))
                              : std::string(" is not a graph")),
               loc(g, n));
     }
@@ -823,7 +855,8 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
 
 InputState OnnxBuilder::input_state(int g, int n, const onnx::NodeProto& np) const {
   InputState st;
-  const bool have_ids = input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+  const bool have_ids =
+      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) continue;
     const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
@@ -873,18 +906,20 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
     // If: an output is what both branches can give (onnx's UnionShapeInfo), never one branch's type; when the
     // condition is decided for every input the declared types allow, what the live branch gives.
     IfInfo& ii = ifs_[at->second];
-    if (ii.has_cond_name && ii.cond_value >= 0) ii.provenance = trace_condition(np.input(0), [this](const std::string& nm) {
-      CondValue cv;
-      const int id = lookup(nm);
-      if (id < 0) return cv;
-      const Value& v = values_[id];
-      cv.kind = v.src == Value::Input ? CondValue::Kind::GraphInput
-                : v.src == Value::Initializer ? CondValue::Kind::Initializer : CondValue::Kind::NodeOutput;
-      if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
-      cv.data = v.data;
-      if (!v.tainted) cv.shape = v.shape;
-      return cv;
-    });
+    if (ii.has_cond_name && ii.cond_value >= 0)
+      ii.provenance = trace_condition(np.input(0), [this](const std::string& nm) {
+        CondValue cv;
+        const int id = lookup(nm);
+        if (id < 0) return cv;
+        const Value& v = values_[id];
+        cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
+                  : v.src == Value::Initializer ? CondValue::Kind::Initializer
+                                                : CondValue::Kind::NodeOutput;
+        if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
+        cv.data = v.data;
+        if (!v.tainted) cv.shape = v.shape;
+        return cv;
+      });
     if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
     const int live = ii.provenance.decided == 1 ? 0 : ii.provenance.decided == 0 ? 1 : -1;
     for (int k = 0; k < np.output_size(); ++k) {
@@ -979,8 +1014,8 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
     for (int k = 0; k < np.output_size(); ++k) {
       if (k < states) {
         out[k] = union_of(input_type(k), body_out(k));
-      } else if (const onnx::TypeProto* b = body_out(k); b && b->value_case() == onnx::TypeProto::kTensorType &&
-                                                         b->tensor_type().elem_type() != 0) {
+      } else if (const onnx::TypeProto* b = body_out(k);
+                 b && b->value_case() == onnx::TypeProto::kTensorType && b->tensor_type().elem_type() != 0) {
         if (!axes) {
           out[k] = stacked(b);
         } else {
@@ -1018,7 +1053,8 @@ void OnnxBuilder::finish_node(int g, int n) {
     bool bad = tainted[k] != 0;
     // An If's declared outputs are compared with its branches by the generic rules (C007, C010).
     // (Sequences and optionals are compared here: those rules see only a tensor's shape.)
-    const bool is_if = has_bodies && if_at_.count(here) && decl && (decl->has_tensor_type() || decl->has_sparse_tensor_type());
+    const bool is_if =
+        has_bodies && if_at_.count(here) && decl && (decl->has_tensor_type() || decl->has_sparse_tensor_type());
     if (decl && inferred[k] && !name.empty() && decl != inferred[k] && !is_if) {
       const TypeDesc dt = onnx_type_desc(*decl), it = onnx_type_desc(*inferred[k]);
       const Shape ds = onnx_shape(*decl), is = onnx_shape(*inferred[k]);
@@ -1090,7 +1126,8 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
   NodeContext& ctx = ctx_;
   ctx.reset(np);
   const Node& node = model_->graphs[g].nodes[n];
-  const bool have_ids = input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+  const bool have_ids =
+      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) {
@@ -1107,7 +1144,8 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
   // The cache key: attributes that hold tensors or graphs make a node its own pattern (and a long key).
   bool cacheable = true;
   for (const auto& a : np.attribute())
-    if (a.has_t() || a.has_g() || a.has_sparse_tensor() || a.tensors_size() || a.graphs_size() || a.sparse_tensors_size())
+    if (a.has_t() || a.has_g() || a.has_sparse_tensor() || a.tensors_size() || a.graphs_size() ||
+        a.sparse_tensors_size())
       cacheable = false;
   if (cacheable) {
     auto put = [this](const void* p) { infer_key_.append(reinterpret_cast<const char*>(&p), sizeof p); };
@@ -1193,14 +1231,16 @@ void OnnxBuilder::end_graph(int g) {
     const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
     // Once per place where the unknown starts (one root cause, one finding); never when it rests on a reported
     // problem.
-    if (info.is_if_branch && !declared && !v.tp && !v.tainted && unknown_roots_reported_.insert(v.unknown_root).second) {
+    if (info.is_if_branch && !declared && !v.tp && !v.tainted &&
+        unknown_roots_reported_.insert(v.unknown_root).second) {
       std::string why;
       if (v.unknown_root >= 0) {
         const int rg = static_cast<int>(v.unknown_root >> 32), rn = static_cast<int>(v.unknown_root & 0xffffffff);
         const onnx::NodeProto& rp = gi_[rg].proto->node(rn);
         why = "it rests on " + node_label(rg, rn) + " in " + where(rg) + ", " +
-              (rp.domain().empty() || rp.domain() == "ai.onnx" ? "for which onnx infers no type"
-                                                               : "whose domain '" + rp.domain() + "' onnx has no schema for");
+              (rp.domain().empty() || rp.domain() == "ai.onnx"
+                   ? "for which onnx infers no type"
+                   : "whose domain '" + rp.domain() + "' onnx has no schema for");
       } else {
         why = "it rests on a graph input without a type";
       }
@@ -1258,8 +1298,9 @@ void OnnxBuilder::build_views() {
     if (ii.has_cond_name && ii.cond_value >= 0) {
       const Value& v = values_[ii.cond_value];
       std::string label = v.src == Value::Input ? "graph input " + qname(v.name)
-                          : v.src == Value::Initializer ? "initializer " + qname(v.name)
-                                                        : "output " + qname(v.name) + " of " + node_label(v.graph, v.node);
+                          : v.src == Value::Initializer
+                              ? "initializer " + qname(v.name)
+                              : "output " + qname(v.name) + " of " + node_label(v.graph, v.node);
       view.has_condition = true;
       view.condition = desc_of(ii.cond_value, label);
       view.condition.loc = node.loc;
@@ -1290,7 +1331,8 @@ void OnnxBuilder::build_views() {
         const onnx::TypeProto* tp = nullptr;
         const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
         if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
-        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) tp = declared_of(outs[k], br.graph);
+        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET)
+          tp = declared_of(outs[k], br.graph);
         else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
         ob.value.present = true;
         ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
@@ -1302,19 +1344,24 @@ void OnnxBuilder::build_views() {
           std::string why;
           const auto kind = tp->value_case();
           if (if_version > 0) {
-            if (kind == onnx::TypeProto::kSequenceType && if_version < 13) why = "sequence outputs need If-13 (opset 13)";
-            else if (kind == onnx::TypeProto::kOptionalType && if_version < 16) why = "optional outputs need If-16 (opset 16)";
+            if (kind == onnx::TypeProto::kSequenceType && if_version < 13)
+              why = "sequence outputs need If-13 (opset 13)";
+            else if (kind == onnx::TypeProto::kOptionalType && if_version < 16)
+              why = "optional outputs need If-16 (opset 16)";
             else if (kind == onnx::TypeProto::kMapType || kind == onnx::TypeProto::kSparseTensorType)
-              why = "no If version allows a " + std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
+              why = "no If version allows a " +
+                    std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
             else if (!allowed.empty() && ob.value.type.known()) {
               const std::string s = onnx_type_string(*tp);
-              if (!s.empty() && !allowed.count(s)) why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
+              if (!s.empty() && !allowed.count(s))
+                why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
             }
           }
           if (!why.empty())
             problem(PKind::BranchKind,
-                    view.name + " output " + std::to_string(k) + ": the " + br.name + " branch gives " + ob.value.type.str() +
-                        "; " + why + " (the model imports ai.onnx opset " + std::to_string(onnx_opset_) + ")",
+                    view.name + " output " + std::to_string(k) + ": the " + br.name + " branch gives " +
+                        ob.value.type.str() + "; " + why + " (the model imports ai.onnx opset " +
+                        std::to_string(onnx_opset_) + ")",
                     node.loc);
         }
         br.outputs.push_back(std::move(ob));
@@ -1467,9 +1514,9 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
       if (a.has_type() && a.type() != want)
         fail_check("type field and data field mismatch in attribute ", a.name(), ".");
       const int fields = a.has_f() + a.has_i() + a.has_s() + a.has_t() + a.has_g() + a.has_tp() +
-                         a.has_sparse_tensor() + (a.floats_size() > 0) + (a.ints_size() > 0) +
-                         (a.strings_size() > 0) + (a.tensors_size() > 0) + (a.graphs_size() > 0) +
-                         (a.sparse_tensors_size() > 0) + (a.type_protos_size() > 0);
+                         a.has_sparse_tensor() + (a.floats_size() > 0) + (a.ints_size() > 0) + (a.strings_size() > 0) +
+                         (a.tensors_size() > 0) + (a.graphs_size() > 0) + (a.sparse_tensors_size() > 0) +
+                         (a.type_protos_size() > 0);
       if (fields > 1) fail_check("Attribute (name: ", a.name(), ") should not contain more than one value field.");
     }
     // One registry lookup per operator, domain and version, not per node.
@@ -1477,7 +1524,9 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
     key.assign(np.op_type()).append(1, '\0').append(np.domain());
     auto cached = checker_schemas_.find(key);
     if (cached == checker_schemas_.end())
-      cached = checker_schemas_.emplace(key, ctx.get_schema_registry()->GetSchema(np.op_type(), dit->second, np.domain())).first;
+      cached =
+          checker_schemas_.emplace(key, ctx.get_schema_registry()->GetSchema(np.op_type(), dit->second, np.domain()))
+              .first;
     const onnx::OpSchema* schema = cached->second;
     if (!schema) {
       const std::string& d = np.domain();

@@ -39,8 +39,10 @@ ElemType onnx_elem_type(int32_t dt) {
 // The type a sequence, optional or map holds (a map: its value type); null for anything else or when unset.
 static const onnx::TypeProto* contained_type(const onnx::TypeProto& t) {
   switch (t.value_case()) {
-    case onnx::TypeProto::kSequenceType: return t.sequence_type().has_elem_type() ? &t.sequence_type().elem_type() : nullptr;
-    case onnx::TypeProto::kOptionalType: return t.optional_type().has_elem_type() ? &t.optional_type().elem_type() : nullptr;
+    case onnx::TypeProto::kSequenceType:
+      return t.sequence_type().has_elem_type() ? &t.sequence_type().elem_type() : nullptr;
+    case onnx::TypeProto::kOptionalType:
+      return t.optional_type().has_elem_type() ? &t.optional_type().elem_type() : nullptr;
     case onnx::TypeProto::kMapType: return t.map_type().has_value_type() ? &t.map_type().value_type() : nullptr;
     default: return nullptr;
   }
@@ -83,8 +85,8 @@ TypeDesc onnx_type_desc(const onnx::TypeProto& top) {
         break;
       default: break;  // unset or a kind this build does not know (opaque): unknown
     }
-    if (it == chain.rbegin() && chain.size() == 64 && (d.kind == TypeDesc::Kind::Sequence ||
-                                                     d.kind == TypeDesc::Kind::Optional || d.kind == TypeDesc::Kind::Map))
+    if (it == chain.rbegin() && chain.size() == 64 &&
+        (d.kind == TypeDesc::Kind::Sequence || d.kind == TypeDesc::Kind::Optional || d.kind == TypeDesc::Kind::Map))
       d.inner = std::make_shared<TypeDesc>();  // cut: the rest is unknown
     inner = std::make_shared<const TypeDesc>(d);
   }
@@ -137,8 +139,7 @@ std::string onnx_type_string(const onnx::TypeProto& top) {
         }
         return left + "tensor(" + elem + ")" + right;
       }
-      default:
-        return {};
+      default: return {};
     }
   }
 }
@@ -318,14 +319,16 @@ bool union_onnx_types(const TypeProto& a, const TypeProto& b, TypeProto& out, in
     case TypeProto::kSequenceType: {
       if (!a.sequence_type().has_elem_type() || !b.sequence_type().has_elem_type()) return false;
       TypeProto inner;
-      if (!union_onnx_types(a.sequence_type().elem_type(), b.sequence_type().elem_type(), inner, depth - 1)) return false;
+      if (!union_onnx_types(a.sequence_type().elem_type(), b.sequence_type().elem_type(), inner, depth - 1))
+        return false;
       *out.mutable_sequence_type()->mutable_elem_type() = std::move(inner);
       return true;
     }
     case TypeProto::kOptionalType: {
       if (!a.optional_type().has_elem_type() || !b.optional_type().has_elem_type()) return false;
       TypeProto inner;
-      if (!union_onnx_types(a.optional_type().elem_type(), b.optional_type().elem_type(), inner, depth - 1)) return false;
+      if (!union_onnx_types(a.optional_type().elem_type(), b.optional_type().elem_type(), inner, depth - 1))
+        return false;
       *out.mutable_optional_type()->mutable_elem_type() = std::move(inner);
       return true;
     }
@@ -339,8 +342,7 @@ bool union_onnx_types(const TypeProto& a, const TypeProto& b, TypeProto& out, in
       *out.mutable_map_type()->mutable_value_type() = std::move(inner);
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -390,8 +392,8 @@ bool refine_onnx_type(const TypeProto& inf, const TypeProto& dec, TypeProto& out
                                 : (inf.optional_type().has_elem_type() ? &inf.optional_type().elem_type() : nullptr);
       const TypeProto* yi = seq ? (dec.sequence_type().has_elem_type() ? &dec.sequence_type().elem_type() : nullptr)
                                 : (dec.optional_type().has_elem_type() ? &dec.optional_type().elem_type() : nullptr);
-      TypeProto* oi = seq ? out.mutable_sequence_type()->mutable_elem_type()
-                          : out.mutable_optional_type()->mutable_elem_type();
+      TypeProto* oi =
+          seq ? out.mutable_sequence_type()->mutable_elem_type() : out.mutable_optional_type()->mutable_elem_type();
       if (!xi || !yi) {
         if (xi || yi) oi->CopyFrom(xi ? *xi : *yi);
         return true;
@@ -416,8 +418,7 @@ bool refine_onnx_type(const TypeProto& inf, const TypeProto& dec, TypeProto& out
       *out.mutable_map_type()->mutable_value_type() = std::move(inner);
       return true;
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
@@ -447,19 +448,67 @@ std::string tensor_data_problem(const onnx::TensorProto& t) {
   int field_len = -1, per_element = 1;
   const char* field = "";
   switch (dt) {
-    case TP::FLOAT: bits = 32; field = "float_data"; field_len = t.float_data_size(); break;
-    case TP::COMPLEX64: bits = 64; field = "float_data"; field_len = t.float_data_size(); per_element = 2; break;
-    case TP::DOUBLE: bits = 64; field = "double_data"; field_len = t.double_data_size(); break;
-    case TP::COMPLEX128: bits = 128; field = "double_data"; field_len = t.double_data_size(); per_element = 2; break;
-    case TP::INT64: bits = 64; field = "int64_data"; field_len = t.int64_data_size(); break;
-    case TP::UINT32: bits = 32; field = "uint64_data"; field_len = t.uint64_data_size(); break;
-    case TP::UINT64: bits = 64; field = "uint64_data"; field_len = t.uint64_data_size(); break;
-    case TP::INT32: bits = 32; field = "int32_data"; field_len = t.int32_data_size(); break;
-    case TP::INT16: case TP::UINT16: case TP::FLOAT16: case TP::BFLOAT16:
-      bits = 16; field = "int32_data"; field_len = t.int32_data_size(); break;
-    case TP::INT8: case TP::UINT8: case TP::BOOL:
-      bits = 8; field = "int32_data"; field_len = t.int32_data_size(); break;
-    case TP::STRING: field = "string_data"; field_len = t.string_data_size(); break;
+    case TP::FLOAT:
+      bits = 32;
+      field = "float_data";
+      field_len = t.float_data_size();
+      break;
+    case TP::COMPLEX64:
+      bits = 64;
+      field = "float_data";
+      field_len = t.float_data_size();
+      per_element = 2;
+      break;
+    case TP::DOUBLE:
+      bits = 64;
+      field = "double_data";
+      field_len = t.double_data_size();
+      break;
+    case TP::COMPLEX128:
+      bits = 128;
+      field = "double_data";
+      field_len = t.double_data_size();
+      per_element = 2;
+      break;
+    case TP::INT64:
+      bits = 64;
+      field = "int64_data";
+      field_len = t.int64_data_size();
+      break;
+    case TP::UINT32:
+      bits = 32;
+      field = "uint64_data";
+      field_len = t.uint64_data_size();
+      break;
+    case TP::UINT64:
+      bits = 64;
+      field = "uint64_data";
+      field_len = t.uint64_data_size();
+      break;
+    case TP::INT32:
+      bits = 32;
+      field = "int32_data";
+      field_len = t.int32_data_size();
+      break;
+    case TP::INT16:
+    case TP::UINT16:
+    case TP::FLOAT16:
+    case TP::BFLOAT16:
+      bits = 16;
+      field = "int32_data";
+      field_len = t.int32_data_size();
+      break;
+    case TP::INT8:
+    case TP::UINT8:
+    case TP::BOOL:
+      bits = 8;
+      field = "int32_data";
+      field_len = t.int32_data_size();
+      break;
+    case TP::STRING:
+      field = "string_data";
+      field_len = t.string_data_size();
+      break;
     default: return "";  // a type this build does not size (float8, int4, ...): not judged
   }
   const std::string what = dims + " " + (dt == TP::STRING ? std::string("strings") : "elements");
@@ -478,8 +527,8 @@ std::string tensor_data_problem(const onnx::TensorProto& t) {
       // No typed values and no raw_data: the values are absent altogether (another typed field may hold them).
       const bool other = t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
                          t.double_data_size() || t.uint64_data_size();
-      return std::string("it holds no values in ") + field + (other ? " (they are in a field its type does not use)" : "") +
-             " and no raw_data, but declares " + what;
+      return std::string("it holds no values in ") + field +
+             (other ? " (they are in a field its type does not use)" : "") + " and no raw_data, but declares " + what;
     }
     return std::string(field) + " holds " + std::to_string(field_len) + " values; " + what + " need " +
            std::to_string(want);

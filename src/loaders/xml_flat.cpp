@@ -22,7 +22,9 @@ struct Classes {
 };
 const Classes kC;
 
-inline bool is(const unsigned char* t, size_t n, size_t i, char c) { return i < n && t[i] == static_cast<unsigned char>(c); }
+inline bool is(const unsigned char* t, size_t n, size_t i, char c) {
+  return i < n && t[i] == static_cast<unsigned char>(c);
+}
 
 // True when [b, e) holds a byte pugixml would treat differently in text or a comment: '&' (a reference, when
 // `amp`), a carriage return (line ends are normalised) or NUL (pugixml stops there).
@@ -87,7 +89,8 @@ bool FlatXml::parse(const std::string& text) {
     // NUL after the text stops the loop), and only text with something else in it needs the search and a node.
     size_t lt = i;
     while (kC.space[t[lt]]) ++lt;
-    if (lt < n && t[lt] != '<') {  // not only whitespace: a text node (with its leading whitespace, as pugixml keeps it)
+    if (lt < n &&
+        t[lt] != '<') {  // not only whitespace: a text node (with its leading whitespace, as pugixml keeps it)
       const void* p = std::memchr(t + lt, '<', n - lt);
       lt = p ? static_cast<size_t>(static_cast<const unsigned char*>(p) - t) : n;
       if (open.empty()) return false;  // text outside the root

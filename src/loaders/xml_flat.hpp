@@ -26,9 +26,9 @@ class FlatXml {
  public:
   enum class Type : uint8_t { Element, PcData, Comment };
   struct Node {
-    uint32_t start = 0;               // the element's name, or the text / comment's value
-    uint32_t len_type = 0;            // its length (30 bits) and the Type (the top 2 bits)
-    uint32_t first_attr = 0;          // the node's attributes run up to the next node's first_attr
+    uint32_t start = 0;       // the element's name, or the text / comment's value
+    uint32_t len_type = 0;    // its length (30 bits) and the Type (the top 2 bits)
+    uint32_t first_attr = 0;  // the node's attributes run up to the next node's first_attr
     int32_t first_child = -1, next = -1, prev = -1;
     uint32_t len() const { return len_type & kLenMask; }
     Type type() const { return static_cast<Type>(len_type >> 30); }

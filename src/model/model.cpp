@@ -8,7 +8,8 @@
 namespace condlint {
 
 const std::string* Attributes::find(std::string_view name) const {
-  auto it = std::lower_bound(items_.begin(), items_.end(), name, [](const Entry& e, std::string_view n) { return e.first < n; });
+  auto it = std::lower_bound(items_.begin(), items_.end(), name,
+                             [](const Entry& e, std::string_view n) { return e.first < n; });
   return it != items_.end() && it->first == name ? &it->second : nullptr;
 }
 
@@ -16,7 +17,8 @@ void Attributes::set(std::string name, std::string value) {
   // Layers list their attributes mostly in order, so the search usually ends at the back.
   auto it = !items_.empty() && items_.back().first < name
                 ? items_.end()
-                : std::lower_bound(items_.begin(), items_.end(), name, [](const Entry& e, const std::string& n) { return e.first < n; });
+                : std::lower_bound(items_.begin(), items_.end(), name,
+                                   [](const Entry& e, const std::string& n) { return e.first < n; });
   if (it != items_.end() && it->first == name) it->second = std::move(value);
   else items_.emplace(it, std::move(name), std::move(value));
 }
@@ -45,7 +47,7 @@ static void level_segments(const Model& m, int g, std::vector<std::string>& out)
   out.push_back(gr.role);
   const auto& pn = m.graphs[gr.parent_graph].nodes;
   out.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size()) ? pn[gr.parent_node].display()
-                                                                                      : std::string("?"));
+                                                                                    : std::string("?"));
 }
 
 int Model::anchor_of(int g) const {
@@ -80,7 +82,8 @@ std::string Model::path_of(int graph, int node) const {
     return g;
   };
   std::vector<std::string> tail;  // innermost first
-  if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size())) tail.push_back(graphs[graph].nodes[node].display());
+  if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
+    tail.push_back(graphs[graph].nodes[node].display());
   // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
   // so one finding costs O(1) however deep the model is nested.
   const int stop = walk(graph, kTailLevels, tail);

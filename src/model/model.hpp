@@ -21,11 +21,11 @@ std::string_view to_string(Format f);
 // Where a model element stands in its file. Trivially copyable and 24 bytes: every node and port carries one.
 // The file name and the logical node path are added only when a finding is reported (ReportedLocation).
 struct Position {
-  int line = 0;          // 1-based; 0 = unknown
-  int column = 0;        // 1-based; 0 = unknown
-  int64_t offset = -1;   // byte offset in the file; -1 = unknown
-  int graph = -1;        // the graph the element belongs to
-  int node_index = -1;   // the node within that graph (-1: the graph itself)
+  int line = 0;         // 1-based; 0 = unknown
+  int column = 0;       // 1-based; 0 = unknown
+  int64_t offset = -1;  // byte offset in the file; -1 = unknown
+  int graph = -1;       // the graph the element belongs to
+  int node_index = -1;  // the node within that graph (-1: the graph itself)
 };
 
 // A Position with the element's JSON pointer (NNAPI): what graphs, views, problems and findings carry. Nodes and
@@ -34,15 +34,15 @@ struct Position {
 struct SourceLocation : Position {
   SourceLocation() = default;
   SourceLocation(const Position& p) : Position(p) {}  // NOLINT: implicit on purpose (a position, no pointer)
-  std::string pointer;   // JSON pointer (NNAPI), empty when not applicable
+  std::string pointer;                                // JSON pointer (NNAPI), empty when not applicable
 };
 
 // A location as findings carry it: the file and the logical path (main/if_3/then/Add_7) filled in.
 struct ReportedLocation : SourceLocation {
   ReportedLocation() = default;
   ReportedLocation(const SourceLocation& l) : SourceLocation(l) {}  // NOLINT: implicit on purpose
-  std::string file;      // path as given on the command line
-  std::string node;      // logical path, computed from graph/node_index by Model::path_of
+  std::string file;                                                 // path as given on the command line
+  std::string node;  // logical path, computed from graph/node_index by Model::path_of
 };
 
 // Where a node input reads from: a node output in this graph or in an enclosing one.
@@ -54,9 +54,9 @@ struct ValueRef {
 };
 
 struct Port {
-  std::string id;           // the format's own id (IR port id, ONNX value name, NNAPI operand index)
-  TypeDesc type;            // declared type, Kind::Unknown when the file does not state it
-  Shape shape;              // declared shape (rank_known=false when not stated)
+  std::string id;              // the format's own id (IR port id, ONNX value name, NNAPI operand index)
+  TypeDesc type;               // declared type, Kind::Unknown when the file does not state it
+  Shape shape;                 // declared shape (rank_known=false when not stated)
   bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
                                // OpenVINO's serializer writes it
   Position loc;
@@ -80,10 +80,10 @@ class Attributes {
 };
 
 struct Node {
-  std::string id;           // format id (IR layer id)
+  std::string id;  // format id (IR layer id)
   std::string name;
-  std::string op;           // "If", "Add", "Parameter", ...
-  std::string version;      // IR opset ("opset8"), ONNX domain:version
+  std::string op;       // "If", "Add", "Parameter", ...
+  std::string version;  // IR opset ("opset8"), ONNX domain:version
   std::vector<Port> inputs;
   std::vector<Port> outputs;
   std::vector<ValueRef> sources;  // one per input; invalid when unconnected
@@ -96,8 +96,8 @@ struct Node {
 struct Graph {
   int parent_graph = -1;
   int parent_node = -1;
-  std::string role;         // "main", "then", "else", "body"
-  int depth = 0;            // nesting depth, main = 0
+  std::string role;  // "main", "then", "else", "body"
+  int depth = 0;     // nesting depth, main = 0
   std::vector<Node> nodes;
   SourceLocation loc;
 };
@@ -109,7 +109,7 @@ struct ValueDesc {
   bool present = false;
   TypeDesc type;
   Shape shape;
-  std::string label;        // human name: "Parameter 'x'", "Result 'out'", "input 1"
+  std::string label;                    // human name: "Parameter 'x'", "Result 'out'", "input 1"
   bool scalar_or_dynamic_rank = false;  // IR port without <dim>: scalar for the condition, but
                                         // not comparable as a shape (may be a dynamic rank)
   SourceLocation loc;
@@ -118,48 +118,48 @@ struct ValueDesc {
 };
 
 struct InputBinding {
-  int outer_index = -1;     // index among the conditional's inputs (IR: If input; NNAPI: operand pos)
-  ValueDesc outer;          // the outer value bound in
-  ValueDesc inner;          // the branch parameter it is bound to
-  SourceLocation loc;       // the binding itself (port-map entry)
+  int outer_index = -1;  // index among the conditional's inputs (IR: If input; NNAPI: operand pos)
+  ValueDesc outer;       // the outer value bound in
+  ValueDesc inner;       // the branch parameter it is bound to
+  SourceLocation loc;    // the binding itself (port-map entry)
 };
 
 struct OutputBinding {
-  int output_index = -1;    // index among the conditional's outputs (after IR renumbering)
-  ValueDesc value;          // what the branch produces
-  SourceLocation loc;       // the binding itself
+  int output_index = -1;  // index among the conditional's outputs (after IR renumbering)
+  ValueDesc value;        // what the branch produces
+  SourceLocation loc;     // the binding itself
 };
 
 struct BranchView {
-  std::string name;         // "then" / "else"
-  int graph = -1;           // -1 when the branch is missing
+  std::string name;  // "then" / "else"
+  int graph = -1;    // -1 when the branch is missing
   std::vector<InputBinding> inputs;
   std::vector<OutputBinding> outputs;  // sorted by output_index
 };
 
 // What a conditional's condition is computed from, as the loader traced it statically (ONNX today).
 struct ConditionProvenance {
-  bool traced = false;            // false: nothing is known of it
-  std::string text;               // "dim 1 of 'conv_out' == 1", "rank('h') != 3", "'sr' == 16000"
-  bool on_shapes = false;         // reads the shape or rank of some value
-  bool on_values = false;         // reads the value of some input or computed value (not only constants)
+  bool traced = false;              // false: nothing is known of it
+  std::string text;                 // "dim 1 of 'conv_out' == 1", "rank('h') != 3", "'sr' == 16000"
+  bool on_shapes = false;           // reads the shape or rank of some value
+  bool on_values = false;           // reads the value of some input or computed value (not only constants)
   std::vector<std::string> tested;  // the values whose shape (on_shapes) or value the condition reads
   // -1: depends on what the inputs are; 0 / 1: the condition is false / true for every input the declared types
   // allow (the other branch is dead), proven from constants and shapes condlint's sound inference knows.
   int decided = -1;
-  std::string decided_why;        // "dim 1 of 'conv_out' is 128"
+  std::string decided_why;  // "dim 1 of 'conv_out' is 128"
 };
 
 struct ConditionalView {
   int graph = -1;
   int node = -1;
-  std::string name;         // display name
+  std::string name;  // display name
   SourceLocation loc;
   bool has_condition = false;
   ValueDesc condition;
   ConditionProvenance provenance;
-  std::vector<ValueDesc> outputs;   // the conditional's declared outputs
-  BranchView branch[2];             // 0 = then, 1 = else
+  std::vector<ValueDesc> outputs;  // the conditional's declared outputs
+  BranchView branch[2];            // 0 = then, 1 = else
 };
 
 // ----- Format-specific data that format rules read -----
@@ -224,8 +224,8 @@ struct IrSuppression {
 
 struct IrData {
   std::string net_version;
-  std::string weights_path;             // the .bin beside the .xml
-  std::optional<uint64_t> weights_size; // nullopt when the .bin does not exist
+  std::string weights_path;              // the .bin beside the .xml
+  std::optional<uint64_t> weights_size;  // nullopt when the .bin does not exist
   std::vector<IrProblem> problems;
   std::vector<IrIf> ifs;
   std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
@@ -265,14 +265,14 @@ struct Model {
   Model(Model&&) noexcept;
   Model& operator=(Model&&) noexcept;
   Format format = Format::IR;
-  std::string path;                 // as given
-  std::vector<Graph> graphs;        // flat: graph 0 is main, bodies follow; never recursive
+  std::string path;           // as given
+  std::vector<Graph> graphs;  // flat: graph 0 is main, bodies follow; never recursive
   std::vector<ConditionalView> conditionals;
-  std::unique_ptr<IrData> ir;       // set for IR models
-  std::unique_ptr<OnnxData> onnx;   // set for ONNX models
-  std::unique_ptr<NnapiData> nnapi; // set for NNAPI models
-  std::unique_ptr<ExecResults> exec; // set by `lint --exec` only (exec/lint_exec.hpp)
-  std::vector<OverLimit> over_limits; // sizes past condlint's limits, not built (rule C013)
+  std::unique_ptr<IrData> ir;          // set for IR models
+  std::unique_ptr<OnnxData> onnx;      // set for ONNX models
+  std::unique_ptr<NnapiData> nnapi;    // set for NNAPI models
+  std::unique_ptr<ExecResults> exec;   // set by `lint --exec` only (exec/lint_exec.hpp)
+  std::vector<OverLimit> over_limits;  // sizes past condlint's limits, not built (rule C013)
   // Every other file the loader read or looked for (.bin, external data, Blobs), present or not: the findings
   // depend on these besides the model's own bytes (`lint --cache` checks them before reusing a result).
   std::set<std::string> sources;

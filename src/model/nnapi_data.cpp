@@ -7,29 +7,131 @@
 namespace condlint::nn {
 
 namespace {
-constexpr std::array<std::string_view, 16> kTypes{
-    "FLOAT32", "INT32", "UINT32", "TENSOR_FLOAT32", "TENSOR_INT32", "TENSOR_QUANT8_ASYMM", "BOOL",
-    "TENSOR_QUANT16_SYMM", "TENSOR_FLOAT16", "TENSOR_BOOL8", "FLOAT16", "TENSOR_QUANT8_SYMM_PER_CHANNEL",
-    "TENSOR_QUANT16_ASYMM", "TENSOR_QUANT8_SYMM", "TENSOR_QUANT8_ASYMM_SIGNED", "SUBGRAPH"};
-constexpr std::array<std::string_view, 7> kLifetimes{"TEMPORARY_VARIABLE", "SUBGRAPH_INPUT", "SUBGRAPH_OUTPUT",
-                                                     "CONSTANT_COPY",      "CONSTANT_REFERENCE", "NO_VALUE",
-                                                     "SUBGRAPH"};
-constexpr std::array<std::string_view, 106> kOps{
-    "ADD", "AVERAGE_POOL_2D", "CONCATENATION", "CONV_2D", "DEPTHWISE_CONV_2D", "DEPTH_TO_SPACE", "DEQUANTIZE",
-    "EMBEDDING_LOOKUP", "FLOOR", "FULLY_CONNECTED", "HASHTABLE_LOOKUP", "L2_NORMALIZATION", "L2_POOL_2D",
-    "LOCAL_RESPONSE_NORMALIZATION", "LOGISTIC", "LSH_PROJECTION", "LSTM", "MAX_POOL_2D", "MUL", "RELU", "RELU1",
-    "RELU6", "RESHAPE", "RESIZE_BILINEAR", "RNN", "SOFTMAX", "SPACE_TO_DEPTH", "SVDF", "TANH",
-    "BATCH_TO_SPACE_ND", "DIV", "MEAN", "PAD", "SPACE_TO_BATCH_ND", "SQUEEZE", "STRIDED_SLICE", "SUB",
-    "TRANSPOSE", "ABS", "ARGMAX", "ARGMIN", "AXIS_ALIGNED_BBOX_TRANSFORM", "BIDIRECTIONAL_SEQUENCE_LSTM",
-    "BIDIRECTIONAL_SEQUENCE_RNN", "BOX_WITH_NMS_LIMIT", "CAST", "CHANNEL_SHUFFLE", "DETECTION_POSTPROCESSING",
-    "EQUAL", "EXP", "EXPAND_DIMS", "GATHER", "GENERATE_PROPOSALS", "GREATER", "GREATER_EQUAL", "GROUPED_CONV_2D",
-    "HEATMAP_MAX_KEYPOINT", "INSTANCE_NORMALIZATION", "LESS", "LESS_EQUAL", "LOG", "LOGICAL_AND", "LOGICAL_NOT",
-    "LOGICAL_OR", "LOG_SOFTMAX", "MAXIMUM", "MINIMUM", "NEG", "NOT_EQUAL", "PAD_V2", "POW", "PRELU", "QUANTIZE",
-    "QUANTIZED_16BIT_LSTM", "RANDOM_MULTINOMIAL", "REDUCE_ALL", "REDUCE_ANY", "REDUCE_MAX", "REDUCE_MIN",
-    "REDUCE_PROD", "REDUCE_SUM", "ROI_ALIGN", "ROI_POOLING", "RSQRT", "SELECT", "SIN", "SLICE", "SPLIT", "SQRT",
-    "TILE", "TOPK_V2", "TRANSPOSE_CONV_2D", "UNIDIRECTIONAL_SEQUENCE_LSTM", "UNIDIRECTIONAL_SEQUENCE_RNN",
-    "RESIZE_NEAREST_NEIGHBOR", "QUANTIZED_LSTM", "IF", "WHILE", "ELU", "HARD_SWISH", "FILL", "RANK",
-    "BATCH_MATMUL", "PACK", "MIRROR_PAD", "REVERSE"};
+constexpr std::array<std::string_view, 16> kTypes{"FLOAT32",
+                                                  "INT32",
+                                                  "UINT32",
+                                                  "TENSOR_FLOAT32",
+                                                  "TENSOR_INT32",
+                                                  "TENSOR_QUANT8_ASYMM",
+                                                  "BOOL",
+                                                  "TENSOR_QUANT16_SYMM",
+                                                  "TENSOR_FLOAT16",
+                                                  "TENSOR_BOOL8",
+                                                  "FLOAT16",
+                                                  "TENSOR_QUANT8_SYMM_PER_CHANNEL",
+                                                  "TENSOR_QUANT16_ASYMM",
+                                                  "TENSOR_QUANT8_SYMM",
+                                                  "TENSOR_QUANT8_ASYMM_SIGNED",
+                                                  "SUBGRAPH"};
+constexpr std::array<std::string_view, 7> kLifetimes{
+    "TEMPORARY_VARIABLE", "SUBGRAPH_INPUT", "SUBGRAPH_OUTPUT", "CONSTANT_COPY",
+    "CONSTANT_REFERENCE", "NO_VALUE",       "SUBGRAPH"};
+constexpr std::array<std::string_view, 106> kOps{"ADD",
+                                                 "AVERAGE_POOL_2D",
+                                                 "CONCATENATION",
+                                                 "CONV_2D",
+                                                 "DEPTHWISE_CONV_2D",
+                                                 "DEPTH_TO_SPACE",
+                                                 "DEQUANTIZE",
+                                                 "EMBEDDING_LOOKUP",
+                                                 "FLOOR",
+                                                 "FULLY_CONNECTED",
+                                                 "HASHTABLE_LOOKUP",
+                                                 "L2_NORMALIZATION",
+                                                 "L2_POOL_2D",
+                                                 "LOCAL_RESPONSE_NORMALIZATION",
+                                                 "LOGISTIC",
+                                                 "LSH_PROJECTION",
+                                                 "LSTM",
+                                                 "MAX_POOL_2D",
+                                                 "MUL",
+                                                 "RELU",
+                                                 "RELU1",
+                                                 "RELU6",
+                                                 "RESHAPE",
+                                                 "RESIZE_BILINEAR",
+                                                 "RNN",
+                                                 "SOFTMAX",
+                                                 "SPACE_TO_DEPTH",
+                                                 "SVDF",
+                                                 "TANH",
+                                                 "BATCH_TO_SPACE_ND",
+                                                 "DIV",
+                                                 "MEAN",
+                                                 "PAD",
+                                                 "SPACE_TO_BATCH_ND",
+                                                 "SQUEEZE",
+                                                 "STRIDED_SLICE",
+                                                 "SUB",
+                                                 "TRANSPOSE",
+                                                 "ABS",
+                                                 "ARGMAX",
+                                                 "ARGMIN",
+                                                 "AXIS_ALIGNED_BBOX_TRANSFORM",
+                                                 "BIDIRECTIONAL_SEQUENCE_LSTM",
+                                                 "BIDIRECTIONAL_SEQUENCE_RNN",
+                                                 "BOX_WITH_NMS_LIMIT",
+                                                 "CAST",
+                                                 "CHANNEL_SHUFFLE",
+                                                 "DETECTION_POSTPROCESSING",
+                                                 "EQUAL",
+                                                 "EXP",
+                                                 "EXPAND_DIMS",
+                                                 "GATHER",
+                                                 "GENERATE_PROPOSALS",
+                                                 "GREATER",
+                                                 "GREATER_EQUAL",
+                                                 "GROUPED_CONV_2D",
+                                                 "HEATMAP_MAX_KEYPOINT",
+                                                 "INSTANCE_NORMALIZATION",
+                                                 "LESS",
+                                                 "LESS_EQUAL",
+                                                 "LOG",
+                                                 "LOGICAL_AND",
+                                                 "LOGICAL_NOT",
+                                                 "LOGICAL_OR",
+                                                 "LOG_SOFTMAX",
+                                                 "MAXIMUM",
+                                                 "MINIMUM",
+                                                 "NEG",
+                                                 "NOT_EQUAL",
+                                                 "PAD_V2",
+                                                 "POW",
+                                                 "PRELU",
+                                                 "QUANTIZE",
+                                                 "QUANTIZED_16BIT_LSTM",
+                                                 "RANDOM_MULTINOMIAL",
+                                                 "REDUCE_ALL",
+                                                 "REDUCE_ANY",
+                                                 "REDUCE_MAX",
+                                                 "REDUCE_MIN",
+                                                 "REDUCE_PROD",
+                                                 "REDUCE_SUM",
+                                                 "ROI_ALIGN",
+                                                 "ROI_POOLING",
+                                                 "RSQRT",
+                                                 "SELECT",
+                                                 "SIN",
+                                                 "SLICE",
+                                                 "SPLIT",
+                                                 "SQRT",
+                                                 "TILE",
+                                                 "TOPK_V2",
+                                                 "TRANSPOSE_CONV_2D",
+                                                 "UNIDIRECTIONAL_SEQUENCE_LSTM",
+                                                 "UNIDIRECTIONAL_SEQUENCE_RNN",
+                                                 "RESIZE_NEAREST_NEIGHBOR",
+                                                 "QUANTIZED_LSTM",
+                                                 "IF",
+                                                 "WHILE",
+                                                 "ELU",
+                                                 "HARD_SWISH",
+                                                 "FILL",
+                                                 "RANK",
+                                                 "BATCH_MATMUL",
+                                                 "PACK",
+                                                 "MIRROR_PAD",
+                                                 "REVERSE"};
 
 template <size_t N>
 std::optional<int32_t> find(const std::array<std::string_view, N>& table, std::string_view s) {
@@ -64,10 +166,21 @@ bool is_scalar(int32_t t) {
 
 unsigned element_size(int32_t t) {
   switch (t) {
-    case FLOAT32: case INT32: case UINT32: case TENSOR_FLOAT32: case TENSOR_INT32: return 4;
-    case TENSOR_QUANT16_SYMM: case TENSOR_FLOAT16: case FLOAT16: case TENSOR_QUANT16_ASYMM: return 2;
-    case TENSOR_QUANT8_ASYMM: case BOOL: case TENSOR_BOOL8: case TENSOR_QUANT8_SYMM_PER_CHANNEL:
-    case TENSOR_QUANT8_SYMM: case TENSOR_QUANT8_ASYMM_SIGNED: return 1;
+    case FLOAT32:
+    case INT32:
+    case UINT32:
+    case TENSOR_FLOAT32:
+    case TENSOR_INT32: return 4;
+    case TENSOR_QUANT16_SYMM:
+    case TENSOR_FLOAT16:
+    case FLOAT16:
+    case TENSOR_QUANT16_ASYMM: return 2;
+    case TENSOR_QUANT8_ASYMM:
+    case BOOL:
+    case TENSOR_BOOL8:
+    case TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case TENSOR_QUANT8_SYMM:
+    case TENSOR_QUANT8_ASYMM_SIGNED: return 1;
     default: return 0;
   }
 }
@@ -96,14 +209,20 @@ bool is_constant(int32_t l) { return l == CONSTANT_COPY || l == CONSTANT_REFEREN
 
 ElemType elem_type(int32_t t) {
   switch (t) {
-    case FLOAT32: case TENSOR_FLOAT32: return ElemType::F32;
-    case INT32: case TENSOR_INT32: return ElemType::I32;
+    case FLOAT32:
+    case TENSOR_FLOAT32: return ElemType::F32;
+    case INT32:
+    case TENSOR_INT32: return ElemType::I32;
     case UINT32: return ElemType::U32;
     case TENSOR_QUANT8_ASYMM: return ElemType::U8;
-    case BOOL: case TENSOR_BOOL8: return ElemType::Boolean;
+    case BOOL:
+    case TENSOR_BOOL8: return ElemType::Boolean;
     case TENSOR_QUANT16_SYMM: return ElemType::I16;
-    case TENSOR_FLOAT16: case FLOAT16: return ElemType::F16;
-    case TENSOR_QUANT8_SYMM_PER_CHANNEL: case TENSOR_QUANT8_SYMM: case TENSOR_QUANT8_ASYMM_SIGNED: return ElemType::I8;
+    case TENSOR_FLOAT16:
+    case FLOAT16: return ElemType::F16;
+    case TENSOR_QUANT8_SYMM_PER_CHANNEL:
+    case TENSOR_QUANT8_SYMM:
+    case TENSOR_QUANT8_ASYMM_SIGNED: return ElemType::I8;
     case TENSOR_QUANT16_ASYMM: return ElemType::U16;
     default: return ElemType::Unknown;
   }
@@ -168,6 +287,5 @@ bool to_half(double v, uint16_t& out) {
   out = static_cast<uint16_t>(sign | ((E + 15) << 10) | static_cast<uint16_t>(q));
   return true;
 }
-
 
 }  // namespace condlint::nn

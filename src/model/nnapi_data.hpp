@@ -21,13 +21,31 @@ struct NnPos {
 // AIDL enumerations as numbers.
 namespace nn {
 enum OperandType : int32_t {
-  FLOAT32 = 0, INT32 = 1, UINT32 = 2, TENSOR_FLOAT32 = 3, TENSOR_INT32 = 4, TENSOR_QUANT8_ASYMM = 5, BOOL = 6,
-  TENSOR_QUANT16_SYMM = 7, TENSOR_FLOAT16 = 8, TENSOR_BOOL8 = 9, FLOAT16 = 10, TENSOR_QUANT8_SYMM_PER_CHANNEL = 11,
-  TENSOR_QUANT16_ASYMM = 12, TENSOR_QUANT8_SYMM = 13, TENSOR_QUANT8_ASYMM_SIGNED = 14, SUBGRAPH = 15,
+  FLOAT32 = 0,
+  INT32 = 1,
+  UINT32 = 2,
+  TENSOR_FLOAT32 = 3,
+  TENSOR_INT32 = 4,
+  TENSOR_QUANT8_ASYMM = 5,
+  BOOL = 6,
+  TENSOR_QUANT16_SYMM = 7,
+  TENSOR_FLOAT16 = 8,
+  TENSOR_BOOL8 = 9,
+  FLOAT16 = 10,
+  TENSOR_QUANT8_SYMM_PER_CHANNEL = 11,
+  TENSOR_QUANT16_ASYMM = 12,
+  TENSOR_QUANT8_SYMM = 13,
+  TENSOR_QUANT8_ASYMM_SIGNED = 14,
+  SUBGRAPH = 15,
 };
 enum LifeTime : int32_t {
-  TEMPORARY_VARIABLE = 0, SUBGRAPH_INPUT = 1, SUBGRAPH_OUTPUT = 2, CONSTANT_COPY = 3, CONSTANT_REFERENCE = 4,
-  NO_VALUE = 5, SUBGRAPH_LT = 6,
+  TEMPORARY_VARIABLE = 0,
+  SUBGRAPH_INPUT = 1,
+  SUBGRAPH_OUTPUT = 2,
+  CONSTANT_COPY = 3,
+  CONSTANT_REFERENCE = 4,
+  NO_VALUE = 5,
+  SUBGRAPH_LT = 6,
 };
 constexpr int32_t kIf = 96, kWhile = 97;
 }  // namespace nn
@@ -41,7 +59,7 @@ struct NnOperand {
   int32_t zero_point = 0;
   int32_t lifetime = 0;
   uint32_t pool_index = 0, offset = 0, length = 0;
-  bool has_value = false;  // came from the `value` shorthand (location filled in by the loader)
+  bool has_value = false;     // came from the `value` shorthand (location filled in by the loader)
   bool value_failed = false;  // `value` was given but could not be packed (NN004 says why)
   enum class Extra { None, ChannelQuant, Extension } extra = Extra::None;
   std::vector<double> channel_scales;
@@ -51,8 +69,8 @@ struct NnOperand {
 
   SourceLocation loc;  // the operand object
   // Each member's location; the operand's own location when the member was left out.
-  SourceLocation type_loc, dimensions_loc, scale_loc, zero_point_loc, lifetime_loc, location_loc, value_loc,
-      extra_loc, consumers_loc;
+  SourceLocation type_loc, dimensions_loc, scale_loc, zero_point_loc, lifetime_loc, location_loc, value_loc, extra_loc,
+      consumers_loc;
   std::vector<NnPos> dimension_pos;
 };
 
@@ -110,8 +128,8 @@ struct NnapiData {
   std::string name;
   // 0 = main, i + 1 = referenced[i]: the same numbering as Model::graphs.
   std::vector<NnSubgraph> subgraphs;
-  std::string operand_values;          // the Blob's bytes followed by the packed `value`s
-  bool operand_values_loaded = true;   // false when the Blob's file could not be read
+  std::string operand_values;         // the Blob's bytes followed by the packed `value`s
+  bool operand_values_loaded = true;  // false when the Blob's file could not be read
   SourceLocation operand_values_loc;
   std::vector<NnBlob> pools;
   bool relax_float32_to_float16 = false;

@@ -14,23 +14,23 @@ namespace condlint {
 
 struct OnnxProblem {
   enum class Kind {
-    Parse,              // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
-    DeepNesting,        // ONNX002: subgraphs nested deeper than stock protobuf readers accept
-    IfForm,             // ONNX003: If node form (attributes, input count)
-    BranchInputs,       // ONNX004: a branch graph declares formal inputs
-    BranchKind,         // ONNX005: a branch output kind the If version does not allow
-    If1Shapes,          // ONNX006: If-1 (opset < 11) branches with different shapes
-    DeclaredVsInferred, // ONNX007: a declared type/shape in a branch contradicts the producing node
-    InferenceFailed,    // ONNX008: onnx's inference or type check for a node fails (any graph)
-    UndefinedName,      // ONNX009: a node or graph output reads a name not defined in any scope
-    DuplicateName,      // ONNX010: a name defined twice in one graph (SSA)
-    ShadowsOuter,       // ONNX011: a subgraph defines a name that an enclosing scope already has
-    OuterPassThrough,   // ONNX012: a branch output is an outer value returned without a node
-    OutputTypeUnknown,  // ONNX013: a branch output's type is neither declared nor inferable
-    ExternalDataPath,   // ONNX014: external data location leaves the model's directory
-    ExternalDataMissing, // ONNX015: external data file missing or too short
-    CheckerRejects,     // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
-    TensorData          // ONNX018: a tensor's data cannot hold the elements its dims declare
+    Parse,                // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
+    DeepNesting,          // ONNX002: subgraphs nested deeper than stock protobuf readers accept
+    IfForm,               // ONNX003: If node form (attributes, input count)
+    BranchInputs,         // ONNX004: a branch graph declares formal inputs
+    BranchKind,           // ONNX005: a branch output kind the If version does not allow
+    If1Shapes,            // ONNX006: If-1 (opset < 11) branches with different shapes
+    DeclaredVsInferred,   // ONNX007: a declared type/shape in a branch contradicts the producing node
+    InferenceFailed,      // ONNX008: onnx's inference or type check for a node fails (any graph)
+    UndefinedName,        // ONNX009: a node or graph output reads a name not defined in any scope
+    DuplicateName,        // ONNX010: a name defined twice in one graph (SSA)
+    ShadowsOuter,         // ONNX011: a subgraph defines a name that an enclosing scope already has
+    OuterPassThrough,     // ONNX012: a branch output is an outer value returned without a node
+    OutputTypeUnknown,    // ONNX013: a branch output's type is neither declared nor inferable
+    ExternalDataPath,     // ONNX014: external data location leaves the model's directory
+    ExternalDataMissing,  // ONNX015: external data file missing or too short
+    CheckerRejects,       // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
+    TensorData            // ONNX018: a tensor's data cannot hold the elements its dims declare
   };
   Kind kind;
   std::string message;

@@ -13,30 +13,68 @@ struct TypeName {
   std::string_view canonical;
 };
 constexpr TypeName kNames[] = {
-    {ElemType::Unknown, "unknown"},  {ElemType::Dynamic, "dynamic"}, {ElemType::Boolean, "boolean"},
-    {ElemType::F16, "f16"},          {ElemType::BF16, "bf16"},       {ElemType::F32, "f32"},
-    {ElemType::F64, "f64"},          {ElemType::F8E4M3, "f8e4m3"},   {ElemType::F8E5M2, "f8e5m2"},
-    {ElemType::F4E2M1, "f4e2m1"},    {ElemType::F8E8M0, "f8e8m0"},   {ElemType::NF4, "nf4"},
-    {ElemType::I4, "i4"},            {ElemType::I8, "i8"},           {ElemType::I16, "i16"},
-    {ElemType::I32, "i32"},          {ElemType::I64, "i64"},         {ElemType::U1, "u1"},
-    {ElemType::U2, "u2"},            {ElemType::U3, "u3"},           {ElemType::U4, "u4"},
-    {ElemType::U6, "u6"},            {ElemType::U8, "u8"},           {ElemType::U16, "u16"},
-    {ElemType::U32, "u32"},          {ElemType::U64, "u64"},         {ElemType::String, "string"},
-    {ElemType::Complex64, "complex64"}, {ElemType::Complex128, "complex128"},
+    {ElemType::Unknown, "unknown"},
+    {ElemType::Dynamic, "dynamic"},
+    {ElemType::Boolean, "boolean"},
+    {ElemType::F16, "f16"},
+    {ElemType::BF16, "bf16"},
+    {ElemType::F32, "f32"},
+    {ElemType::F64, "f64"},
+    {ElemType::F8E4M3, "f8e4m3"},
+    {ElemType::F8E5M2, "f8e5m2"},
+    {ElemType::F4E2M1, "f4e2m1"},
+    {ElemType::F8E8M0, "f8e8m0"},
+    {ElemType::NF4, "nf4"},
+    {ElemType::I4, "i4"},
+    {ElemType::I8, "i8"},
+    {ElemType::I16, "i16"},
+    {ElemType::I32, "i32"},
+    {ElemType::I64, "i64"},
+    {ElemType::U1, "u1"},
+    {ElemType::U2, "u2"},
+    {ElemType::U3, "u3"},
+    {ElemType::U4, "u4"},
+    {ElemType::U6, "u6"},
+    {ElemType::U8, "u8"},
+    {ElemType::U16, "u16"},
+    {ElemType::U32, "u32"},
+    {ElemType::U64, "u64"},
+    {ElemType::String, "string"},
+    {ElemType::Complex64, "complex64"},
+    {ElemType::Complex128, "complex128"},
 };
 
 // Spellings OpenVINO's element::Type(string) accepts besides the canonical lower-case names.
 constexpr std::pair<std::string_view, ElemType> kOvAliases[] = {
-    {"BOOL", ElemType::Boolean},  {"FP16", ElemType::F16},     {"BF16", ElemType::BF16},
-    {"FP32", ElemType::F32},      {"FP64", ElemType::F64},     {"F8E4M3", ElemType::F8E4M3},
-    {"F8E5M2", ElemType::F8E5M2}, {"F4E2M1", ElemType::F4E2M1}, {"F8E8M0", ElemType::F8E8M0},
-    {"NF4", ElemType::NF4},       {"I4", ElemType::I4},        {"I8", ElemType::I8},
-    {"I16", ElemType::I16},       {"I32", ElemType::I32},      {"I64", ElemType::I64},
-    {"BIN", ElemType::U1},        {"U1", ElemType::U1},        {"U2", ElemType::U2},
-    {"U3", ElemType::U3},         {"U4", ElemType::U4},        {"U6", ElemType::U6},
-    {"U8", ElemType::U8},         {"U16", ElemType::U16},      {"U32", ElemType::U32},
-    {"U64", ElemType::U64},       {"STRING", ElemType::String}, {"undefined", ElemType::Dynamic},
-    {"UNSPECIFIED", ElemType::Dynamic}, {"DYNAMIC", ElemType::Dynamic},
+    {"BOOL", ElemType::Boolean},
+    {"FP16", ElemType::F16},
+    {"BF16", ElemType::BF16},
+    {"FP32", ElemType::F32},
+    {"FP64", ElemType::F64},
+    {"F8E4M3", ElemType::F8E4M3},
+    {"F8E5M2", ElemType::F8E5M2},
+    {"F4E2M1", ElemType::F4E2M1},
+    {"F8E8M0", ElemType::F8E8M0},
+    {"NF4", ElemType::NF4},
+    {"I4", ElemType::I4},
+    {"I8", ElemType::I8},
+    {"I16", ElemType::I16},
+    {"I32", ElemType::I32},
+    {"I64", ElemType::I64},
+    {"BIN", ElemType::U1},
+    {"U1", ElemType::U1},
+    {"U2", ElemType::U2},
+    {"U3", ElemType::U3},
+    {"U4", ElemType::U4},
+    {"U6", ElemType::U6},
+    {"U8", ElemType::U8},
+    {"U16", ElemType::U16},
+    {"U32", ElemType::U32},
+    {"U64", ElemType::U64},
+    {"STRING", ElemType::String},
+    {"undefined", ElemType::Dynamic},
+    {"UNSPECIFIED", ElemType::Dynamic},
+    {"DYNAMIC", ElemType::Dynamic},
 };
 }  // namespace
 
@@ -58,13 +96,28 @@ std::optional<ElemType> parse_ov_elem_type(std::string_view s) {
 
 unsigned bit_width(ElemType t) {
   switch (t) {
-    case ElemType::Boolean: case ElemType::I8: case ElemType::U8: case ElemType::F8E4M3:
-    case ElemType::F8E5M2: case ElemType::F8E8M0: return 8;
-    case ElemType::F16: case ElemType::BF16: case ElemType::I16: case ElemType::U16: return 16;
-    case ElemType::F32: case ElemType::I32: case ElemType::U32: return 32;
-    case ElemType::F64: case ElemType::I64: case ElemType::U64: case ElemType::Complex64: return 64;
+    case ElemType::Boolean:
+    case ElemType::I8:
+    case ElemType::U8:
+    case ElemType::F8E4M3:
+    case ElemType::F8E5M2:
+    case ElemType::F8E8M0: return 8;
+    case ElemType::F16:
+    case ElemType::BF16:
+    case ElemType::I16:
+    case ElemType::U16: return 16;
+    case ElemType::F32:
+    case ElemType::I32:
+    case ElemType::U32: return 32;
+    case ElemType::F64:
+    case ElemType::I64:
+    case ElemType::U64:
+    case ElemType::Complex64: return 64;
     case ElemType::Complex128: return 128;
-    case ElemType::I4: case ElemType::U4: case ElemType::NF4: case ElemType::F4E2M1: return 4;
+    case ElemType::I4:
+    case ElemType::U4:
+    case ElemType::NF4:
+    case ElemType::F4E2M1: return 4;
     case ElemType::U1: return 1;
     case ElemType::U2: return 2;
     case ElemType::U3: return 3;
@@ -139,8 +192,7 @@ bool compatible(const Shape& a, const Shape& b) {
 Shape merge_branches(const Shape& a, const Shape& b) {
   if (!a.rank_known || !b.rank_known || a.dims.size() != b.dims.size()) return Shape::unknown();
   Shape r = Shape::of({});
-  for (size_t i = 0; i < a.dims.size(); ++i)
-    r.dims.push_back(a.dims[i] == b.dims[i] ? a.dims[i] : Dim::dynamic());
+  for (size_t i = 0; i < a.dims.size(); ++i) r.dims.push_back(a.dims[i] == b.dims[i] ? a.dims[i] : Dim::dynamic());
   return r;
 }
 
@@ -195,7 +247,8 @@ std::optional<Shape> parse_ov_shape(std::string_view s, std::string* why) {
 bool TypeDesc::known() const {
   switch (kind) {
     case Kind::Unknown: return false;
-    case Kind::Tensor: case Kind::SparseTensor: return is_concrete(elem);
+    case Kind::Tensor:
+    case Kind::SparseTensor: return is_concrete(elem);
     default: return inner && inner->known();
   }
 }
@@ -219,8 +272,7 @@ bool same_type(const TypeDesc& a, const TypeDesc& b) {
   const bool ea = is_concrete(a.elem), eb = is_concrete(b.elem);
   switch (a.kind) {
     case TypeDesc::Kind::Tensor:
-    case TypeDesc::Kind::SparseTensor:
-      return !ea || !eb || a.elem == b.elem;
+    case TypeDesc::Kind::SparseTensor: return !ea || !eb || a.elem == b.elem;
     case TypeDesc::Kind::Map:
       if (ea && eb && a.elem != b.elem) return false;
       [[fallthrough]];
@@ -229,7 +281,6 @@ bool same_type(const TypeDesc& a, const TypeDesc& b) {
       return same_type(*a.inner, *b.inner);
   }
 }
-
 
 std::optional<std::vector<int64_t>> parse_int64_list(std::string_view s) {
   std::vector<int64_t> out;

@@ -14,12 +14,32 @@ enum class ElemType {
   Unknown,  // not stated by the file
   Dynamic,  // OpenVINO "dynamic" / "undefined": stated as any type
   Boolean,
-  F16, BF16, F32, F64,
-  F8E4M3, F8E5M2, F4E2M1, F8E8M0, NF4,
-  I4, I8, I16, I32, I64,
-  U1, U2, U3, U4, U6, U8, U16, U32, U64,
+  F16,
+  BF16,
+  F32,
+  F64,
+  F8E4M3,
+  F8E5M2,
+  F4E2M1,
+  F8E8M0,
+  NF4,
+  I4,
+  I8,
+  I16,
+  I32,
+  I64,
+  U1,
+  U2,
+  U3,
+  U4,
+  U6,
+  U8,
+  U16,
+  U32,
+  U64,
   String,
-  Complex64, Complex128,
+  Complex64,
+  Complex128,
 };
 
 std::string_view to_string(ElemType t);
@@ -72,9 +92,14 @@ std::optional<Dim> parse_ov_dim(std::string_view s);
 struct TypeDesc {
   enum class Kind { Unknown, Tensor, SparseTensor, Sequence, Optional, Map };
   Kind kind = Kind::Unknown;
-  ElemType elem = ElemType::Unknown;        // tensor element type, or map value's key type
-  std::shared_ptr<const TypeDesc> inner;    // element of sequence / optional / map value
-  static TypeDesc tensor(ElemType e) { TypeDesc t; t.kind = Kind::Tensor; t.elem = e; return t; }
+  ElemType elem = ElemType::Unknown;      // tensor element type, or map value's key type
+  std::shared_ptr<const TypeDesc> inner;  // element of sequence / optional / map value
+  static TypeDesc tensor(ElemType e) {
+    TypeDesc t;
+    t.kind = Kind::Tensor;
+    t.elem = e;
+    return t;
+  }
   bool known() const;  // fully known, recursively
   std::string str() const;
 };

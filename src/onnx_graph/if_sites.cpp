@@ -10,9 +10,7 @@ namespace {
 
 constexpr int kMaxDepth = 64;
 
-bool is_if(const onnx::NodeProto& n) {
-  return n.op_type() == "If" && (n.domain().empty() || n.domain() == "ai.onnx");
-}
+bool is_if(const onnx::NodeProto& n) { return n.op_type() == "If" && (n.domain().empty() || n.domain() == "ai.onnx"); }
 
 std::string node_label(const onnx::NodeProto& n, int k) {
   return n.name().empty() ? n.op_type() + "#" + std::to_string(k) : n.name();
@@ -120,9 +118,10 @@ std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, boo
     NodeList<false>* list;  // the graph's or the function's nodes
   };
   std::map<std::string, Site> sites;
-  walk(out, [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& path, const std::map<std::string, bool>&) {
-    if (is_if(n) && pins.count(path)) sites[path] = {&n, &list};
-  });
+  walk(out,
+       [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& path, const std::map<std::string, bool>&) {
+         if (is_if(n) && pins.count(path)) sites[path] = {&n, &list};
+       });
   int counter = 0;
   for (const auto& [path, value] : pins) {
     auto it = sites.find(path);

@@ -12,8 +12,8 @@
 namespace condlint::onnx_graph {
 
 struct IfSite {
-  std::string path;                    // as the executor names it: main/If#0/then/inner
-  std::map<std::string, bool> along;   // pins of enclosing Ifs needed to reach it
+  std::string path;                   // as the executor names it: main/If#0/then/inner
+  std::map<std::string, bool> along;  // pins of enclosing Ifs needed to reach it
 };
 // Every If of the main graph, of model-local functions (paths function:DOMAIN.NAME/...) and of their subgraphs,
 // iteratively, depth-bounded.

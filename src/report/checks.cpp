@@ -105,7 +105,8 @@ std::vector<BranchCheck> rows_of(const diff::CaseDiff& c, const std::vector<std:
     b.detail = c.message;
     for (size_t i = 0; i < c.runtime_errors.size(); ++i)
       if (!c.runtime_errors[i].empty())
-        b.detail += (b.detail.empty() ? "" : "; ") + (i < runtimes.size() ? runtimes[i] : "runtime") + ": " + c.runtime_errors[i];
+        b.detail += (b.detail.empty() ? "" : "; ") + (i < runtimes.size() ? runtimes[i] : "runtime") + ": " +
+                    c.runtime_errors[i];
     rows.push_back(std::move(b));
     if (c.status == diff::CaseDiff::Status::Failed) return rows;
   }
@@ -123,18 +124,25 @@ std::vector<BranchCheck> rows_of(const diff::CaseDiff& c, const std::vector<std:
     b.mismatches = o.mismatches;
     b.detail = o.detail;
     switch (o.status) {
-      case diff::OutputDiff::Status::Agree: b.status = "agree"; b.verdict = "pass"; break;
-      case diff::OutputDiff::Status::Diverge: b.status = "diverge"; b.verdict = "fail"; break;
-      case diff::OutputDiff::Status::NotComparable: b.status = "not comparable"; b.verdict = "info"; break;
+      case diff::OutputDiff::Status::Agree:
+        b.status = "agree";
+        b.verdict = "pass";
+        break;
+      case diff::OutputDiff::Status::Diverge:
+        b.status = "diverge";
+        b.verdict = "fail";
+        break;
+      case diff::OutputDiff::Status::NotComparable:
+        b.status = "not comparable";
+        b.verdict = "info";
+        break;
     }
     rows.push_back(std::move(b));
   }
   return rows;
 }
 
-
 }  // namespace
-
 
 CheckReport checks_from_run(const exec::ModelResult& r) {
   CheckReport c;
@@ -196,7 +204,7 @@ CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::st
 }
 
 void attach_checks(FileResult& f, CheckReport c) {
-  std::map<std::string, std::string> by_canon;      // canonical path -> summary path
+  std::map<std::string, std::string> by_canon;              // canonical path -> summary path
   std::map<std::string, std::vector<std::string>> by_last;  // last segment -> summary paths
   for (const auto& s : f.conditionals) {
     by_canon.emplace(exec::canonical_if_path(s.path), s.path);
@@ -207,8 +215,8 @@ void attach_checks(FileResult& f, CheckReport c) {
     const std::string canon = exec::canonical_if_path(ic.if_path);
     if (auto it = by_canon.find(canon); it != by_canon.end() && !taken.count(it->second)) {
       ic.cond_path = it->second;
-    } else if (auto jt = by_last.find(exec::split_if_path(canon).back()); jt != by_last.end() && jt->second.size() == 1 &&
-                                                                  !taken.count(jt->second[0])) {
+    } else if (auto jt = by_last.find(exec::split_if_path(canon).back());
+               jt != by_last.end() && jt->second.size() == 1 && !taken.count(jt->second[0])) {
       ic.cond_path = jt->second[0];  // the only conditional of that name (NNAPI subgraphs are named differently)
     }
     if (!ic.cond_path.empty()) taken.insert(ic.cond_path);

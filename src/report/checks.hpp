@@ -29,7 +29,6 @@ CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::st
 // "main/IF#0" for NNAPI). Call after FileResult::conditionals is filled.
 void attach_checks(FileResult& f, CheckReport c);
 
-
 // Self-contained HTML pages of `condlint run` and `condlint diff`: the lint report's chrome, the
 // conditionals' then/else panels (when the model loads) and the per-branch tables. `exit_code` goes
 // into the page header.

@@ -69,7 +69,8 @@ void write_run_text(std::ostream& os, const ModelResult& r) {
     return;
   }
   for (const auto& c : r.cases) {
-    os << "  " << to_string(c.status) << "  " << (c.data_set.empty() ? "(no inputs)" : term_safe(data_set_name(c.data_set)));
+    os << "  " << to_string(c.status) << "  "
+       << (c.data_set.empty() ? "(no inputs)" : term_safe(data_set_name(c.data_set)));
     if (!c.pins.empty()) os << "  pins: " << term_safe(pins_str(c.pins));
     if (c.derived) os << "  [other branch, " << (c.golden ? "compared" : "no golden data") << "]";
     os << "\n";
@@ -125,8 +126,7 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
   nlohmann::json j;
   j["model"] = r.model;
   if (!r.error.empty()) j["error"] = r.error;
-  j["summary"] = {{"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported},
-                  {"runs", r.cases.size()}};
+  j["summary"] = {{"passed", r.passed}, {"failed", r.failed}, {"unsupported", r.unsupported}, {"runs", r.cases.size()}};
   j["cases"] = nlohmann::json::array();
   for (const auto& c : r.cases) j["cases"].push_back(run_case_json(c));
   j["if_coverage"] = nlohmann::json::object();
@@ -143,8 +143,11 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
     if (!c.why.empty()) e["why"] = c.why;
     j["branch_coverage"].push_back(std::move(e));
   }
-  j["summary"]["branches"] = {{"data", n["data"]}, {"pinned", n["pinned"]}, {"dead", n["dead"]},
-                              {"guarded", n["guarded"]}, {"not_run", n["not run"]}};
+  j["summary"]["branches"] = {{"data", n["data"]},
+                              {"pinned", n["pinned"]},
+                              {"dead", n["dead"]},
+                              {"guarded", n["guarded"]},
+                              {"not_run", n["not run"]}};
   dump_json(os, j);
 }
 
@@ -156,8 +159,9 @@ void write_output_diff_text(std::ostream& os, const diff::OutputDiff& o, const s
     os << "      output '" << name << "': not comparable (" << term_safe(o.detail) << ")\n";
     return;
   }
-  os << "      output '" << name << "': " << out_status_name(o.status) << ", max abs err " << diff::format_number(o.max_abs)
-     << ", max rel err " << diff::format_number(o.max_rel) << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
+  os << "      output '" << name << "': " << out_status_name(o.status) << ", max abs err "
+     << diff::format_number(o.max_abs) << ", max rel err " << diff::format_number(o.max_rel)
+     << (o.tolerance.empty() ? "" : " (" + o.tolerance + ")");
   if (o.mismatches > 0) os << "; " << o.mismatches << (o.mismatches == 1 ? " element differs" : " elements differ");
   if (!o.first_index.empty())
     os << "; first mismatch at " << o.first_index
@@ -200,7 +204,8 @@ void write_diff_text(std::ostream& os, const diff::DiffResult& r) {
     for (const auto& n : m.notes) os << "  note: " << term_safe(n) << "\n";
     for (const auto& c : m.cases) write_case_diff_text(os, c, r, A, B);
     os << "  " << m.cases.size() << " runs: " << m.agree << " agree, " << m.diverge << " diverge, " << m.failed
-       << " failed, " << m.not_comparable << " not comparable (" << m.not_comparable_outputs << " outputs not comparable)\n";
+       << " failed, " << m.not_comparable << " not comparable (" << m.not_comparable_outputs
+       << " outputs not comparable)\n";
     agree += m.agree;
     diverge += m.diverge;
     failed += m.failed;
@@ -263,8 +268,12 @@ void write_diff_json(std::ostream& os, const diff::DiffResult& r) {
     if (!m.error.empty()) jm["error"] = m.error;
     jm["ifs"] = m.ifs;
     jm["notes"] = m.notes;
-    jm["summary"] = {{"runs", m.cases.size()}, {"agree", m.agree}, {"diverge", m.diverge}, {"failed", m.failed},
-                     {"not_comparable", m.not_comparable}, {"not_comparable_outputs", m.not_comparable_outputs}};
+    jm["summary"] = {{"runs", m.cases.size()},
+                     {"agree", m.agree},
+                     {"diverge", m.diverge},
+                     {"failed", m.failed},
+                     {"not_comparable", m.not_comparable},
+                     {"not_comparable_outputs", m.not_comparable_outputs}};
     jm["cases"] = nlohmann::json::array();
     for (const auto& c : m.cases) jm["cases"].push_back(case_diff_json(c, r.runtimes));
     agree += m.agree;
@@ -274,8 +283,12 @@ void write_diff_json(std::ostream& os, const diff::DiffResult& r) {
     nco += m.not_comparable_outputs;
     j["models"].push_back(jm);
   }
-  j["summary"] = {{"agree", agree}, {"diverge", diverge}, {"failed", failed}, {"not_comparable", nc},
-                  {"not_comparable_outputs", nco}, {"all_agree", r.all_agree()}};
+  j["summary"] = {{"agree", agree},
+                  {"diverge", diverge},
+                  {"failed", failed},
+                  {"not_comparable", nc},
+                  {"not_comparable_outputs", nco},
+                  {"all_agree", r.all_agree()}};
   dump_json(os, j);
 }
 

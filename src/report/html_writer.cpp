@@ -163,7 +163,8 @@ std::string check_table(const std::vector<BranchCheck>& rows, const CheckReport&
   std::ostringstream o;
   o << "<table class=\"checks\"><thead><tr><th>Data set · pins</th><th>Output</th><th>Status</th>"
        "<th>max abs</th><th>max rel</th><th>atol</th><th>rtol</th><th>First mismatch</th>";
-  if (diff) o << "<th class=\"mono\">" << esc(c.runtimes[0]) << "</th><th class=\"mono\">" << esc(c.runtimes[1]) << "</th>";
+  if (diff)
+    o << "<th class=\"mono\">" << esc(c.runtimes[0]) << "</th><th class=\"mono\">" << esc(c.runtimes[1]) << "</th>";
   if (!detail_rows) o << "<th>Detail</th>";
   o << "</tr></thead><tbody>\n";
   for (const auto& b : rows) {
@@ -175,7 +176,8 @@ std::string check_table(const std::vector<BranchCheck>& rows, const CheckReport&
     if (*branch) o << " data-branch=\"" << branch << "\"";
     o << "><td class=\"run mono\"><span class=\"ds\">" << esc(b.data_set) << "</span><span class=\"pins\">"
       << (b.pins.empty() ? "<span class=\"absent\">as the data takes it</span>" : esc(b.pins))
-      << "</span></td><td class=\"mono\">" << (b.output.empty() ? "<span class=\"absent\">—</span>" : esc(b.output)) << "</td>";
+      << "</span></td><td class=\"mono\">" << (b.output.empty() ? "<span class=\"absent\">—</span>" : esc(b.output))
+      << "</td>";
     o << "<td class=\"status" << (bad ? " bad" : "") << "\"><span class=\"verdict " << esc(b.verdict) << "\">"
       << esc(b.status) << "</span></td>";
     if (b.compared) {
@@ -189,11 +191,13 @@ std::string check_table(const std::vector<BranchCheck>& rows, const CheckReport&
     if (b.mismatches > 1) o << " <span class=\"state\">(" << b.mismatches << " differ)</span>";
     o << "</td>";
     if (diff)
-      o << "<td class=\"mono\">" << esc(b.value_a) << "</td><td class=\"mono" << (bad && !b.value_b.empty() ? " bad" : "")
-        << "\">" << esc(b.value_b) << "</td>";
+      o << "<td class=\"mono\">" << esc(b.value_a) << "</td><td class=\"mono"
+        << (bad && !b.value_b.empty() ? " bad" : "") << "\">" << esc(b.value_b) << "</td>";
     if (!detail_rows) o << "<td class=\"msg\">" << esc(b.detail) << "</td></tr>\n";
     else if (b.detail.empty() || b.verdict == "pass") o << "</tr>\n";
-    else o << "</tr>\n<tr class=\"check-detail\"><td colspan=\"" << ncols << "\" class=\"msg\">" << esc(b.detail) << "</td></tr>\n";
+    else
+      o << "</tr>\n<tr class=\"check-detail\"><td colspan=\"" << ncols << "\" class=\"msg\">" << esc(b.detail)
+        << "</td></tr>\n";
   }
   o << "</tbody></table>\n";
   return o.str();
@@ -343,7 +347,8 @@ class Page {
             << "\" title=\"" << esc(d ? std::string(d->summary) : rule) << "\">" << esc(rule) << "</a> <b>" << n
             << "</b></li>\n";
       }
-      sum << "</ul></div>\n<div><h3>Per format</h3><table id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
+      sum << "</ul></div>\n<div><h3>Per format</h3><table "
+             "id=\"by-format\"><thead><tr><th>Format</th><th>Files</th><th>Findings</th></tr></thead><tbody>\n";
       for (const auto& fmt : formats_seen) {
         size_t files = 0;
         for (const auto& f : r.files) files += (f.format.empty() ? "unknown" : f.format) == fmt;
@@ -360,7 +365,8 @@ class Page {
     std::ostringstream fil;
     fil << "<fieldset><legend>Level</legend>";
     for (const char* l : {"error", "warning", "note"})
-      fil << "<label><input type=\"checkbox\" data-filter=\"level\" value=\"" << l << "\" checked> " << l << "</label> ";
+      fil << "<label><input type=\"checkbox\" data-filter=\"level\" value=\"" << l << "\" checked> " << l
+          << "</label> ";
     fil << "</fieldset>\n<fieldset><legend>Rule</legend>";
     for (const auto& rule : rules_seen)
       fil << "<label><input type=\"checkbox\" data-filter=\"rule\" value=\"" << esc(rule) << "\" checked> " << esc(rule)
@@ -390,22 +396,26 @@ class Page {
       const std::string lvl(to_string(x.level));
       const std::string file = x.loc.file.empty() ? f.path : x.loc.file;
       tab << "<tr class=\"finding" << (sup ? " suppressed" : "") << "\" data-order=\"" << order++ << "\" data-level=\""
-          << lvl << "\" data-rule=\"" << esc(x.rule) << "\" data-format=\"" << esc(f.format.empty() ? "unknown" : f.format)
-          << "\">";
-      tab << "<td data-sort=\"" << level_rank(x.level) << "\"><span class=\"lvl " << lvl << "\">" << lvl << "</span></td>";
+          << lvl << "\" data-rule=\"" << esc(x.rule) << "\" data-format=\""
+          << esc(f.format.empty() ? "unknown" : f.format) << "\">";
+      tab << "<td data-sort=\"" << level_rank(x.level) << "\"><span class=\"lvl " << lvl << "\">" << lvl
+          << "</span></td>";
       tab << "<td><a class=\"rule-link\" href=\"#rule-" << esc(x.rule) << "\" title=\"" << esc(x.name) << "\">"
           << esc(x.rule) << "</a></td>";
       tab << "<td class=\"mono\">" << esc(file) << "</td>";
       tab << "<td data-sort=\"" << x.loc.line << "\">" << (x.loc.line > 0 ? std::to_string(x.loc.line) : "") << "</td>";
-      tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer) << "</td>";
+      tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer)
+          << "</td>";
       tab << "<td class=\"msg\">" << esc(x.message);
-      if (sup) tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
+      if (sup)
+        tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
       tab << "</td>";
       if (r.run.has_baseline) tab << "<td class=\"state\">" << esc(info ? info->baseline : "") << "</td>";
       tab << "</tr>\n";
     };
     for (const auto& f : r.files) {
-      for (size_t i = 0; i < f.findings.size(); ++i) row(f, f.findings[i], i < f.info.size() ? &f.info[i] : nullptr, nullptr);
+      for (size_t i = 0; i < f.findings.size(); ++i)
+        row(f, f.findings[i], i < f.info.size() ? &f.info[i] : nullptr, nullptr);
       for (const auto& x : f.suppressed) row(f, x.finding, &x.info, &x);
     }
     tab << "</tbody></table>\n";
@@ -444,8 +454,9 @@ class Page {
       for (const IfChecks* ic : unmatched) {
         ++ncond;
         cond << "<details class=\"cond exec-only" << (failing(ic) ? " has-failures" : "") << "\" data-path=\""
-             << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "") << "><summary><strong>If</strong> <span class=\"mono\">"
-             << esc(ic->if_path) << "</span>" << esc(checks_summary(ic, f)) << "</summary>\n";
+             << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "")
+             << "><summary><strong>If</strong> <span class=\"mono\">" << esc(ic->if_path) << "</span>"
+             << esc(checks_summary(ic, f)) << "</summary>\n";
         cond << branch_checks_html(*ic, *f.checks);
         ++nbranch_tables;
         cond << "</details>\n";
@@ -469,18 +480,20 @@ class Page {
            "<th class=\"else\">else</th></tr></thead><tbody>\n";
     auto branch_note = [&](int b) {
       if (!c.has_branch[b]) return std::string("<span class=\"absent\">no ") + (b ? "else" : "then") + " branch</span>";
-      return c.branch_status[b].empty() ? std::string() : "<span class=\"absent\">" + esc(c.branch_status[b]) + "</span>";
+      return c.branch_status[b].empty() ? std::string()
+                                        : "<span class=\"absent\">" + esc(c.branch_status[b]) + "</span>";
     };
     out << "<tr class=\"condition\"><td>condition</td><td class=\"branch\">" << branch_note(0) << "</td>"
-         << (c.has_condition ? cell_html(c.condition, "outer") : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
-         << "<td class=\"branch\">" << branch_note(1) << "</td></tr>\n";
+        << (c.has_condition ? cell_html(c.condition, "outer")
+                            : "<td class=\"outer\"><span class=\"absent\">none</span></td>")
+        << "<td class=\"branch\">" << branch_note(1) << "</td></tr>\n";
     if (!c.provenance.empty())
       out << "<tr class=\"condition\"><td>computed as</td><td class=\"branch\"></td><td class=\"outer mono\">"
-           << esc(c.provenance) << "</td><td class=\"branch\"></td></tr>\n";
+          << esc(c.provenance) << "</td><td class=\"branch\"></td></tr>\n";
     for (const auto& row_ : c.rows) {
       out << "<tr class=\"" << row_.kind << (row_.type_differs || row_.shape_differs ? " differs" : "") << "\"><td>"
-           << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
-           << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
+          << row_.kind << " " << row_.index << "</td>" << cell_html(row_.branch[0], "branch")
+          << cell_html(row_.outer, "outer") << cell_html(row_.branch[1], "branch") << "</tr>\n";
     }
     out << "</tbody></table>\n";
     if (ic) {
@@ -505,8 +518,9 @@ class Page {
            << c.failed << (c.kind == "diff" ? " diverge or failed, " : " failed, ") << c.other
            << (c.kind == "diff" ? " not comparable" : " unsupported") << "; outputs: " << n.pass << " pass, " << n.fail
            << " fail";
-      if (c.kind == "diff") runs << " — <span class=\"mono\">" << esc(c.runtimes[0]) << "</span> vs <span class=\"mono\">"
-                                 << esc(c.runtimes[1]) << "</span>";
+      if (c.kind == "diff")
+        runs << " — <span class=\"mono\">" << esc(c.runtimes[0]) << "</span> vs <span class=\"mono\">"
+             << esc(c.runtimes[1]) << "</span>";
       runs << "</p>\n";
       if (!c.error.empty()) runs << "<p class=\"error-text\">" << esc(c.error) << "</p>\n";
       for (const auto& note : c.notes) runs << "<p class=\"state\">" << esc(note) << "</p>\n";
@@ -524,7 +538,9 @@ class Page {
       help << "<article class=\"rule-help\" id=\"rule-" << esc(id) << "\">\n";
       const std::string_view page = embedded::rule_page(id);
       if (!page.empty()) help << markdown_to_html(page);
-      else help << "<h3>" << esc(id) << "</h3><p>" << esc(d ? std::string(d->summary) : std::string("unknown rule")) << "</p>";
+      else
+        help << "<h3>" << esc(id) << "</h3><p>" << esc(d ? std::string(d->summary) : std::string("unknown rule"))
+             << "</p>";
       help << "</article>\n";
     }
     return help.str();
@@ -552,15 +568,19 @@ void write_html(std::ostream& os, const RunResult& r) {
   const std::string& kind = p.kind;
   const bool lint_page = p.lint_page;
   // ---- Machine-readable counts (tests and scripts read them) ----
-  nlohmann::json data{{"files", s.files},       {"errors", s.errors},         {"warnings", s.warnings},
-                      {"notes", s.notes},       {"suppressed", p.suppressed},   {"conditionals", p.ncond},
-                      {"rules", p.by_rule},     {"formats", p.by_format}};
+  nlohmann::json data{{"files", s.files},   {"errors", s.errors},         {"warnings", s.warnings},
+                      {"notes", s.notes},   {"suppressed", p.suppressed}, {"conditionals", p.ncond},
+                      {"rules", p.by_rule}, {"formats", p.by_format}};
   data["kind"] = lint_page ? "lint" : kind;
   if (p.files_with_checks)
-    data["checks"] = {{"runs", p.runs_passed + p.runs_failed + p.runs_other}, {"runs_passed", p.runs_passed},
-                      {"runs_failed", p.runs_failed},  {"runs_other", p.runs_other},
-                      {"rows", p.all_rows.rows},       {"rows_pass", p.all_rows.pass},
-                      {"rows_fail", p.all_rows.fail},  {"branch_tables", p.nbranch_tables}};
+    data["checks"] = {{"runs", p.runs_passed + p.runs_failed + p.runs_other},
+                      {"runs_passed", p.runs_passed},
+                      {"runs_failed", p.runs_failed},
+                      {"runs_other", p.runs_other},
+                      {"rows", p.all_rows.rows},
+                      {"rows_pass", p.all_rows.pass},
+                      {"rows_fail", p.all_rows.fail},
+                      {"branch_tables", p.nbranch_tables}};
   std::string data_text = data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string safe;
   for (char c : data_text) safe += c == '<' ? std::string("\\u003c") : std::string(1, c);
@@ -570,24 +590,27 @@ void write_html(std::ostream& os, const RunResult& r) {
   if (!r.run.meta.empty()) meta << " · " << esc(r.run.meta);
   meta << " · exit code " << r.run.exit_code;
 
-  const std::string title = kind == "run" ? "condlint run report" : kind == "diff" ? "condlint diff report" : "condlint report";
+  const std::string title = kind == "run"    ? "condlint run report"
+                            : kind == "diff" ? "condlint diff report"
+                                             : "condlint report";
   const std::string hidden = " hidden";
-  std::map<std::string, std::string> vals{{"TITLE", title},
-                                          {"FINDINGS_HIDDEN", lint_page ? "" : hidden},
-                                          {"RULES_HIDDEN", lint_page ? "" : hidden},
-                                          {"RUNS_HIDDEN", p.files_with_checks ? "" : hidden},
-                                          {"RUNS_TITLE", kind == "diff" ? "Runs (every variant x data set x output)"
-                                                                        : "Executor runs (every data set x pin set x output)"},
-                                          {"RUNS", runs},
-                                          {"META", meta.str()},
-                                          {"CSS", std::string(embedded::asset("report.css"))},
-                                          {"JS", std::string(embedded::asset("report.js"))},
-                                          {"SUMMARY", sum},
-                                          {"FILTERS", fil},
-                                          {"FINDINGS", tab},
-                                          {"CONDITIONALS", cond},
-                                          {"RULES", help},
-                                          {"DATA", safe}};
+  std::map<std::string, std::string> vals{
+      {"TITLE", title},
+      {"FINDINGS_HIDDEN", lint_page ? "" : hidden},
+      {"RULES_HIDDEN", lint_page ? "" : hidden},
+      {"RUNS_HIDDEN", p.files_with_checks ? "" : hidden},
+      {"RUNS_TITLE", kind == "diff" ? "Runs (every variant x data set x output)"
+                                    : "Executor runs (every data set x pin set x output)"},
+      {"RUNS", runs},
+      {"META", meta.str()},
+      {"CSS", std::string(embedded::asset("report.css"))},
+      {"JS", std::string(embedded::asset("report.js"))},
+      {"SUMMARY", sum},
+      {"FILTERS", fil},
+      {"FINDINGS", tab},
+      {"CONDITIONALS", cond},
+      {"RULES", help},
+      {"DATA", safe}};
   const std::string_view tpl = embedded::asset("template.html");
   replace_all_placeholders(tpl.empty() ? kFallbackTemplate : tpl, vals, os);
 }

@@ -230,8 +230,9 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
     for (json& r : fb.results) {
       // A result in the model's own file names its artifact by index; one in another file (a .bin) has none.
       if (json* locs = r.contains("locations") ? &r["locations"] : nullptr; locs && locs->is_array() && !locs->empty())
-        if (json& loc = (*locs)[0]; loc.contains("physicalLocation") && loc["physicalLocation"].contains("artifactLocation") &&
-                                   loc["physicalLocation"]["artifactLocation"].contains("index"))
+        if (json& loc = (*locs)[0]; loc.contains("physicalLocation") &&
+                                    loc["physicalLocation"].contains("artifactLocation") &&
+                                    loc["physicalLocation"]["artifactLocation"].contains("index"))
           loc["physicalLocation"]["artifactLocation"]["index"] = i;
       results.push_back(std::move(r));
     }

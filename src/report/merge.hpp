@@ -22,14 +22,14 @@ struct ExitPolicy {
 };
 
 struct MergeResult {
-  std::string error;     // non-empty: the shares do not make one run (missing, truncated, foreign); nothing merged
-  std::string kind;      // "sarif" | "json"
-  std::string text;      // the merged report
-  bool io_failure = false;    // some share could not read an input (exit code 2 of the unsharded run)
-  size_t failing = 0;         // results at or above fail_on (with a baseline: new ones only) under the policy used
-  size_t warnings = 0;        // warnings counted for max_warnings
-  ExitPolicy policy;          // the policy the counts were made with
-  RunResult results;     // JSON shares: the merged files and findings, for an HTML page
+  std::string error;        // non-empty: the shares do not make one run (missing, truncated, foreign); nothing merged
+  std::string kind;         // "sarif" | "json"
+  std::string text;         // the merged report
+  bool io_failure = false;  // some share could not read an input (exit code 2 of the unsharded run)
+  size_t failing = 0;       // results at or above fail_on (with a baseline: new ones only) under the policy used
+  size_t warnings = 0;      // warnings counted for max_warnings
+  ExitPolicy policy;        // the policy the counts were made with
+  RunResult results;        // JSON shares: the merged files and findings, for an HTML page
 };
 
 // Merges the shares. `policy`, when given, replaces the shares' own for the counts (the merged SARIF's

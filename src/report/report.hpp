@@ -32,29 +32,29 @@ struct SuppressedFinding {
 struct CondCell {
   bool present = false;
   std::string label, type, shape;
-  bool offending = false;     // a finding points at this binding or value
+  bool offending = false;  // a finding points at this binding or value
 };
 
 // One row of a conditional's panel: an input (outer value -> branch parameters) or an output
 // (branch results -> the conditional's declared output).
 struct CondRow {
-  std::string kind;           // "input" | "output"
+  std::string kind;  // "input" | "output"
   int index = -1;
-  CondCell outer;             // input: the outer value; output: the conditional's declared output
-  CondCell branch[2];         // 0 = then, 1 = else
+  CondCell outer;      // input: the outer value; output: the conditional's declared output
+  CondCell branch[2];  // 0 = then, 1 = else
   bool type_differs = false, shape_differs = false;  // then and else disagree
 };
 
 struct ConditionalSummary {
-  std::string name, path;     // display name and logical node path
-  int line = 0;               // 0 when the format has no lines
+  std::string name, path;  // display name and logical node path
+  int line = 0;            // 0 when the format has no lines
   bool has_condition = false;
   CondCell condition;
-  std::string provenance;     // what the condition is computed from ("dim 0 of 'state' != 0"), "" when not traced
+  std::string provenance;        // what the condition is computed from ("dim 0 of 'state' != 0"), "" when not traced
   std::string branch_status[2];  // "dead: ..." when a branch is proven never to run, else ""
   bool has_branch[2] = {false, false};
   std::vector<CondRow> rows;
-  size_t findings = 0;        // findings located at this conditional (any rule)
+  size_t findings = 0;  // findings located at this conditional (any rule)
 };
 
 // Summaries of every conditional of a model, with cells marked where a finding points.
@@ -74,20 +74,20 @@ struct AbsentResult {
 // notifications and baseline results belong to whom, and the identity of the run that every share must agree on.
 // Writers put it in SARIF run.properties["condlint.shard"] and in the JSON report's "shard"; merge removes it.
 struct ShardInfo {
-  int index = 1, count = 1;          // K and N
-  std::string run;                   // hash of the version, the options that change results and the file list
-  size_t total_files = 0;            // files of the unsharded run
-  std::vector<size_t> positions;     // parallel to RunResult::files: the file's place in the unsharded run
-  size_t input_errors = 0;           // the first notifications: inputs that do not exist (every share has them)
-  std::vector<size_t> matched;       // baseline results (by index) that this share's results match
-  std::string fail_on = "error";     // the exit policy the share ran with
+  int index = 1, count = 1;       // K and N
+  std::string run;                // hash of the version, the options that change results and the file list
+  size_t total_files = 0;         // files of the unsharded run
+  std::vector<size_t> positions;  // parallel to RunResult::files: the file's place in the unsharded run
+  size_t input_errors = 0;        // the first notifications: inputs that do not exist (every share has them)
+  std::vector<size_t> matched;    // baseline results (by index) that this share's results match
+  std::string fail_on = "error";  // the exit policy the share ran with
   int max_warnings = -1;
 };
 
 struct RuleOverride {
   std::string rule;
-  Level level = Level::Off;   // Off = disabled
-  std::string source;         // config file or "command line"
+  Level level = Level::Off;  // Off = disabled
+  std::string source;        // config file or "command line"
 };
 
 struct RunInfo {
@@ -106,34 +106,34 @@ struct RunInfo {
 // ---- Executor (`lint --exec`, `run`) and diff (`diff`) results, per conditional and branch (HTML) ----
 // One row of a per-branch table: one data set x pin set x output of one run.
 struct BranchCheck {
-  std::string data_set;        // "test_data_set_0", "(no inputs)", ...
-  std::string pins;            // "main/outer=else" or "" (the model as the data takes it)
-  bool derived = false;        // a pinned run condlint added to reach the other branch
-  std::string output;          // output name; "" when the run failed before giving outputs
-  std::string status;          // "passed" | "mismatch" | "failed" | "unsupported" | "no golden data" |
-                               // "agree" | "diverge" | "not comparable"
-  std::string verdict;         // "pass" | "fail" | "info" (ran, nothing to compare) | "unsupported"
-  bool compared = false;       // max_abs, max_rel and the tolerance mean something
+  std::string data_set;   // "test_data_set_0", "(no inputs)", ...
+  std::string pins;       // "main/outer=else" or "" (the model as the data takes it)
+  bool derived = false;   // a pinned run condlint added to reach the other branch
+  std::string output;     // output name; "" when the run failed before giving outputs
+  std::string status;     // "passed" | "mismatch" | "failed" | "unsupported" | "no golden data" |
+                          // "agree" | "diverge" | "not comparable"
+  std::string verdict;    // "pass" | "fail" | "info" (ran, nothing to compare) | "unsupported"
+  bool compared = false;  // max_abs, max_rel and the tolerance mean something
   double max_abs = 0, max_rel = 0;
-  std::string atol, rtol;      // as applied ("1e-05", "0.001"); "" when unknown
-  std::string tolerance;       // the applied tolerance as the executor words it
-  std::string first_index;     // first mismatching index ("[2]"), "" when none
+  std::string atol, rtol;        // as applied ("1e-05", "0.001"); "" when unknown
+  std::string tolerance;         // the applied tolerance as the executor words it
+  std::string first_index;       // first mismatching index ("[2]"), "" when none
   std::string value_a, value_b;  // diff: both runtimes' values at first_index
   int64_t mismatches = 0;
-  std::string detail;          // mismatch reason, error message
+  std::string detail;  // mismatch reason, error message
 };
 
 // Every run of one If, split by the branch it took (or was pinned to).
 struct IfChecks {
-  std::string if_path;         // as the executor names it ("main/outer/then/inner")
-  std::string cond_path;       // the ConditionalSummary::path it belongs to ("" when none matched)
+  std::string if_path;                 // as the executor names it ("main/outer/then/inner")
+  std::string cond_path;               // the ConditionalSummary::path it belongs to ("" when none matched)
   std::vector<BranchCheck> branch[2];  // 0 = then, 1 = else
 };
 
 struct CheckReport {
-  std::string kind;            // "exec" (executor vs golden data) | "diff" (runtime A vs runtime B)
-  std::string runtimes[2];     // diff: the two runtime names
-  std::string error;           // the model could not be run at all
+  std::string kind;         // "exec" (executor vs golden data) | "diff" (runtime A vs runtime B)
+  std::string runtimes[2];  // diff: the two runtime names
+  std::string error;        // the model could not be run at all
   std::vector<std::string> notes;
   std::vector<BranchCheck> runs;  // every run x output, Ifs or not
   std::vector<IfChecks> ifs;
@@ -171,27 +171,27 @@ std::string sentence(std::string s);
 // The type condlint knows for one value a node produces (`condlint lint --dump-types`): what the file declares,
 // refined by what inference proves. Read from the Model by the CLI; written by write_types_json.
 struct ValueTypeEntry {
-  std::string node;            // logical path of the producing node (main/if_0/then/Add)
-  std::string name;            // the value's name (ONNX) or port id
-  std::string type;            // "tensor(f32)", "seq(tensor(i64))", "unknown"
-  std::string elem;            // tensor element type ("f32"), "" when not a tensor or unknown
+  std::string node;  // logical path of the producing node (main/if_0/then/Add)
+  std::string name;  // the value's name (ONNX) or port id
+  std::string type;  // "tensor(f32)", "seq(tensor(i64))", "unknown"
+  std::string elem;  // tensor element type ("f32"), "" when not a tensor or unknown
   bool rank_known = false;
-  std::vector<int64_t> dims;   // -1: unknown dim
+  std::vector<int64_t> dims;  // -1: unknown dim
 };
 std::vector<ValueTypeEntry> collect_value_types(const Model& m);
 
 struct FileResult {
   std::string path;
-  std::string format;        // "ir" | "onnx" | "nnapi" | "" when unknown
-  std::string io_error;      // set when the file could not be read
+  std::string format;    // "ir" | "onnx" | "nnapi" | "" when unknown
+  std::string io_error;  // set when the file could not be read
   std::vector<Finding> findings;
   // ---- Added for SARIF / HTML (issue 7). All optional: writers cope with them empty. ----
-  std::vector<ResultInfo> info;                    // parallel to findings once annotate() ran
-  std::vector<SuppressedFinding> suppressed;       // kept out of findings, counts and exit code
-  std::vector<ConditionalSummary> conditionals;    // from the Model's ConditionalView (CLI fills)
-  int64_t size = -1;                               // file size in bytes, -1 unknown
-  std::shared_ptr<const CheckReport> checks;       // executor or diff results (lint --exec, run, diff)
-  std::vector<ValueTypeEntry> value_types;         // --dump-types only
+  std::vector<ResultInfo> info;                  // parallel to findings once annotate() ran
+  std::vector<SuppressedFinding> suppressed;     // kept out of findings, counts and exit code
+  std::vector<ConditionalSummary> conditionals;  // from the Model's ConditionalView (CLI fills)
+  int64_t size = -1;                             // file size in bytes, -1 unknown
+  std::shared_ptr<const CheckReport> checks;     // executor or diff results (lint --exec, run, diff)
+  std::vector<ValueTypeEntry> value_types;       // --dump-types only
 };
 
 struct RunResult {

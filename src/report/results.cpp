@@ -178,7 +178,8 @@ std::vector<ConditionalSummary> summarize_conditionals(const Model& m, const std
           r.type_differs = r.branch[0].type != r.branch[1].type;
           r.shape_differs = r.branch[0].shape != r.branch[1].shape;
           // The finding is reported at the conditional; the disagreeing cells are the offending ones.
-          if (s.findings > 0 && (r.type_differs || r.shape_differs)) r.branch[0].offending = r.branch[1].offending = true;
+          if (s.findings > 0 && (r.type_differs || r.shape_differs))
+            r.branch[0].offending = r.branch[1].offending = true;
         }
         s.rows.push_back(std::move(r));
       }

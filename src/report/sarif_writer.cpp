@@ -230,9 +230,8 @@ void write_sarif(std::ostream& os, const RunResult& r) {
            {"columnKind", "unicodeCodePoints"},
            {"results", results}};
   if (r.run.shard) run["properties"] = json{{"condlint.shard", shard_block(r)}};
-  json doc{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-           {"version", "2.1.0"},
-           {"runs", json::array({run})}};
+  json doc{
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
   os << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
 }
 

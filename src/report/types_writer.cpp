@@ -19,7 +19,8 @@ std::vector<ValueTypeEntry> collect_value_types(const Model& m) {
         e.node = path;
         e.name = p.id;
         e.type = p.type.kind == TypeDesc::Kind::Tensor ? "tensor(" + p.type.str() + ")" : p.type.str();
-        if (p.type.kind == TypeDesc::Kind::Tensor && is_concrete(p.type.elem)) e.elem = std::string(to_string(p.type.elem));
+        if (p.type.kind == TypeDesc::Kind::Tensor && is_concrete(p.type.elem))
+          e.elem = std::string(to_string(p.type.elem));
         e.rank_known = p.shape.rank_known;
         for (const Dim& d : p.shape.dims) e.dims.push_back(d.is_static() ? d.lo : -1);
         out.push_back(std::move(e));
@@ -39,7 +40,9 @@ void write_types_json(std::ostream& os, const RunResult& r) {
         shape = nlohmann::ordered_json::array();
         for (int64_t d : e.dims) shape.push_back(d >= 0 ? nlohmann::ordered_json(d) : nlohmann::ordered_json(nullptr));
       }
-      values.push_back({{"node", e.node}, {"name", e.name}, {"type", e.type},
+      values.push_back({{"node", e.node},
+                        {"name", e.name},
+                        {"type", e.type},
                         {"elem", e.elem.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(e.elem)},
                         {"shape", shape}});
     }

@@ -10,9 +10,9 @@ void check(const Model& m, Reporter& r) {
     if (!c.has_condition) continue;
     const auto verdict = classify_condition_shape(m.format, c.condition);
     if (verdict.kind != ConditionShape::Wrong) continue;
-    r.report(c.condition.loc.line ? c.condition.loc : c.loc,
-             c.name + ": the condition has shape " + c.condition.shape.str() + " (" + c.condition.label + "); " +
-                 verdict.why);
+    r.report(c.condition.loc.line ? c.condition.loc : c.loc, c.name + ": the condition has shape " +
+                                                                 c.condition.shape.str() + " (" + c.condition.label +
+                                                                 "); " + verdict.why);
   }
 }
 }  // namespace condlint::rules::C003

@@ -13,8 +13,8 @@ void check(const Model& m, Reporter& r) {
       const ValueDesc& b = e[i].value;
       if (!a.present || !b.present || same_type(a.type, b.type)) continue;
       r.report(c.loc, c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " +
-                          a.type.str() + " (" + a.label + "), the else branch gives " + b.type.str() + " (" +
-                          b.label + ")");
+                          a.type.str() + " (" + a.label + "), the else branch gives " + b.type.str() + " (" + b.label +
+                          ")");
     }
   }
 }

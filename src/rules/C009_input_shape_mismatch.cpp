@@ -11,10 +11,10 @@ void check(const Model& m, Reporter& r) {
         if (!ib.outer.present || !ib.inner.present) continue;
         const Shape outer = ib.outer.comparable_shape(), inner = ib.inner.comparable_shape();
         if (compatible(outer, inner)) continue;
-        r.report(ib.loc.line ? ib.loc : c.loc,
-                 c.name + " " + br.name + " branch: input " + std::to_string(ib.outer_index) + " has shape " +
-                     outer.str() + " (" + ib.outer.label + ") but is bound to " + ib.inner.label + " of shape " +
-                     inner.str());
+        r.report(ib.loc.line ? ib.loc : c.loc, c.name + " " + br.name + " branch: input " +
+                                                   std::to_string(ib.outer_index) + " has shape " + outer.str() + " (" +
+                                                   ib.outer.label + ") but is bound to " + ib.inner.label +
+                                                   " of shape " + inner.str());
       }
     }
   }

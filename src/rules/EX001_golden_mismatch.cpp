@@ -1,5 +1,5 @@
-// EX001 golden-mismatch: Running the model on the golden data beside it does not reproduce the expected outputs (lint --exec).
-// Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent otherwise.
+// EX001 golden-mismatch: Running the model on the golden data beside it does not reproduce the expected outputs (lint
+// --exec). Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent otherwise.
 #include "rules/engine.hpp"
 
 namespace condlint::rules::EX001 {
@@ -13,4 +13,5 @@ void check(const Model& m, Reporter& r) {
 }  // namespace condlint::rules::EX001
 
 CONDLINT_RULE(EX001, "golden-mismatch", Level::Error, kAllFormats,
-              "Running the model on the golden data beside it does not reproduce the expected outputs (lint --exec)", check)
+              "Running the model on the golden data beside it does not reproduce the expected outputs (lint --exec)",
+              check)

@@ -1,5 +1,6 @@
-// EX002 branch-failed: A pinned If branch fails to run or gives outputs that contradict the If's declared types or shapes (lint --exec).
-// Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent otherwise.
+// EX002 branch-failed: A pinned If branch fails to run or gives outputs that contradict the If's declared types or
+// shapes (lint --exec). Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent
+// otherwise.
 #include "rules/engine.hpp"
 
 namespace condlint::rules::EX002 {
@@ -12,5 +13,7 @@ void check(const Model& m, Reporter& r) {
 }
 }  // namespace condlint::rules::EX002
 
-CONDLINT_RULE(EX002, "branch-failed", Level::Error, kAllFormats,
-              "A pinned If branch fails to run or gives outputs that contradict the If's declared types or shapes (lint --exec)", check)
+CONDLINT_RULE(
+    EX002, "branch-failed", Level::Error, kAllFormats,
+    "A pinned If branch fails to run or gives outputs that contradict the If's declared types or shapes (lint --exec)",
+    check)

@@ -1,5 +1,5 @@
-// EX003 unsupported-op: A run on the golden data stopped at an op the reference executor does not implement (lint --exec).
-// Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent otherwise.
+// EX003 unsupported-op: A run on the golden data stopped at an op the reference executor does not implement (lint
+// --exec). Reads Model::exec, which only `condlint lint --exec` fills (exec/lint_exec.hpp); silent otherwise.
 #include "rules/engine.hpp"
 
 namespace condlint::rules::EX003 {
@@ -13,4 +13,5 @@ void check(const Model& m, Reporter& r) {
 }  // namespace condlint::rules::EX003
 
 CONDLINT_RULE(EX003, "unsupported-op", Level::Note, kAllFormats,
-              "A run on the golden data stopped at an op the reference executor does not implement (lint --exec)", check)
+              "A run on the golden data stopped at an op the reference executor does not implement (lint --exec)",
+              check)

@@ -14,8 +14,8 @@ void check(const Model& m, Reporter& r) {
       const bool has_result =
           std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return n.op == "Result"; });
       if (!has_result)
-        r.report(g.loc, std::string(b == 0 ? "then_body" : "else_body") + " of If '" + m.node(f.graph, f.node).display() +
-                            "' has no Result layer");
+        r.report(g.loc, std::string(b == 0 ? "then_body" : "else_body") + " of If '" +
+                            m.node(f.graph, f.node).display() + "' has no Result layer");
     }
   }
 }

@@ -16,5 +16,5 @@ void check(const Model& m, Reporter& r) {
 }
 }  // namespace condlint::rules::IR010
 
-CONDLINT_RULE(IR010, "body-parameter-unmapped", Level::Error, kIR,
-              "A body Parameter has no input port-map entry", check)
+CONDLINT_RULE(IR010, "body-parameter-unmapped", Level::Error, kIR, "A body Parameter has no input port-map entry",
+              check)

@@ -8,10 +8,13 @@ using namespace condlint;
 void check(const Model& m, Reporter& r) {
   for_unmapped_layers(
       m, "Result",
-      [](const IrPortMapEntry& e) { return !e.is_input && e.has_internal && e.has_external && e.external_port_id >= 0; },
+      [](const IrPortMapEntry& e) {
+        return !e.is_input && e.has_internal && e.has_external && e.external_port_id >= 0;
+      },
       [&](const Node& n, const IrIf& f, int b) {
         r.report(n.loc, "Result '" + n.display() + "' of " + branch_tag(b, "body") + " of If '" +
-                            m.node(f.graph, f.node).display() + "' is mapped to no If output by " + branch_tag(b, "map"));
+                            m.node(f.graph, f.node).display() + "' is mapped to no If output by " +
+                            branch_tag(b, "map"));
       });
 }
 }  // namespace condlint::rules::IR011

@@ -10,8 +10,9 @@ void check(const Model& m, Reporter& r) {
   for (size_t gi = 0; gi < m.graphs.size(); ++gi) {
     const Graph& g = m.graphs[gi];
     auto repeat = [&](int i, int first) {
-      r.report(g.nodes[i].loc, "layer id \"" + g.nodes[i].id + "\" is used a second time in this graph (first at line " +
-                                   std::to_string(g.nodes[first].loc.line) + "); edges and port maps to it are ambiguous");
+      r.report(g.nodes[i].loc,
+               "layer id \"" + g.nodes[i].id + "\" is used a second time in this graph (first at line " +
+                   std::to_string(g.nodes[first].loc.line) + "); edges and port maps to it are ambiguous");
     };
     if (gi < m.ir->graph_extra.size() && !m.ir->graph_extra[gi].index_of_id.empty()) {
       // The loader's id table holds the first layer of each id: every other layer with that id is a repeat.

@@ -15,8 +15,8 @@ void check(const Model& m, Reporter& r) {
     const uint64_t off = static_cast<uint64_t>(*c.offset), sz = static_cast<uint64_t>(*c.size);
     const uint64_t file = *m.ir->weights_size;
     if (off <= file && sz <= file - off) continue;
-    r.report(n.loc, "Const '" + n.display() + "' reads " + std::to_string(sz) + " bytes at offset " + std::to_string(off) +
-                        " but the weights file has only " + std::to_string(file) + " bytes");
+    r.report(n.loc, "Const '" + n.display() + "' reads " + std::to_string(sz) + " bytes at offset " +
+                        std::to_string(off) + " but the weights file has only " + std::to_string(file) + " bytes");
   }
 }
 }  // namespace condlint::rules::IR017

@@ -12,8 +12,8 @@ void check(const Model& m, Reporter& r) {
     const Node& n = m.node(c.graph, c.node);
     const auto count = c.shape->element_count();
     if (!count) {
-      r.report(n.loc, "Const '" + n.display() + "' has shape " + c.shape->str() +
-                          " whose element count overflows 64 bits");
+      r.report(n.loc,
+               "Const '" + n.display() + "' has shape " + c.shape->str() + " whose element count overflows 64 bits");
       continue;
     }
     if (*count > (UINT64_MAX - 7) / bits) {

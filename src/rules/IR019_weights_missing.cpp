@@ -23,5 +23,4 @@ void check(const Model& m, Reporter& r) {
 }
 }  // namespace condlint::rules::IR019
 
-CONDLINT_RULE(IR019, "weights-missing", Level::Note, kIR,
-              "Consts point into a weights file that does not exist", check)
+CONDLINT_RULE(IR019, "weights-missing", Level::Note, kIR, "Consts point into a weights file that does not exist", check)

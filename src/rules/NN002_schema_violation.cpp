@@ -9,4 +9,5 @@ using namespace condlint;
 void check(const Model& m, Reporter& r) { nnr::report_problems(m, r, NnProblem::Kind::Schema); }
 }  // namespace condlint::rules::NN002
 
-CONDLINT_RULE(NN002, "schema-violation", Level::Error, kNNAPI, "The document breaks the NNAPI model JSON schema (member, type, enum or range)", check)
+CONDLINT_RULE(NN002, "schema-violation", Level::Error, kNNAPI,
+              "The document breaks the NNAPI model JSON schema (member, type, enum or range)", check)

@@ -15,11 +15,11 @@ void check(const Model& m, Reporter& r) {
       if (t == l) continue;
       const std::string who = nnr::operand_label(*d, static_cast<int>(g), static_cast<int64_t>(i));
       if (t)
-        r.report(o.lifetime_loc, who + ": type SUBGRAPH needs lifetime SUBGRAPH, but the lifetime is " +
-                                     nn::lifetime_name(o.lifetime));
+        r.report(o.lifetime_loc,
+                 who + ": type SUBGRAPH needs lifetime SUBGRAPH, but the lifetime is " + nn::lifetime_name(o.lifetime));
       else
-        r.report(o.type_loc, who + ": lifetime SUBGRAPH needs type SUBGRAPH, but the type is " +
-                                 nn::operand_type_name(o.type));
+        r.report(o.type_loc,
+                 who + ": lifetime SUBGRAPH needs type SUBGRAPH, but the type is " + nn::operand_type_name(o.type));
     }
 }
 }  // namespace condlint::rules::NN005

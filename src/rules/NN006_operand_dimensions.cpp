@@ -15,12 +15,14 @@ void check(const Model& m, Reporter& r) {
       if (nn::is_extension(o.type) || o.dims_over_limit) continue;  // past the limit: C013 says it, once
       if (nn::is_scalar(o.type)) {
         if (!o.dimensions.empty())
-          r.report(o.dimensions_loc, who + ": " + nn::operand_type_name(o.type) + " is a scalar type and must have no dimensions, it has " +
+          r.report(o.dimensions_loc, who + ": " + nn::operand_type_name(o.type) +
+                                         " is a scalar type and must have no dimensions, it has " +
                                          std::to_string(o.dimensions.size()));
         continue;
       }
       if (!nn::is_constant(o.lifetime)) continue;
-      const std::string what = who + ": a constant (" + nn::lifetime_name(o.lifetime) + ") " + nn::operand_type_name(o.type);
+      const std::string what =
+          who + ": a constant (" + nn::lifetime_name(o.lifetime) + ") " + nn::operand_type_name(o.type);
       if (o.dimensions.empty()) {
         r.report(o.dimensions_loc, what + " must have fully specified dimensions, but its rank is unknown ([])");
         continue;
@@ -28,12 +30,14 @@ void check(const Model& m, Reporter& r) {
       bool zero = false;
       for (size_t k = 0; k < o.dimensions.size(); ++k)
         if (o.dimensions[k] == 0) {
-          r.report(NnapiData::element(o.dimensions_loc, "/" + std::to_string(k), o.dimension_pos[k]),
-                   what + " must have fully specified dimensions, but dimension " + std::to_string(k) + " is 0 (unknown)");
+          r.report(
+              NnapiData::element(o.dimensions_loc, "/" + std::to_string(k), o.dimension_pos[k]),
+              what + " must have fully specified dimensions, but dimension " + std::to_string(k) + " is 0 (unknown)");
           zero = true;
         }
       if (!zero && !nn::byte_size(o))
-        r.report(o.dimensions_loc, what + " " + nn::dims_str(o) + " is larger than 4 GiB (its byte size overflows 32 bits)");
+        r.report(o.dimensions_loc,
+                 what + " " + nn::dims_str(o) + " is larger than 4 GiB (its byte size overflows 32 bits)");
     }
 }
 }  // namespace condlint::rules::NN006

@@ -17,23 +17,34 @@ void check(const Model& m, Reporter& r) {
       int64_t zlo = 0, zhi = 0;
       switch (o.type) {
         case nn::TENSOR_INT32: scale = NonNeg; break;
-        case nn::TENSOR_QUANT8_ASYMM: scale = Pos; zhi = 255; break;
-        case nn::TENSOR_QUANT8_ASYMM_SIGNED: scale = Pos; zlo = -128; zhi = 127; break;
-        case nn::TENSOR_QUANT16_ASYMM: scale = Pos; zhi = 65535; break;
-        case nn::TENSOR_QUANT8_SYMM: case nn::TENSOR_QUANT16_SYMM: scale = Pos; break;
+        case nn::TENSOR_QUANT8_ASYMM:
+          scale = Pos;
+          zhi = 255;
+          break;
+        case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+          scale = Pos;
+          zlo = -128;
+          zhi = 127;
+          break;
+        case nn::TENSOR_QUANT16_ASYMM:
+          scale = Pos;
+          zhi = 65535;
+          break;
+        case nn::TENSOR_QUANT8_SYMM:
+        case nn::TENSOR_QUANT16_SYMM: scale = Pos; break;
         default: break;
       }
       const std::string s = std::to_string(o.scale);
-      if (scale == Zero && o.scale != 0)
-        r.report(o.scale_loc, who + ": scale must be 0 for this type, it is " + s);
+      if (scale == Zero && o.scale != 0) r.report(o.scale_loc, who + ": scale must be 0 for this type, it is " + s);
       else if (scale == NonNeg && !(o.scale >= 0))
         r.report(o.scale_loc, who + ": scale must not be negative, it is " + s);
       else if (scale == Pos && !(o.scale > 0))
         r.report(o.scale_loc, who + ": scale must be greater than 0, it is " + s);
       if (o.zero_point < zlo || o.zero_point > zhi)
-        r.report(o.zero_point_loc, who + ": zeroPoint must be " +
-                                       (zlo == zhi ? std::to_string(zlo) : "in " + std::to_string(zlo) + " … " + std::to_string(zhi)) +
-                                       ", it is " + std::to_string(o.zero_point));
+        r.report(o.zero_point_loc,
+                 who + ": zeroPoint must be " +
+                     (zlo == zhi ? std::to_string(zlo) : "in " + std::to_string(zlo) + " … " + std::to_string(zhi)) +
+                     ", it is " + std::to_string(o.zero_point));
     }
 }
 }  // namespace condlint::rules::NN007

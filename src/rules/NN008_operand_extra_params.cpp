@@ -27,13 +27,14 @@ void check(const Model& m, Reporter& r) {
         continue;
       }
       if (o.channel_dim >= o.dimensions.size()) {
-        r.report(o.extra_loc, who + ": channelQuant.channelDim " + std::to_string(o.channel_dim) + " is not below the rank " +
-                                  std::to_string(o.dimensions.size()));
+        r.report(o.extra_loc, who + ": channelQuant.channelDim " + std::to_string(o.channel_dim) +
+                                  " is not below the rank " + std::to_string(o.dimensions.size()));
         continue;
       }
       const uint32_t n = o.dimensions[o.channel_dim];
       if (n == 0)
-        r.report(o.extra_loc, who + ": dimension " + std::to_string(o.channel_dim) + " (the channel dimension) must be known, it is 0");
+        r.report(o.extra_loc, who + ": dimension " + std::to_string(o.channel_dim) +
+                                  " (the channel dimension) must be known, it is 0");
       else if (o.channel_scales.size() != n)
         r.report(o.extra_loc, who + ": channelQuant has " + std::to_string(o.channel_scales.size()) + " scales for " +
                                   std::to_string(n) + " channels");

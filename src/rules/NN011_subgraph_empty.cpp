@@ -10,7 +10,8 @@ void check(const Model& m, Reporter& r) {
   if (!d) return;
   for (const NnSubgraph& sg : d->subgraphs) {
     if (sg.operands.empty()) r.report(sg.loc, sg.label + " has no operands; Android rejects an empty subgraph");
-    if (sg.operations.empty()) r.report(sg.loc, sg.label + " has no operations; Android rejects a subgraph without operations");
+    if (sg.operations.empty())
+      r.report(sg.loc, sg.label + " has no operations; Android rejects a subgraph without operations");
   }
 }
 }  // namespace condlint::rules::NN011

@@ -24,24 +24,28 @@ void check(const Model& m, Reporter& r) {
         const uint32_t idx = list[k];
         const std::string at = sg.label + " " + member + "[" + std::to_string(k) + "]";
         if (idx >= sg.operands.size()) {
-          r.report(nnr::io_loc(*d, gi, input, k), at + " is operand " + std::to_string(idx) + ", but the subgraph has only " +
-                                                    std::to_string(sg.operands.size()) + " operands");
+          r.report(nnr::io_loc(*d, gi, input, k), at + " is operand " + std::to_string(idx) +
+                                                      ", but the subgraph has only " +
+                                                      std::to_string(sg.operands.size()) + " operands");
           continue;
         }
         if (first[idx] >= 0) {
-          r.report(nnr::io_loc(*d, gi, input, k), at + " lists " + nnr::operand_label(*d, gi, idx) + " again (already " + member +
-                                                    "[" + std::to_string(first[idx]) + "])");
+          r.report(nnr::io_loc(*d, gi, input, k), at + " lists " + nnr::operand_label(*d, gi, idx) +
+                                                      " again (already " + member + "[" + std::to_string(first[idx]) +
+                                                      "])");
           continue;
         }
         first[idx] = static_cast<int>(k);
         if (sg.operands[idx].lifetime != want)
-          r.report(nnr::io_loc(*d, gi, input, k), at + " is " + nnr::operand_label(*d, gi, idx) + ", whose lifetime is " +
-                                                    nn::lifetime_name(sg.operands[idx].lifetime) + ", not " + nn::lifetime_name(want));
+          r.report(nnr::io_loc(*d, gi, input, k),
+                   at + " is " + nnr::operand_label(*d, gi, idx) + ", whose lifetime is " +
+                       nn::lifetime_name(sg.operands[idx].lifetime) + ", not " + nn::lifetime_name(want));
       }
       for (size_t i = 0; i < sg.operands.size(); ++i)
         if (sg.operands[i].lifetime == want && first[i] < 0)
           r.report(sg.operands[i].lifetime_loc, nnr::operand_label(*d, gi, static_cast<int64_t>(i)) + " has lifetime " +
-                                                    nn::lifetime_name(want) + " but is not listed in " + sg.label + " " + member);
+                                                    nn::lifetime_name(want) + " but is not listed in " + sg.label +
+                                                    " " + member);
     }
   }
 }

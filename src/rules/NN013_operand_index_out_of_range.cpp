@@ -18,9 +18,9 @@ void check(const Model& m, Reporter& r) {
         for (size_t j = 0; j < list.size(); ++j)
           if (list[j] >= sg.operands.size())
             r.report(dir == 0 ? nnr::op_input_loc(*d, gi, k, j) : nnr::op_output_loc(*d, gi, k, j),
-                     nnr::op_name(*d, gi, k) + (dir == 0 ? " input " : " output ") + std::to_string(j) + " is operand " +
-                         std::to_string(list[j]) + ", but " + sg.label + " has only " + std::to_string(sg.operands.size()) +
-                         " operands");
+                     nnr::op_name(*d, gi, k) + (dir == 0 ? " input " : " output ") + std::to_string(j) +
+                         " is operand " + std::to_string(list[j]) + ", but " + sg.label + " has only " +
+                         std::to_string(sg.operands.size()) + " operands");
       }
     }
   }

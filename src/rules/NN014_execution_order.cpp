@@ -31,23 +31,25 @@ void check(const Model& m, Reporter& r) {
         std::string why = writer[o] < 0 ? "no operation writes it"
                           : writer[o] == static_cast<int>(k)
                               ? "the operation writes it itself"
-                              : "operation " + std::to_string(writer[o]) + " writes it later; operations must be listed in execution order";
-        r.report(nnr::op_input_loc(*d, gi, k, j), nnr::op_name(*d, gi, k) + " input " + std::to_string(j) + " reads " +
-                                                     nnr::operand_label(*d, gi, o) + " (" + nn::lifetime_name(sg.operands[o].lifetime) +
-                                                     ") before it has a value: " + why);
+                              : "operation " + std::to_string(writer[o]) +
+                                    " writes it later; operations must be listed in execution order";
+        r.report(nnr::op_input_loc(*d, gi, k, j),
+                 nnr::op_name(*d, gi, k) + " input " + std::to_string(j) + " reads " + nnr::operand_label(*d, gi, o) +
+                     " (" + nn::lifetime_name(sg.operands[o].lifetime) + ") before it has a value: " + why);
       }
       for (size_t j = 0; j < op.outputs.size(); ++j) {
         const uint32_t o = op.outputs[j];
         if (o >= n) continue;
         if (!written_by_op(sg.operands[o].lifetime)) {
-          r.report(nnr::op_output_loc(*d, gi, k, j), nnr::op_name(*d, gi, k) + " output " + std::to_string(j) + " writes " +
-                                                        nnr::operand_label(*d, gi, o) + " of lifetime " +
-                                                        nn::lifetime_name(sg.operands[o].lifetime) +
-                                                        "; only TEMPORARY_VARIABLE and SUBGRAPH_OUTPUT operands can be written");
+          r.report(nnr::op_output_loc(*d, gi, k, j),
+                   nnr::op_name(*d, gi, k) + " output " + std::to_string(j) + " writes " +
+                       nnr::operand_label(*d, gi, o) + " of lifetime " + nn::lifetime_name(sg.operands[o].lifetime) +
+                       "; only TEMPORARY_VARIABLE and SUBGRAPH_OUTPUT operands can be written");
         } else if (known[o]) {
-          r.report(nnr::op_output_loc(*d, gi, k, j), nnr::op_name(*d, gi, k) + " output " + std::to_string(j) + " writes " +
-                                                        nnr::operand_label(*d, gi, o) + ", which operation " +
-                                                        std::to_string(writer[o]) + " already wrote; an operand has one writer");
+          r.report(nnr::op_output_loc(*d, gi, k, j), nnr::op_name(*d, gi, k) + " output " + std::to_string(j) +
+                                                         " writes " + nnr::operand_label(*d, gi, o) +
+                                                         ", which operation " + std::to_string(writer[o]) +
+                                                         " already wrote; an operand has one writer");
         }
         known[o] = 1;
       }
@@ -55,8 +57,8 @@ void check(const Model& m, Reporter& r) {
     for (size_t i = 0; i < n; ++i)
       if (!known[i])
         r.report(sg.operands[i].loc, nnr::operand_label(*d, gi, static_cast<int64_t>(i)) + " (" +
-                                         nn::lifetime_name(sg.operands[i].lifetime) + ") is never written by any operation of " +
-                                         sg.label);
+                                         nn::lifetime_name(sg.operands[i].lifetime) +
+                                         ") is never written by any operation of " + sg.label);
   }
 }
 }  // namespace condlint::rules::NN014

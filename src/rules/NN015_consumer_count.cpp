@@ -20,8 +20,8 @@ void check(const Model& m, Reporter& r) {
       const auto& c = sg.operands[i].number_of_consumers;
       if (c && *c != count[i])
         r.report(sg.operands[i].consumers_loc, nnr::operand_label(*d, static_cast<int>(g), static_cast<int64_t>(i)) +
-                                                   ": numberOfConsumers is " + std::to_string(*c) + " but " + std::to_string(count[i]) +
-                                                   " operation input slot(s) read it");
+                                                   ": numberOfConsumers is " + std::to_string(*c) + " but " +
+                                                   std::to_string(count[i]) + " operation input slot(s) read it");
     }
   }
 }

@@ -42,8 +42,8 @@ void check(const Model& m, Reporter& r) {
           if (on) path += d->subgraphs[s.g].label + " → ";
         }
         path += d->subgraphs[t].label;
-        r.report(o.location_loc, nnr::operand_label(*d, f.g, static_cast<int64_t>(i)) + " refers to " + d->subgraphs[t].label +
-                                     ", which closes a circular subgraph reference: " + path);
+        r.report(o.location_loc, nnr::operand_label(*d, f.g, static_cast<int64_t>(i)) + " refers to " +
+                                     d->subgraphs[t].label + ", which closes a circular subgraph reference: " + path);
         continue;
       }
       state[t] = 1;

@@ -15,7 +15,8 @@ void check(const Model& m, Reporter& r) {
   std::vector<char> reached(n, 0), named(n, 0);
   for (size_t g = 0; g < n; ++g)
     for (const NnOperand& o : d->subgraphs[g].operands)
-      if (o.lifetime == nn::SUBGRAPH_LT && o.offset < d->referenced_count() && o.offset + 1 != g) named[o.offset + 1] = 1;
+      if (o.lifetime == nn::SUBGRAPH_LT && o.offset < d->referenced_count() && o.offset + 1 != g)
+        named[o.offset + 1] = 1;
   std::deque<size_t> q{0};
   reached[0] = 1;
   while (!q.empty()) {

@@ -10,13 +10,15 @@ void check(const Model& m, Reporter& r) {
   if (!d) return;
   nnr::for_each_op(*d, nn::kIf, [&](int g, size_t k, const NnOperation& op) {
     if (op.inputs.size() < 3)
-      r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " has " + std::to_string(op.inputs.size()) +
-                                          " inputs; IF needs at least 3: the condition, the then graph and the else graph");
+      r.report(nnr::op_loc(*d, g, k),
+               nnr::op_name(*d, g, k) + " has " + std::to_string(op.inputs.size()) +
+                   " inputs; IF needs at least 3: the condition, the then graph and the else graph");
   });
   nnr::for_each_op(*d, nn::kWhile, [&](int g, size_t k, const NnOperation& op) {
     if (op.inputs.size() < 3)
-      r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " has " + std::to_string(op.inputs.size()) +
-                                          " inputs; WHILE needs at least 3: the condition graph, the body graph and one loop value");
+      r.report(nnr::op_loc(*d, g, k),
+               nnr::op_name(*d, g, k) + " has " + std::to_string(op.inputs.size()) +
+                   " inputs; WHILE needs at least 3: the condition graph, the body graph and one loop value");
     if (op.outputs.empty())
       r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " has no outputs; WHILE needs at least one");
   });

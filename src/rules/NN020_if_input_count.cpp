@@ -16,10 +16,11 @@ void check(const Model& m, Reporter& r) {
       const size_t want = d->subgraphs[bg].input_indexes.size();
       const size_t have = op.inputs.size() - 3;
       if (want == have) continue;
-      r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " passes " + std::to_string(have) + " value(s) (inputs 3 … " +
-                                          std::to_string(op.inputs.size() - 1) + ") but the " + (b ? "else" : "then") +
-                                          " graph " + d->subgraphs[bg].label + " has " + std::to_string(want) +
-                                          " inputs; the IF needs exactly 3 + " + std::to_string(want) + " inputs");
+      r.report(nnr::op_loc(*d, g, k), nnr::op_name(*d, g, k) + " passes " + std::to_string(have) +
+                                          " value(s) (inputs 3 … " + std::to_string(op.inputs.size() - 1) +
+                                          ") but the " + (b ? "else" : "then") + " graph " + d->subgraphs[bg].label +
+                                          " has " + std::to_string(want) + " inputs; the IF needs exactly 3 + " +
+                                          std::to_string(want) + " inputs");
     }
   });
 }

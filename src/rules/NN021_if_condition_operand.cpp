@@ -13,7 +13,8 @@ void check(const Model& m, Reporter& r) {
     if (op.inputs.empty()) return;
     const NnOperand* c = nnr::operand(*d, g, op.inputs[0]);
     if (!c) return;
-    const std::string who = nnr::op_name(*d, g, k) + ": the condition (input 0) is " + nnr::operand_desc(*d, g, op.inputs[0]);
+    const std::string who =
+        nnr::op_name(*d, g, k) + ": the condition (input 0) is " + nnr::operand_desc(*d, g, op.inputs[0]);
     if (c->type == nn::BOOL) {
       r.report(c->type_loc, who + "; IF needs a TENSOR_BOOL8 of shape [1], not a BOOL scalar");
       return;

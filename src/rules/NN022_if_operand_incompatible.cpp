@@ -34,8 +34,9 @@ void check(const Model& m, Reporter& r) {
           why = nnr::incompatibilities(*outer, *inner, nnr::kQuant | nnr::kExtra);
         }
         if (why.empty()) return;
-        const std::string where = input ? "input " + std::to_string(3 + i) + " → " + bname + " input " + std::to_string(i)
-                                        : std::string(bname) + " output " + std::to_string(i) + " → output " + std::to_string(i);
+        const std::string where =
+            input ? "input " + std::to_string(3 + i) + " → " + bname + " input " + std::to_string(i)
+                  : std::string(bname) + " output " + std::to_string(i) + " → output " + std::to_string(i);
         r.report(loc, nnr::op_name(*d, g, k) + ", " + where + ": " + nnr::operand_desc(*d, g, outer_idx) + " vs " +
                           nnr::operand_desc(*d, bg, inner_idx) + " are not compatible (" + nnr::join(why) + ")");
       };

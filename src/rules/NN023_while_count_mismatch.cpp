@@ -19,8 +19,8 @@ void check(const Model& m, Reporter& r) {
     if (cg >= 0) {
       const NnSubgraph& c = d->subgraphs[cg];
       if (c.input_indexes.size() != values)
-        r.report(loc, name + " passes " + std::to_string(values) + " loop value(s) but its condition graph " + c.label + " has " +
-                          std::to_string(c.input_indexes.size()) + " inputs");
+        r.report(loc, name + " passes " + std::to_string(values) + " loop value(s) but its condition graph " + c.label +
+                          " has " + std::to_string(c.input_indexes.size()) + " inputs");
       if (c.output_indexes.size() != 1)
         r.report(loc, name + ": the condition graph " + c.label + " has " + std::to_string(c.output_indexes.size()) +
                           " outputs; it must have exactly one (a TENSOR_BOOL8 [1])");
@@ -28,14 +28,16 @@ void check(const Model& m, Reporter& r) {
     if (bg >= 0) {
       const NnSubgraph& b = d->subgraphs[bg];
       if (b.input_indexes.size() != values)
-        r.report(loc, name + " passes " + std::to_string(values) + " loop value(s) but its body graph " + b.label + " has " +
-                          std::to_string(b.input_indexes.size()) + " inputs");
+        r.report(loc, name + " passes " + std::to_string(values) + " loop value(s) but its body graph " + b.label +
+                          " has " + std::to_string(b.input_indexes.size()) + " inputs");
       if (b.output_indexes.size() < op.outputs.size())
-        r.report(loc, name + " has " + std::to_string(op.outputs.size()) + " outputs but its body graph " + b.label + " produces only " +
-                          std::to_string(b.output_indexes.size()) + "; every WHILE output needs a body output");
+        r.report(loc, name + " has " + std::to_string(op.outputs.size()) + " outputs but its body graph " + b.label +
+                          " produces only " + std::to_string(b.output_indexes.size()) +
+                          "; every WHILE output needs a body output");
       if (b.input_indexes.size() < b.output_indexes.size())
-        r.report(loc, name + ": the body graph " + b.label + " has " + std::to_string(b.output_indexes.size()) + " outputs but only " +
-                          std::to_string(b.input_indexes.size()) + " inputs; each body output feeds a body input back");
+        r.report(loc, name + ": the body graph " + b.label + " has " + std::to_string(b.output_indexes.size()) +
+                          " outputs but only " + std::to_string(b.input_indexes.size()) +
+                          " inputs; each body output feeds a body input back");
     }
   });
 }

@@ -28,19 +28,22 @@ void check(const Model& m, Reporter& r) {
       const NnSubgraph& c = d->subgraphs[cg];
       for (size_t i = 0; i < c.input_indexes.size() && 2 + i < op.inputs.size(); ++i)
         cmp(g, op.inputs[2 + i], cg, c.input_indexes[i],
-            "input " + std::to_string(2 + i) + " → condition input " + std::to_string(i), nnr::op_input_loc(*d, g, k, 2 + i));
+            "input " + std::to_string(2 + i) + " → condition input " + std::to_string(i),
+            nnr::op_input_loc(*d, g, k, 2 + i));
     }
     if (bg >= 0) {
       const NnSubgraph& b = d->subgraphs[bg];
       for (size_t i = 0; i < b.input_indexes.size() && 2 + i < op.inputs.size(); ++i)
         cmp(g, op.inputs[2 + i], bg, b.input_indexes[i],
-            "input " + std::to_string(2 + i) + " → body input " + std::to_string(i), nnr::op_input_loc(*d, g, k, 2 + i));
+            "input " + std::to_string(2 + i) + " → body input " + std::to_string(i),
+            nnr::op_input_loc(*d, g, k, 2 + i));
       for (size_t j = 0; j < op.outputs.size() && j < b.output_indexes.size(); ++j)
-        cmp(bg, b.output_indexes[j], g, op.outputs[j], "body output " + std::to_string(j) + " → output " + std::to_string(j),
-            nnr::op_output_loc(*d, g, k, j));
+        cmp(bg, b.output_indexes[j], g, op.outputs[j],
+            "body output " + std::to_string(j) + " → output " + std::to_string(j), nnr::op_output_loc(*d, g, k, j));
       for (size_t j = 0; j < b.output_indexes.size() && j < b.input_indexes.size(); ++j)
         cmp(bg, b.output_indexes[j], bg, b.input_indexes[j],
-            "body output " + std::to_string(j) + " fed back to body input " + std::to_string(j), nnr::io_loc(*d, bg, false, j));
+            "body output " + std::to_string(j) + " fed back to body input " + std::to_string(j),
+            nnr::io_loc(*d, bg, false, j));
     }
   });
 }

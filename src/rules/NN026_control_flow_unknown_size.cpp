@@ -58,5 +58,6 @@ void check(const Model& m, Reporter& r) {
 }  // namespace condlint::rules::NN026
 
 CONDLINT_RULE(NN026, "control-flow-unknown-size", Level::Note, kNNAPI,
-              "IF/WHILE operands of unknown size: CPU-only at run time (note), rejected by HAL drivers (error with --nnapi-target hal)",
+              "IF/WHILE operands of unknown size: CPU-only at run time (note), rejected by HAL drivers (error with "
+              "--nnapi-target hal)",
               check)

@@ -8,5 +8,4 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
 }
 }  // namespace condlint::rules::ONNX004
 
-CONDLINT_RULE(ONNX004, "branch-has-inputs", Level::Error, kONNX,
-              "An If branch graph declares formal inputs", check)
+CONDLINT_RULE(ONNX004, "branch-has-inputs", Level::Error, kONNX, "An If branch graph declares formal inputs", check)

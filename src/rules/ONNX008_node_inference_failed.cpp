@@ -1,5 +1,5 @@
-// ONNX008 node-inference-failed: onnx's type and shape inference (or its type constraints) rejects a node, in any graph.
-// The ONNX loader finds these while it walks the scopes (see loaders/onnx_loader.cpp).
+// ONNX008 node-inference-failed: onnx's type and shape inference (or its type constraints) rejects a node, in any
+// graph. The ONNX loader finds these while it walks the scopes (see loaders/onnx_loader.cpp).
 #include "rules/support/onnx_problems.hpp"
 
 namespace condlint::rules::ONNX008 {

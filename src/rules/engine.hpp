@@ -17,8 +17,8 @@ std::string_view to_string(Level l);
 bool parse_level(std::string_view s, Level& out);  // "off", "note", "warning", "error"
 
 struct Finding {
-  std::string rule;      // "C006"
-  std::string name;      // "branch-type-mismatch"
+  std::string rule;  // "C006"
+  std::string name;  // "branch-type-mismatch"
   Level level = Level::Error;
   std::string message;
   ReportedLocation loc;
@@ -39,15 +39,14 @@ struct RuleDef {
   std::string_view name;
   Level level;
   unsigned formats;
-  std::string_view summary;   // one line, used by `condlint rules` and SARIF shortDescription
+  std::string_view summary;  // one line, used by `condlint rules` and SARIF shortDescription
   CheckFn check;
 };
 
 // Collects the findings of one rule run.
 class Reporter {
  public:
-  Reporter(const Model& model, const RuleDef& rule, Level level, std::vector<Finding>& out,
-           const RuleOptions& options)
+  Reporter(const Model& model, const RuleDef& rule, Level level, std::vector<Finding>& out, const RuleOptions& options)
       : model_(model), rule_(rule), level_(level), out_(out), options_(options) {}
   // Records a finding; the logical node path is filled in from loc.graph / loc.node_index.
   void report(const SourceLocation& loc, std::string message);
@@ -70,8 +69,8 @@ const std::vector<const RuleDef*>& all_rules();
 const RuleDef* find_rule(std::string_view id);
 
 struct RuleSelection {
-  std::vector<std::string> enable;   // when non-empty, only rules whose ID starts with one of these
-  std::vector<std::string> disable;  // rules whose ID starts with one of these are off
+  std::vector<std::string> enable;      // when non-empty, only rules whose ID starts with one of these
+  std::vector<std::string> disable;     // rules whose ID starts with one of these are off
   std::map<std::string, Level> levels;  // per-rule level overrides (Off disables)
   RuleOptions options;
   bool is_on(const RuleDef& r) const;
@@ -89,10 +88,10 @@ std::string describe(const ValueDesc& v);  // "f32 [2,4] (Parameter 'x')"
 // Defines the accessor `const RuleDef& rule_<ID>()` for one rule file. A rule file keeps its code in
 // `namespace condlint::rules::<ID>` (so rule files can be compiled together, as the unity build does) and names its
 // check function there: CHECK is looked up in that namespace.
-#define CONDLINT_RULE(ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK)                          \
-  namespace condlint {                                                                   \
-  const RuleDef& rule_##ID() {                                                           \
-    static const RuleDef def{#ID, NAME, LEVEL, FORMATS, SUMMARY, rules::ID::CHECK};      \
-    return def;                                                                          \
-  }                                                                                      \
+#define CONDLINT_RULE(ID, NAME, LEVEL, FORMATS, SUMMARY, CHECK)                     \
+  namespace condlint {                                                              \
+  const RuleDef& rule_##ID() {                                                      \
+    static const RuleDef def{#ID, NAME, LEVEL, FORMATS, SUMMARY, rules::ID::CHECK}; \
+    return def;                                                                     \
+  }                                                                                 \
   }

@@ -15,8 +15,9 @@ ConditionShape classify_condition_shape(Format f, const ValueDesc& cond) {
   for (const Dim& d : s.dims) {
     if (!d.intersects(Dim::fixed(1))) {
       v.kind = ConditionShape::Wrong;
-      v.why = d.is_static() && d.lo == 0 ? "it holds no element at all; it must hold exactly one"
-                                          : "a dimension of " + d.str() + " means more than one element; it must hold exactly one";
+      v.why = d.is_static() && d.lo == 0
+                  ? "it holds no element at all; it must hold exactly one"
+                  : "a dimension of " + d.str() + " means more than one element; it must hold exactly one";
       return v;
     }
   }

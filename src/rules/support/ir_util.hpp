@@ -23,7 +23,7 @@ class LayerIds {
   bool contains(int64_t id) const { return find(id) >= 0; }
 
  private:
-  const IrGraphExtra* table_ = nullptr;         // the loader's table, when there is one
+  const IrGraphExtra* table_ = nullptr;       // the loader's table, when there is one
   std::vector<std::pair<int64_t, int>> ids_;  // else (id, node index), sorted; one entry per id
 };
 
