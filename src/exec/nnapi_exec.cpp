@@ -64,9 +64,23 @@ const std::map<std::string, int> kTypes = {{"FLOAT32", 0},
 const std::map<std::string, int> kLifetimes = {
     {"TEMPORARY_VARIABLE", 0}, {"SUBGRAPH_INPUT", 1}, {"SUBGRAPH_OUTPUT", 2}, {"CONSTANT_COPY", 3},
     {"CONSTANT_REFERENCE", 4}, {"CONSTANT_POOL", 4},  {"NO_VALUE", 5},        {"SUBGRAPH", 6}};
-const std::map<std::string, int> kOps = {
-    {"ADD", 0},   {"CONCATENATION", 2}, {"FULLY_CONNECTED", 9}, {"MUL", 18}, {"SUB", 36},  {"GREATER_EQUAL", 54},
-    {"LESS", 58}, {"LESS_EQUAL", 59},   {"SLICE", 73},          {"IF", 96},  {"WHILE", 97}};
+// The operations the executor runs, by Android's OperationType codes. Each has one entry in kKernels (after Exec).
+enum class OperationType : int {
+  ADD = 0,
+  CONCATENATION = 2,
+  FULLY_CONNECTED = 9,
+  MUL = 18,
+  SUB = 36,
+  GREATER_EQUAL = 54,
+  LESS = 58,
+  LESS_EQUAL = 59,
+  SLICE = 73,
+  IF = 96,
+  WHILE = 97,
+};
+struct KernelEntry;
+const KernelEntry* kernel_of(int type);  // null: not an operation the executor runs
+const std::map<std::string, int>& op_codes();
 
 int enum_of(const json& j, const std::map<std::string, int>& names, const char* what) {
   if (j.is_number_integer()) return j.get<int>();
@@ -78,11 +92,7 @@ int enum_of(const json& j, const std::map<std::string, int>& names, const char* 
   fail(std::string(what) + " is neither a name nor a number");
 }
 
-const char* op_name(int t) {
-  for (auto& [n, v] : kOps)
-    if (v == t) return n.c_str();
-  return nullptr;
-}
+const char* op_name(int t);
 
 struct Operand {
   int type = 0, lifetime = 0;
@@ -221,7 +231,7 @@ Graph parse_graph(const json& g, std::string& values) {
   }
   for (const auto& op : g.at("operations")) {
     Operation x;
-    x.type = enum_of(op.at("type"), kOps, "operation");
+    x.type = enum_of(op.at("type"), op_codes(), "operation");
     for (const auto& i : op.at("inputs")) x.in.push_back(i.get<uint32_t>());
     for (const auto& i : op.at("outputs")) x.out.push_back(i.get<uint32_t>());
     out.ops.push_back(x);
@@ -357,6 +367,17 @@ double activate(double v, int act) {
 }
 
 // ---------------------------------------------------------------- interpreter
+struct Exec;
+// One entry per operation the executor runs: its name in the NNAPI JSON, its kernel, and for the element-wise
+// ones the function of two values (comparisons give 0 or 1 and take no fused activation).
+struct KernelEntry {
+  OperationType type;
+  const char* name;
+  void (Exec::*kernel)(const Graph&, const Operation&, std::vector<NVal>&, const std::string&, int);
+  double (*binary)(double, double) = nullptr;
+  bool comparison = false;
+};
+
 struct Exec {
   const NModel& m;
   const RunConfig& cfg;
@@ -437,169 +458,201 @@ struct Exec {
                                             std::to_string(cfg.limits.timeout_ms) + " ms");
   }
 
+  // The declared operand of the operation's output k.
+  static const Operand& out_decl(const Graph& g, const Operation& op, size_t k) {
+    if (k >= op.out.size()) fail("operation has too few outputs");
+    return g.operands[op.out[k]];
+  }
+
   void exec_op(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string& path, int depth) {
-    auto out_decl = [&](size_t k) -> const Operand& {
-      if (k >= op.out.size()) fail("operation has too few outputs");
-      return g.operands[op.out[k]];
-    };
-    switch (op.type) {
-      case 0:
-      case 36:
-      case 18:
-      case 54:
-      case 58:
-      case 59: {  // ADD SUB MUL GREATER_EQUAL LESS LESS_EQUAL
-        const NVal& a = in(v, op, 0);
-        const NVal& b = in(v, op, 1);
-        const bool cmp = op.type >= 54;
-        const int act = cmp ? 0 : scalar_i(v, op, 2);
-        const Dims o = broadcast_shapes({&a.t.shape, &b.t.shape});
-        std::vector<double> r(checked_numel(o));
-        const bool ints = !is_float(a.t.dt) && !is_quant(a.type);
-        for_broadcast(o, std::array<Dims, 2>{bstrides(a.t.shape, o), bstrides(b.t.shape, o)},
-                      [&](int64_t k, const std::array<int64_t, 2>& ix) {
-                        const double x = real(a, ix[0]), y = real(b, ix[1]);
-                        double z;
-                        switch (op.type) {
-                          case 0: z = x + y; break;
-                          case 36: z = x - y; break;
-                          case 18: z = x * y; break;
-                          case 54: z = x >= y; break;
-                          case 58: z = x < y; break;
-                          default: z = x <= y; break;
-                        }
-                        if (ints && !cmp) z = static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(z)));
-                        r[k] = activate(z, act);
-                      });
-        v[op.out[0]] = make_out(out_decl(0), o, r, m.relaxed);
-        return;
+    const KernelEntry* k = kernel_of(op.type);
+    if (!k)
+      throw ExecError(ErrKind::Unsupported, std::string("unsupported op ") + std::to_string(op.type) + " at " + path);
+    (this->*(k->kernel))(g, op, v, path, depth);
+  }
+
+  // ADD SUB MUL GREATER_EQUAL LESS LESS_EQUAL: broadcast, the entry's function, the fused activation.
+  void elementwise(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string&, int) {
+    const KernelEntry* k_ = kernel_of(op.type);
+    const NVal& a = in(v, op, 0);
+    const NVal& b = in(v, op, 1);
+    const bool cmp = k_->comparison;
+    const int act = cmp ? 0 : scalar_i(v, op, 2);
+    const Dims o = broadcast_shapes({&a.t.shape, &b.t.shape});
+    std::vector<double> r(checked_numel(o));
+    const bool ints = !is_float(a.t.dt) && !is_quant(a.type);
+    for_broadcast(o, std::array<Dims, 2>{bstrides(a.t.shape, o), bstrides(b.t.shape, o)},
+                  [&](int64_t k, const std::array<int64_t, 2>& ix) {
+                    const double x = real(a, ix[0]), y = real(b, ix[1]);
+                    double z = k_->binary(x, y);
+                    if (ints && !cmp) z = static_cast<double>(static_cast<int32_t>(static_cast<int64_t>(z)));
+                    r[k] = activate(z, act);
+                  });
+    v[op.out[0]] = make_out(out_decl(g, op, 0), o, r, m.relaxed);
+  }
+
+  // FULLY_CONNECTED.
+  void fully_connected(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string&, int) {
+    const NVal& x = in(v, op, 0);
+    const NVal& w = in(v, op, 1);
+    const NVal& b = in(v, op, 2);
+    const int act = scalar_i(v, op, 3);
+    if (w.t.rank() != 2) fail("FULLY_CONNECTED weights must be 2-D");
+    const int64_t units = w.t.shape[0], size = w.t.shape[1];
+    if (size == 0 || x.t.numel() % size) fail("FULLY_CONNECTED input size does not divide the input");
+    const int64_t batch = x.t.numel() / size;
+    std::vector<double> r(batch * units);
+    for (int64_t bi = 0; bi < batch; ++bi)
+      for (int64_t u = 0; u < units; ++u) {
+        double s = b.t.numel() > u ? (b.type == TI32 && b.scale > 0 ? b.t.getf(u) * b.scale : real(b, u)) : 0.0;
+        if (b.type == TI32 && b.scale == 0 && is_quant(x.type)) s = b.t.getf(u) * x.scale * w.scale;
+        for (int64_t k = 0; k < size; ++k) s += real(x, bi * size + k) * real(w, u * size + k);
+        r[bi * units + u] = activate(s, act);
       }
-      case 9: {  // FULLY_CONNECTED
-        const NVal& x = in(v, op, 0);
-        const NVal& w = in(v, op, 1);
-        const NVal& b = in(v, op, 2);
-        const int act = scalar_i(v, op, 3);
-        if (w.t.rank() != 2) fail("FULLY_CONNECTED weights must be 2-D");
-        const int64_t units = w.t.shape[0], size = w.t.shape[1];
-        if (size == 0 || x.t.numel() % size) fail("FULLY_CONNECTED input size does not divide the input");
-        const int64_t batch = x.t.numel() / size;
-        std::vector<double> r(batch * units);
-        for (int64_t bi = 0; bi < batch; ++bi)
-          for (int64_t u = 0; u < units; ++u) {
-            double s = b.t.numel() > u ? (b.type == TI32 && b.scale > 0 ? b.t.getf(u) * b.scale : real(b, u)) : 0.0;
-            if (b.type == TI32 && b.scale == 0 && is_quant(x.type)) s = b.t.getf(u) * x.scale * w.scale;
-            for (int64_t k = 0; k < size; ++k) s += real(x, bi * size + k) * real(w, u * size + k);
-            r[bi * units + u] = activate(s, act);
-          }
-        v[op.out[0]] = make_out(out_decl(0), {batch, units}, r, m.relaxed);
-        return;
-      }
-      case 2: {  // CONCATENATION
-        if (op.in.size() < 2) fail("CONCATENATION needs inputs and an axis");
-        const int axis_raw = scalar_i(v, op, op.in.size() - 1);
-        std::vector<Tensor> reals;
-        std::vector<const Tensor*> ps;
-        for (size_t k = 0; k + 1 < op.in.size(); ++k) {
-          const NVal& x = in(v, op, k);
-          Tensor t(DT::F64, x.t.shape);
-          for (int64_t e = 0; e < t.numel(); ++e) t.f[e] = real(x, e);
-          reals.push_back(std::move(t));
-        }
-        for (auto& t : reals) ps.push_back(&t);
-        Tensor c = concat(ps, norm_axis(axis_raw, static_cast<int64_t>(reals[0].rank())));
-        v[op.out[0]] = make_out(out_decl(0), c.shape, c.f, m.relaxed);
-        return;
-      }
-      case 73: {  // SLICE
-        const NVal& x = in(v, op, 0);
-        const NVal& beg = in(v, op, 1);
-        const NVal& sz = in(v, op, 2);
-        const int64_t r = static_cast<int64_t>(x.t.rank());
-        if (beg.t.numel() != r || sz.t.numel() != r) fail("SLICE begin/size must have one entry per dimension");
-        Dims od(r);
-        for (int64_t a = 0; a < r; ++a) {
-          const int64_t b0 = beg.t.geti(a), s0 = sz.t.geti(a);
-          od[a] = s0 == -1 ? x.t.shape[a] - b0 : s0;
-          if (b0 < 0 || od[a] < 0 || b0 + od[a] > x.t.shape[a]) fail("SLICE out of range");
-        }
-        NVal o = x;
-        o.type = out_decl(0).type;
-        o.t = Tensor(x.t.dt, od);
-        const Dims xs = strides_of(x.t.shape);
-        int64_t base = 0;
-        for (int64_t a = 0; a < r; ++a) base += beg.t.geti(a) * xs[a];
-        for_broadcast(od, std::array<Dims, 1>{xs},
-                      [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x.t, base + ix[0], o.t, k); });
-        v[op.out[0]] = o;
-        return;
-      }
-      case 96: {  // IF
-        if (op.in.size() < 3) fail("IF needs a condition and two branches");
-        const NVal& c = in(v, op, 0);
-        if (c.t.numel() != 1) fail("IF condition must hold one value");
-        const bool computed = c.t.geti(0) != 0;
-        auto& site = trace.ifs[path];
-        site.computed.insert(computed);
-        bool use = computed;
-        if (auto it = pins.find(path); it != pins.end()) {
-          use = it->second;
-          site.pinned = true;
-        }
-        site.ran.insert(use);
-        const NVal& br = in(v, op, use ? 1 : 2);
-        if (br.subgraph < 0) fail("IF branch operand is not a SUBGRAPH");
-        std::vector<NVal> args;
-        for (size_t k = 3; k < op.in.size(); ++k) args.push_back(in(v, op, k));
-        auto outs = run(graph(br.subgraph), args, path + (use ? "/then" : "/else"), depth + 1);
-        if (outs.size() != op.out.size())
-          fail("IF branch gives " + std::to_string(outs.size()) + " outputs, the IF has " +
-               std::to_string(op.out.size()));
-        for (size_t k = 0; k < outs.size(); ++k) {
-          const Operand& d = out_decl(k);
-          if (outs[k].type != d.type)
-            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
-                                            std::to_string(k) + " has operand type " + std::to_string(outs[k].type) +
-                                            ", the IF declares " + std::to_string(d.type));
-          else if (!d.dims.empty() && std::find(d.dims.begin(), d.dims.end(), 0) == d.dims.end() &&
-                   d.dims != outs[k].t.shape)
-            trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
-                                            std::to_string(k) + " has shape " + dims_str(outs[k].t.shape) +
-                                            ", the IF declares " + dims_str(d.dims));
-          v[op.out[k]] = outs[k];
-        }
-        return;
-      }
-      case 97: {  // WHILE
-        if (op.in.size() < 2) fail("WHILE needs condition and body");
-        const NVal& cg = in(v, op, 0);
-        const NVal& bg = in(v, op, 1);
-        if (cg.subgraph < 0 || bg.subgraph < 0) fail("WHILE condition/body operand is not a SUBGRAPH");
-        const Graph& cond = graph(cg.subgraph);
-        const Graph& body = graph(bg.subgraph);
-        const size_t m_out = op.out.size();
-        const size_t nv = op.in.size() - 2;
-        if (body.outputs.size() < m_out || body.outputs.size() > nv) fail("WHILE body output count does not fit");
-        const size_t mk = body.outputs.size();
-        std::vector<NVal> vals;
-        for (size_t k = 0; k < nv; ++k) vals.push_back(in(v, op, k + 2));
-        for (int64_t it = 0;; ++it) {
-          check_time(path);
-          if (it >= cfg.limits.max_loop_iterations)
-            throw ExecError(ErrKind::Timeout,
-                            "WHILE at " + path + " ran " + std::to_string(it) + " iterations (iteration limit)");
-          auto c = run(cond, vals, path + "/cond", depth + 1);
-          if (c.size() != 1 || c[0].t.numel() != 1) fail("WHILE condition must give one boolean value");
-          if (!c[0].t.geti(0)) break;
-          auto outs = run(body, vals, path + "/body", depth + 1);
-          for (size_t k = 0; k < mk; ++k) vals[k] = outs[k];
-        }
-        for (size_t k = 0; k < m_out; ++k) v[op.out[k]] = vals[k];
-        return;
-      }
-      default: throw ExecError(ErrKind::Unsupported, std::string("unsupported op ") + op_name(op.type) + " at " + path);
+    v[op.out[0]] = make_out(out_decl(g, op, 0), {batch, units}, r, m.relaxed);
+  }
+
+  // CONCATENATION.
+  void concatenation(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string&, int) {
+    if (op.in.size() < 2) fail("CONCATENATION needs inputs and an axis");
+    const int axis_raw = scalar_i(v, op, op.in.size() - 1);
+    std::vector<Tensor> reals;
+    std::vector<const Tensor*> ps;
+    for (size_t k = 0; k + 1 < op.in.size(); ++k) {
+      const NVal& x = in(v, op, k);
+      Tensor t(DT::F64, x.t.shape);
+      for (int64_t e = 0; e < t.numel(); ++e) t.f[e] = real(x, e);
+      reals.push_back(std::move(t));
+    }
+    for (auto& t : reals) ps.push_back(&t);
+    Tensor c = concat(ps, norm_axis(axis_raw, static_cast<int64_t>(reals[0].rank())));
+    v[op.out[0]] = make_out(out_decl(g, op, 0), c.shape, c.f, m.relaxed);
+  }
+
+  // SLICE.
+  void slice(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string&, int) {
+    const NVal& x = in(v, op, 0);
+    const NVal& beg = in(v, op, 1);
+    const NVal& sz = in(v, op, 2);
+    const int64_t r = static_cast<int64_t>(x.t.rank());
+    if (beg.t.numel() != r || sz.t.numel() != r) fail("SLICE begin/size must have one entry per dimension");
+    Dims od(r);
+    for (int64_t a = 0; a < r; ++a) {
+      const int64_t b0 = beg.t.geti(a), s0 = sz.t.geti(a);
+      od[a] = s0 == -1 ? x.t.shape[a] - b0 : s0;
+      if (b0 < 0 || od[a] < 0 || b0 + od[a] > x.t.shape[a]) fail("SLICE out of range");
+    }
+    NVal o = x;
+    o.type = out_decl(g, op, 0).type;
+    o.t = Tensor(x.t.dt, od);
+    const Dims xs = strides_of(x.t.shape);
+    int64_t base = 0;
+    for (int64_t a = 0; a < r; ++a) base += beg.t.geti(a) * xs[a];
+    for_broadcast(od, std::array<Dims, 1>{xs},
+                  [&](int64_t k, const std::array<int64_t, 1>& ix) { copy_elem(x.t, base + ix[0], o.t, k); });
+    v[op.out[0]] = o;
+  }
+
+  // IF: the branch the condition (or a pin) selects.
+  void if_op(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string& path, int depth) {
+    if (op.in.size() < 3) fail("IF needs a condition and two branches");
+    const NVal& c = in(v, op, 0);
+    if (c.t.numel() != 1) fail("IF condition must hold one value");
+    const bool computed = c.t.geti(0) != 0;
+    auto& site = trace.ifs[path];
+    site.computed.insert(computed);
+    bool use = computed;
+    if (auto it = pins.find(path); it != pins.end()) {
+      use = it->second;
+      site.pinned = true;
+    }
+    site.ran.insert(use);
+    const NVal& br = in(v, op, use ? 1 : 2);
+    if (br.subgraph < 0) fail("IF branch operand is not a SUBGRAPH");
+    std::vector<NVal> args;
+    for (size_t k = 3; k < op.in.size(); ++k) args.push_back(in(v, op, k));
+    auto outs = run(graph(br.subgraph), args, path + (use ? "/then" : "/else"), depth + 1);
+    if (outs.size() != op.out.size())
+      fail("IF branch gives " + std::to_string(outs.size()) + " outputs, the IF has " + std::to_string(op.out.size()));
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const Operand& d = out_decl(g, op, k);
+      if (outs[k].type != d.type)
+        trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
+                                        std::to_string(k) + " has operand type " + std::to_string(outs[k].type) +
+                                        ", the IF declares " + std::to_string(d.type));
+      else if (!d.dims.empty() && std::find(d.dims.begin(), d.dims.end(), 0) == d.dims.end() &&
+               d.dims != outs[k].t.shape)
+        trace.branch_problems.push_back("IF '" + path + "' " + (use ? "then" : "else") + " branch output " +
+                                        std::to_string(k) + " has shape " + dims_str(outs[k].t.shape) +
+                                        ", the IF declares " + dims_str(d.dims));
+      v[op.out[k]] = outs[k];
     }
   }
+
+  // WHILE: the condition graph, then the body, within the time and iteration limits.
+  void while_op(const Graph&, const Operation& op, std::vector<NVal>& v, const std::string& path, int depth) {
+    if (op.in.size() < 2) fail("WHILE needs condition and body");
+    const NVal& cg = in(v, op, 0);
+    const NVal& bg = in(v, op, 1);
+    if (cg.subgraph < 0 || bg.subgraph < 0) fail("WHILE condition/body operand is not a SUBGRAPH");
+    const Graph& cond = graph(cg.subgraph);
+    const Graph& body = graph(bg.subgraph);
+    const size_t m_out = op.out.size();
+    const size_t nv = op.in.size() - 2;
+    if (body.outputs.size() < m_out || body.outputs.size() > nv) fail("WHILE body output count does not fit");
+    const size_t mk = body.outputs.size();
+    std::vector<NVal> vals;
+    for (size_t k = 0; k < nv; ++k) vals.push_back(in(v, op, k + 2));
+    for (int64_t it = 0;; ++it) {
+      check_time(path);
+      if (it >= cfg.limits.max_loop_iterations)
+        throw ExecError(ErrKind::Timeout,
+                        "WHILE at " + path + " ran " + std::to_string(it) + " iterations (iteration limit)");
+      auto c = run(cond, vals, path + "/cond", depth + 1);
+      if (c.size() != 1 || c[0].t.numel() != 1) fail("WHILE condition must give one boolean value");
+      if (!c[0].t.geti(0)) break;
+      auto outs = run(body, vals, path + "/body", depth + 1);
+      for (size_t k = 0; k < mk; ++k) vals[k] = outs[k];
+    }
+    for (size_t k = 0; k < m_out; ++k) v[op.out[k]] = vals[k];
+  }
 };
+
+const KernelEntry kKernels[] = {
+    {OperationType::ADD, "ADD", &Exec::elementwise, [](double x, double y) { return x + y; }},
+    {OperationType::CONCATENATION, "CONCATENATION", &Exec::concatenation},
+    {OperationType::FULLY_CONNECTED, "FULLY_CONNECTED", &Exec::fully_connected},
+    {OperationType::MUL, "MUL", &Exec::elementwise, [](double x, double y) { return x * y; }},
+    {OperationType::SUB, "SUB", &Exec::elementwise, [](double x, double y) { return x - y; }},
+    {OperationType::GREATER_EQUAL, "GREATER_EQUAL", &Exec::elementwise,
+     [](double x, double y) { return x >= y ? 1.0 : 0.0; }, true},
+    {OperationType::LESS, "LESS", &Exec::elementwise, [](double x, double y) { return x < y ? 1.0 : 0.0; }, true},
+    {OperationType::LESS_EQUAL, "LESS_EQUAL", &Exec::elementwise, [](double x, double y) { return x <= y ? 1.0 : 0.0; },
+     true},
+    {OperationType::SLICE, "SLICE", &Exec::slice},
+    {OperationType::IF, "IF", &Exec::if_op},
+    {OperationType::WHILE, "WHILE", &Exec::while_op},
+};
+
+const KernelEntry* kernel_of(int type) {
+  for (const auto& k : kKernels)
+    if (static_cast<int>(k.type) == type) return &k;
+  return nullptr;
+}
+
+const char* op_name(int type) {
+  const KernelEntry* k = kernel_of(type);
+  return k ? k->name : nullptr;
+}
+
+const std::map<std::string, int>& op_codes() {
+  static const std::map<std::string, int> codes = [] {
+    std::map<std::string, int> m;
+    for (const auto& k : kKernels) m[k.name] = static_cast<int>(k.type);
+    return m;
+  }();
+  return codes;
+}
 
 NVal value_from_example(const json& ex, const Operand& decl) {
   NVal v;
