@@ -15,6 +15,7 @@
 #include "exec/tensor.hpp"
 #include "fuzz/golden_data_replay.hpp"
 #include "importers/nnapi_testmodel.hpp"
+#include "report/merge.hpp"
 #include "tests/test_support.hpp"
 
 namespace {
@@ -47,6 +48,19 @@ size_t replay(const std::string& target, const std::string& bytes) {
       if (m) n += run_rules(*m, RuleSelection{}).size();
     }
     return n;
+  }
+  if (target == "merge_fuzz") {  // shares separated by NUL bytes, as fuzz/merge_fuzz.cpp splits them
+    std::vector<ShardReport> shares;
+    std::string_view in(bytes);
+    while (shares.size() < 8) {
+      const size_t z = in.find('\0');
+      shares.push_back({"share" + std::to_string(shares.size() + 1), std::string(in.substr(0, z))});
+      if (z == std::string_view::npos) break;
+      in.remove_prefix(z + 1);
+    }
+    const MergeResult m = merge_reports(shares, std::nullopt);
+    EXPECT_TRUE(m.error.empty() || m.text.empty());
+    return m.error.empty() ? 1 : 0;
   }
   if (target == "golden_data_fuzz") {
     return fuzz::golden_data_replay(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()) ? 1 : 0;

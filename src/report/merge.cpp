@@ -4,6 +4,7 @@
 #include "report/merge.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -39,6 +40,18 @@ const json* member(const json& j, const char* key) {
   if (!j.is_object()) return nullptr;
   const auto it = j.find(key);
   return it == j.end() ? nullptr : &*it;
+}
+
+// A member's value when it has the type asked for, else `otherwise`: a share's values are read, never trusted.
+std::string text_of(const json& j, const char* key, const std::string& otherwise = "") {
+  const json* v = member(j, key);
+  return v && v->is_string() ? v->get<std::string>() : otherwise;
+}
+int int_of(const json& j, const char* key) {
+  const json* v = member(j, key);
+  return v && v->is_number_integer() && v->get<int64_t>() >= INT32_MIN && v->get<int64_t>() <= INT32_MAX
+             ? static_cast<int>(v->get<int64_t>())
+             : 0;
 }
 
 // Deeper than any report condlint writes (SARIF nests about ten levels): a deeper document is not a share, and
@@ -271,17 +284,18 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
 
 Finding finding_of(const json& x, const std::string& file_path) {
   Finding f;
-  f.rule = x.value("rule", "");
-  f.name = x.value("name", "");
-  parse_level(x.value("level", "error"), f.level);
-  f.message = x.value("message", "");
-  const json loc = x.value("location", json::object());
-  const std::string path = loc.value("path", "");
+  f.rule = text_of(x, "rule");
+  f.name = text_of(x, "name");
+  parse_level(text_of(x, "level", "error"), f.level);
+  f.message = text_of(x, "message");
+  const json* where = member(x, "location");
+  const json loc = where && where->is_object() ? *where : json::object();
+  const std::string path = text_of(loc, "path");
   if (path != file_path) f.loc.file = path;
-  f.loc.node = loc.value("node", "");
-  f.loc.line = loc.value("line", 0);
-  f.loc.column = loc.value("column", 0);
-  f.loc.pointer = loc.value("pointer", "");
+  f.loc.node = text_of(loc, "node");
+  f.loc.line = int_of(loc, "line");
+  f.loc.column = int_of(loc, "column");
+  f.loc.pointer = text_of(loc, "pointer");
   return f;
 }
 
@@ -317,12 +331,12 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
   for (auto& [p, f] : files) {
     if (member(f, "error")) out.io_failure = true;
     FileResult fr;
-    fr.path = f.value("path", "");
-    fr.format = f.value("format", "");
-    fr.io_error = f.value("error", "");
+    fr.path = text_of(f, "path");
+    fr.format = text_of(f, "format");
+    fr.io_error = text_of(f, "error");
     if (const json* fs = member(f, "findings"); fs && fs->is_array())
       for (const json& x : *fs) {
-        const std::string level = x.value("level", "");
+        const std::string level = text_of(x, "level");
         errors += level == "error";
         warnings += level == "warning";
         notes += level == "note";
@@ -377,7 +391,11 @@ MergeResult merge_reports(const std::vector<ShardReport>& inputs, const std::opt
     out.error = std::move(err);
     return out;
   }
-  out.error = out.kind == "sarif" ? merge_sarif(shares, policy, out) : merge_json(shares, policy, out);
+  try {
+    out.error = out.kind == "sarif" ? merge_sarif(shares, policy, out) : merge_json(shares, policy, out);
+  } catch (const std::exception& e) {  // a value of a type no share written by condlint has
+    out.error = "a share is damaged: " + std::string(e.what());
+  }
   if (!out.error.empty()) out.text.clear();
   return out;
 }
