@@ -248,6 +248,17 @@ ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
 }
 
 std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context, Probe& probe) {
+  try {
+    return find_entry(model_path, context, probe);
+  } catch (const std::exception&) {  // a value of the wrong type in an entry: judged again, as any damaged entry
+    ++stats_.rejected;
+    ++stats_.judged;
+    return std::nullopt;
+  }
+}
+
+std::optional<CachedResult> ResultCache::find_entry(const std::string& model_path, std::string_view context,
+                                                    Probe& probe) {
   Hasher name;
   for (std::string_view part :
        {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context, std::string_view(model_path)}) {

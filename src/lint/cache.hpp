@@ -83,6 +83,7 @@ class ResultCache {
   const Stats& stats() const { return stats_; }
 
  private:
+  std::optional<CachedResult> find_entry(const std::string& model_path, std::string_view context, Probe& probe);
   std::optional<std::string> dependency_state(const std::string& dep, const std::string& base) const;
   // Writes `text` to `target` through a temporary name in the same directory; false when it cannot.
   bool write_atomically(const std::string& target, const std::string& text) const;
