@@ -1,4 +1,5 @@
 #include "exec/ir_exec.hpp"
+#include "exec/ir_onnx_ops.hpp"
 #include "model/graph_order.hpp"
 
 #include <chrono>
@@ -323,24 +324,8 @@ class IrRunner {
     const Node& node = m_.node(g, k);
     const std::string path = m_.path_of(g, k);
     const std::string& op = node.op;
-    static const std::map<std::string, std::string> binary{{"Add", "Add"},
-                                                           {"Subtract", "Sub"},
-                                                           {"Multiply", "Mul"},
-                                                           {"Maximum", "Max"},
-                                                           {"Minimum", "Min"},
-                                                           {"Power", "Pow"},
-                                                           {"Equal", "Equal"},
-                                                           {"Less", "Less"},
-                                                           {"Greater", "Greater"},
-                                                           {"LessEqual", "LessOrEqual"},
-                                                           {"GreaterEqual", "GreaterOrEqual"},
-                                                           {"LogicalAnd", "And"},
-                                                           {"LogicalOr", "Or"},
-                                                           {"LogicalXor", "Xor"}};
-    static const std::map<std::string, std::string> unary{
-        {"Relu", "Relu"},      {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},   {"Exp", "Exp"},
-        {"Log", "Log"},        {"Sqrt", "Sqrt"},       {"Abs", "Abs"},     {"Negative", "Neg"},
-        {"LogicalNot", "Not"}, {"Floor", "Floor"},     {"Ceiling", "Ceil"}};
+    const auto& binary = exec::ir_binary_ops();
+    const auto& unary = exec::ir_unary_ops();
     if (op == "Result") return {*in.at(0)};
     if (op == "Const" || op == "Constant") return {read_const(g, k)};
     if (auto it = binary.find(op); it != binary.end()) {

@@ -19,6 +19,7 @@
 
 #include "onnx_graph/if_sites.hpp"
 #include "exec/ir_exec.hpp"
+#include "exec/ir_onnx_ops.hpp"
 #include "exec/onnx_io.hpp"
 #include "export/export.hpp"
 #include "model/graph_order.hpp"
@@ -561,27 +562,11 @@ class Exporter {
     auto same_elem = [&](size_t i) {
       if (!is_concrete(elems[0])) elems[0] = elem_in(st, node, i);
     };
-    static const std::map<std::string, std::string> binary{{"Add", "Add"},
-                                                           {"Subtract", "Sub"},
-                                                           {"Multiply", "Mul"},
-                                                           {"Maximum", "Max"},
-                                                           {"Minimum", "Min"},
-                                                           {"Power", "Pow"},
-                                                           {"Equal", "Equal"},
-                                                           {"Less", "Less"},
-                                                           {"Greater", "Greater"},
-                                                           {"LessEqual", "LessOrEqual"},
-                                                           {"GreaterEqual", "GreaterOrEqual"},
-                                                           {"LogicalAnd", "And"},
-                                                           {"LogicalOr", "Or"},
-                                                           {"LogicalXor", "Xor"}};
+    const auto& binary = exec::ir_binary_ops();
     static const std::set<std::string> boolean_out{"Equal",      "NotEqual",     "Less",       "Greater",
                                                    "LessEqual",  "GreaterEqual", "LogicalAnd", "LogicalOr",
                                                    "LogicalXor", "LogicalNot"};
-    static const std::map<std::string, std::string> unary{
-        {"Relu", "Relu"},      {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},   {"Exp", "Exp"},
-        {"Log", "Log"},        {"Sqrt", "Sqrt"},       {"Abs", "Abs"},     {"Negative", "Neg"},
-        {"LogicalNot", "Not"}, {"Floor", "Floor"},     {"Ceiling", "Ceil"}};
+    const auto& unary = exec::ir_unary_ops();
     if (boolean_out.count(op) && !is_concrete(elems[0])) elems[0] = ElemType::Boolean;
     auto need = [&](size_t count) {
       if (in.size() == count) return true;
