@@ -57,9 +57,10 @@ if [ "${CONDLINT_SKIP_SANITIZE:-0}" != 1 ]; then
   # Under the sanitizers every test runs except those that repeat, at scale or against another runtime, code paths
   # that smaller tests of the suite already take there (they ran above, unsanitized): the Python differential tests
   # (RealWorld.*: thousands of condlint runs on mutants and real models), the NNAPI export of 10,000 nested and 2^40
-  # shared IFs, and the comparisons with ONNX Runtime over every CTS vector and node test. Together they are 60% of
-  # the sanitized suite's time (docs/hardening.md).
-  san_skip='^(RealWorld\.|ExportNnapi\.(HostileNestingAndCycles|CtsVectorsAgreeWithTheNnapiExecutor|OnnxRuntimeAgreesWithTheExamples)$|DiffOrt\.NodeTestsRefAgreesWithOnnxRuntime$)'
+  # shared IFs, the comparisons with ONNX Runtime over every CTS vector and node test, and the byte-for-byte merge of
+  # 1, 3 and 7 shares (44 condlint runs; the other Merge tests take its code paths). Together they are 60% of the
+  # sanitized suite's time (docs/hardening.md).
+  san_skip='^(RealWorld\.|ExportNnapi\.(HostileNestingAndCycles|CtsVectorsAgreeWithTheNnapiExecutor|OnnxRuntimeAgreesWithTheExamples)$|DiffOrt\.NodeTestsRefAgreesWithOnnxRuntime$|Merge\.SharesGiveTheUnshardedReportByteForByte$)'
   (cd "$san" &&
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
       ctest --output-on-failure -j "$(nproc)" --timeout 1200 -E "$san_skip") || status=1
