@@ -147,15 +147,14 @@ class Progress {
 // exit code, the configuration files and the baseline (by content), and the unsharded file list.
 std::string run_identity(const SessionOptions& o, const std::vector<std::string>& files,
                          const std::map<std::string, std::optional<Config>>& configs) {
-  uint64_t h = 14695981039346656037ull;  // FNV-1a 64, fields separated by 0xff
+  Hasher h;  // the cache's content hash; fields separated by a NUL
   auto add = [&](std::string_view s) {
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    h = (h ^ 0xff) * 1099511628211ull;
+    h.update(s);
+    h.update(std::string_view("\0", 1));
   };
   auto add_file = [&](const std::string& path) {
-    std::string text, err;
     add(path);
-    add(read_file(path, text, err) ? text : "(unreadable)");
+    add(hash_file(path).value_or("(unreadable)"));
   };
   add(CONDLINT_VERSION);
   for (const auto* list : {&o.enable, &o.disable}) {
@@ -168,9 +167,7 @@ std::string run_identity(const SessionOptions& o, const std::vector<std::string>
   if (!o.baseline.empty()) add_file(o.baseline);
   for (const auto& [path, c] : configs) add_file(path);
   for (const auto& f : files) add(f);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return h.hex();
 }
 
 // The steps of one session, in the order run() takes them. State lives in the members; each step is one method.
