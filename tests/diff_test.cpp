@@ -198,8 +198,9 @@ TEST(DiffRef, RefAgreesWithItselfOnEveryBranch) {
   const DiffResult r = run_diff({kNested}, {a.get(), b.get()}, DiffConfig{});
   ASSERT_EQ(r.models.size(), 1u);
   EXPECT_EQ(r.models[0].error, "");
-  EXPECT_EQ(r.models[0].cases.size(), 5u);  // as given + 4 pinned variants
-  EXPECT_EQ(r.models[0].agree, 5);
+  // as given, 2 synthesized input sets (c1 = false, c2 = false: they select the else branches), 4 pinned variants
+  EXPECT_EQ(r.models[0].cases.size(), 7u);
+  EXPECT_EQ(r.models[0].agree, 7);
   EXPECT_TRUE(r.all_agree());
   EXPECT_EQ(r.runtimes, (std::vector<std::string>{"ref#1", "ref#2"}));
 }
@@ -215,7 +216,9 @@ TEST(DiffRef, RandomInputsAreReproducible) {
   cfg.work_dir = fs::temp_directory_path() / ("condlint-difftest-" + std::to_string(getpid()));
   const DiffResult r = run_diff({kNested}, {a.get(), b.get()}, cfg);
   ASSERT_EQ(r.models[0].error, "");
-  EXPECT_EQ(r.models[0].cases.size(), 15u);
+  size_t synthesized = 0;
+  for (const auto& c : r.models[0].cases) synthesized += c.data_set.rfind("synthesized: ", 0) == 0;
+  EXPECT_EQ(r.models[0].cases.size() - synthesized, 15u);  // 3 random sets x (as given + 4 pinned variants)
   EXPECT_TRUE(r.all_agree());
   EXPECT_NE(r.models[0].cases[0].data_set.find("random_0"), std::string::npos);
   // The inputs written for the runtimes honour --range.
@@ -266,7 +269,10 @@ TEST(DiffCli, AgreeExit0) {
   const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime ref");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("main/outer=then, main/outer/then/inner=else"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("5 agree, 0 diverge, 0 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("7 agree, 0 diverge, 0 failed"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("agree  synthesized: 'c1' = false  branch: as the data takes it (main/outer=else)"),
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("branch: as the data takes it (main/outer=then, main/outer/then/inner=then)"), std::string::npos)
       << r.out;
 }
@@ -293,7 +299,7 @@ TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto& m = j["models"][0];
-  EXPECT_EQ(m["summary"]["diverge"], 5);
+  EXPECT_EQ(m["summary"]["diverge"], 7);
   for (const auto& c : m["cases"]) {
     EXPECT_EQ(c["status"], "diverge");
     const auto& o = c["outputs"][0];
@@ -317,7 +323,9 @@ TEST(DiffCmd, DivergenceInOneBranchOnlyIsNamed) {
   EXPECT_NE(r.out.find("agree  test_data_set_0  branch: main/outer=then, main/outer/then/inner=then\n"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("3 agree, 2 diverge"), std::string::npos) << r.out;
+  // (The synthesized inputs that select the else branches pin nothing, and the test runtime perturbs pinned
+  // variants only.)
+  EXPECT_NE(r.out.find("5 agree, 2 diverge"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("first mismatch at [2]: ref 8, cmd:python3 9"), std::string::npos) << r.out;
   // --branches taken never pins, so the data's branch (then/then) hides the problem.
   const auto t =
@@ -342,7 +350,7 @@ TEST(DiffCmd, RuntimeFailureAndUnsupportedOutputs) {
   EXPECT_EQ(u.exit_code, 1) << u.out;  // nothing could be compared: not agreement
   EXPECT_NE(u.out.find("not comparable (cmd:python3: this test runtime cannot return output 0)"), std::string::npos)
       << u.out;
-  EXPECT_NE(u.out.find("0 agree, 0 diverge, 0 failed, 5 not comparable"), std::string::npos) << u.out;
+  EXPECT_NE(u.out.find("0 agree, 0 diverge, 0 failed, 7 not comparable"), std::string::npos) << u.out;
   // A runtime that writes nothing fails the run.
   const auto e =
       diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime 'cmd:true {model} {inputs} {outputs}'");
@@ -355,7 +363,8 @@ TEST(DiffOrt, NestedIfAgreesWithRef) {
   const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime onnxruntime --random 2 --data " +
                           q((kNested.parent_path() / "test_data_set_0").string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
-  EXPECT_NE(r.out.find("15 agree, 0 diverge"), std::string::npos) << r.out;
+  // 3 input sets x (as given + 4 pinned variants), + 2 synthesized sets (c1 = false, c2 = false)
+  EXPECT_NE(r.out.find("17 agree, 0 diverge"), std::string::npos) << r.out;
 }
 
 // ONNX Runtime where it differs from the ONNX reference outputs (ref matches the golden data on these), or
@@ -444,7 +453,9 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
     if (!m.ifs.empty()) {
       ++if_models;
       if_runs += static_cast<int>(m.cases.size());
-      EXPECT_EQ(m.cases.size(), 1 + 2 * m.ifs.size()) << name << ": each If pinned both ways";
+      size_t synthesized = 0;
+      for (const auto& c : m.cases) synthesized += c.data_set.rfind("synthesized: ", 0) == 0;
+      EXPECT_EQ(m.cases.size() - synthesized, 1 + 2 * m.ifs.size()) << name << ": each If pinned both ways";
     }
   }
   std::cout << "ref vs onnxruntime on " << passed.size() << " node tests the executor passes (" << runs
@@ -456,7 +467,7 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
       return m.model.find(std::string("/") + t + "/") != std::string::npos;
     });
     ASSERT_NE(it, r.models.end());
-    EXPECT_EQ(it->agree, 3) << t;
+    EXPECT_EQ(it->agree, 4) << t;  // as given, inputs synthesized with cond = true, cond pinned both ways
   }
   EXPECT_GE(agree, 800);
 }

@@ -248,7 +248,7 @@ TEST(ExecRun, BothBranchesOfNestedIfsRun) {
   ASSERT_TRUE(r.if_coverage.count("main/outer/then/inner"));
   EXPECT_EQ(r.if_coverage["main/outer"].size(), 2u);
   EXPECT_EQ(r.if_coverage["main/outer/then/inner"].size(), 2u);
-  EXPECT_EQ(r.cases.size(), 3u);  // data, outer pinned to else, inner pinned to else
+  EXPECT_EQ(r.cases.size(), 3u);  // data, then inputs synthesized with c1 = false and with c2 = false
   EXPECT_TRUE(r.cases[0].golden);
   EXPECT_FALSE(r.cases[1].golden);
 
@@ -258,7 +258,9 @@ TEST(ExecRun, BothBranchesOfNestedIfsRun) {
   EXPECT_EQ(r.if_coverage["main/outer"].size(), 1u);
 }
 
-TEST(ExecRun, PinnedBranchWithWrongTypeFails) {
+// The outer If's condition is the input c1: inputs with c1 = false (synthesized, before any pin) reach its else
+// branch, whose output has the wrong element type.
+TEST(ExecRun, OtherBranchWithWrongTypeFails) {
   TempDir d;
   write_case(d.p, nested_if_model(true), {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 3}, {2})});
   ModelResult r = run_model(d.p / "model.onnx", RunConfig{});
@@ -269,7 +271,8 @@ TEST(ExecRun, PinnedBranchWithWrongTypeFails) {
   for (const auto& c : r.cases)
     if (c.status != CaseStatus::Passed) bad = &c;
   ASSERT_NE(bad, nullptr);
-  EXPECT_EQ(bad->pins.at("main/outer"), false);
+  EXPECT_EQ(bad->synthesized, "'c1' = false");
+  EXPECT_TRUE(bad->pins.empty());
   EXPECT_NE(bad->message.find("If 'main/outer' else branch output 0 has element type i64"), std::string::npos)
       << bad->message;
 }
@@ -312,7 +315,9 @@ TEST(ExecRun, SaveRecordsEveryBranchAsGoldenData) {
   ModelResult r = run_model(d.p / "m" / "model.onnx", cfg);
   EXPECT_EQ(r.failed, 0);
   ASSERT_EQ(find_data_sets(d.p / "saved").size(), 3u);
-  EXPECT_TRUE(fs::exists(d.p / "saved" / "test_data_set_1" / "pins.json"));
+  // The other branches were reached by synthesized inputs (c1 = false, c2 = false): no pins needed.
+  EXPECT_TRUE(fs::exists(d.p / "saved" / "test_data_set_1" / "input_1.pb"));
+  EXPECT_FALSE(fs::exists(d.p / "saved" / "test_data_set_1" / "pins.json"));
   RunConfig again;
   again.data_dirs = {d.p / "saved"};
   r = run_model(d.p / "m" / "model.onnx", again);
@@ -440,6 +445,131 @@ TEST(ExecRun, LstmInitialStateMustHaveTheSpecShape) {
       EXPECT_NE(r.cases[0].message.find("initial_h must have shape [1,1,4]"), std::string::npos) << r.cases[0].message;
     }
   }
+}
+
+}  // namespace
+
+namespace {
+
+using CoverageMap = std::map<std::pair<std::string, bool>, BranchCoverage>;
+BranchCoverage at(const CoverageMap& m, const std::string& path, bool branch) {
+  auto it = m.find({path, branch});
+  return it == m.end() ? BranchCoverage{} : it->second;
+}
+
+CoverageMap coverage_by_branch(const ModelResult& r) {
+  std::map<std::pair<std::string, bool>, BranchCoverage> out;
+  for (const auto& c : branch_coverage(r)) out[{c.if_path, c.branch}] = c;
+  return out;
+}
+
+// corpus/onnx/exec/branch_coverage: its data takes one branch of each If; the other is covered by synthesized
+// inputs (a shape guard: another size for the symbolic dim; a value condition on an input: another value), by
+// pinning (a value no search over the inputs reaches) or is proven dead. --save writes the synthesized inputs
+// as golden data, so the next run covers those branches by data.
+TEST(ExecRun, EachWayOfCoveringABranch) {
+  TempDir d;
+  const fs::path src = condlint::test::source_dir() / "corpus/onnx/exec/branch_coverage";
+  fs::copy(src, d.p / "m", fs::copy_options::recursive);
+  RunConfig cfg;
+  cfg.save_dir = d.p / "saved";
+  ModelResult r = run_model(d.p / "m" / "branch_coverage.onnx", cfg);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.failed, 0);
+  auto cov = coverage_by_branch(r);
+  EXPECT_EQ(at(cov, "main/guard", false).how, "data");
+  EXPECT_EQ(at(cov, "main/guard", true).how, "synthesized");
+  EXPECT_EQ(at(cov, "main/always", true).how, "data");
+  EXPECT_EQ(at(cov, "main/always", false).how, "dead");
+  EXPECT_EQ(at(cov, "main/mode_switch", true).how, "synthesized");
+  EXPECT_EQ(at(cov, "main/overflow", true).how, "pinned");
+  EXPECT_EQ(coverage_summary(branch_coverage(r)),
+            "If branches: 4 taken by the data, 2 by synthesized inputs, 1 reached by pinning, 1 dead, 0 behind shape "
+            "guards (not pinned), 0 not run");
+  std::set<std::string> what;
+  for (const auto& c : r.cases)
+    if (!c.synthesized.empty()) {
+      what.insert(c.synthesized);
+      EXPECT_TRUE(c.pins.empty());
+      EXPECT_FALSE(c.saved_to.empty());
+    }
+  EXPECT_EQ(what, (std::set<std::string>{"'mode' = 1", "dim 'n' = 1 ('x' [1,1])"}));
+
+  RunConfig again;
+  again.data_dirs = {d.p / "saved"};
+  r = run_model(d.p / "m" / "branch_coverage.onnx", again);
+  EXPECT_EQ(r.failed, 0);
+  cov = coverage_by_branch(r);
+  EXPECT_EQ(at(cov, "main/guard", true).how, "data");
+  EXPECT_EQ(at(cov, "main/mode_switch", true).how, "data");
+}
+
+// A synthesized input that selects a branch whose run then fails is not a failure of the model (the declared types
+// allow it, but the model may assume more): the branch stays uncovered, and why says what was tried.
+TEST(ExecRun, ASynthesizedInputThatFailsIsAReasonNotAFailure) {
+  TempDir d;
+  onnx::GraphProto g;
+  g.set_name("main");
+  auto x = vi("x", 1, {1, 0});
+  x.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(1)->set_dim_param("n");
+  *g.add_input() = x;
+  auto y = x;
+  y.set_name("y");
+  *g.add_output() = y;
+  node(g, "Shape", {"x"}, {"shape"});
+  auto int_const = [&](const std::string& name, std::vector<int64_t> v, bool scalar) {
+    auto* n = node(g, "Constant", {}, {name});
+    auto* a = n->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(7);
+    if (!scalar) a->mutable_t()->add_dims(static_cast<int64_t>(v.size()));
+    for (int64_t e : v) a->mutable_t()->add_int64_data(e);
+  };
+  int_const("i1", {1}, true);
+  node(g, "Gather", {"shape", "i1"}, {"n"});
+  node(g, "Equal", {"n", "i1"}, {"single"});
+  auto* iff = node(g, "If", {"single"}, {"y"}, "guard");
+  auto* then_g = add_graph_attr(iff, "then_branch");
+  then_g->set_name("then");
+  {
+    auto* n = then_g->add_node();
+    n->set_op_type("Constant");
+    n->add_output("bad_shape");
+    auto* a = n->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(7);
+    a->mutable_t()->add_dims(2);
+    a->mutable_t()->add_int64_data(2);
+    a->mutable_t()->add_int64_data(-1);
+    auto* r = then_g->add_node();
+    r->set_op_type("Reshape");
+    r->add_input("x");
+    r->add_input("bad_shape");
+    r->add_output("t");
+  }
+  auto ty = y;
+  ty.set_name("t");
+  ty.mutable_type()->mutable_tensor_type()->clear_shape();
+  *then_g->add_output() = ty;
+  auto* else_g = add_graph_attr(iff, "else_branch");
+  else_g->set_name("else");
+  node(*else_g, "Identity", {"x"}, {"e"});
+  auto ey = ty;
+  ey.set_name("e");
+  *else_g->add_output() = ey;
+  write_case(d.p, model_with(g), {f32({1, 2, 3, 4}, {1, 4})}, {f32({1, 2, 3, 4}, {1, 4})});
+  ModelResult r = run_model(d.p / "model.onnx", RunConfig{});
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.failed, 0);
+  for (const auto& c : r.cases) EXPECT_TRUE(c.synthesized.empty()) << c.synthesized;
+  auto cov = coverage_by_branch(r);
+  EXPECT_EQ(at(cov, "main/guard", false).how, "data");
+  EXPECT_EQ(at(cov, "main/guard", true).how, "guarded");
+  EXPECT_NE(at(cov, "main/guard", true).why.find("synthesized inputs select it, but the run fails (dim 'n' = 1"),
+            std::string::npos)
+      << at(cov, "main/guard", true).why;
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/synthesize.hpp"
 #include "export/export.hpp"
 
 namespace condlint::diff {
@@ -132,21 +133,9 @@ std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg,
                                                                : 1);
       }
     }
-    exec::Tensor t(dt, dims);
-    const int64_t n = t.numel();
     Range r = exec::is_float(dt) ? Range{-1, 1} : dt == exec::DT::Bool ? Range{0, 1} : Range{0, 9};
     if (auto it = cfg.ranges.find(vi->name()); it != cfg.ranges.end()) r = it->second;
-    for (int64_t k = 0; k < n; ++k) {
-      const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-      if (exec::is_float(dt)) t.f[k] = r.lo + u * (r.hi - r.lo);
-      else if (exec::is_string(dt)) t.s[k] = "s" + std::to_string(static_cast<int64_t>(r.lo + u * (r.hi - r.lo + 1)));
-      else {
-        const auto lo = static_cast<int64_t>(std::ceil(r.lo)), hi = static_cast<int64_t>(std::floor(r.hi));
-        t.i[k] = hi < lo ? lo : lo + static_cast<int64_t>(u * static_cast<double>(hi - lo + 1));
-        if (t.i[k] > hi && hi >= lo) t.i[k] = hi;
-      }
-    }
-    exec::normalize(t);
+    exec::Tensor t = exec::random_tensor(dt, dims, r.lo, r.hi, rng);
     out.push_back(Value::tensor(std::move(t)));
   }
   return "";
@@ -156,6 +145,7 @@ struct InputSet {
   std::string name;
   std::vector<Value> values;
   fs::path dir;
+  bool synthesized = false;  // made to select a branch: runs on the model as given only, never on a pinned variant
 };
 
 struct Variant {
@@ -169,13 +159,52 @@ struct Prepared {
   ModelDiff* md = nullptr;
   std::vector<Variant> variants;
   std::vector<InputSet> inputs;
-  size_t first_job = 0;                             // jobs of this model: variants x inputs, in that order
+  size_t first_job = 0;  // jobs of this model: variants x inputs (those `runs` allows), in that order
   std::map<std::string, std::string> source_paths;  // exported models: ONNX If path -> the source model's If path
 };
+
+// Whether variant `v` runs on input set `d`: synthesized inputs select their branch themselves, so they run on the
+// model as given (variant 0) only.
+bool runs(const Prepared& pr, size_t v, size_t d) { return v == 0 || !pr.inputs[d].synthesized; }
 
 bool is_onnx_name(const fs::path& p) {
   const std::string s = p.filename().string();
   return s.size() > 5 && s.substr(s.size() - 5) == ".onnx";
+}
+
+// Inputs synthesized (exec/synthesize.hpp) from the first input set to select the branches no input set takes,
+// run by the reference executor to find out which those are: every runtime then runs them like a data set, so
+// a branch is compared on inputs that reach it rather than pinned. What the search tried and could not run is a
+// note.
+void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy& policy, const DiffConfig& cfg,
+                            Prepared& pr) {
+  if (pr.inputs.empty()) return;
+  std::set<std::string> seen;
+  std::set<exec::BranchKey> taken;
+  for (const auto& is : pr.inputs) {
+    exec::Interpreter ip(m, exec::RunOptions{});
+    try {
+      ip.run(is.values);
+    } catch (const std::exception&) {
+      // the runtimes report it; the branches it took before failing still count as taken
+    }
+    for (const auto& [path, site] : ip.trace.ifs) {
+      seen.insert(path);
+      for (bool b : site.ran) taken.insert({path, b});
+    }
+  }
+  const auto wanted = exec::wanted_branches(seen, taken, policy);
+  if (wanted.empty()) return;
+  exec::SynthesisOptions so;
+  so.seed = cfg.seed;
+  const exec::SynthesisResult sr = exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
+  for (const auto& set : sr.sets) pr.inputs.push_back({"synthesized: " + set.what, set.inputs, {}, true});
+  if (!sr.failed.empty())
+    pr.md->notes.push_back(std::to_string(sr.failed.size()) +
+                           " branches that synthesized inputs select fail in the reference executor, so they are not "
+                           "compared; e.g. " +
+                           sr.failed.begin()->first.first + "=" + (sr.failed.begin()->first.second ? "then" : "else") +
+                           ": " + sr.failed.begin()->second);
 }
 
 void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
@@ -361,6 +390,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     }
     pr.inputs.push_back({"(no inputs)", {}, {}});
   }
+  if (policy && cfg.both_branches) add_synthesized_inputs(m, *policy, cfg, pr);
   for (size_t d = 0; d < pr.inputs.size(); ++d) {
     auto& is = pr.inputs[d];
     is.dir = dir / ("inputs_" + std::to_string(d));
@@ -453,6 +483,7 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     prep[i].first_job = base_jobs.size();
     for (size_t v = 0; v < prep[i].variants.size(); ++v)
       for (size_t d = 0; d < prep[i].inputs.size(); ++d) {
+        if (!runs(prep[i], v, d)) continue;
         Job j;
         j.model = &prep[i].variants[v].model;
         j.inputs = &prep[i].inputs[d].values;
@@ -467,9 +498,12 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
   for (size_t i = 0; i < models.size(); ++i) {
     if (!prep[i].md->error.empty()) continue;
     size_t k = prep[i].first_job;
-    for (const auto& v : prep[i].variants)
-      for (size_t d = 0; d < prep[i].inputs.size(); ++d, ++k)
-        if (v.error.empty()) runnable.push_back(k);
+    for (size_t v = 0; v < prep[i].variants.size(); ++v)
+      for (size_t d = 0; d < prep[i].inputs.size(); ++d)
+        if (runs(prep[i], v, d)) {
+          if (prep[i].variants[v].error.empty()) runnable.push_back(k);
+          ++k;
+        }
   }
   std::vector<std::vector<JobOutcome>> outcomes(runtimes.size(), std::vector<JobOutcome>(base_jobs.size()));
   for (size_t r = 0; r < runtimes.size(); ++r) {
@@ -487,9 +521,12 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     Prepared& pr = prep[i];
     ModelDiff& md = *pr.md;
     if (!md.error.empty()) continue;
-    size_t k = pr.first_job;
-    for (const auto& v : pr.variants)
-      for (size_t d = 0; d < pr.inputs.size(); ++d, ++k) {
+    size_t kk = pr.first_job;
+    for (size_t vi = 0; vi < pr.variants.size(); ++vi)
+      for (size_t d = 0; d < pr.inputs.size(); ++d) {
+        if (!runs(pr, vi, d)) continue;
+        const Variant& v = pr.variants[vi];
+        const size_t k = kk++;
         CaseDiff c;
         c.pins = v.pins;
         c.data_set = pr.inputs[d].name;

@@ -67,6 +67,11 @@ bool BranchPolicy::dead(const std::string& if_path, bool branch) const {
   return it != by_path_.end() && it->second.decided >= 0 && (it->second.decided == 1) != branch;
 }
 
+const ConditionProvenance* BranchPolicy::provenance(const std::string& if_path) const {
+  auto it = by_path_.find(canonical_if_path(if_path));
+  return it == by_path_.end() ? nullptr : &it->second;
+}
+
 std::string BranchPolicy::condition(const std::string& if_path) const {
   auto it = by_path_.find(canonical_if_path(if_path));
   return it == by_path_.end() ? std::string() : it->second.text;

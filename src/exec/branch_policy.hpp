@@ -28,6 +28,8 @@ class BranchPolicy {
   bool dead(const std::string& if_path, bool branch) const;
   // The condition as an expression ("dim 1 of 'x' == 1"), "" when not traced.
   std::string condition(const std::string& if_path) const;
+  // What the loader traced of the If's condition, null when nothing.
+  const ConditionProvenance* provenance(const std::string& if_path) const;
   bool empty() const { return by_path_.empty(); }
 
  private:

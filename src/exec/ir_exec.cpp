@@ -832,6 +832,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
       const DataSet& ds = sets[s];
       const std::string name = synthetic ? "" : ds.dir.string();
       if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
+      if (state.phase == PinState::kSynthesize) continue;  // IR conditions are not traced: nothing to search from
       CaseResult bad;
       bad.data_set = name;
       bad.status = CaseStatus::Failed;

@@ -10,6 +10,7 @@
 #include "exec/compare.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/synthesize.hpp"
 
 namespace condlint::exec {
 
@@ -134,7 +135,8 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
       cr.saved_to = save(pins, outputs);
     mr.cases.push_back(std::move(cr));
   };
-  if (state.phase == 0) {  // the data set as its data takes it
+  if (state.phase == PinState::kSynthesize) return;  // the driver runs synthesized inputs
+  if (state.phase == PinState::kData) {              // the data set as its data takes it
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run(work[0], false, trace, outputs);
@@ -253,6 +255,41 @@ std::string save_case(const fs::path& dir, int index, const Interpreter& ip, con
   return d.string();
 }
 
+// Phase kSynthesize: inputs synthesized from the data set `base` to select the branches no data set took. Each
+// set that takes one runs as a case of its own (no golden data: its outputs are the executor's, checked against the
+// declared types); a candidate whose run fails is not a failure of the model, only the reason its branch stays
+// uncovered.
+void run_synthesized(const onnx::ModelProto& model, const RunConfig& cfg, const std::vector<Value>& base,
+                     const std::string& name, ModelResult& mr, PinState& state, int& save_index) {
+  std::set<std::string> seen;
+  for (const auto& [path, ran] : mr.if_coverage) seen.insert(path);
+  const std::set<BranchKey> wanted = wanted_branches(seen, state.natural, *cfg.policy);
+  if (wanted.empty()) return;
+  SynthesisOptions so;
+  so.limits = cfg.limits;
+  const SynthesisResult sr = synthesize_inputs(model, *cfg.policy, base, wanted, so);
+  for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
+  for (const auto& set : sr.sets) {
+    Trace trace;
+    std::vector<Value> outputs;
+    CaseResult cr = run_case(model, cfg, set.inputs, nullptr, {}, trace, outputs);
+    cr.data_set = name;
+    cr.synthesized = set.what;
+    for (const auto& [path, site] : trace.ifs) {
+      auto& cov = mr.if_coverage[path];
+      for (bool b : site.ran) {
+        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+        state.natural.insert({path, b});
+      }
+    }
+    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed) {
+      const Interpreter ip(model, RunOptions{});
+      cr.saved_to = save_case(cfg.save_dir, save_index++, ip, set.inputs, outputs, {});
+    }
+    mr.cases.push_back(std::move(cr));
+  }
+}
+
 }  // namespace
 
 void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg) {
@@ -321,12 +358,14 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   const bool synthetic = plan.synthetic;
 
   int save_index = 0;
+  bool synthesized = false;
   PinState state;
   for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
     for (size_t s = 0; s < sets.size(); ++s) {
       const DataSet& ds = sets[s];
       const std::string name = synthetic ? "" : ds.dir.string();
       if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
+      if (state.phase == PinState::kSynthesize && synthesized) continue;
       if (!ds.pins_error.empty()) {
         CaseResult cr;
         cr.data_set = name;
@@ -343,6 +382,11 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         cr.status = l.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
         cr.message = l.error;
         mr.cases.push_back(cr);
+        continue;
+      }
+      if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
+        if (cfg.policy && !synthesized) run_synthesized(model, cfg, l.inputs, name, mr, state, save_index);
+        synthesized = true;
         continue;
       }
       run_pin_sets(
@@ -404,11 +448,11 @@ void tally(ModelResult& mr) {
 }
 
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
-  std::map<std::string, std::set<bool>> by_data;
+  std::map<std::string, std::set<bool>> by_data, by_synthesis;
   for (const auto& c : r.cases)
     if (!c.derived)
       for (const auto& [p, ran] : c.if_branches)
-        for (bool b : ran) by_data[p].insert(b);
+        for (bool b : ran) (c.synthesized.empty() ? by_data : by_synthesis)[p].insert(b);
   std::vector<BranchCoverage> out;
   for (const auto& [path, ran] : r.if_coverage)
     for (bool b : {true, false}) {
@@ -417,6 +461,7 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
       bc.branch = b;
       const bool took = std::find(ran.begin(), ran.end(), b) != ran.end();
       if (took && by_data[path].count(b)) bc.how = "data";
+      else if (took && by_synthesis[path].count(b)) bc.how = "synthesized";
       else if (took) bc.how = "pinned";
       else if (auto it = r.not_pinned.find(path); it != r.not_pinned.end() && it->second.count(b)) {
         bc.why = it->second.at(b);
@@ -424,6 +469,10 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
       } else {
         bc.how = "not run";
       }
+      if (!took)
+        if (auto it = r.synthesis_failed.find(path); it != r.synthesis_failed.end() && it->second.count(b))
+          bc.why += (bc.why.empty() ? "" : "; ") + std::string("synthesized inputs select it, but the run fails (") +
+                    it->second.at(b) + ")";
       out.push_back(std::move(bc));
     }
   return out;
@@ -432,9 +481,10 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
 std::string coverage_summary(const std::vector<BranchCoverage>& c) {
   std::map<std::string, int> n;
   for (const auto& b : c) ++n[b.how];
-  return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["pinned"]) +
-         " reached by pinning, " + std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) +
-         " behind shape guards (not pinned), " + std::to_string(n["not run"]) + " not run";
+  return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["synthesized"]) +
+         " by synthesized inputs, " + std::to_string(n["pinned"]) + " reached by pinning, " +
+         std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) + " behind shape guards (not pinned), " +
+         std::to_string(n["not run"]) + " not run";
 }
 
 }  // namespace condlint::exec

@@ -55,6 +55,7 @@ struct CaseResult {
   std::string data_set;              // directory of the data set ("" when the model has no inputs and no data)
   std::map<std::string, bool> pins;  // pins in force for this run
   bool derived = false;              // a pinned run condlint added to reach the other branch
+  std::string synthesized;           // a run on inputs condlint synthesized to select a branch (what they are)
   bool golden = false;               // outputs compared with golden data
   CaseStatus status = CaseStatus::Passed;
   std::string message;
@@ -76,6 +77,8 @@ struct ModelResult {
   std::map<std::string, std::map<bool, std::string>> not_pinned;
   // Branches reached only by pinning (the data never took them): If path -> branches.
   std::map<std::string, std::set<bool>> pinned_only;
+  // Branches that synthesized inputs selected but whose run failed, with what was tried and why: If path -> branch.
+  std::map<std::string, std::map<bool, std::string>> synthesis_failed;
 };
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
@@ -119,16 +122,19 @@ DataPlan plan_data_sets(const std::filesystem::path& model_path, const RunConfig
 // golden outputs), then, with --branches both, each branch the runs before did not take for these inputs
 // (`done_by_input`), at most --max-runs runs. Every case goes into `mr` with the If coverage it adds.
 // run(pins, derived, trace, outputs) runs one case; save(pins, outputs) writes it for --save and says where.
-// Runs go in two phases over all data sets: first each set as its data takes it (phase 0), then (phase 1, with
-// --branches both) the pinned runs, only for branches that no data set took: the least invasive way to cover a
-// branch is data that takes it, and a pin is used only where no data does (and BranchPolicy allows it).
+// Runs go in phases over all data sets: first each set as its data takes it (kData), then, with --branches both,
+// inputs synthesized to select the branches no data set took (kSynthesize, exec/synthesize.hpp: the driver runs
+// them; run_pin_sets does nothing in this phase), then the pinned runs, only for branches that neither took
+// (kPin): the least invasive way to cover a branch is data that takes it, and a pin is used only where nothing
+// else reaches it (and BranchPolicy allows it).
 using DoneByInput = std::map<std::string, std::set<std::pair<std::string, bool>>>;
 struct PinState {
-  int phase = 0;
+  enum Phase { kData = 0, kSynthesize = 1, kPin = 2 };
+  int phase = kData;
   DoneByInput done_by_input;
   std::map<size_t, std::pair<PinSet, Trace>> natural_runs;  // per data set: its pins and what its run took
-  std::set<std::pair<std::string, bool>> natural;           // (If path, branch) some data set took
-  int phases(const RunConfig& cfg) const { return cfg.both_branches ? 2 : 1; }
+  std::set<std::pair<std::string, bool>> natural;           // (If path, branch) some data set or synthesized input took
+  int phases(const RunConfig& cfg) const { return cfg.both_branches ? 3 : 1; }
 };
 void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
                   PinState& state,
@@ -140,16 +146,18 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
 // turns the first failing output into the case's Mismatch.
 void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg);
 
-// How each branch of each If was covered: "data" (a data set took it), "pinned" (only a pinned run reached it),
-// "dead" (proven never to run), "guarded" (behind a shape guard: not pinned, no data took it), "not run".
+// How each branch of each If was covered: "data" (a data set took it), "synthesized" (inputs condlint synthesized
+// took it), "pinned" (only a pinned run reached it), "dead" (proven never to run), "guarded" (behind a shape guard:
+// not pinned, nothing took it), "not run".
 struct BranchCoverage {
   std::string if_path;
   bool branch = true;
   std::string how;
-  std::string why;  // for dead and guarded
+  std::string why;  // for dead and guarded; what synthesis tried when it failed
 };
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r);
-// "If branches: 12 taken by the data, 3 reached by pinning, 4 dead, 5 behind shape guards, 0 not run"
+// "If branches: 12 taken by the data, 2 by synthesized inputs, 3 reached by pinning, 4 dead, 5 behind shape guards
+// (not pinned), 0 not run"
 std::string coverage_summary(const std::vector<BranchCoverage>& c);
 
 }  // namespace condlint::exec

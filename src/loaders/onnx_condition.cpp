@@ -320,6 +320,9 @@ class Tracer {
   }
 
   Sym binary(const std::string& sym, const Sym& a, const Sym& b) {
+    for (const Sym* side : {&a, &b})
+      if (side->scalar_known() && std::isfinite(*side->v[0]) && constants_.size() < kMaxElements)
+        constants_.insert(*side->v[0]);
     Sym s;
     s.text = a.text + " " + sym + " " + b.text;
     s.comparison = sym == "==" || sym == ">" || sym == "<" || sym == ">=" || sym == "<=";
@@ -358,6 +361,7 @@ class Tracer {
  public:
   std::set<std::string> tested_;
   std::set<std::string> facts_;
+  std::set<double> constants_;
 
  private:
   const CondLookup& lookup_;
@@ -376,6 +380,7 @@ ConditionProvenance trace_condition(const std::string& name, const CondLookup& l
   p.traced = true;
   p.text = s.text;
   p.tested.assign(t.tested_.begin(), t.tested_.end());
+  p.constants.assign(t.constants_.begin(), t.constants_.end());
   if (s.scalar_known()) {
     p.decided = *s.v[0] != 0 ? 1 : 0;
     std::string why;

@@ -148,6 +148,9 @@ struct ConditionProvenance {
   // allow (the other branch is dead), proven from constants and shapes condlint's sound inference knows.
   int decided = -1;
   std::string decided_why;  // "dim 1 of 'conv_out' is 128"
+  // The known scalars the condition compares or combines with ("== 16000" gives 16000): where a search for inputs
+  // that select the other branch starts (exec/synthesize).
+  std::vector<double> constants;
 };
 
 struct ConditionalView {

@@ -45,6 +45,7 @@ void split_tolerance(BranchCheck& b) {
 std::vector<BranchCheck> rows_of(const exec::CaseResult& c) {
   BranchCheck base;
   base.data_set = data_set_label(c.data_set);
+  if (!c.synthesized.empty()) base.data_set += " (synthesized: " + c.synthesized + ")";
   base.pins = pins_text(c.pins);
   base.derived = c.derived;
   std::string problems;
@@ -170,6 +171,14 @@ CheckReport checks_from_run(const exec::ModelResult& r) {
     for (const auto& [p, b] : cs.pins)
       if (!cs.if_branches.count(p) && cs.status != exec::CaseStatus::Passed) place(p, b);
   }
+  const auto coverage = exec::branch_coverage(r);
+  for (const auto& bc : coverage) {
+    IfChecks& ic = ifs[bc.if_path];
+    ic.if_path = bc.if_path;
+    ic.coverage[bc.branch ? 0 : 1] = bc.how;
+    ic.coverage_why[bc.branch ? 0 : 1] = bc.why;
+  }
+  if (!coverage.empty()) c.coverage_summary = exec::coverage_summary(coverage);
   for (auto& [p, ic] : ifs) c.ifs.push_back(std::move(ic));
   return c;
 }

@@ -73,6 +73,7 @@ void write_run_text(std::ostream& os, const ModelResult& r) {
        << (c.data_set.empty() ? "(no inputs)" : term_safe(data_set_name(c.data_set)));
     if (!c.pins.empty()) os << "  pins: " << term_safe(pins_str(c.pins));
     if (c.derived) os << "  [other branch, " << (c.golden ? "compared" : "no golden data") << "]";
+    if (!c.synthesized.empty()) os << "  [synthesized: " << term_safe(c.synthesized) << "]";
     os << "\n";
     if (!c.message.empty()) os << "      " << term_safe(c.message) << "\n";
     for (const auto& o : c.outputs)
@@ -95,6 +96,7 @@ nlohmann::json run_case_json(const exec::CaseResult& c) {
   jc["pins"] = nlohmann::json::object();
   for (auto& [k, v] : c.pins) jc["pins"][k] = v;
   jc["derived"] = c.derived;
+  if (!c.synthesized.empty()) jc["synthesized"] = c.synthesized;
   jc["golden"] = c.golden;
   if (!c.message.empty()) jc["message"] = c.message;
   jc["ms"] = c.ms;
@@ -143,11 +145,8 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
     if (!c.why.empty()) e["why"] = c.why;
     j["branch_coverage"].push_back(std::move(e));
   }
-  j["summary"]["branches"] = {{"data", n["data"]},
-                              {"pinned", n["pinned"]},
-                              {"dead", n["dead"]},
-                              {"guarded", n["guarded"]},
-                              {"not_run", n["not run"]}};
+  j["summary"]["branches"] = {{"data", n["data"]}, {"synthesized", n["synthesized"]}, {"pinned", n["pinned"]},
+                              {"dead", n["dead"]}, {"guarded", n["guarded"]},         {"not_run", n["not run"]}};
   dump_json(os, j);
 }
 

@@ -217,7 +217,9 @@ std::string branch_checks_html(const IfChecks& ic, const CheckReport& c) {
       << ": " << n.pass << " pass, " << n.fail << " fail";
     if (n.unsupported) o << ", " << n.unsupported << " unsupported";
     if (n.info) o << ", " << n.info << " other";
+    if (!ic.coverage[b].empty()) o << " — coverage: " << esc(ic.coverage[b]);
     o << "</h4>\n";
+    if (!ic.coverage_why[b].empty()) o << "<p class=\"state\">" << esc(ic.coverage_why[b]) << "</p>\n";
     if (ic.branch[b].empty()) o << "<p class=\"absent\">No run took this branch.</p>\n";
     else o << check_table(ic.branch[b], c, "check", name);
     o << "</div>\n";
@@ -523,6 +525,7 @@ class Page {
              << esc(c.runtimes[1]) << "</span>";
       runs << "</p>\n";
       if (!c.error.empty()) runs << "<p class=\"error-text\">" << esc(c.error) << "</p>\n";
+      if (!c.coverage_summary.empty()) runs << "<p class=\"coverage\">" << esc(c.coverage_summary) << "</p>\n";
       for (const auto& note : c.notes) runs << "<p class=\"state\">" << esc(note) << "</p>\n";
       if (!c.runs.empty()) runs << check_table(c.runs, c, "run-check", "");
       runs << "</div>\n";

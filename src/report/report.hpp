@@ -128,6 +128,9 @@ struct IfChecks {
   std::string if_path;                 // as the executor names it ("main/outer/then/inner")
   std::string cond_path;               // the ConditionalSummary::path it belongs to ("" when none matched)
   std::vector<BranchCheck> branch[2];  // 0 = then, 1 = else
+  // `run`: how each branch was covered (exec::BranchCoverage::how: "data", "synthesized", "pinned", "dead",
+  // "guarded", "not run") and why, when it says more; "" when unknown (diff).
+  std::string coverage[2], coverage_why[2];
 };
 
 struct CheckReport {
@@ -137,6 +140,7 @@ struct CheckReport {
   std::vector<std::string> notes;
   std::vector<BranchCheck> runs;  // every run x output, Ifs or not
   std::vector<IfChecks> ifs;
+  std::string coverage_summary;  // `run`: "If branches: 4 taken by the data, ..." ("" for diff)
   int passed = 0, failed = 0, other = 0;  // runs (not rows) by outcome: passed/agree, failed/mismatch/diverge, rest
 };
 

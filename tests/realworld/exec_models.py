@@ -42,11 +42,12 @@ def check(condlint, model, tmp):
     rc, run = run_json([condlint, "run", m, "--format", "json"])
     s = run.get("summary", {})
     br = s.get("branches", {})
-    print("  run: %s runs, %s failed; If branches: %s by data, %s pinned, %s dead, %s behind shape guards, %s not run"
-          % (s.get("runs"), s.get("failed"), br.get("data"), br.get("pinned"), br.get("dead"), br.get("guarded"),
-             br.get("not_run")))
+    print("  run: %s runs, %s failed; If branches: %s by data, %s by synthesized inputs, %s pinned, %s dead, "
+          "%s behind shape guards, %s not run"
+          % (s.get("runs"), s.get("failed"), br.get("data"), br.get("synthesized"), br.get("pinned"), br.get("dead"),
+             br.get("guarded"), br.get("not_run")))
     for c in run.get("branch_coverage", []):
-        print("    %-5s %-7s %s%s" % (c["branch"], c["how"], c["if"], "  (" + c["why"] + ")" if c.get("why") else ""))
+        print("    %-5s %-11s %s%s" % (c["branch"], c["how"], c["if"], "  (" + c["why"] + ")" if c.get("why") else ""))
     if s.get("failed", 1) != 0:
         problems.append("run: %s failed runs" % s.get("failed"))
         for c in run.get("cases", []):

@@ -1,0 +1,266 @@
+#include "exec/synthesize.hpp"
+
+#include <onnx/onnx_pb.h>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "exec/interpreter.hpp"
+
+namespace condlint::exec {
+
+namespace {
+
+constexpr int64_t kMaxValueElements = 16;           // inputs whose value a candidate sets whole
+constexpr int64_t kMaxCandidateElements = 1 << 24;  // largest input a shape candidate makes
+
+std::string num(double d) {
+  if (std::fabs(d) < 9e15 && d == std::floor(d)) return std::to_string(static_cast<long long>(d));
+  std::ostringstream ss;
+  ss << d;
+  return ss.str();
+}
+
+// Appends `v` unless it is already there (candidate order is search order).
+template <typename T>
+void add_unique(std::vector<T>& out, T v) {
+  if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+}
+
+struct Candidate {
+  std::string what;
+  std::vector<Value> inputs;
+};
+
+// A symbolic dim of the declared input types: every (input, axis) that names it, and the size the base data gives.
+struct Symbol {
+  std::string name;
+  std::vector<std::pair<size_t, size_t>> uses;
+  int64_t current = -1;
+};
+
+// A tensor like `base` (its element type and value range) of shape `dims`.
+Tensor resized_like(const Tensor& base, const Dims& dims, std::mt19937_64& rng) {
+  if (is_float(base.dt)) {
+    double lo = -1, hi = 1;
+    bool any = false;
+    for (double v : base.f)
+      if (std::isfinite(v)) {
+        lo = any ? std::min(lo, v) : v;
+        hi = any ? std::max(hi, v) : v;
+        any = true;
+      }
+    return random_tensor(base.dt, dims, lo, hi, rng);
+  }
+  Tensor t(base.dt, dims);
+  const int64_t n = t.numel();
+  const size_t have = is_string(base.dt) ? base.s.size() : base.i.size();
+  for (int64_t k = 0; k < n && have > 0; ++k) {
+    const size_t from = std::uniform_int_distribution<size_t>(0, have - 1)(rng);
+    if (is_string(base.dt)) t.s[static_cast<size_t>(k)] = base.s[from];
+    else t.i[static_cast<size_t>(k)] = base.i[from];
+  }
+  return t;
+}
+
+class Search {
+ public:
+  Search(const onnx::ModelProto& model, const std::set<BranchKey>& wanted, const SynthesisOptions& opt,
+         SynthesisResult& res)
+      : model_(model), wanted_(wanted), opt_(opt), res_(res) {}
+
+  bool done() const { return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs; }
+
+  void try_candidate(Candidate c) {
+    if (done()) return;
+    ++res_.runs;
+    RunOptions ro;
+    ro.limits = opt_.limits;
+    Interpreter ip(model_, ro);
+    std::string error;
+    try {
+      ip.run(c.inputs);
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    std::set<BranchKey> fresh;
+    for (const auto& [path, site] : ip.trace.ifs)
+      for (bool b : site.ran)
+        if (wanted_.count({path, b}) && !reached_.count({path, b})) fresh.insert({path, b});
+    if (fresh.empty()) return;
+    if (!error.empty()) {
+      for (const auto& k : fresh) res_.failed.emplace(k, c.what + ": " + error);
+      return;
+    }
+    for (const auto& k : fresh) {
+      reached_.insert(k);
+      res_.failed.erase(k);
+    }
+    res_.sets.push_back({std::move(c.what), std::move(c.inputs), std::move(fresh)});
+  }
+
+ private:
+  const onnx::ModelProto& model_;
+  const std::set<BranchKey>& wanted_;
+  const SynthesisOptions& opt_;
+  SynthesisResult& res_;
+  std::set<BranchKey> reached_;
+};
+
+}  // namespace
+
+Tensor random_tensor(DT dt, const Dims& dims, double lo, double hi, std::mt19937_64& rng) {
+  Tensor t(dt, dims);
+  const int64_t n = t.numel();
+  for (int64_t k = 0; k < n; ++k) {
+    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+    if (is_float(dt)) t.f[k] = lo + u * (hi - lo);
+    else if (is_string(dt)) t.s[k] = "s" + std::to_string(static_cast<int64_t>(lo + u * (hi - lo + 1)));
+    else {
+      const auto l = static_cast<int64_t>(std::ceil(lo)), h = static_cast<int64_t>(std::floor(hi));
+      t.i[k] = h < l ? l : l + static_cast<int64_t>(u * static_cast<double>(h - l + 1));
+      if (t.i[k] > h && h >= l) t.i[k] = h;
+    }
+  }
+  normalize(t);
+  return t;
+}
+
+std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std::set<BranchKey>& taken,
+                                    const BranchPolicy& policy) {
+  std::set<BranchKey> out;
+  for (const auto& path : seen)
+    for (bool b : {true, false})
+      if (!taken.count({path, b}) && !policy.dead(path, b)) out.insert({path, b});
+  return out;
+}
+
+SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPolicy& policy,
+                                  const std::vector<Value>& base, const std::set<BranchKey>& wanted,
+                                  const SynthesisOptions& opt) {
+  SynthesisResult res;
+  if (wanted.empty() || opt.max_runs <= 0) return res;
+  std::vector<const onnx::ValueInfoProto*> ins;
+  try {
+    ins = Interpreter(model, RunOptions{}).data_inputs();
+  } catch (const std::exception&) {
+    return res;
+  }
+  if (ins.size() != base.size()) return res;
+  for (const auto& v : base)
+    if (!v.is_tensor()) return res;
+
+  // What the conditions of the wanted Ifs read, and the constants they compare with.
+  std::vector<std::string> value_inputs;
+  std::vector<double> value_constants, shape_constants;
+  bool on_shapes = false;
+  for (const auto& [path, b] : wanted) {
+    const ConditionProvenance* p = policy.provenance(path);
+    if (!p || !p->traced) continue;
+    if (p->on_values)
+      for (const auto& name : p->tested)
+        for (size_t k = 0; k < ins.size(); ++k)
+          if (ins[k]->name() == name && base[k].t->numel() <= kMaxValueElements && !is_string(base[k].t->dt)) {
+            add_unique(value_inputs, name);
+            for (double c : p->constants) add_unique(value_constants, c);
+          }
+    if (p->on_shapes) {
+      on_shapes = true;
+      for (double c : p->constants) add_unique(shape_constants, c);
+    }
+  }
+
+  Search search(model, wanted, opt, res);
+  // Values: each small input the condition reads set whole to each constant, one either side of it, 0 and 1.
+  for (const auto& name : value_inputs) {
+    size_t k = 0;
+    while (ins[k]->name() != name) ++k;
+    const Tensor& t = *base[k].t;
+    std::vector<double> values;
+    if (t.dt == DT::Bool) values = {0, 1};
+    else {
+      for (double c : value_constants)
+        for (double d : {0.0, 1.0, -1.0}) add_unique(values, c + d);
+      add_unique(values, 0.0);
+      add_unique(values, 1.0);
+    }
+    for (double v : values) {
+      if (search.done()) break;
+      Tensor x(t.dt, t.shape);
+      bool same = true;
+      for (int64_t e = 0; e < x.numel(); ++e) {
+        if (is_float(t.dt)) x.f[e] = v;
+        else x.i[e] = double_to_int(t.dt, v);
+        same = same && (is_float(t.dt) ? t.f[e] == x.f[e] : t.i[e] == x.i[e]);
+      }
+      normalize(x);
+      if (same) continue;
+      Candidate c{"'" + name + "' = " + (t.dt == DT::Bool ? std::string(v != 0 ? "true" : "false") : num(v)), base};
+      c.inputs[k] = Value::tensor(std::move(x));
+      search.try_candidate(std::move(c));
+    }
+  }
+
+  // Shapes: each dim the declared types leave open (a named one changes in every input that names it) set to the
+  // sizes the condition compares with, one either side of them, and a few near the data's size.
+  if (on_shapes) {
+    std::vector<Symbol> symbols;
+    for (size_t k = 0; k < ins.size(); ++k) {
+      if (!ins[k]->has_type() || !ins[k]->type().has_tensor_type() || !ins[k]->type().tensor_type().has_shape())
+        continue;
+      const auto& dims = ins[k]->type().tensor_type().shape().dim();
+      if (static_cast<size_t>(dims.size()) != base[k].t->rank()) continue;
+      for (int a = 0; a < dims.size(); ++a) {
+        if (dims[a].has_dim_value() && dims[a].dim_value() >= 0) continue;
+        const std::string name = dims[a].has_dim_param() && !dims[a].dim_param().empty()
+                                     ? dims[a].dim_param()
+                                     : "dim " + std::to_string(a) + " of '" + ins[k]->name() + "'";
+        auto it = std::find_if(symbols.begin(), symbols.end(), [&](const Symbol& s) { return s.name == name; });
+        if (it == symbols.end()) {
+          symbols.push_back({name, {}, base[k].t->shape[static_cast<size_t>(a)]});
+          it = symbols.end() - 1;
+        }
+        it->uses.push_back({k, static_cast<size_t>(a)});
+      }
+    }
+    std::mt19937_64 rng(opt.seed);
+    for (const Symbol& s : symbols) {
+      std::vector<int64_t> sizes;
+      for (double c : shape_constants)
+        for (double d : {0.0, 1.0, -1.0})
+          if (c + d >= 1 && c + d <= 1e9) add_unique(sizes, static_cast<int64_t>(c + d));
+      for (int64_t v : {int64_t{1}, int64_t{2}, int64_t{3}, s.current + 1, s.current - 1, s.current * 2, s.current / 2})
+        if (v >= 1) add_unique(sizes, v);
+      for (int64_t v : sizes) {
+        if (search.done()) break;
+        if (v == s.current) continue;
+        Candidate c{"", base};
+        std::string shapes;
+        bool fits = true;
+        for (const auto& [k, axis] : s.uses) {
+          Dims d = base[k].t->shape;
+          if (axis < d.size()) d[axis] = v;
+          int64_t n = 1;
+          for (int64_t x : d) n = x > 0 && n > kMaxCandidateElements / x ? kMaxCandidateElements + 1 : n * x;
+          if (n > kMaxCandidateElements) fits = false;
+          if (!fits) break;
+          try {
+            c.inputs[k] = Value::tensor(resized_like(*base[k].t, d, rng));
+          } catch (const ExecError&) {
+            fits = false;
+            break;
+          }
+          shapes += (shapes.empty() ? "" : ", ") + ("'" + ins[k]->name() + "' " + dims_str(d));
+        }
+        if (!fits) continue;
+        c.what = (s.name.rfind("dim ", 0) == 0 ? s.name : "dim '" + s.name + "'") + " = " + std::to_string(v) + " (" +
+                 shapes + ")";
+        search.try_candidate(std::move(c));
+      }
+    }
+  }
+  return res;
+}
+
+}  // namespace condlint::exec

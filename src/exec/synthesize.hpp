@@ -1,0 +1,61 @@
+// Inputs that select a branch no data set took: the second way `run`, `lint --exec` and `diff` cover a branch,
+// after the data and before pinning. Candidates come from what the loader traced of each condition
+// (ConditionProvenance): other values for a small input the condition reads (around the constants it compares
+// with), other sizes for the dims the declared input types leave open when it tests shapes. Every candidate
+// respects the declared types and is run by the reference executor; only a run that completes and takes a wanted
+// branch counts, so nothing here is a guess.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "exec/branch_policy.hpp"
+#include "exec/tensor.hpp"
+
+namespace onnx {
+class ModelProto;
+}
+
+namespace condlint::exec {
+
+using BranchKey = std::pair<std::string, bool>;  // If path as the executor spells it, branch (true: then)
+
+struct SynthesizedSet {
+  std::string what;  // "'mode' = 1", "dim 'n' = 1 (input 'x' [1,1])"
+  std::vector<Value> inputs;
+  std::set<BranchKey> reaches;  // wanted branches its run took
+};
+
+struct SynthesisResult {
+  std::vector<SynthesizedSet> sets;  // each reaches a wanted branch no earlier set reached, and its run completed
+  // A wanted branch a candidate selected whose run then failed: what was tried and the executor's message. Not a
+  // failure of the model: the declared types allow the input, but the model may assume more than they say.
+  std::map<BranchKey, std::string> failed;
+  int runs = 0;  // candidates run
+};
+
+struct SynthesisOptions {
+  Limits limits;
+  int max_runs = 48;
+  uint64_t seed = 0;
+};
+
+// Searches for inputs, starting from `base` (one data set's inputs), that take the branches in `wanted`.
+SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPolicy& policy,
+                                  const std::vector<Value>& base, const std::set<BranchKey>& wanted,
+                                  const SynthesisOptions& opt);
+
+// The branches of the Ifs `seen` that `taken` lacks and `policy` does not prove dead: what synthesis looks for.
+std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std::set<BranchKey>& taken,
+                                    const BranchPolicy& policy);
+
+// A tensor of element type `dt` and shape `dims` with values drawn uniformly from [lo, hi] (integers: the integers
+// in it; strings: "s<k>"). Shared by `diff --random` and synthesis.
+Tensor random_tensor(DT dt, const Dims& dims, double lo, double hi, std::mt19937_64& rng);
+
+}  // namespace condlint::exec
