@@ -210,9 +210,9 @@ TEST(DiffRef, RandomInputsAreReproducible) {
   RuntimeOptions o;
   auto a = make_runtime("ref", o, err), b = make_runtime("ref", o, err);
   DiffConfig cfg;
-  cfg.random = 3;
-  cfg.seed = 7;
-  cfg.ranges["x"] = {10, 20};
+  cfg.random.count = 3;
+  cfg.random.seed = 7;
+  cfg.random.ranges["x"] = {10, 20};
   cfg.work_dir = fs::temp_directory_path() / ("condlint-difftest-" + std::to_string(getpid()));
   const DiffResult r = run_diff({kNested}, {a.get(), b.get()}, cfg);
   ASSERT_EQ(r.models[0].error, "");
@@ -236,7 +236,7 @@ TEST(DiffRef, RandomInputsAreReproducible) {
   std::string b1;
   ASSERT_EQ(exec::read_file_bytes(cfg.work_dir / "model_0/inputs_0/input_0.pb", b1), "");
   EXPECT_EQ(b0, b1);
-  cfg.seed = 8;
+  cfg.random.seed = 8;
   cfg.work_dir = w1.string() + "-seed8";
   run_diff({kNested}, {a.get(), b.get()}, cfg);
   std::string b2;

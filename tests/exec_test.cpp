@@ -485,10 +485,10 @@ TEST(ExecRun, EachWayOfCoveringABranch) {
   EXPECT_EQ(at(cov, "main/overflow", true).how, "pinned");
   EXPECT_EQ(coverage_summary(branch_coverage(r)),
             "If branches: 4 taken by the data, 2 by synthesized inputs, 1 reached by pinning, 1 dead, 0 behind shape "
-            "guards (not pinned), 0 not run");
+            "guards (not pinned), 0 not covered (reason given), 0 not run");
   std::set<std::string> what;
   for (const auto& c : r.cases)
-    if (!c.synthesized.empty()) {
+    if (!c.synthesized.empty() && !c.derived) {
       what.insert(c.synthesized);
       EXPECT_TRUE(c.pins.empty());
       EXPECT_FALSE(c.saved_to.empty());
@@ -570,6 +570,55 @@ TEST(ExecRun, ASynthesizedInputThatFailsIsAReasonNotAFailure) {
   EXPECT_NE(at(cov, "main/guard", true).why.find("synthesized inputs select it, but the run fails (dim 'n' = 1"),
             std::string::npos)
       << at(cov, "main/guard", true).why;
+}
+
+}  // namespace
+
+namespace {
+
+// run --random: input sets made from the declared types (no golden data needed); --input-shapes and --range, or the
+// configuration's inputs: entries, shape them; a shape that contradicts a declared dim is a usage error.
+TEST(ExecCli, RandomInputsFromTheCommandLineAndTheConfiguration) {
+  using condlint::test::condlint_cmd;
+  using condlint::test::run;
+  TempDir d;
+  write(d.p / "m" / "model.onnx", nested_if_model().SerializeAsString());
+  const std::string m = (d.p / "m" / "model.onnx").string();
+  EXPECT_EQ(run(condlint_cmd() + " run " + m).exit_code, 2);  // no data, no --random
+  auto r = run(condlint_cmd() + " run " + m + " --random 2 --seed 3 --format json");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["cases"][0]["data_set"], "random_0 (seed 3)");
+  EXPECT_EQ(j["cases"][1]["data_set"], "random_1 (seed 3)");
+  EXPECT_EQ(j["summary"]["branches"]["not_run"], 0);
+  r = run(condlint_cmd() + " run " + m + " --random 1 --input-shapes x:3 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("--input-shapes gives 'x' dim 0 = 3; the model declares 2"), std::string::npos) << r.out;
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --random 1 --range x=2,1").exit_code, 2);
+
+  // The configuration's ranges apply to the models its path glob matches; the command line wins.
+  std::ofstream(d.p / "m" / ".condlint.yaml") << "inputs:\n  - path: \"*.onnx\"\n    ranges:\n      x: [10, 20]\n"
+                                                 "  - path: \"other/*.onnx\"\n    ranges:\n      x: [-5, -4]\n";
+  auto saved_x = [&](const std::string& extra) {
+    fs::remove_all(d.p / "saved");
+    const auto rr =
+        run(condlint_cmd() + " run " + m + " --random 1 --branches taken --save " + (d.p / "saved").string() + extra);
+    EXPECT_EQ(rr.exit_code, 0) << rr.out;
+    std::string bytes;
+    EXPECT_EQ(read_file_bytes(d.p / "saved" / "test_data_set_0" / "input_0.pb", bytes), "");
+    return read_pb_value(bytes, nullptr);
+  };
+  const Value from_config = saved_x("");
+  for (double v : from_config.t->f) {
+    EXPECT_GE(v, 10);
+    EXPECT_LE(v, 20);
+  }
+  const Value from_cli = saved_x(" --range x=100,101");
+  for (double v : from_cli.t->f) EXPECT_GE(v, 100);
+  std::ofstream(d.p / "m" / ".condlint.yaml") << "inputs:\n  - shapes:\n      x: 3\n";
+  r = run(condlint_cmd() + " run " + m + " --random 1 2>&1");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.out.find("the shape of 'x' must be a list"), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
+
+#include "exec/random_inputs.hpp"
 
 namespace condlint::cli {
 
@@ -51,5 +54,14 @@ bool parse_pin(const std::string& p, std::string& node, bool& value);
 // configuration cannot be read: a usage error, as for lint.
 bool tolerances_from_config(const std::string& config, const std::string& model, bool for_diff,
                             std::optional<double>& atol, std::optional<double>& rtol);
+
+// "NAME=A,B" -> name, a, b; false when it is not that.
+bool parse_pair(const std::string& s, std::string& name, double& a, double& b);
+// --random N, --seed S, --range NAME=LO,HI and --input-shapes NAME:d0,d1,... into `out`; the configuration's
+// inputs: entries whose path matches `model` give the shapes and ranges of the inputs the command line does not
+// name. False (message printed) on a bad argument or an unreadable configuration: a usage error.
+bool random_inputs_options(int count, uint64_t seed, const std::vector<std::string>& ranges,
+                           const std::vector<std::string>& shapes, const std::string& config, const std::string& model,
+                           exec::RandomInputs& out);
 
 }  // namespace condlint::cli

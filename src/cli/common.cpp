@@ -1,10 +1,12 @@
-// Helpers the commands share: report files, the output stream, --pin values, tolerances from the configuration.
+// Helpers the commands share: report files, the output stream, --pin values, tolerances and random inputs from the
+// command line and the configuration.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "cli/cli.hpp"
 #include "lint/config.hpp"
+#include "model/types.hpp"
 #include "report/terminal.hpp"
 
 namespace condlint::cli {
@@ -53,6 +55,78 @@ bool tolerances_from_config(const std::string& config, const std::string& model,
   const Tolerance& t = for_diff ? c->diff : c->run;
   if (!atol) atol = t.atol;
   if (!rtol) rtol = t.rtol;
+  return true;
+}
+
+bool parse_pair(const std::string& s, std::string& name, double& a, double& b) {
+  const auto eq = s.rfind('=');
+  if (eq == std::string::npos || eq == 0) return false;
+  name = s.substr(0, eq);
+  const std::string v = s.substr(eq + 1);
+  const auto comma = v.find(',');
+  if (comma == std::string::npos) return false;
+  try {
+    size_t n1 = 0, n2 = 0;
+    a = std::stod(v.substr(0, comma), &n1);
+    b = std::stod(v.substr(comma + 1), &n2);
+    return n1 == comma && n2 == v.size() - comma - 1;
+  } catch (...) {
+    return false;
+  }
+}
+
+bool random_inputs_options(int count, uint64_t seed, const std::vector<std::string>& ranges,
+                           const std::vector<std::string>& shapes, const std::string& config, const std::string& model,
+                           exec::RandomInputs& out) {
+  if (count < 0) {
+    std::cerr << "condlint: --random must not be negative\n";
+    return false;
+  }
+  out.count = count;
+  out.seed = seed;
+  for (const auto& r : ranges) {
+    std::string name;
+    double lo, hi;
+    if (!parse_pair(r, name, lo, hi) || !(lo <= hi)) {
+      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << term_safe(r) << "'\n";
+      return false;
+    }
+    out.ranges[name] = {lo, hi};
+  }
+  for (const auto& spec : shapes) {
+    // NAME:d0,d1,... (Polygraphy's spelling, brackets allowed: NAME:[1,3]); NAME: is a scalar.
+    const auto colon = spec.rfind(':');
+    std::string dims = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (!dims.empty() && dims.front() == '[' && dims.back() == ']') dims = dims.substr(1, dims.size() - 2);
+    auto parsed = parse_int64_list(dims);
+    bool ok = colon != std::string::npos && colon > 0 && parsed;
+    if (ok)
+      for (int64_t d : *parsed) ok = ok && d >= 0 && d <= (int64_t{1} << 31);
+    if (!ok) {
+      std::cerr << "condlint: --input-shapes takes NAME:d0,d1,... with dims from 0 to 2^31 (NAME: for a scalar), got '"
+                << term_safe(spec) << "'\n";
+      return false;
+    }
+    out.shapes[spec.substr(0, colon)] = *parsed;
+  }
+  const std::string path = config.empty() ? find_config(model) : config;
+  if (path.empty()) return true;
+  std::string err;
+  const auto c = load_config(path, err);
+  if (!c) {
+    std::cerr << "condlint: " << term_safe(err) << "\n";
+    return false;
+  }
+  // Later entries win; the command line wins over all of them.
+  std::map<std::string, exec::Dims> from_config_shapes;
+  std::map<std::string, std::pair<double, double>> from_config_ranges;
+  for (const auto& e : c->inputs) {
+    if (!e.path_glob.empty() && !glob_match(e.path_glob, config_relative(*c, model))) continue;
+    for (const auto& [k, v] : e.shapes) from_config_shapes[k] = v;
+    for (const auto& [k, v] : e.ranges) from_config_ranges[k] = v;
+  }
+  for (auto& [k, v] : from_config_shapes) out.shapes.emplace(k, std::move(v));
+  for (auto& [k, v] : from_config_ranges) out.ranges.emplace(k, v);
   return true;
 }
 

@@ -32,23 +32,6 @@ struct DiffCmdOptions {
   std::string html_file;  // --html FILE
 };
 
-bool parse_pair(const std::string& s, std::string& name, double& a, double& b) {
-  const auto eq = s.rfind('=');
-  if (eq == std::string::npos || eq == 0) return false;
-  name = s.substr(0, eq);
-  const std::string v = s.substr(eq + 1);
-  const auto comma = v.find(',');
-  if (comma == std::string::npos) return false;
-  try {
-    size_t n1 = 0, n2 = 0;
-    a = std::stod(v.substr(0, comma), &n1);
-    b = std::stod(v.substr(comma + 1), &n2);
-    return n1 == comma && n2 == v.size() - comma - 1;
-  } catch (...) {
-    return false;
-  }
-}
-
 int run_diff_cmd(const DiffCmdOptions& o) {
   if (o.runtimes.size() != 2) {
     std::cerr << "condlint: diff takes exactly two --runtime options (ref, onnxruntime, cmd:TEMPLATE)\n";
@@ -56,37 +39,9 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   }
   diff::DiffConfig cfg;
   for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
-  if (o.random < 0) {
-    std::cerr << "condlint: --random must not be negative\n";
+  if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config,
+                             o.models.empty() ? std::string() : o.models.front(), cfg.random))
     return kExitError;
-  }
-  cfg.random = o.random;
-  cfg.seed = o.seed;
-  for (const auto& r : o.ranges) {
-    std::string name;
-    double lo, hi;
-    if (!parse_pair(r, name, lo, hi) || lo > hi) {
-      std::cerr << "condlint: --range takes NAME=LO,HI with LO <= HI, got '" << term_safe(r) << "'\n";
-      return kExitError;
-    }
-    cfg.ranges[name] = {lo, hi};
-  }
-  for (const auto& spec : o.input_shapes) {
-    // NAME:d0,d1,... (Polygraphy's spelling, brackets allowed: NAME:[1,3]); NAME: is a scalar.
-    const auto colon = spec.rfind(':');
-    std::string dims = colon == std::string::npos ? "" : spec.substr(colon + 1);
-    if (!dims.empty() && dims.front() == '[' && dims.back() == ']') dims = dims.substr(1, dims.size() - 2);
-    auto parsed = parse_int64_list(dims);
-    bool ok = colon != std::string::npos && colon > 0 && parsed;
-    if (ok)
-      for (int64_t d : *parsed) ok = ok && d >= 0 && d <= (int64_t{1} << 31);
-    if (!ok) {
-      std::cerr << "condlint: --input-shapes takes NAME:d0,d1,... with dims from 0 to 2^31 (NAME: for a scalar), got '"
-                << spec << "'\n";
-      return kExitError;
-    }
-    cfg.input_shapes[spec.substr(0, colon)] = *parsed;
-  }
   for (const auto& t : o.tolerances) {
     std::string name;
     double a, r;
@@ -169,12 +124,15 @@ Command add_diff_command(CLI::App& app, const Globals&) {
   diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
   diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
   diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
-  diff_cmd->add_option("--input-shapes", diffo.input_shapes,
-                       "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
-                       "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable");
+  diff_cmd->add_option(
+      "--input-shapes", diffo.input_shapes,
+      "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
+      "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable.\n"
+      "The configuration's inputs: entries give shapes and ranges of the inputs not named here");
   diff_cmd
       ->add_option("--branches", diffo.branches,
-                   "both: also run every If pinned to each branch; taken: the model as given")
+                   "both: also run inputs synthesized to select the branches the data does not take, and every If\n"
+                   "pinned to each branch where that is sound; taken: the model as given")
       ->check(CLI::IsMember({"taken", "both"}))
       ->capture_default_str();
   diff_cmd->add_option("--atol", diffo.atol, "Absolute tolerance (default per element type, docs/golden-data.md)");

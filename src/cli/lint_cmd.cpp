@@ -118,7 +118,7 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--disable", lint.session.disable, "Do not run these rules; an ID or a prefix; repeatable");
   lint_cmd->add_flag("--exec", lint.session.exec,
                      "Also run the reference executor wherever golden data sits beside a model (test_data_set_*,\n"
-                     "NNAPI examples); mismatches and failing branches become findings EX001-EX003");
+                     "NNAPI examples); mismatches and failing branches become findings EX001-EX004");
   lint_cmd->add_option("--dump-types", lint.dump_types,
                        "Also write, as JSON to FILE, the type and shape condlint knows for every value a node\n"
                        "produces (declared, refined by inference; a null dim is unknown)");

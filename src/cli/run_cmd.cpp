@@ -21,6 +21,9 @@ struct RunCmdOptions {
   std::string model;
   std::string config;  // --config FILE (else .condlint.yaml found from the model's directory upwards)
   std::vector<std::string> data;
+  int random = 0;
+  uint64_t seed = 0;
+  std::vector<std::string> ranges, input_shapes;
   std::string branches = "both";
   std::vector<std::string> pins;
   std::optional<double> atol, rtol;
@@ -48,6 +51,12 @@ int run_exec(const RunCmdOptions& o) {
   cfg.atol = o.atol;
   cfg.rtol = o.rtol;
   if (!tolerances_from_config(o.config, o.model, false, cfg.atol, cfg.rtol)) return kExitError;
+  if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config, o.model, cfg.random))
+    return kExitError;
+  if (cfg.random.count > 0 && (exec::is_nnapi_path(o.model) || exec::is_ir_path(o.model))) {
+    std::cerr << "condlint: --random takes ONNX models (an IR or NNAPI model runs on its data sets or examples)\n";
+    return kExitError;
+  }
   if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
@@ -95,10 +104,19 @@ Command add_run_command(CLI::App& app, const Globals&) {
       ->required();
   run_cmd->add_option("--data", runo.data,
                       "A test_data_set_N directory or a directory holding them; repeatable\n"
-                      "(default: the test_data_set_* beside the model)");
+                      "(default: the test_data_set_* beside the model unless --random)");
+  run_cmd->add_option("--random", runo.random,
+                      "Also run N random input sets (ONNX; no golden outputs: checked against the declared types)");
+  run_cmd->add_option("--seed", runo.seed, "Seed of --random (default 0)");
+  run_cmd->add_option("--range", runo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
+  run_cmd->add_option("--input-shapes", runo.input_shapes,
+                      "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
+                      "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable.\n"
+                      "The configuration's inputs: entries give shapes and ranges of the inputs not named here");
   run_cmd
       ->add_option("--branches", runo.branches,
-                   "both: also run the branch the data does not select, by pinning each If's condition")
+                   "both: also reach the branches the data does not select: by inputs synthesized to select them,\n"
+                   "else by pinning the If's condition where that is sound (never a dead branch or a shape guard)")
       ->check(CLI::IsMember({"taken", "both"}))
       ->capture_default_str();
   run_cmd->add_option("--pin", runo.pins,

@@ -17,6 +17,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/random_inputs.hpp"
 #include "exec/synthesize.hpp"
 #include "export/export.hpp"
 
@@ -82,65 +83,6 @@ bool write_file(const fs::path& p, const std::string& bytes) {
   return static_cast<bool>(f);
 }
 
-// Random inputs for the model's data inputs.
-std::string random_inputs(const exec::Interpreter& probe, const DiffConfig& cfg, std::mt19937_64& rng,
-                          std::vector<Value>& out) {
-  // --input-shapes first: checked against every dim the model declares, and naming the symbolic dims they fix.
-  std::map<std::string, int64_t> symbols;
-  for (const auto* vi : probe.data_inputs()) {
-    auto given = cfg.input_shapes.find(vi->name());
-    if (given == cfg.input_shapes.end() || !vi->has_type() || !vi->type().has_tensor_type() ||
-        !vi->type().tensor_type().has_shape())
-      continue;
-    const auto& dims = vi->type().tensor_type().shape().dim();
-    if (dims.size() != static_cast<int>(given->second.size()))
-      return "--input-shapes gives '" + vi->name() + "' rank " + std::to_string(given->second.size()) +
-             "; the model declares rank " + std::to_string(dims.size());
-    for (int k = 0; k < dims.size(); ++k) {
-      const int64_t v = given->second[static_cast<size_t>(k)];
-      if (dims[k].has_dim_value() && dims[k].dim_value() >= 0 && dims[k].dim_value() != v)
-        return "--input-shapes gives '" + vi->name() + "' dim " + std::to_string(k) + " = " + std::to_string(v) +
-               "; the model declares " + std::to_string(dims[k].dim_value());
-      if (dims[k].has_dim_param() && !dims[k].dim_param().empty()) {
-        auto [it, fresh] = symbols.emplace(dims[k].dim_param(), v);
-        if (!fresh && it->second != v)
-          return "--input-shapes gives the symbolic dim '" + dims[k].dim_param() + "' two values (" +
-                 std::to_string(it->second) + " and " + std::to_string(v) + ")";
-      }
-    }
-  }
-  for (const auto& [name, shape] : cfg.input_shapes) {
-    bool known = false;
-    for (const auto* vi : probe.data_inputs()) known |= vi->name() == name;
-    if (!known) return "--input-shapes names '" + name + "', which is not an input of the model";
-  }
-  for (const auto* vi : probe.data_inputs()) {
-    if (!vi->has_type() || !vi->type().has_tensor_type())
-      return "input '" + vi->name() + "' is not a tensor: --random cannot make it (use --data)";
-    const auto& tt = vi->type().tensor_type();
-    if (!exec::dt_known(tt.elem_type()))
-      return "input '" + vi->name() + "' has an element type --random cannot make (use --data)";
-    const auto dt = static_cast<exec::DT>(tt.elem_type());
-    exec::Dims dims;
-    if (auto given = cfg.input_shapes.find(vi->name()); given != cfg.input_shapes.end()) {
-      dims = given->second;
-    } else if (tt.has_shape()) {
-      // A declared dim as declared; a symbolic one as --input-shapes fixed it elsewhere, else 1.
-      for (const auto& d : tt.shape().dim()) {
-        auto sym = d.has_dim_param() ? symbols.find(d.dim_param()) : symbols.end();
-        dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value()
-                       : sym != symbols.end()                  ? sym->second
-                                                               : 1);
-      }
-    }
-    Range r = exec::is_float(dt) ? Range{-1, 1} : dt == exec::DT::Bool ? Range{0, 1} : Range{0, 9};
-    if (auto it = cfg.ranges.find(vi->name()); it != cfg.ranges.end()) r = it->second;
-    exec::Tensor t = exec::random_tensor(dt, dims, r.lo, r.hi, rng);
-    out.push_back(Value::tensor(std::move(t)));
-  }
-  return "";
-}
-
 struct InputSet {
   std::string name;
   std::vector<Value> values;
@@ -196,7 +138,7 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
   const auto wanted = exec::wanted_branches(seen, taken, policy);
   if (wanted.empty()) return;
   exec::SynthesisOptions so;
-  so.seed = cfg.seed;
+  so.seed = cfg.random.seed;
   const exec::SynthesisResult sr = exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
   for (const auto& set : sr.sets) pr.inputs.push_back({"synthesized: " + set.what, set.inputs, {}, true});
   if (!sr.failed.empty())
@@ -329,7 +271,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     }
     sets.insert(sets.end(), s.begin(), s.end());
   }
-  if (cfg.data_dirs.empty() && cfg.random == 0 && !exported_sets.empty()) {
+  if (cfg.data_dirs.empty() && cfg.random.count == 0 && !exported_sets.empty()) {
     // The golden inputs the export carried over (NNAPI examples).
     bool pinned = false;
     for (auto& ds : exported_sets) {
@@ -339,7 +281,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     if (pinned)
       md.notes.push_back(
           "some exported data sets need pinned conditions (e.g. a NO_VALUE condition); their unpinned runs may fail");
-  } else if (cfg.data_dirs.empty() && cfg.random == 0) {
+  } else if (cfg.data_dirs.empty() && cfg.random.count == 0) {
     sets = exec::find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path());
   }
   for (const auto& ds : sets) {
@@ -371,12 +313,12 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     }
     pr.inputs.push_back(std::move(is));
   }
-  if (cfg.random > 0) {
-    std::mt19937_64 rng(cfg.seed);
-    for (int r = 0; r < cfg.random; ++r) {
+  if (cfg.random.count > 0) {
+    std::mt19937_64 rng(cfg.random.seed);
+    for (int r = 0; r < cfg.random.count; ++r) {
       InputSet is;
-      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.seed) + ")";
-      if (auto e = random_inputs(probe, cfg, rng, is.values); !e.empty()) {
+      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
+      if (auto e = exec::random_inputs(probe, cfg.random, rng, is.values); !e.empty()) {
         md.error = e;
         return;
       }

@@ -13,6 +13,7 @@
 
 #include <onnx/onnx_pb.h>
 
+#include "exec/random_inputs.hpp"
 #include "exec/tensor.hpp"
 #include "onnx_graph/if_sites.hpp"
 
@@ -66,18 +67,9 @@ std::string find_node();
 
 // ---- diff -----------------------------------------------------------------------------------------------
 
-struct Range {
-  double lo = 0, hi = 0;
-};
-
 struct DiffConfig {
-  std::vector<fs::path> data_dirs;  // empty and random == 0: the test_data_set_* beside the model
-  int random = 0;                   // --random N
-  uint64_t seed = 0;
-  std::map<std::string, Range> ranges;  // --range NAME=LO,HI
-  // --input-shapes NAME:d0,d1,...: the shape of a random input (its dims the declared type leaves open); a symbolic
-  // dim given here (through one input) takes the same value in every input that names it.
-  std::map<std::string, std::vector<int64_t>> input_shapes;
+  std::vector<fs::path> data_dirs;  // empty and random.count == 0: the test_data_set_* beside the model
+  exec::RandomInputs random;        // --random N, --seed, --range, --input-shapes
   bool both_branches = true;
   std::optional<double> atol, rtol;
   std::map<std::string, std::pair<double, double>> tolerances;  // --tolerance OUTPUT=ATOL,RTOL

@@ -33,6 +33,7 @@ std::string pins_text(const std::map<std::string, bool>& pins) {
 std::string case_text(const CaseResult& c) {
   std::string s =
       c.data_set.empty() ? "the run without inputs" : "data set " + fs::path(c.data_set).filename().string();
+  if (!c.synthesized.empty()) s = "inputs synthesized from " + s + " (" + c.synthesized + ")";
   if (!c.pins.empty()) s += " (pins: " + pins_text(c.pins) + ")";
   return s;
 }
@@ -41,7 +42,8 @@ std::string case_text(const CaseResult& c) {
 
 ExecResults exec_results_from(const Model& model, const ModelResult& r) {
   ExecResults out;
-  // Node paths -> locations, built once.
+  // Node paths -> locations, built once; keyed in one spelling (canonical_if_path), as the executor's paths
+  // ("main/outer/then/inner") and the Model's ("graph/outer/then_branch/inner") differ.
   std::unordered_map<std::string, SourceLocation> where;
   for (int g = 0; g < static_cast<int>(model.graphs.size()); ++g)
     for (int n = 0; n < static_cast<int>(model.graphs[g].nodes.size()); ++n) {
@@ -50,21 +52,21 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
       if (model.nnapi && static_cast<size_t>(g) < model.nnapi->subgraphs.size() &&
           static_cast<size_t>(n) < model.nnapi->subgraphs[g].operations.size())
         l.pointer = model.nnapi->subgraphs[g].operations[n].loc.pointer;
-      where.emplace(model.path_of(g, n), std::move(l));
+      where.emplace(canonical_if_path(model.path_of(g, n)), std::move(l));
     }
   SourceLocation model_loc;
   if (!model.graphs.empty()) model_loc = model.graphs[0].loc;
   model_loc.graph = model.graphs.empty() ? -1 : 0;
   model_loc.node_index = -1;
   auto loc_of = [&](const std::string& path) {
-    auto it = where.find(path);
+    auto it = where.find(canonical_if_path(path));
     return it == where.end() ? model_loc : it->second;
   };
   // The deepest pinned If of a case (the one whose other branch the run opened).
   auto pinned_if = [&](const CaseResult& c) {
     std::string best;
     for (const auto& [p, v] : c.pins)
-      if (where.count(p) && p.size() > best.size()) best = p;
+      if (where.count(canonical_if_path(p)) && p.size() > best.size()) best = p;
     return best;
   };
   std::set<std::pair<int, std::string>> seen;
@@ -96,11 +98,33 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
           p.empty() ? model_loc : loc_of(p));
       continue;
     }
+    if (!c.synthesized.empty()) {  // no golden data: only the declared types could be contradicted
+      add(ExecFinding::Kind::BranchFailed,
+          case_text(c) +
+              (c.status == CaseStatus::Failed ? " fail to run: " : " give outputs the model does not declare: ") +
+              c.message,
+          model_loc);
+      continue;
+    }
     std::string msg = case_text(c) +
                       (c.status == CaseStatus::Failed ? " fails to run: " : " does not reproduce its golden data: ") +
                       c.message;
     const std::string p = pinned_if(c);
     add(ExecFinding::Kind::GoldenMismatch, msg, p.empty() ? model_loc : loc_of(p));
+  }
+  // Branches that inputs synthesized to select them make fail, and that no run covered: not pinned either (a pin
+  // would force the same state on inputs that do not select it), so this is all that is known of them.
+  for (const auto& bc : branch_coverage(r)) {
+    if (bc.how != "not covered") continue;
+    const auto it = r.synthesis_failed.find(bc.if_path);
+    if (it == r.synthesis_failed.end() || !it->second.count(bc.branch)) continue;
+    add(ExecFinding::Kind::SynthesizedFailed,
+        "If at " + bc.if_path + ": the " + (bc.branch ? "then" : "else") +
+            " branch, which no data set takes, is selected by inputs synthesized from the data (" +
+            it->second.at(bc.branch) +
+            "); the declared input types allow these inputs, so either the branch has a defect or the model assumes "
+            "more than its types state",
+        loc_of(bc.if_path));
   }
   return out;
 }

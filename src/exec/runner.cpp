@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <random>
 #include <set>
 
 #include "exec/compare.hpp"
@@ -150,7 +151,7 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
   if (it == state.natural_runs.end()) return;
   for (const auto& nb : state.natural) done.insert(nb);
   queue_other_branches(it->second.second, it->second.first, done, &plan.covered, plan.input_keys[s], work,
-                       cfg.policy.get(), &mr.not_pinned);
+                       cfg.policy.get(), &mr.not_pinned, &mr.synthesis_failed);
   int runs = 1;
   for (size_t w = 1; w < work.size(); ++w) {
     if (runs++ >= cfg.max_runs_per_data_set) break;
@@ -161,7 +162,7 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
     record(std::move(cr), trace, work[w], true, outputs);
     if (ran)
       queue_other_branches(trace, work[w], done, &plan.covered, plan.input_keys[s], work, cfg.policy.get(),
-                           &mr.not_pinned);
+                           &mr.not_pinned, &mr.synthesis_failed);
   }
 }
 
@@ -183,7 +184,7 @@ DataPlan plan_data_sets(const fs::path& model_path, const RunConfig& cfg, bool t
     }
     plan.sets.insert(plan.sets.end(), s.begin(), s.end());
   }
-  if (plan.sets.empty()) {
+  if (plan.sets.empty() && cfg.random.count == 0) {
     if (takes_inputs) {
       plan.error = "no golden data: no test_data_set_* beside the model and no --data";
       return plan;
@@ -257,19 +258,26 @@ std::string save_case(const fs::path& dir, int index, const Interpreter& ip, con
 
 // Phase kSynthesize: inputs synthesized from the data set `base` to select the branches no data set took. Each
 // set that takes one runs as a case of its own (no golden data: its outputs are the executor's, checked against the
-// declared types); a candidate whose run fails is not a failure of the model, only the reason its branch stays
-// uncovered.
-void run_synthesized(const onnx::ModelProto& model, const RunConfig& cfg, const std::vector<Value>& base,
-                     const std::string& name, ModelResult& mr, PinState& state, int& save_index) {
+// declared types) and is returned, with what its run took, to become a data set of the pin phase (so the Ifs only it
+// reaches get their other branches too). A candidate whose run fails is not a failure of the model, only the reason
+// its branch stays uncovered.
+struct SynthesizedRun {
+  SynthesizedSet set;
+  Trace trace;
+};
+std::vector<SynthesizedRun> run_synthesized(const onnx::ModelProto& model, const RunConfig& cfg,
+                                            const std::vector<Value>& base, const std::string& name, ModelResult& mr,
+                                            PinState& state, int& save_index) {
+  std::vector<SynthesizedRun> kept;
   std::set<std::string> seen;
   for (const auto& [path, ran] : mr.if_coverage) seen.insert(path);
   const std::set<BranchKey> wanted = wanted_branches(seen, state.natural, *cfg.policy);
-  if (wanted.empty()) return;
+  if (wanted.empty()) return kept;
   SynthesisOptions so;
   so.limits = cfg.limits;
-  const SynthesisResult sr = synthesize_inputs(model, *cfg.policy, base, wanted, so);
+  SynthesisResult sr = synthesize_inputs(model, *cfg.policy, base, wanted, so);
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
-  for (const auto& set : sr.sets) {
+  for (auto& set : sr.sets) {
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run_case(model, cfg, set.inputs, nullptr, {}, trace, outputs);
@@ -286,8 +294,11 @@ void run_synthesized(const onnx::ModelProto& model, const RunConfig& cfg, const 
       const Interpreter ip(model, RunOptions{});
       cr.saved_to = save_case(cfg.save_dir, save_index++, ip, set.inputs, outputs, {});
     }
+    const bool ran = cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed;
     mr.cases.push_back(std::move(cr));
+    if (ran) kept.push_back({std::move(set), std::move(trace)});
   }
+  return kept;
 }
 
 }  // namespace
@@ -354,6 +365,25 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
     mr.error = plan.error;
     return mr;
   }
+  // Input sets made in memory (--random, then synthesized), after the data sets; each is its own input (its own key).
+  std::map<size_t, std::vector<Value>> random_sets;
+  std::map<size_t, std::string> synthesized_sets;  // set -> what was synthesized
+  if (cfg.random.count > 0) {
+    std::mt19937_64 rng(cfg.random.seed);
+    for (int k = 0; k < cfg.random.count; ++k) {
+      std::vector<Value> values;
+      if (auto e = random_inputs(probe, cfg.random, rng, values); !e.empty()) {
+        mr.error = e;
+        return mr;
+      }
+      DataSet ds;
+      ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
+      random_sets[plan.sets.size()] = std::move(values);
+      plan.sets.push_back(ds);
+      plan.input_keys.push_back("\x1frandom " + std::to_string(k));
+      plan.covered.insert({plan.input_keys.back(), plan.pins_of(plan.sets.size() - 1, cfg)});
+    }
+  }
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
 
@@ -375,7 +405,12 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         continue;
       }
       Loaded l;
-      if (!synthetic) l = load_data_set(ds, probe);
+      if (auto r = random_sets.find(s); r != random_sets.end()) {
+        l.inputs = r->second;
+        l.outputs.resize(probe.data_outputs().size());
+      } else if (!synthetic) {
+        l = load_data_set(ds, probe);
+      }
       if (!l.error.empty()) {
         CaseResult cr;
         cr.data_set = name;
@@ -385,14 +420,31 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         continue;
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
-        if (cfg.policy && !synthesized) run_synthesized(model, cfg, l.inputs, name, mr, state, save_index);
+        if (cfg.policy && !synthesized)
+          for (const DataSet base = ds;
+               auto& run : run_synthesized(model, cfg, l.inputs, name, mr, state, save_index)) {
+            const size_t at = plan.sets.size();
+            plan.sets.push_back(base);
+            plan.input_keys.push_back("\x1fsynthesized " + run.set.what);
+            state.natural_runs[at] = {PinSet{}, std::move(run.trace)};
+            synthesized_sets[at] = run.set.what;
+            random_sets[at] = std::move(run.set.inputs);
+          }
         synthesized = true;
         continue;
+      }
+      if (state.phase == PinState::kPin && synthesized_sets.count(s)) {
+        // Synthesized inputs pin only the Ifs they reach first: what the data sets' pins ran is not run again.
+        std::set<std::pair<std::string, bool>> ran;
+        for (const auto& [key, done] : state.done_by_input) ran.insert(done.begin(), done.end());
+        state.done_by_input[plan.input_keys[s]].insert(ran.begin(), ran.end());
       }
       run_pin_sets(
           plan, s, name, cfg, mr, state,
           [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-            return run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
+            CaseResult cr = run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
+            if (auto it = synthesized_sets.find(s); it != synthesized_sets.end()) cr.synthesized = it->second;
+            return cr;
           },
           [&](const PinSet& pins, const std::vector<Value>& outputs) {
             const Interpreter ip(model, RunOptions{});
@@ -406,7 +458,8 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
                           std::vector<PinSet>& work, const BranchPolicy* policy,
-                          std::map<std::string, std::map<bool, std::string>>* not_pinned) {
+                          std::map<std::string, std::map<bool, std::string>>* not_pinned,
+                          const std::map<std::string, std::map<bool, std::string>>* refused) {
   for (const auto& [path, site] : trace.ifs)
     for (bool b : {true, false}) {
       if (done.count({path, b}) || site.ran.count(b)) continue;
@@ -416,6 +469,11 @@ void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<st
           continue;
         }
       }
+      if (refused)
+        if (auto r = refused->find(path); r != refused->end() && r->second.count(b)) {
+          if (not_pinned) (*not_pinned)[path].emplace(b, kNotPinnedSynthesisFailed);
+          continue;
+        }
       auto next = pins;
       next[path] = b;
       done.insert({path, b});
@@ -465,14 +523,20 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
       else if (took) bc.how = "pinned";
       else if (auto it = r.not_pinned.find(path); it != r.not_pinned.end() && it->second.count(b)) {
         bc.why = it->second.at(b);
-        bc.how = bc.why.rfind("dead", 0) == 0 ? "dead" : "guarded";
+        bc.how = bc.why.rfind("dead", 0) == 0                      ? "dead"
+                 : bc.why.rfind(kNotPinnedSynthesisFailed, 0) == 0 ? "not covered"
+                                                                   : "guarded";
       } else {
         bc.how = "not run";
       }
       if (!took)
-        if (auto it = r.synthesis_failed.find(path); it != r.synthesis_failed.end() && it->second.count(b))
-          bc.why += (bc.why.empty() ? "" : "; ") + std::string("synthesized inputs select it, but the run fails (") +
-                    it->second.at(b) + ")";
+        if (auto it = r.synthesis_failed.find(path); it != r.synthesis_failed.end() && it->second.count(b)) {
+          const std::string failed = "synthesized inputs select it, but the run fails (" + it->second.at(b) + ")";
+          if (bc.how == "not covered")
+            bc.why = failed + "; so it is not pinned either: " + bc.why.substr(std::string_view("not pinned: ").size());
+          else if (bc.how == "not run") bc.how = "not covered", bc.why = failed;
+          else bc.why += "; " + failed;
+        }
       out.push_back(std::move(bc));
     }
   return out;
@@ -484,7 +548,7 @@ std::string coverage_summary(const std::vector<BranchCoverage>& c) {
   return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["synthesized"]) +
          " by synthesized inputs, " + std::to_string(n["pinned"]) + " reached by pinning, " +
          std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) + " behind shape guards (not pinned), " +
-         std::to_string(n["not run"]) + " not run";
+         std::to_string(n["not covered"]) + " not covered (reason given), " + std::to_string(n["not run"]) + " not run";
 }
 
 }  // namespace condlint::exec

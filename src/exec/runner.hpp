@@ -14,12 +14,16 @@
 
 #include "exec/branch_policy.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/random_inputs.hpp"
 #include "exec/tensor.hpp"
 
 namespace condlint::exec {
 
 struct RunConfig {
   std::vector<std::filesystem::path> data_dirs;  // empty: the test_data_set_* beside the model
+  // --random N (ONNX models): N more input sets, with no golden outputs (their outputs are checked against the
+  // declared types only); with no data set and no --data, these alone.
+  RandomInputs random;
   bool both_branches = true;
   std::map<std::string, bool> pins;  // --pin
   std::optional<double> atol, rtol;
@@ -88,11 +92,17 @@ using PinSet = std::map<std::string, bool>;
 // --branches both: for every If the run `trace` reached, queues `pins` (a copy: `work` grows) plus that If pinned to
 // each branch it has not been queued or run with yet (`done`), unless the data set `data_key` already runs that pin set
 // (`covered`, may be null).
-// A branch `policy` refuses (dead, or behind a shape guard) is not queued; its reason goes to `not_pinned`.
+// A branch `policy` refuses (dead, or behind a shape guard) or `refused` names is not queued; its reason goes to
+// `not_pinned`.
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
                           std::vector<PinSet>& work, const BranchPolicy* policy = nullptr,
-                          std::map<std::string, std::map<bool, std::string>>* not_pinned = nullptr);
+                          std::map<std::string, std::map<bool, std::string>>* not_pinned = nullptr,
+                          const std::map<std::string, std::map<bool, std::string>>* refused = nullptr);
+// Why a branch in `refused` (ModelResult::synthesis_failed) is not pinned: inputs that select it fail, and a pin
+// would force the same state on inputs that do not select it.
+inline constexpr const char* kNotPinnedSynthesisFailed =
+    "not pinned: a pin would force that state on inputs that do not select it";
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
 
@@ -148,7 +158,8 @@ void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Val
 
 // How each branch of each If was covered: "data" (a data set took it), "synthesized" (inputs condlint synthesized
 // took it), "pinned" (only a pinned run reached it), "dead" (proven never to run), "guarded" (behind a shape guard:
-// not pinned, nothing took it), "not run".
+// not pinned, nothing took it), "not covered" (inputs synthesized to select it fail: not pinned either, the reason
+// says how), "not run".
 struct BranchCoverage {
   std::string if_path;
   bool branch = true;
@@ -157,7 +168,7 @@ struct BranchCoverage {
 };
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r);
 // "If branches: 12 taken by the data, 2 by synthesized inputs, 3 reached by pinning, 4 dead, 5 behind shape guards
-// (not pinned), 0 not run"
+// (not pinned), 1 not covered (reason given), 0 not run"
 std::string coverage_summary(const std::vector<BranchCoverage>& c);
 
 }  // namespace condlint::exec

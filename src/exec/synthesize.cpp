@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "exec/interpreter.hpp"
+#include "exec/random_inputs.hpp"
 
 namespace condlint::exec {
 
@@ -109,23 +110,6 @@ class Search {
 };
 
 }  // namespace
-
-Tensor random_tensor(DT dt, const Dims& dims, double lo, double hi, std::mt19937_64& rng) {
-  Tensor t(dt, dims);
-  const int64_t n = t.numel();
-  for (int64_t k = 0; k < n; ++k) {
-    const double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
-    if (is_float(dt)) t.f[k] = lo + u * (hi - lo);
-    else if (is_string(dt)) t.s[k] = "s" + std::to_string(static_cast<int64_t>(lo + u * (hi - lo + 1)));
-    else {
-      const auto l = static_cast<int64_t>(std::ceil(lo)), h = static_cast<int64_t>(std::floor(hi));
-      t.i[k] = h < l ? l : l + static_cast<int64_t>(u * static_cast<double>(h - l + 1));
-      if (t.i[k] > h && h >= l) t.i[k] = h;
-    }
-  }
-  normalize(t);
-  return t;
-}
 
 std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std::set<BranchKey>& taken,
                                     const BranchPolicy& policy) {

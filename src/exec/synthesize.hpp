@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <map>
-#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -53,9 +52,5 @@ SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPol
 // The branches of the Ifs `seen` that `taken` lacks and `policy` does not prove dead: what synthesis looks for.
 std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std::set<BranchKey>& taken,
                                     const BranchPolicy& policy);
-
-// A tensor of element type `dt` and shape `dims` with values drawn uniformly from [lo, hi] (integers: the integers
-// in it; strings: "s<k>"). Shared by `diff --random` and synthesis.
-Tensor random_tensor(DT dt, const Dims& dims, double lo, double hi, std::mt19937_64& rng);
 
 }  // namespace condlint::exec

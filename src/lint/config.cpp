@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 
 namespace condlint {
@@ -54,9 +55,59 @@ Tolerance tolerance(const YAML::Node& n, const char* what) {
   return t;
 }
 
+double signed_number(const YAML::Node& n, const char* what) {
+  if (!n.IsScalar()) fail(n, std::string(what) + " must be a number");
+  try {
+    size_t used = 0;
+    const double v = std::stod(n.Scalar(), &used);
+    if (used != n.Scalar().size() || !std::isfinite(v)) throw std::invalid_argument("x");
+    return v;
+  } catch (const std::exception&) {
+    fail(n, std::string(what) + " must be a finite number, not '" + n.Scalar() + "'");
+  }
+}
+
+// inputs: - {path: GLOB, shapes: {NAME: [d0, d1]}, ranges: {NAME: [LO, HI]}}
+ConfigInputs inputs_entry(const YAML::Node& e) {
+  if (!e.IsMap()) fail(e, "an inputs entry is a mapping with optional path, shapes and ranges");
+  ConfigInputs in;
+  for (const auto& f : e) {
+    const std::string k = scalar(f.first, "a key");
+    if (k == "path") {
+      in.path_glob = scalar(f.second, "path");
+    } else if (k == "shapes" || k == "ranges") {
+      if (!f.second.IsMap()) fail(f.second, k + ": must map input names to lists");
+      for (const auto& kv : f.second) {
+        const std::string name = scalar(kv.first, "an input name");
+        if (!kv.second.IsSequence())
+          fail(kv.second, "the " + k.substr(0, k.size() - 1) + " of '" + name + "' must be a list");
+        if (k == "shapes") {
+          std::vector<int64_t> dims;
+          for (const auto& d : kv.second) {
+            const double v = number(d, "a dim");
+            if (v != std::floor(v) || v > static_cast<double>(int64_t{1} << 31))
+              fail(d, "a dim must be a whole number from 0 to 2^31");
+            dims.push_back(static_cast<int64_t>(v));
+          }
+          in.shapes[name] = std::move(dims);
+        } else {
+          if (kv.second.size() != 2) fail(kv.second, "the range of '" + name + "' must be [LO, HI]");
+          const double lo = signed_number(kv.second[0], "LO"), hi = signed_number(kv.second[1], "HI");
+          if (lo > hi) fail(kv.second, "the range of '" + name + "' must have LO <= HI");
+          in.ranges[name] = {lo, hi};
+        }
+      }
+    } else {
+      fail(f.first, "unknown key '" + k + "' in an inputs entry (path, shapes, ranges)");
+    }
+  }
+  return in;
+}
+
 void parse(const YAML::Node& root, Config& c) {
   if (root.IsNull()) return;  // an empty file is a valid, empty configuration
-  if (!root.IsMap()) fail(root, "the configuration must be a mapping (rules:, ignore:, suppress:, tolerances:)");
+  if (!root.IsMap())
+    fail(root, "the configuration must be a mapping (rules:, ignore:, suppress:, tolerances:, inputs:)");
   for (const auto& kv : root) {
     const std::string key = scalar(kv.first, "a key");
     const YAML::Node& v = kv.second;
@@ -127,8 +178,12 @@ void parse(const YAML::Node& root, Config& c) {
         else if (k == "diff") c.diff = tolerance(t.second, "diff");
         else fail(t.first, "unknown key '" + k + "' in tolerances (run, diff)");
       }
+    } else if (key == "inputs") {
+      if (v.IsNull()) continue;
+      if (!v.IsSequence()) fail(v, "inputs: must be a list of {path, shapes, ranges} entries");
+      for (const auto& e : v) c.inputs.push_back(inputs_entry(e));
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, ignore, suppress, tolerances)");
+      fail(kv.first, "unknown key '" + key + "' (rules, ignore, suppress, tolerances, inputs)");
     }
   }
 }

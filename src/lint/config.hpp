@@ -27,6 +27,14 @@ struct ConfigSuppression {
   int line = 0;  // where the entry is, for the SARIF justification
 };
 
+// Inputs `run --random` and `diff --random` make for the models a path glob matches (inputs: in the file): the
+// shapes and value ranges of named inputs, as --input-shapes and --range give them.
+struct ConfigInputs {
+  std::string path_glob;  // empty: every model
+  std::map<std::string, std::vector<int64_t>> shapes;
+  std::map<std::string, std::pair<double, double>> ranges;
+};
+
 struct Config {
   std::string file;  // the config file as found
   std::string dir;   // its directory (absolute), base of every glob
@@ -34,7 +42,8 @@ struct Config {
   std::vector<std::pair<std::string, int>> level_lines;  // rule -> line, in file order
   std::vector<ConfigIgnore> ignores;
   std::vector<ConfigSuppression> suppressions;
-  Tolerance run, diff;  // kept for `condlint run` / `condlint diff`
+  Tolerance run, diff;               // kept for `condlint run` / `condlint diff`
+  std::vector<ConfigInputs> inputs;  // in file order; a later matching entry wins for the inputs it names
 };
 
 // Loads a config file. On error returns nullopt and sets `error` to "FILE:LINE: what".

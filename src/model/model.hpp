@@ -239,7 +239,7 @@ struct IrData {
 // What `condlint lint --exec` found when it ran the model on the golden data beside it (EX rules read it).
 // Only --exec fills Model::exec; without it the EX rules stay silent.
 struct ExecFinding {
-  enum class Kind { GoldenMismatch, BranchFailed, Unsupported } kind = Kind::GoldenMismatch;
+  enum class Kind { GoldenMismatch, BranchFailed, Unsupported, SynthesizedFailed } kind = Kind::GoldenMismatch;
   std::string message;
   SourceLocation loc;  // the If (or the model's main graph when no node is known)
 };

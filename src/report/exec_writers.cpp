@@ -145,8 +145,9 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
     if (!c.why.empty()) e["why"] = c.why;
     j["branch_coverage"].push_back(std::move(e));
   }
-  j["summary"]["branches"] = {{"data", n["data"]}, {"synthesized", n["synthesized"]}, {"pinned", n["pinned"]},
-                              {"dead", n["dead"]}, {"guarded", n["guarded"]},         {"not_run", n["not run"]}};
+  j["summary"]["branches"] = {
+      {"data", n["data"]},       {"synthesized", n["synthesized"]}, {"pinned", n["pinned"]},  {"dead", n["dead"]},
+      {"guarded", n["guarded"]}, {"not_covered", n["not covered"]}, {"not_run", n["not run"]}};
   dump_json(os, j);
 }
 

@@ -43,9 +43,9 @@ def check(condlint, model, tmp):
     s = run.get("summary", {})
     br = s.get("branches", {})
     print("  run: %s runs, %s failed; If branches: %s by data, %s by synthesized inputs, %s pinned, %s dead, "
-          "%s behind shape guards, %s not run"
+          "%s behind shape guards, %s not covered (reason given), %s not run"
           % (s.get("runs"), s.get("failed"), br.get("data"), br.get("synthesized"), br.get("pinned"), br.get("dead"),
-             br.get("guarded"), br.get("not_run")))
+             br.get("guarded"), br.get("not_covered"), br.get("not_run")))
     for c in run.get("branch_coverage", []):
         print("    %-5s %-11s %s%s" % (c["branch"], c["how"], c["if"], "  (" + c["why"] + ")" if c.get("why") else ""))
     if s.get("failed", 1) != 0:

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Generates the ONNX execution corpus: models with golden data that `condlint run` and `lint --exec` run.
+"""Generates the ONNX execution corpus: models with golden data that `condlint run` and `lint --exec` run
+(corpus/onnx/exec/), and the ONNX exec-cases the corpus test lints with exec on (corpus/onnx/exec-cases/).
 
 Run with Debian's python3-onnx:  /usr/bin/python3 corpus/onnx/exec/gen.py
 The .onnx files and test_data_set_* are committed, so the tests need no Python.
@@ -10,6 +11,9 @@ branch_coverage/: one If for each way a branch gets covered, on data that takes 
   always       dim 0 of x == 1 with x declared [1,n]: its else branch is dead (C012)
   mode_switch  mode > 0 on the input 'mode' (0 in the data): synthesized inputs set mode to 1
   overflow     sum(x) > 1000: a value no simple search over inputs reaches, so its then branch is pinned
+
+exec-cases/synthesized_fails/ (EX004): If 'sel' on the boolean input 'cond'; the data has cond = true; the else
+  branch gathers index 5 of a 2-element x, so the inputs synthesized to select it (cond = false) fail.
 """
 import os
 
@@ -82,5 +86,37 @@ def branch_coverage():
         f.write(numpy_helper.from_array(y, "y").SerializeToString())
 
 
+def write_case(out, name, m, inputs, outputs):
+    ds = os.path.join(out, "test_data_set_0")
+    os.makedirs(ds, exist_ok=True)
+    onnx.save(m, os.path.join(out, name + ".onnx"))
+    for k, (n, v) in enumerate(inputs):
+        with open(os.path.join(ds, f"input_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(v, n).SerializeToString())
+    for k, (n, v) in enumerate(outputs):
+        with open(os.path.join(ds, f"output_{k}.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(v, n).SerializeToString())
+
+
+def synthesized_fails():
+    def out(name):
+        return [h.make_tensor_value_info(name, TP.FLOAT, [2])]
+    then_g = h.make_graph([h.make_node("Identity", ["x"], ["t"])], "sel_then", [], out("t"))
+    else_g = h.make_graph([const("idx", [5, 0], np.int64), h.make_node("Gather", ["x", "idx"], ["e"], axis=0)],
+                          "sel_else", [], out("e"))
+    g = h.make_graph([h.make_node("If", ["cond"], ["y"], name="sel", then_branch=then_g, else_branch=else_g)], "main",
+                     [h.make_tensor_value_info("x", TP.FLOAT, [2]), h.make_tensor_value_info("cond", TP.BOOL, [])],
+                     out("y"))
+    m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)], producer_name="condlint-corpus")
+    m.ir_version = 7
+    onnx.checker.check_model(m, full_check=True)
+    x = np.array([1, 2], dtype=np.float32)
+    d = os.path.join(HERE, "..", "exec-cases", "synthesized_fails")
+    write_case(d, "synthesized_fails", m, [("x", x), ("cond", np.array(True))], [("y", x)])
+    with open(os.path.join(d, "synthesized_fails.expect"), "w") as f:
+        f.write("EX004@node:graph/sel\n")
+
+
 if __name__ == "__main__":
     branch_coverage()
+    synthesized_fails()
