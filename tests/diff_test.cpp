@@ -471,3 +471,40 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
   }
   EXPECT_GE(agree, 800);
 }
+
+namespace {
+
+// Synthesized inputs run on the model as given only; --save writes each input set's run (data and synthesized) as
+// a data set for review, with every runtime's outputs, and that data then covers those branches by itself.
+TEST(DiffRef, SynthesizedInputsAreComparedAndSaved) {
+  std::string err;
+  RuntimeOptions o;
+  auto a = make_runtime("ref", o, err), b = make_runtime("ref", o, err);
+  const fs::path model = test::source_dir() / "corpus/onnx/exec/branch_coverage/branch_coverage.onnx";
+  DiffConfig cfg;
+  cfg.save_dir = test::temp_dir("diff-save");
+  fs::remove_all(cfg.save_dir);
+  const DiffResult r = run_diff({model}, {a.get(), b.get()}, cfg);
+  ASSERT_EQ(r.models[0].error, "");
+  EXPECT_TRUE(r.all_agree());
+  std::vector<std::string> synthesized;
+  for (const auto& c : r.models[0].cases)
+    if (c.data_set.rfind("synthesized: ", 0) == 0) {
+      synthesized.push_back(c.data_set);
+      EXPECT_TRUE(c.pins.empty()) << c.data_set;
+      EXPECT_FALSE(c.saved_to.empty());
+    }
+  EXPECT_EQ(synthesized, (std::vector<std::string>{"synthesized: 'mode' = 1", "synthesized: dim 'n' = 1 ('x' [1,1])"}));
+  EXPECT_TRUE(fs::exists(cfg.save_dir / "test_data_set_2" / "runtime_1" / "output_0.pb"));
+  EXPECT_EQ(test::slurp(cfg.save_dir / "test_data_set_2" / "runtimes.txt"), "runtime_0: ref#1\nruntime_1: ref#2\n");
+  exec::RunConfig rc;
+  rc.data_dirs = {cfg.save_dir};
+  const exec::ModelResult run = exec::run_model(model, rc);
+  EXPECT_EQ(run.failed, 0);
+  EXPECT_EQ(run.passed, 6);  // three saved data sets, each also with the overflow branch pinned
+  for (const auto& c : exec::branch_coverage(run))
+    if (c.if_path == "main/guard" || c.if_path == "main/mode_switch") EXPECT_EQ(c.how, "data") << c.if_path;
+  fs::remove_all(cfg.save_dir);
+}
+
+}  // namespace

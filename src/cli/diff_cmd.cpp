@@ -28,6 +28,7 @@ struct DiffCmdOptions {
   std::string format = "text";
   std::string output;
   std::string work_dir;
+  std::string save;
   int64_t timeout_ms = 0;
   std::string html_file;  // --html FILE
 };
@@ -60,6 +61,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   if (!o.models.empty() && !tolerances_from_config(o.config, o.models.front(), true, cfg.atol, cfg.rtol))
     return kExitError;
   cfg.both_branches = o.branches == "both";
+  cfg.save_dir = o.save;
   if (!o.work_dir.empty()) {
     cfg.work_dir = o.work_dir;
     cfg.keep = true;
@@ -149,6 +151,9 @@ Command add_diff_command(CLI::App& app, const Globals&) {
   diff_cmd->add_option("-o,--output", diffo.output, "Write the report to FILE instead of standard output");
   diff_cmd->add_option("--work-dir", diffo.work_dir,
                        "Keep variants, inputs and outputs in DIR (default: a temp dir, removed)");
+  diff_cmd->add_option("--save", diffo.save,
+                       "Write each input set's run of the model as given (data, random, synthesized) as a data set\n"
+                       "under DIR for review: inputs, the first runtime's outputs, and each runtime's in runtime_R/");
   diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
   return {diff_cmd, [opts] { return run_diff_cmd(*opts); }};
 }

@@ -354,6 +354,39 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   }
 }
 
+// --save: one input set's run of the model as given, as a data set under `dir`; "" when it cannot be written.
+std::string save_run(const fs::path& dir, int index, const InputSet& is, const std::vector<const JobOutcome*>& outs,
+                     const std::vector<std::string>& runtimes, const onnx::GraphProto& g) {
+  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) return "";
+  for (size_t k = 0; k < is.values.size(); ++k) {
+    const std::string f = "input_" + std::to_string(k) + ".pb";
+    fs::copy_file(is.dir / f, d / f, fs::copy_options::overwrite_existing, ec);
+    if (ec) return "";
+  }
+  std::string names;
+  for (size_t r = 0; r < outs.size() && r < runtimes.size(); ++r) {
+    names += "runtime_" + std::to_string(r) + ": " + runtimes[r] + "\n";
+    for (size_t k = 0; k < outs[r]->outputs.size(); ++k) {
+      if (!outs[r]->outputs[k]) continue;
+      std::string pb;
+      try {
+        pb = exec::write_pb_value(*outs[r]->outputs[k], k < static_cast<size_t>(g.output_size()) ? g.output(k).name() : "");
+      } catch (const std::exception&) {
+        continue;  // a value .pb cannot hold (a sequence of optionals): the review has the others
+      }
+      const std::string f = "output_" + std::to_string(k) + ".pb";
+      fs::create_directories(d / ("runtime_" + std::to_string(r)), ec);
+      if (!write_file(d / ("runtime_" + std::to_string(r)) / f, pb)) return "";
+      if (r == 0 && !write_file(d / f, pb)) return "";
+    }
+  }
+  if (!write_file(d / "runtimes.txt", names)) return "";
+  return d.string();
+}
+
 OutputDiff compare_output(const std::string& name, const Value& a, const Value& b, const DiffConfig& cfg) {
   OutputDiff od;
   od.name = name;
@@ -459,6 +492,7 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     for (size_t x = 0; x < runnable.size() && x < outs.size(); ++x) outcomes[r][runnable[x]] = std::move(outs[x]);
   }
 
+  std::vector<int> saved(models.size(), 0);  // --save: data sets written per model
   for (size_t i = 0; i < models.size(); ++i) {
     Prepared& pr = prep[i];
     ModelDiff& md = *pr.md;
@@ -532,6 +566,13 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
           bool any = false;
           for (const auto& o : c.outputs) any |= o.status != OutputDiff::Status::NotComparable;
           if (!any) c.status = CaseDiff::Status::NotComparable;
+        }
+        if (!cfg.save_dir.empty() && vi == 0) {
+          std::vector<const JobOutcome*> outs;
+          for (size_t r = 0; r < runtimes.size(); ++r) outs.push_back(&outcomes[r][k]);
+          fs::path dir = cfg.save_dir;
+          if (models.size() > 1) dir /= std::to_string(i) + "_" + fs::path(models[i]).stem().string();
+          c.saved_to = save_run(dir, saved[i]++, pr.inputs[d], outs, res.runtimes, v.model.graph());
         }
         if (c.status == CaseDiff::Status::Agree) ++md.agree;
         else if (c.status == CaseDiff::Status::NotComparable) ++md.not_comparable;

@@ -76,6 +76,10 @@ struct DiffConfig {
   int max_variants = 256;
   fs::path work_dir;  // where variants, inputs and outputs go ("" : a fresh temp dir, removed afterwards)
   bool keep = false;  // keep the work dir
+  // --save DIR: each input set's run of the model as given (data, random, synthesized), as a data set for review:
+  // DIR/test_data_set_N/input_K.pb, output_K.pb (the first runtime's outputs), runtime_R/output_K.pb (each
+  // runtime's) and runtimes.txt; with several models, DIR/<index>_<model stem>/...
+  fs::path save_dir;
 };
 
 struct OutputDiff {
@@ -103,6 +107,7 @@ struct CaseDiff {
   std::vector<std::string> runtime_errors;  // per runtime, "" when it ran
   std::vector<double> ms;
   std::vector<OutputDiff> outputs;
+  std::string saved_to;  // --save: the data set written
 };
 
 struct ModelDiff {

@@ -29,7 +29,11 @@ std::string pins_str(const std::map<std::string, bool>& pins) {
   return s;
 }
 
-std::string data_set_name(const std::string& data_set) { return fs::path(data_set).filename().string(); }
+// A data set directory by its last segment; names condlint gave (random and synthesized sets) as they are.
+std::string data_set_name(const std::string& data_set) {
+  if (data_set.rfind("synthesized: ", 0) == 0 || data_set.rfind("random_", 0) == 0) return data_set;
+  return fs::path(data_set).filename().string();
+}
 
 const char* status_name(diff::CaseDiff::Status s) {
   switch (s) {
@@ -177,6 +181,7 @@ void write_case_diff_text(std::ostream& os, const diff::CaseDiff& c, const diff:
      << "  branch: " << (c.pins.empty() ? "as the data takes it" : term_safe(onnx_graph::pins_label(c.pins)));
   if (c.pins.empty() && !c.took.empty()) os << " (" << term_safe(onnx_graph::pins_label(c.took)) << ")";
   os << "\n";
+  if (!c.saved_to.empty()) os << "      saved to " << term_safe(c.saved_to) << "\n";
   // Every runtime that failed says why (when all fail, the case is not one runtime's fault).
   bool shown = false;
   for (size_t x = 0; x < c.runtime_errors.size() && x < r.runtimes.size(); ++x)
@@ -230,6 +235,7 @@ nlohmann::json case_diff_json(const diff::CaseDiff& c, const std::vector<std::st
   }
   jc["status"] = status_name(c.status);
   if (!c.message.empty()) jc["message"] = c.message;
+  if (!c.saved_to.empty()) jc["saved_to"] = c.saved_to;
   jc["runtimes"] = nlohmann::json::array();
   for (size_t x = 0; x < c.runtime_errors.size() && x < runtimes.size(); ++x) {
     nlohmann::json jr{{"name", runtimes[x]}, {"ok", c.runtime_errors[x].empty()}};
