@@ -26,10 +26,12 @@ if [ ${#targets[@]} -eq 0 ]; then
   for f in "$root"/fuzz/*_fuzz.cpp; do targets+=("$(basename "$f" .cpp)"); done
 fi
 cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"
-status=0
-for t in "${targets[@]}"; do
-  seeds="$build/seeds/$t"; crash="$root/fuzz/crashers/$t"
-  mkdir -p "$seeds" "$crash"
+# Targets run side by side, one per core (CONDLINT_FUZZ_JOBS, default nproc): each is single-threaded.
+jobs="${CONDLINT_FUZZ_JOBS:-$(nproc)}"
+mkdir -p "$build/logs"
+prepare_seeds() {
+  local t="$1" seeds="$build/seeds/$1"
+  mkdir -p "$seeds"
   case "$t" in
     ir_*) find "$root/corpus" -name '*.xml' -exec cp {} "$seeds/" \; ;;
     merge_*) cp "$root"/fuzz/seeds/merge/* "$seeds/" ;;
@@ -39,7 +41,7 @@ for t in "${targets[@]}"; do
     golden_data_*)
       # The first byte picks the reader (see fuzz/golden_data_fuzz.cpp): 0x00 .npy, 0x40 .pb as a tensor,
       # 0x80.. .pb as a declared sequence / optional.
-      n=0
+      local n=0 f
       while IFS= read -r -d '' f; do
         n=$((n + 1))
         case "$f" in
@@ -49,16 +51,29 @@ for t in "${targets[@]}"; do
       done < <(find "$root/corpus" "$root/tests" "$root/fuzz/seeds/golden_data" \( -name '*.pb' -o -name '*.npy' \) -size -64k -print0) ;;
     *) find "$root/corpus" -type f -size -64k -exec cp {} "$seeds/" \; ;;
   esac
-  echo "fuzz: $t for ${secs}s (log: $build/logs/$t.log)"
-  mkdir -p "$build/logs"
-  # Only new findings count: crashers already kept (and fixed) are moved to tests/fuzz_regressions/.
-  before="$(ls "$crash" | wc -l)"
-  "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crash/" \
-    -print_final_stats=1 "$seeds" >"$build/logs/$t.log" 2>&1 || true
-  grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|.*runtime error)" \
-    "$build/logs/$t.log" | sed "s/^/fuzz: $t: /" || true
-  if [ "$(ls "$crash" | wc -l)" != "$before" ]; then
-    echo "fuzz: $t found problems: $(ls "$crash")"; status=1
-  fi
+}
+status=0
+# Only new findings count: crashers already kept (and fixed) are moved to tests/fuzz_regressions/.
+declare -A before
+for ((i = 0; i < ${#targets[@]}; i += jobs)); do
+  batch=("${targets[@]:i:jobs}")
+  for t in "${batch[@]}"; do
+    crash="$root/fuzz/crashers/$t"
+    mkdir -p "$crash"
+    prepare_seeds "$t"
+    before[$t]="$(ls "$crash" | wc -l)"
+    echo "fuzz: $t for ${secs}s (log: $build/logs/$t.log)"
+    "$build/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$crash/" \
+      -print_final_stats=1 "$build/seeds/$t" >"$build/logs/$t.log" 2>&1 &
+  done
+  wait || true
+  for t in "${batch[@]}"; do
+    crash="$root/fuzz/crashers/$t"
+    grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+==ERROR|SUMMARY|.*runtime error)" \
+      "$build/logs/$t.log" | sed "s/^/fuzz: $t: /" || true
+    if [ "$(ls "$crash" | wc -l)" != "${before[$t]}" ]; then
+      echo "fuzz: $t found problems: $(ls "$crash")"; status=1
+    fi
+  done
 done
 exit "$status"
