@@ -4,11 +4,14 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <unistd.h>
 
 #include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/runner.hpp"
+#include "loaders/loader.hpp"
 #include "bench/ir_gen.hpp"
 #include "tests/test_support.hpp"
 
@@ -79,6 +82,32 @@ TEST(ExecIr, CorpusModelsPassWithBothBranches) {
   const ModelResult n = run_ir_model(corpus_model("nested_if"), RunConfig{});
   EXPECT_EQ(n.if_coverage.size(), 2u);
   EXPECT_TRUE(n.if_coverage.count("main/outer/then/inner"));
+}
+
+// corpus/ir/exec/shape_guard: If(dim 1 of x == 1) with x f32[1,?] and data of shape [1,4]. The IR loader traces the
+// condition (ShapeOf, Gather, Equal), so the then branch is not pinned: pinning would feed it a shape its condition
+// excludes. The lint view carries the condition as text.
+TEST(ExecIr, AShapeGuardIsTracedAndNotPinned) {
+  const fs::path m = corpus_model("shape_guard");
+  const ModelResult r = run_ir_model(m, RunConfig{});
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.failed, 0);
+  EXPECT_EQ(r.cases.size(), 1u);
+  std::map<bool, BranchCoverage> by_branch;
+  for (const auto& c : branch_coverage(r)) by_branch[c.branch] = c;
+  EXPECT_EQ(by_branch[false].how, "data");
+  EXPECT_EQ(by_branch[true].how, "guarded");
+  EXPECT_NE(by_branch[true].why.find("the condition dim 1 of 'x' == 1 tests shapes"), std::string::npos)
+      << by_branch[true].why;
+  const auto lr = condlint::load_file(m.string());
+  ASSERT_TRUE(lr.model);
+  ASSERT_EQ(lr.model->conditionals.size(), 1u);
+  const auto& p = lr.model->conditionals[0].provenance;
+  EXPECT_TRUE(p.traced);
+  EXPECT_TRUE(p.on_shapes);
+  EXPECT_FALSE(p.on_values);
+  EXPECT_EQ(p.text, "dim 1 of 'x' == 1");
+  EXPECT_EQ(p.decided, -1);  // declared IR dims are not facts to decide on
 }
 
 TEST(ExecIr, GoldenDataForBothBranchesIsCompared) {

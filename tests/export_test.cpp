@@ -53,6 +53,14 @@ std::vector<fs::path> ir_models(const fs::path& root) {
 
 // Exports `xml`, writes the ONNX model and the converted data sets under `dir`, and runs the ONNX reference
 // executor on it (both branches of every If).
+// These tests compare the executors on the exported model with the IR executor on the source, not how each covers
+// branches: both run knowing nothing of the conditions (an empty policy), so both pin every branch they do not take.
+exec::RunConfig pin_every_branch() {
+  exec::RunConfig cfg;
+  cfg.policy = std::make_shared<const exec::BranchPolicy>();
+  return cfg;
+}
+
 exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::ExportResult& ex) {
   ex = xport::export_ir(xml, {});
   exec::ModelResult mr;
@@ -66,11 +74,7 @@ exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::
   write(onnx, bytes);
   int n = 0;
   EXPECT_EQ(xport::write_data_sets(xml, ex, dir, &n), "");
-  // Runs with what the IR driver knows of the conditions (nothing: IR conditions are not traced), so both reach
-  // the other branches the same way, by pinning.
-  exec::RunConfig cfg;
-  cfg.policy = std::make_shared<const exec::BranchPolicy>();
-  return exec::run_model(onnx, cfg);
+  return exec::run_model(onnx, pin_every_branch());
 }
 
 std::string summary(const exec::ModelResult& r) {
@@ -102,8 +106,7 @@ TEST(ExportIr, CorpusModelsRunAsTheIrExecutorRunsThem) {
   int exported = 0;
   for (const auto& xml : models) {
     SCOPED_TRACE(xml.string());
-    exec::RunConfig cfg;
-    const exec::ModelResult ir = exec::run_ir_model(xml, cfg);
+    const exec::ModelResult ir = exec::run_ir_model(xml, pin_every_branch());
     ASSERT_TRUE(ir.error.empty()) << ir.error;
     ASSERT_EQ(ir.failed + ir.unsupported, 0) << summary(ir);
     TmpDir tmp(xml.stem().string());
@@ -158,7 +161,7 @@ TEST(ExportIr, ExecCasesKeepTheirOutcome) {
   ASSERT_FALSE(models.empty());
   for (const auto& xml : models) {
     SCOPED_TRACE(xml.string());
-    const exec::ModelResult ir = exec::run_ir_model(xml, {});
+    const exec::ModelResult ir = exec::run_ir_model(xml, pin_every_branch());
     TmpDir tmp("case_" + xml.stem().string());
     xport::ExportResult ex;
     const exec::ModelResult on = run_exported(xml, tmp.dir, ex);

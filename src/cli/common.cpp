@@ -42,16 +42,26 @@ bool parse_pin(const std::string& p, std::string& node, bool& value) {
   return true;
 }
 
-bool tolerances_from_config(const std::string& config, const std::string& model, bool for_diff,
-                            std::optional<double>& atol, std::optional<double>& rtol) {
+namespace {
+
+// The configuration of `model`: --config FILE, else the .condlint.yaml found from its directory upwards. False (the
+// error printed) when it cannot be read; true with `out` empty when there is none.
+bool config_of(const std::string& config, const std::string& model, std::optional<Config>& out) {
   const std::string path = config.empty() ? find_config(model) : config;
   if (path.empty()) return true;
   std::string err;
-  const auto c = load_config(path, err);
-  if (!c) {
-    std::cerr << "condlint: " << term_safe(err) << "\n";
-    return false;
-  }
+  out = load_config(path, err);
+  if (!out) std::cerr << "condlint: " << term_safe(err) << "\n";
+  return out.has_value();
+}
+
+}  // namespace
+
+bool tolerances_from_config(const std::string& config, const std::string& model, bool for_diff,
+                            std::optional<double>& atol, std::optional<double>& rtol) {
+  std::optional<Config> c;
+  if (!config_of(config, model, c)) return false;
+  if (!c) return true;
   const Tolerance& t = for_diff ? c->diff : c->run;
   if (!atol) atol = t.atol;
   if (!rtol) rtol = t.rtol;
@@ -109,14 +119,9 @@ bool random_inputs_options(int count, uint64_t seed, const std::vector<std::stri
     }
     out.shapes[spec.substr(0, colon)] = *parsed;
   }
-  const std::string path = config.empty() ? find_config(model) : config;
-  if (path.empty()) return true;
-  std::string err;
-  const auto c = load_config(path, err);
-  if (!c) {
-    std::cerr << "condlint: " << term_safe(err) << "\n";
-    return false;
-  }
+  std::optional<Config> c;
+  if (!config_of(config, model, c)) return false;
+  if (!c) return true;
   // Later entries win; the command line wins over all of them.
   std::map<std::string, exec::Dims> from_config_shapes;
   std::map<std::string, std::pair<double, double>> from_config_ranges;

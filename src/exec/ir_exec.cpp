@@ -783,8 +783,9 @@ std::string save_case(const fs::path& dir, int index, const std::vector<Value>& 
 
 }  // namespace
 
-ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
+ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
+  RunConfig cfg = config;
   mr.model = model_path.string();
   std::string bytes;
   if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
@@ -811,6 +812,8 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& cfg) {
     mr.error = model_path.string() + ": no graph";
     return mr;
   }
+  // Which branches pinning may reach: from the conditions the IR loader traced (a shape guard is never pinned).
+  if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(*model);
   guard().limits = cfg.limits;
   size_t n_params = 0, n_results = 0;
   for (const auto& n : model->graphs[0].nodes) {

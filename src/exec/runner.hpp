@@ -30,8 +30,9 @@ struct RunConfig {
   std::filesystem::path save_dir;  // --save
   Limits limits;
   int max_runs_per_data_set = 256;
-  // Which branches pinning may reach (from the loaded model's condition provenance); null: run_model loads the
-  // model to make it (ONNX), or every branch may be pinned (IR, NNAPI: their conditions are not traced yet).
+  // Which branches pinning may reach (from the loaded model's condition provenance); null: the ONNX and IR drivers
+  // make it from the model they load, and the NNAPI driver pins every branch (NNAPI conditions are not traced: NNAPI
+  // has no op that reads a shape, so none is a shape guard).
   std::shared_ptr<const BranchPolicy> policy;
   // The caller read the file with its format's loader and found it readable (lint --exec): the run does not read
   // it again for that verdict.

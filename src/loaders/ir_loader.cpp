@@ -9,6 +9,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/xml_flat.hpp"
+#include "model/condition_trace.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
 #include "model/parallel.hpp"
@@ -596,6 +597,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     view.has_condition = true;
     view.condition = outer[0];
     view.condition.label = "condition from " + outer[0].label;
+    view.provenance = trace_model_condition(*model_, node.sources[0]);
   }
   view.outputs.reserve(node.outputs.size());
   for (size_t j = 0; j < node.outputs.size(); ++j) {

@@ -1,5 +1,7 @@
 #include "loaders/onnx_condition.hpp"
 
+#include "model/condition_trace.hpp"
+
 #include <onnx/onnx_pb.h>
 
 #include <cmath>
@@ -29,12 +31,7 @@ struct Sym {
   bool scalar_known() const { return length_known && v.size() == 1 && v[0].has_value(); }
 };
 
-std::string num(double d) {
-  if (std::fabs(d) < 9e15 && d == std::floor(d)) return std::to_string(static_cast<long long>(d));
-  std::ostringstream ss;
-  ss << d;
-  return ss.str();
-}
+std::string num(double d) { return condition_number(d); }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -215,9 +212,7 @@ class Tracer {
       Sym s = in(0);
       for (auto& e : s.v)
         if (e) e = *e != 0 ? 0.0 : 1.0;
-      if (s.comparison && s.text.find(" == ") != std::string::npos) s.text.replace(s.text.find(" == "), 4, " != ");
-      else if (s.comparison && s.text.find(" != ") != std::string::npos) s.text.replace(s.text.find(" != "), 4, " == ");
-      else s.text = "not (" + s.text + ")";
+      s.text = negated_condition(s.text, s.comparison);
       s.is_shape_of = false;
       return s;
     }

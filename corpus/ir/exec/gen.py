@@ -302,6 +302,31 @@ def if_in_loop():
                 json.dump({"pins": pins}, f)
 
 
+def shape_guard():
+    """A shape guard as exporters write them: If(dim 1 of x == 1) then x + 1, else x * 2, with x f32[1,?]. The data
+    has x [1,4], so the then branch is reached only by inputs of another shape: it is behind a shape guard, and
+    `condlint run` does not pin it (pinning would feed it a shape its condition excludes)."""
+    w = bytearray()
+    g = Graph(w)
+    x = g.layer("Parameter", "x", [], [("f32", [1, -1])], data={"element_type": "f32", "shape": "1,?"})[0]
+    shp = g.op("ShapeOf", "shape", [x], "i64", [2], data={"output_type": "i64"}, version="opset3")
+    n = g.op("Gather", "n", [shp, g.const("i1", "i64", 1), g.const("axis0", "i64", 0)], "i64", [],
+             data={"batch_dims": 0}, version="opset8")
+    cond = g.op("Equal", "is_single", [n, g.const("one", "i64", 1)], "boolean", [], data={"auto_broadcast": "numpy"})
+    t = Graph(w)
+    p = t.layer("Parameter", "p", [], [("f32", [1, -1])], data={"element_type": "f32", "shape": "1,?"})[0]
+    t.result("then_out", t.op("Add", "plus_one", [p, t.const("c1", "f32", 1.0)], "f32", [1, -1],
+                              data={"auto_broadcast": "numpy"}))
+    e = Graph(w)
+    p = e.layer("Parameter", "p", [], [("f32", [1, -1])], data={"element_type": "f32", "shape": "1,?"})[0]
+    e.result("else_out", e.op("Multiply", "twice", [p, e.const("c2", "f32", 2.0)], "f32", [1, -1],
+                              data={"auto_broadcast": "numpy"}))
+    out = g.if_layer("guard", cond, [x], t, e, [("f32", [1, -1])])
+    g.result("out", out[0])
+    X = np.array([[1, 2, 3, 4]], np.float32)
+    write_model("shape_guard", g, w, [([X], [X * 2], None)])
+
+
 def exec_case(name, else_body, golden, expect):
     """corpus/ir/exec-cases/<name>: cond, x f32[2] -> If(then: Relu(x), else: else_body(graph, x)); one data set
     with cond = true whose output_0 is `golden`; the .expect names the EX rule `lint --exec` must report."""
@@ -330,18 +355,19 @@ def exec_case(name, else_body, golden, expect):
 def exec_cases():
     # EX001: the golden output is wrong at index 1 (relu gives 0).
     exec_case("golden_mismatch", lambda e, p: e.op("Negative", "neg", [p], "f32", [2]),
-              lambda X: np.array([1.5, 0.25], np.float32), "EX001  # data set 0 expects 0.25 where relu(-2) = 0")
+              lambda X: np.array([1.5, 0.25], np.float32), "EX001@2 # data set 0 expects 0.25 where relu(-2) = 0")
     # EX002: the else branch gathers index 5 of a 2-element tensor: it cannot run.
     exec_case("branch_failed",
               lambda e, p: e.op("Gather", "gather", [p, e.const("idx", "i64", [5, 0]), e.const("axis", "i64", 0)], "f32", [2],
                                 data={"batch_dims": 0}, version="opset8"),
-              lambda X: np.maximum(X, 0), "EX002  # the else branch (pinned) fails: Gather index 5 out of range")
+              lambda X: np.maximum(X, 0), "EX002@18 # the else branch (pinned) fails: Gather index 5 out of range")
     # EX003: the else branch uses HSwish, which the executor does not implement.
     exec_case("unsupported_op", lambda e, p: e.op("HSwish", "hswish", [p], "f32", [2], version="opset4"),
-              lambda X: np.maximum(X, 0), "EX003  # unsupported op HSwish at main/sel/else/hswish")
+              lambda X: np.maximum(X, 0), "EX003@83 # unsupported op HSwish at main/sel/else/hswish")
 
 
 if __name__ == "__main__":
+    shape_guard()
     if_in_loop()
     exec_cases()
     spec_if()
