@@ -74,6 +74,7 @@ class IrBuilder {
   void index_ids(int g);  // fills graph_extra[g].index_of_id when the ids allow
   void resolve_edges(int g);
   ConditionalView build_view(const IrIf& info) const;
+  IrConstIndex ir_consts_;  // for the conditions' Consts (filled before the views are built)
   ValueDesc value_of(int g, const ValueRef& src) const;
 
   const std::string& path_;
@@ -597,7 +598,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     view.has_condition = true;
     view.condition = outer[0];
     view.condition.label = "condition from " + outer[0].label;
-    view.provenance = trace_model_condition(*model_, node.sources[0]);
+    view.provenance = trace_model_condition(*model_, node.sources[0], &ir_consts_);
   }
   view.outputs.reserve(node.outputs.size());
   for (size_t j = 0; j < node.outputs.size(); ++j) {
@@ -801,6 +802,7 @@ void IrBuilder::read_net(const X& root) {
   // graph's sources and edge statuses, or its own view.
   parallel_for(model_->graphs.size(), layers, [this](size_t g) { resolve_edges(static_cast<int>(g)); });
   model_->conditionals.resize(ir_->ifs.size());
+  ir_consts_ = index_ir_consts(*model_);
   parallel_for(ir_->ifs.size(), layers, [this](size_t i) { model_->conditionals[i] = build_view(ir_->ifs[i]); });
 }
 

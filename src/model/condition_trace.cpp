@@ -21,6 +21,10 @@ std::string num(double d) { return condition_number(d); }
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
+uint64_t key(int graph, int node) {
+  return (static_cast<uint64_t>(static_cast<uint32_t>(graph)) << 32) | static_cast<uint32_t>(node);
+}
+
 // The comparison, logic and arithmetic ops of OpenVINO's opsets, by the symbol the text uses.
 const std::map<std::string_view, std::string_view>& binary_ops() {
   static const std::map<std::string_view, std::string_view> ops = {
@@ -44,7 +48,7 @@ struct Sym {
 
 class Tracer {
  public:
-  Tracer(const Model& m, ConditionProvenance& out) : m_(m), out_(out) {}
+  Tracer(const Model& m, const IrConstIndex* consts, ConditionProvenance& out) : m_(m), consts_(consts), out_(out) {}
 
   Sym eval(const ValueRef& ref, int depth) {
     if (!ref.valid() || ref.graph >= static_cast<int>(m_.graphs.size()) ||
@@ -135,9 +139,9 @@ class Tracer {
 
   // The values of a small integer Const, read from the weights file within its bounds; nothing when it is not one.
   std::optional<std::vector<double>> const_values(const ValueRef& ref) {
-    if (!m_.ir || !m_.ir->weights_size) return std::nullopt;
-    for (const IrConst& c : m_.ir->consts) {
-      if (c.graph != ref.graph || c.node != ref.node) continue;
+    if (!m_.ir || !m_.ir->weights_size || !consts_) return std::nullopt;
+    if (auto it = consts_->find(key(ref.graph, ref.node)); it != consts_->end()) {
+      const IrConst& c = *it->second;
       if (!c.offset || !c.size || *c.offset < 0 || *c.size <= 0 || *c.size > kMaxConstBytes ||
           static_cast<uint64_t>(*c.offset) + static_cast<uint64_t>(*c.size) > *m_.ir->weights_size)
         return std::nullopt;
@@ -165,6 +169,7 @@ class Tracer {
   }
 
   const Model& m_;
+  const IrConstIndex* consts_;
   ConditionProvenance& out_;
   int steps_ = 0;
 };
@@ -186,10 +191,17 @@ std::string negated_condition(const std::string& text, bool comparison) {
   return s;
 }
 
-ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond) {
+IrConstIndex index_ir_consts(const Model& m) {
+  IrConstIndex out;
+  if (m.ir)
+    for (const IrConst& c : m.ir->consts) out.emplace(key(c.graph, c.node), &c);
+  return out;
+}
+
+ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts) {
   ConditionProvenance p;
   if (!cond.valid()) return p;
-  Tracer t(m, p);
+  Tracer t(m, consts, p);
   p.text = t.eval(cond, 0).text;
   p.traced = true;
   p.tested.assign(t.tested_.begin(), t.tested_.end());

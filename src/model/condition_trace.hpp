@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 
 #include "model/model.hpp"
 
@@ -18,8 +19,12 @@ std::string condition_number(double d);
 // wrapped ("not ('c')").
 std::string negated_condition(const std::string& text, bool comparison);
 
-// The provenance of the value `cond` (a node output of `m`). Bounded: at most a few hundred steps and 24
-// levels, past which a value is opaque.
-ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond);
+// An IR model's Consts by their layer, for reading the values a condition compares with (built once per model).
+using IrConstIndex = std::unordered_map<uint64_t, const IrConst*>;
+IrConstIndex index_ir_consts(const Model& m);
+
+// The provenance of the value `cond` (a node output of `m`); `consts` (may be null) gives the IR Consts' values.
+// Bounded: at most a few hundred steps and 24 levels, past which a value is opaque.
+ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts);
 
 }  // namespace condlint
