@@ -85,20 +85,24 @@ TEST(ExecIr, CorpusModelsPassWithBothBranches) {
 }
 
 // corpus/ir/exec/shape_guard: If(dim 1 of x == 1) with x f32[1,?] and data of shape [1,4]. The IR loader traces the
-// condition (ShapeOf, Gather, Equal), so the then branch is not pinned: pinning would feed it a shape its condition
-// excludes. The lint view carries the condition as text.
-TEST(ExecIr, AShapeGuardIsTracedAndNotPinned) {
+// condition (ShapeOf, Gather, Equal), so the then branch is never pinned (pinning would feed it a shape its
+// condition excludes): inputs synthesized with the open dim set to 1 reach it. Without those (a search with no
+// runs) it stays behind the shape guard. The lint view carries the condition as text.
+TEST(ExecIr, AShapeGuardIsTracedAndReachedBySynthesizedInputs) {
   const fs::path m = corpus_model("shape_guard");
   const ModelResult r = run_ir_model(m, RunConfig{});
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.failed, 0);
-  EXPECT_EQ(r.cases.size(), 1u);
+  ASSERT_EQ(r.cases.size(), 2u);
+  EXPECT_EQ(r.cases[1].synthesized, "dim 1 of 'x' = 1 ('x' [1,1])");
+  for (const auto& c : r.cases) EXPECT_TRUE(c.pins.empty());
   std::map<bool, BranchCoverage> by_branch;
   for (const auto& c : branch_coverage(r)) by_branch[c.branch] = c;
   EXPECT_EQ(by_branch[false].how, "data");
-  EXPECT_EQ(by_branch[true].how, "guarded");
-  EXPECT_NE(by_branch[true].why.find("the condition dim 1 of 'x' == 1 tests shapes"), std::string::npos)
-      << by_branch[true].why;
+  EXPECT_EQ(by_branch[true].how, "synthesized");
+  RunConfig taken;
+  taken.both_branches = false;
+  EXPECT_EQ(run_ir_model(m, taken).cases.size(), 1u);
   const auto lr = condlint::load_file(m.string());
   ASSERT_TRUE(lr.model);
   ASSERT_EQ(lr.model->conditionals.size(), 1u);
@@ -151,9 +155,10 @@ TEST(ExecIr, WrongGoldenValueIsAMismatchWithIndex) {
   EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch);
   ASSERT_FALSE(r.cases[0].outputs.empty());
   EXPECT_EQ(r.cases[0].outputs[0].first_index, "[1]");
-  // The other branch (then: Relu) ran too, without golden data.
+  // The other branch (then: Relu) ran too, without golden data, on inputs synthesized to select it.
   ASSERT_EQ(r.cases.size(), 2u);
-  EXPECT_TRUE(r.cases[1].derived);
+  EXPECT_EQ(r.cases[1].synthesized, "'cond' = true");
+  EXPECT_FALSE(r.cases[1].golden);
   EXPECT_EQ(r.cases[1].status, CaseStatus::Passed);
 }
 

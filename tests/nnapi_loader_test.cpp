@@ -276,3 +276,48 @@ TEST(NnapiLoader, ExecFindingsAtAnOperationCarryItsJsonPointer) {
   EXPECT_EQ(out.findings[0].loc.pointer, model->nnapi->subgraphs[0].operations[0].loc.pointer);
   EXPECT_EQ(out.findings[0].loc.pointer, "/main/operations/0");
 }
+
+namespace {
+
+// The IF's condition as the view traces it: a subgraph input read directly, or GREATER of an input and a constant.
+TEST(NnapiLoader, TheConditionIsTraced) {
+  auto direct = load_nnapi("x.nnapi.json", kValid);
+  ASSERT_TRUE(direct && direct->conditionals.size() == 1u);
+  const ConditionProvenance& d = direct->conditionals[0].provenance;
+  EXPECT_TRUE(d.traced);
+  EXPECT_EQ(d.text, "'cond'");
+  EXPECT_TRUE(d.on_values);
+  EXPECT_FALSE(d.on_shapes);
+  EXPECT_EQ(d.tested, std::vector<std::string>{"cond"});
+
+  std::string computed = kValid;
+  const std::string cond_operand =
+      R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},)";
+  ASSERT_NE(computed.find(cond_operand), std::string::npos);
+  computed.replace(computed.find(cond_operand), cond_operand.size(),
+                   R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "TEMPORARY_VARIABLE"},)");
+  const std::string y_operand =
+      R"({"name": "y", "type": "TENSOR_FLOAT32", "dimensions": [2], "lifetime": "SUBGRAPH_OUTPUT"}
+    ],)";
+  ASSERT_NE(computed.find(y_operand), std::string::npos);
+  computed.replace(computed.find(y_operand), y_operand.size(),
+                   R"({"name": "y", "type": "TENSOR_FLOAT32", "dimensions": [2], "lifetime": "SUBGRAPH_OUTPUT"},
+      {"name": "level", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},
+      {"name": "limit", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [0.5]}
+    ],)");
+  const std::string ops = R"({"type": "IF", "inputs": [0, 1, 2, 3], "outputs": [4]})";
+  ASSERT_NE(computed.find(ops), std::string::npos);
+  computed.replace(computed.find(ops), ops.size(), R"({"type": "GREATER", "inputs": [5, 6], "outputs": [0]},
+      {"type": "IF", "inputs": [0, 1, 2, 3], "outputs": [4]})");
+  const std::string ins = R"("inputIndexes": [0, 3],)";
+  ASSERT_NE(computed.find(ins), std::string::npos);
+  computed.replace(computed.find(ins), ins.size(), R"("inputIndexes": [5, 3],)");
+  auto m = load_nnapi("x.nnapi.json", computed);
+  ASSERT_TRUE(m && m->conditionals.size() == 1u);
+  const ConditionProvenance& p = m->conditionals[0].provenance;
+  EXPECT_EQ(p.text, "'level' > 'limit'");
+  EXPECT_TRUE(p.on_values);
+  EXPECT_EQ(p.tested, std::vector<std::string>{"level"});
+}
+
+}  // namespace

@@ -783,6 +783,31 @@ std::string save_case(const fs::path& dir, int index, const std::vector<Value>& 
 
 }  // namespace
 
+namespace {
+
+// The main graph's Parameters as synthesis sees them: in order, each dim open where the IR leaves it dynamic (a
+// bounded dim is kept as the data gives it).
+std::vector<InputDecl> input_decls(const Model& m) {
+  std::vector<InputDecl> out;
+  if (m.graphs.empty()) return out;
+  for (const Node& n : m.graphs[0].nodes) {
+    if (n.op != "Parameter") continue;
+    InputDecl d;
+    d.name = n.display();
+    if (!n.outputs.empty() && n.outputs[0].shape.rank_known) {
+      d.has_shape = true;
+      for (const Dim& dim : n.outputs[0].shape.dims) {
+        d.dims.push_back(dim.is_dynamic() ? std::nullopt : std::optional<int64_t>(dim.lo));
+        d.dim_names.emplace_back();
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
 ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
   RunConfig cfg = config;
@@ -829,13 +854,15 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
   int save_index = 0;
+  bool synthesized = false;
+  MemorySets memory;  // synthesized input sets
   PinState state;
   for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
     for (size_t s = 0; s < sets.size(); ++s) {
       const DataSet& ds = sets[s];
       const std::string name = synthetic ? "" : ds.dir.string();
       if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
-      if (state.phase == PinState::kSynthesize) continue;  // IR conditions are not traced: nothing to search from
+      if (state.phase == PinState::kSynthesize && synthesized) continue;
       CaseResult bad;
       bad.data_set = name;
       bad.status = CaseStatus::Failed;
@@ -847,7 +874,10 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
       std::vector<Value> inputs;
       std::vector<std::optional<Value>> golden;
       try {
-        if (!synthetic) {
+        if (auto m = memory.inputs.find(s); m != memory.inputs.end()) {
+          inputs = m->second;
+          golden.resize(n_results);
+        } else if (!synthetic) {
           if (ds.inputs.size() > n_params)
             fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " +
                  std::to_string(n_params) + " Parameters");
@@ -868,10 +898,37 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
         mr.cases.push_back(bad);
         continue;
       }
+      if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
+        synthesized = true;
+        synthesize_phase(
+            cfg, plan, s, name, inputs, input_decls(*model),
+            [&](const std::vector<Value>& in, Trace& trace) {
+              RunOptions ro;
+              ro.limits = cfg.limits;
+              IrRunner ir(*model, ro, &loops);
+              struct Keep {  // the trace as far as the run got, also when it throws
+                Trace& t;
+                IrRunner& r;
+                ~Keep() { t = r.trace(); }
+              } keep{trace, ir};
+              ir.run(in);
+            },
+            mr, state, memory,
+            [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {
+              return run_case(*model, cfg, in, nullptr, {}, trace, outputs, &loops);
+            },
+            [&](const std::vector<Value>& in, const std::vector<Value>& outputs) {
+              return save_case(cfg.save_dir, save_index++, in, outputs, {});
+            });
+        continue;
+      }
+      skip_pins_already_run(plan, s, memory, state);
       run_pin_sets(
           plan, s, name, cfg, mr, state,
           [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-            return run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
+            CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
+            if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
+            return cr;
           },
           [&](const PinSet& pins, const std::vector<Value>& outputs) {
             return save_case(cfg.save_dir, save_index++, inputs, outputs, pins);

@@ -256,31 +256,27 @@ std::string save_case(const fs::path& dir, int index, const Interpreter& ip, con
   return d.string();
 }
 
-// Phase kSynthesize: inputs synthesized from the data set `base` to select the branches no data set took. Each
-// set that takes one runs as a case of its own (no golden data: its outputs are the executor's, checked against the
-// declared types) and is returned, with what its run took, to become a data set of the pin phase (so the Ifs only it
-// reaches get their other branches too). A candidate whose run fails is not a failure of the model, only the reason
-// its branch stays uncovered.
-struct SynthesizedRun {
-  SynthesizedSet set;
-  Trace trace;
-};
-std::vector<SynthesizedRun> run_synthesized(const onnx::ModelProto& model, const RunConfig& cfg,
-                                            const std::vector<Value>& base, const std::string& name, ModelResult& mr,
-                                            PinState& state, int& save_index) {
-  std::vector<SynthesizedRun> kept;
+}  // namespace
+
+void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std::string& name,
+                      const std::vector<Value>& base, const std::vector<InputDecl>& decls,
+                      const CandidateRun& candidate, ModelResult& mr, PinState& state, MemorySets& memory,
+                      const std::function<CaseResult(const std::vector<Value>&, Trace&, std::vector<Value>&)>& run_one,
+                      const std::function<std::string(const std::vector<Value>&, const std::vector<Value>&)>& save) {
+  if (!cfg.policy) return;
   std::set<std::string> seen;
   for (const auto& [path, ran] : mr.if_coverage) seen.insert(path);
   const std::set<BranchKey> wanted = wanted_branches(seen, state.natural, *cfg.policy);
-  if (wanted.empty()) return kept;
+  if (wanted.empty()) return;
   SynthesisOptions so;
   so.limits = cfg.limits;
-  SynthesisResult sr = synthesize_inputs(model, *cfg.policy, base, wanted, so);
+  SynthesisResult sr = synthesize_inputs(decls, candidate, *cfg.policy, base, wanted, so);
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
+  const DataSet from = plan.sets[s];
   for (auto& set : sr.sets) {
     Trace trace;
     std::vector<Value> outputs;
-    CaseResult cr = run_case(model, cfg, set.inputs, nullptr, {}, trace, outputs);
+    CaseResult cr = run_one(set.inputs, trace, outputs);
     cr.data_set = name;
     cr.synthesized = set.what;
     for (const auto& [path, site] : trace.ifs) {
@@ -290,18 +286,27 @@ std::vector<SynthesizedRun> run_synthesized(const onnx::ModelProto& model, const
         state.natural.insert({path, b});
       }
     }
-    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed) {
-      const Interpreter ip(model, RunOptions{});
-      cr.saved_to = save_case(cfg.save_dir, save_index++, ip, set.inputs, outputs, {});
-    }
+    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
+      cr.saved_to = save(set.inputs, outputs);
     const bool ran = cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed;
     mr.cases.push_back(std::move(cr));
-    if (ran) kept.push_back({std::move(set), std::move(trace)});
+    if (!ran) continue;
+    // A data set of the pin phase of its own, so that the Ifs only it reaches get their other branches too.
+    const size_t at = plan.sets.size();
+    plan.sets.push_back(from);
+    plan.input_keys.push_back("\x1fsynthesized " + set.what);
+    state.natural_runs[at] = {PinSet{}, std::move(trace)};
+    memory.synthesized[at] = set.what;
+    memory.inputs[at] = std::move(set.inputs);
   }
-  return kept;
 }
 
-}  // namespace
+void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state) {
+  if (state.phase != PinState::kPin || !memory.synthesized.count(s)) return;
+  std::set<std::pair<std::string, bool>> ran;
+  for (const auto& [key, done] : state.done_by_input) ran.insert(done.begin(), done.end());
+  state.done_by_input[plan.input_keys[s]].insert(ran.begin(), ran.end());
+}
 
 void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg) {
   if (expected) {
@@ -366,8 +371,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
     return mr;
   }
   // Input sets made in memory (--random, then synthesized), after the data sets; each is its own input (its own key).
-  std::map<size_t, std::vector<Value>> random_sets;
-  std::map<size_t, std::string> synthesized_sets;  // set -> what was synthesized
+  MemorySets memory;
   if (cfg.random.count > 0) {
     std::mt19937_64 rng(cfg.random.seed);
     for (int k = 0; k < cfg.random.count; ++k) {
@@ -378,7 +382,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
       }
       DataSet ds;
       ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
-      random_sets[plan.sets.size()] = std::move(values);
+      memory.inputs[plan.sets.size()] = std::move(values);
       plan.sets.push_back(ds);
       plan.input_keys.push_back("\x1frandom " + std::to_string(k));
       plan.covered.insert({plan.input_keys.back(), plan.pins_of(plan.sets.size() - 1, cfg)});
@@ -405,7 +409,7 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         continue;
       }
       Loaded l;
-      if (auto r = random_sets.find(s); r != random_sets.end()) {
+      if (auto r = memory.inputs.find(s); r != memory.inputs.end()) {
         l.inputs = r->second;
         l.outputs.resize(probe.data_outputs().size());
       } else if (!synthetic) {
@@ -420,30 +424,45 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         continue;
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
-        if (cfg.policy && !synthesized)
-          for (const DataSet base = ds;
-               auto& run : run_synthesized(model, cfg, l.inputs, name, mr, state, save_index)) {
-            const size_t at = plan.sets.size();
-            plan.sets.push_back(base);
-            plan.input_keys.push_back("\x1fsynthesized " + run.set.what);
-            state.natural_runs[at] = {PinSet{}, std::move(run.trace)};
-            synthesized_sets[at] = run.set.what;
-            random_sets[at] = std::move(run.set.inputs);
+        if (!synthesized) {
+          synthesized = true;
+          std::vector<InputDecl> decls;
+          try {
+            decls = input_decls(model);
+          } catch (const std::exception&) {
+            continue;
           }
-        synthesized = true;
+          const std::vector<Value> base = l.inputs;  // plan.sets grows below
+          synthesize_phase(
+              cfg, plan, s, name, base, decls,
+              [&](const std::vector<Value>& inputs, Trace& trace) {
+                RunOptions ro;
+                ro.limits = cfg.limits;
+                Interpreter ip(model, ro);
+                struct Keep {  // the trace as far as the run got, also when it throws
+                  Trace& t;
+                  Interpreter& i;
+                  ~Keep() { t = i.trace; }
+                } keep{trace, ip};
+                ip.run(inputs);
+              },
+              mr, state, memory,
+              [&](const std::vector<Value>& inputs, Trace& trace, std::vector<Value>& outputs) {
+                return run_case(model, cfg, inputs, nullptr, {}, trace, outputs);
+              },
+              [&](const std::vector<Value>& inputs, const std::vector<Value>& outputs) {
+                const Interpreter ip(model, RunOptions{});
+                return save_case(cfg.save_dir, save_index++, ip, inputs, outputs, {});
+              });
+        }
         continue;
       }
-      if (state.phase == PinState::kPin && synthesized_sets.count(s)) {
-        // Synthesized inputs pin only the Ifs they reach first: what the data sets' pins ran is not run again.
-        std::set<std::pair<std::string, bool>> ran;
-        for (const auto& [key, done] : state.done_by_input) ran.insert(done.begin(), done.end());
-        state.done_by_input[plan.input_keys[s]].insert(ran.begin(), ran.end());
-      }
+      skip_pins_already_run(plan, s, memory, state);
       run_pin_sets(
           plan, s, name, cfg, mr, state,
           [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
             CaseResult cr = run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
-            if (auto it = synthesized_sets.find(s); it != synthesized_sets.end()) cr.synthesized = it->second;
+            if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
             return cr;
           },
           [&](const PinSet& pins, const std::vector<Value>& outputs) {

@@ -15,6 +15,7 @@
 #include "exec/branch_policy.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/random_inputs.hpp"
+#include "exec/synthesize.hpp"
 #include "exec/tensor.hpp"
 
 namespace condlint::exec {
@@ -151,6 +152,24 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
                   PinState& state,
                   const std::function<CaseResult(const PinSet&, bool, Trace&, std::vector<Value>&)>& run,
                   const std::function<std::string(const PinSet&, const std::vector<Value>&)>& save);
+
+// Input sets a driver holds in memory rather than in files (--random, synthesized), by their index among the plan's
+// sets, and what each synthesized one is.
+struct MemorySets {
+  std::map<size_t, std::vector<Value>> inputs;
+  std::map<size_t, std::string> synthesized;
+};
+// Phase kSynthesize, shared by the ONNX and IR drivers: inputs synthesized from `base` (the inputs of data set `s`)
+// to select the branches no data set took (exec/synthesize.hpp; `candidate` runs a candidate in the driver's
+// executor). Each kept set runs as a case (`run_one`, no golden data; `save` for --save) and joins `plan` as a data
+// set of the pin phase, its inputs in `memory`; a candidate that fails is recorded in mr.synthesis_failed.
+void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std::string& name,
+                      const std::vector<Value>& base, const std::vector<InputDecl>& decls,
+                      const CandidateRun& candidate, ModelResult& mr, PinState& state, MemorySets& memory,
+                      const std::function<CaseResult(const std::vector<Value>&, Trace&, std::vector<Value>&)>& run_one,
+                      const std::function<std::string(const std::vector<Value>&, const std::vector<Value>&)>& save);
+// Before the pin phase of a synthesized set: the pins the data sets ran are not run again for it.
+void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state);
 
 // Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and

@@ -67,26 +67,28 @@ Tensor resized_like(const Tensor& base, const Dims& dims, std::mt19937_64& rng) 
 
 class Search {
  public:
-  Search(const onnx::ModelProto& model, const std::set<BranchKey>& wanted, const SynthesisOptions& opt,
-         SynthesisResult& res)
-      : model_(model), wanted_(wanted), opt_(opt), res_(res) {}
+  Search(const CandidateRun& run, const std::set<BranchKey>& wanted, const SynthesisOptions& opt, SynthesisResult& res)
+      : run_(run), wanted_(wanted), opt_(opt), res_(res) {}
 
   bool done() const { return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs; }
 
   void try_candidate(Candidate c) {
     if (done()) return;
     ++res_.runs;
-    RunOptions ro;
-    ro.limits = opt_.limits;
-    Interpreter ip(model_, ro);
+    Trace trace;
     std::string error;
     try {
-      ip.run(c.inputs);
-    } catch (const std::exception& e) {
+      run_(c.inputs, trace);
+    } catch (const ExecError& e) {
+      // An op the executor lacks or a limit it hit says nothing of the model: the candidate neither reaches nor
+      // fails the branch, which pinning then runs and reports as such.
+      if (e.kind != ErrKind::Invalid) return;
       error = e.what();
+    } catch (const std::exception&) {
+      return;
     }
     std::set<BranchKey> fresh;
-    for (const auto& [path, site] : ip.trace.ifs)
+    for (const auto& [path, site] : trace.ifs)
       for (bool b : site.ran)
         if (wanted_.count({path, b}) && !reached_.count({path, b})) fresh.insert({path, b});
     if (fresh.empty()) return;
@@ -102,7 +104,7 @@ class Search {
   }
 
  private:
-  const onnx::ModelProto& model_;
+  const CandidateRun& run_;
   const std::set<BranchKey>& wanted_;
   const SynthesisOptions& opt_;
   SynthesisResult& res_;
@@ -120,17 +122,53 @@ std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std
   return out;
 }
 
+std::vector<InputDecl> input_decls(const onnx::ModelProto& model) {
+  std::vector<InputDecl> out;
+  for (const auto* vi : Interpreter(model, RunOptions{}).data_inputs()) {
+    InputDecl d;
+    d.name = vi->name();
+    if (vi->has_type() && vi->type().has_tensor_type() && vi->type().tensor_type().has_shape()) {
+      d.has_shape = true;
+      for (const auto& dim : vi->type().tensor_type().shape().dim()) {
+        d.dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? std::optional<int64_t>(dim.dim_value())
+                                                                     : std::nullopt);
+        d.dim_names.push_back(dim.has_dim_param() ? dim.dim_param() : std::string());
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPolicy& policy,
                                   const std::vector<Value>& base, const std::set<BranchKey>& wanted,
                                   const SynthesisOptions& opt) {
+  std::vector<InputDecl> decls;
+  try {
+    decls = input_decls(model);
+  } catch (const std::exception&) {
+    return {};
+  }
+  const CandidateRun run = [&](const std::vector<Value>& inputs, Trace& trace) {
+    RunOptions ro;
+    ro.limits = opt.limits;
+    Interpreter ip(model, ro);
+    try {
+      ip.run(inputs);
+    } catch (...) {
+      trace = ip.trace;
+      throw;
+    }
+    trace = ip.trace;
+  };
+  return synthesize_inputs(decls, run, policy, base, wanted, opt);
+}
+
+SynthesisResult synthesize_inputs(const std::vector<InputDecl>& ins, const CandidateRun& run,
+                                  const BranchPolicy& policy, const std::vector<Value>& base,
+                                  const std::set<BranchKey>& wanted, const SynthesisOptions& opt) {
   SynthesisResult res;
   if (wanted.empty() || opt.max_runs <= 0) return res;
-  std::vector<const onnx::ValueInfoProto*> ins;
-  try {
-    ins = Interpreter(model, RunOptions{}).data_inputs();
-  } catch (const std::exception&) {
-    return res;
-  }
   if (ins.size() != base.size()) return res;
   for (const auto& v : base)
     if (!v.is_tensor()) return res;
@@ -145,7 +183,7 @@ SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPol
     if (p->on_values)
       for (const auto& name : p->tested)
         for (size_t k = 0; k < ins.size(); ++k)
-          if (ins[k]->name() == name && base[k].t->numel() <= kMaxValueElements && !is_string(base[k].t->dt)) {
+          if (ins[k].name == name && base[k].t->numel() <= kMaxValueElements && !is_string(base[k].t->dt)) {
             add_unique(value_inputs, name);
             for (double c : p->constants) add_unique(value_constants, c);
           }
@@ -155,11 +193,11 @@ SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPol
     }
   }
 
-  Search search(model, wanted, opt, res);
+  Search search(run, wanted, opt, res);
   // Values: each small input the condition reads set whole to each constant, one either side of it, 0 and 1.
   for (const auto& name : value_inputs) {
     size_t k = 0;
-    while (ins[k]->name() != name) ++k;
+    while (ins[k].name != name) ++k;
     const Tensor& t = *base[k].t;
     std::vector<double> values;
     if (t.dt == DT::Bool) values = {0, 1};
@@ -191,15 +229,14 @@ SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPol
   if (on_shapes) {
     std::vector<Symbol> symbols;
     for (size_t k = 0; k < ins.size(); ++k) {
-      if (!ins[k]->has_type() || !ins[k]->type().has_tensor_type() || !ins[k]->type().tensor_type().has_shape())
-        continue;
-      const auto& dims = ins[k]->type().tensor_type().shape().dim();
-      if (static_cast<size_t>(dims.size()) != base[k].t->rank()) continue;
-      for (int a = 0; a < dims.size(); ++a) {
-        if (dims[a].has_dim_value() && dims[a].dim_value() >= 0) continue;
-        const std::string name = dims[a].has_dim_param() && !dims[a].dim_param().empty()
-                                     ? dims[a].dim_param()
-                                     : "dim " + std::to_string(a) + " of '" + ins[k]->name() + "'";
+      if (!ins[k].has_shape) continue;
+      const auto& dims = ins[k].dims;
+      if (dims.size() != base[k].t->rank()) continue;
+      for (size_t a = 0; a < dims.size(); ++a) {
+        if (dims[a]) continue;
+        const std::string name = a < ins[k].dim_names.size() && !ins[k].dim_names[a].empty()
+                                     ? ins[k].dim_names[a]
+                                     : "dim " + std::to_string(a) + " of '" + ins[k].name + "'";
         auto it = std::find_if(symbols.begin(), symbols.end(), [&](const Symbol& s) { return s.name == name; });
         if (it == symbols.end()) {
           symbols.push_back({name, {}, base[k].t->shape[static_cast<size_t>(a)]});
@@ -235,7 +272,7 @@ SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPol
             fits = false;
             break;
           }
-          shapes += (shapes.empty() ? "" : ", ") + ("'" + ins[k]->name() + "' " + dims_str(d));
+          shapes += (shapes.empty() ? "" : ", ") + ("'" + ins[k].name + "' " + dims_str(d));
         }
         if (!fits) continue;
         c.what = (s.name.rfind("dim ", 0) == 0 ? s.name : "dim '" + s.name + "'") + " = " + std::to_string(v) + " (" +

@@ -7,13 +7,16 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "exec/branch_policy.hpp"
+#include "exec/interpreter.hpp"
 #include "exec/tensor.hpp"
 
 namespace onnx {
@@ -44,10 +47,27 @@ struct SynthesisOptions {
   uint64_t seed = 0;
 };
 
-// Searches for inputs, starting from `base` (one data set's inputs), that take the branches in `wanted`.
+// A data input as the model declares it: its name and, when the shape is stated, each dim (a size, or open).
+struct InputDecl {
+  std::string name;
+  bool has_shape = false;
+  std::vector<std::optional<int64_t>> dims;  // nullopt: open
+  std::vector<std::string> dim_names;        // the symbol of an open dim ("" when it has none)
+};
+// Runs the model unpinned on `inputs`, filling `trace` as far as it got; throws when the run fails.
+using CandidateRun = std::function<void(const std::vector<Value>& inputs, Trace& trace)>;
+
+// Searches for inputs, starting from `base` (one data set's inputs, one per `decls` entry), that take the branches
+// in `wanted`; `run` runs each candidate (the driver's executor).
+SynthesisResult synthesize_inputs(const std::vector<InputDecl>& decls, const CandidateRun& run,
+                                  const BranchPolicy& policy, const std::vector<Value>& base,
+                                  const std::set<BranchKey>& wanted, const SynthesisOptions& opt);
+// The same for an ONNX model, run by the ONNX interpreter.
 SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPolicy& policy,
                                   const std::vector<Value>& base, const std::set<BranchKey>& wanted,
                                   const SynthesisOptions& opt);
+// An ONNX model's data inputs as InputDecls.
+std::vector<InputDecl> input_decls(const onnx::ModelProto& model);
 
 // The branches of the Ifs `seen` that `taken` lacks and `policy` does not prove dead: what synthesis looks for.
 std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std::set<BranchKey>& taken,

@@ -11,6 +11,7 @@
 
 #include "loaders/json_pos.hpp"
 #include "loaders/loader.hpp"
+#include "model/condition_trace.hpp"
 #include "model/nnapi_data.hpp"
 
 namespace condlint {
@@ -862,6 +863,9 @@ void NnBuilder::build_views() {
         c.has_condition = true;
         c.condition = value_of(c.graph, op.inputs[0]);
         c.condition.label += ", input 0";
+        if (c.graph < static_cast<int>(model_->graphs.size()) &&
+            c.node < static_cast<int>(model_->graphs[c.graph].nodes.size()))
+          c.provenance = trace_node_input(*model_, c.graph, c.node, 0);
         // Android rejects a condition of unknown size outright (not "cannot prove one element"):
         // NN021 reports those, so C003/C004 are told not to judge this shape.
         if (nn::has_unknown_size(sg.operands[op.inputs[0]])) c.condition.scalar_or_dynamic_rank = true;

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <string_view>
 
+#include "model/nnapi_data.hpp"
+
 namespace condlint {
 
 namespace {
@@ -25,18 +27,39 @@ uint64_t key(int graph, int node) {
   return (static_cast<uint64_t>(static_cast<uint32_t>(graph)) << 32) | static_cast<uint32_t>(node);
 }
 
-// The comparison, logic and arithmetic ops of OpenVINO's opsets, by the symbol the text uses.
+// The comparison, logic and arithmetic ops of OpenVINO's opsets and of NNAPI, by the symbol the text uses (NNAPI's
+// ADD, SUB and MUL take a fused activation as a third input, which the text leaves out).
 const std::map<std::string_view, std::string_view>& binary_ops() {
-  static const std::map<std::string_view, std::string_view> ops = {
-      {"Equal", "=="},       {"NotEqual", "!="},  {"Greater", ">"},      {"GreaterEqual", ">="},
-      {"Less", "<"},         {"LessEqual", "<="}, {"LogicalAnd", "and"}, {"LogicalOr", "or"},
-      {"LogicalXor", "xor"}, {"Add", "+"},        {"Subtract", "-"},     {"Multiply", "*"}};
+  static const std::map<std::string_view, std::string_view> ops = {{"Equal", "=="},
+                                                                   {"NotEqual", "!="},
+                                                                   {"Greater", ">"},
+                                                                   {"GreaterEqual", ">="},
+                                                                   {"Less", "<"},
+                                                                   {"LessEqual", "<="},
+                                                                   {"LogicalAnd", "and"},
+                                                                   {"LogicalOr", "or"},
+                                                                   {"LogicalXor", "xor"},
+                                                                   {"Add", "+"},
+                                                                   {"Subtract", "-"},
+                                                                   {"Multiply", "*"},
+                                                                   {"EQUAL", "=="},
+                                                                   {"NOT_EQUAL", "!="},
+                                                                   {"GREATER", ">"},
+                                                                   {"GREATER_EQUAL", ">="},
+                                                                   {"LESS", "<"},
+                                                                   {"LESS_EQUAL", "<="},
+                                                                   {"LOGICAL_AND", "and"},
+                                                                   {"LOGICAL_OR", "or"},
+                                                                   {"ADD", "+"},
+                                                                   {"SUB", "-"},
+                                                                   {"MUL", "*"}};
   return ops;
 }
 
 // Ops that pass their first input's value on (as far as the condition is concerned).
 bool passes_value(std::string_view op) {
-  return op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Convert" || op == "Identity";
+  return op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Convert" || op == "Identity" ||
+         op == "CAST" || op == "RESHAPE" || op == "SQUEEZE" || op == "EXPAND_DIMS";
 }
 
 struct Sym {
@@ -57,7 +80,7 @@ class Tracer {
     const Node& n = m_.graphs[ref.graph].nodes[ref.node];
     const std::string name = n.display();
     if (depth > kMaxDepth || ++steps_ > kMaxSteps) return opaque(name);
-    auto in = [&](size_t i) { return i < n.sources.size() ? eval(n.sources[i], depth + 1) : opaque("?"); };
+    auto in = [&](size_t i) { return eval_input(ref.graph, ref.node, i, depth + 1); };
     if (n.op == "Parameter") return opaque(name);
     if (n.op == "Const" || n.op == "Constant") {
       Sym s;
@@ -98,7 +121,7 @@ class Tracer {
         }
       return s;
     }
-    if (n.op == "LogicalNot") {
+    if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") {
       Sym s = in(0);
       s.text = negated_condition(s.text, s.comparison);
       s.shape_of.clear();
@@ -111,6 +134,30 @@ class Tracer {
       s.text = a.text + " " + std::string(b->second) + " " + c.text;
       s.comparison = b->second == "==" || b->second == "!=" || b->second == ">" || b->second == ">=" ||
                      b->second == "<" || b->second == "<=";
+      return s;
+    }
+    return opaque(name);
+  }
+
+  // Input `i` of a node: the output that feeds it, or, where no node does (an NNAPI subgraph input or constant
+  // operand), the operand itself.
+  Sym eval_input(int graph, int node, size_t i, int depth) {
+    const Node& n = m_.graphs[graph].nodes[node];
+    if (i < n.sources.size() && n.sources[i].valid()) return eval(n.sources[i], depth);
+    if (!m_.nnapi || i >= n.inputs.size() || graph >= static_cast<int>(m_.nnapi->subgraphs.size())) return opaque("?");
+    const auto& operands = m_.nnapi->subgraphs[graph].operands;
+    size_t idx = 0;
+    try {
+      idx = std::stoul(n.inputs[i].id);
+    } catch (const std::exception&) {
+      return opaque("?");
+    }
+    if (idx >= operands.size()) return opaque("?");
+    const NnOperand& o = operands[idx];
+    const std::string name = o.name.empty() ? "operand " + std::to_string(idx) : o.name;
+    if (o.lifetime == nn::CONSTANT_COPY || o.lifetime == nn::CONSTANT_REFERENCE) {
+      Sym s;
+      s.text = quoted(name);
       return s;
     }
     return opaque(name);
@@ -196,6 +243,19 @@ IrConstIndex index_ir_consts(const Model& m) {
   if (m.ir)
     for (const IrConst& c : m.ir->consts) out.emplace(key(c.graph, c.node), &c);
   return out;
+}
+
+ConditionProvenance trace_node_input(const Model& m, int graph, int node, int input) {
+  ConditionProvenance p;
+  if (graph < 0 || graph >= static_cast<int>(m.graphs.size()) || node < 0 ||
+      node >= static_cast<int>(m.graphs[graph].nodes.size()) || input < 0)
+    return p;
+  Tracer t(m, nullptr, p);
+  p.text = t.eval_input(graph, node, static_cast<size_t>(input), 0).text;
+  p.traced = true;
+  p.tested.assign(t.tested_.begin(), t.tested_.end());
+  p.constants.assign(t.constants_.begin(), t.constants_.end());
+  return p;
 }
 
 ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts) {

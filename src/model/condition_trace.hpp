@@ -1,9 +1,8 @@
 // What a condition in the unified Model is computed from, for the formats whose loader has no tracer of its own
-// (OpenVINO IR; ONNX traces in loaders/onnx_condition with its constants and inferred shapes). Walks back from
-// the value that feeds the condition through the ops that compute shapes, comparisons and logic, up to
-// Parameters, Consts and ops it does not look into. Structural only: it says what the condition reads (shapes,
-// values, which ones) and how, and never decides it (declared IR dims are what the IR rules check, not facts to
-// build on).
+// (OpenVINO IR and NNAPI; ONNX traces in loaders/onnx_condition with its constants and inferred shapes). Walks back
+// from the value that feeds the condition through the ops that compute shapes, comparisons and logic, up to Parameters,
+// Consts and ops it does not look into. Structural only: it says what the condition reads (shapes, values, which ones)
+// and how, and never decides it (declared IR dims are what the IR rules check, not facts to build on).
 #pragma once
 
 #include <string>
@@ -26,5 +25,8 @@ IrConstIndex index_ir_consts(const Model& m);
 // The provenance of the value `cond` (a node output of `m`); `consts` (may be null) gives the IR Consts' values.
 // Bounded: at most a few hundred steps and 24 levels, past which a value is opaque.
 ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts);
+// The provenance of input `input` of node `node` in graph `graph` (an NNAPI IF's condition operand, which may be a
+// subgraph input or a constant rather than an operation's output).
+ConditionProvenance trace_node_input(const Model& m, int graph, int node, int input);
 
 }  // namespace condlint

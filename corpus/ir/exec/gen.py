@@ -304,8 +304,8 @@ def if_in_loop():
 
 def shape_guard():
     """A shape guard as exporters write them: If(dim 1 of x == 1) then x + 1, else x * 2, with x f32[1,?]. The data
-    has x [1,4], so the then branch is reached only by inputs of another shape: it is behind a shape guard, and
-    `condlint run` does not pin it (pinning would feed it a shape its condition excludes)."""
+    has x [1,4], so the then branch is reached only by inputs of another shape: `condlint run` never pins it (pinning
+    would feed it a shape its condition excludes) and reaches it with inputs synthesized with the open dim set to 1."""
     w = bytearray()
     g = Graph(w)
     x = g.layer("Parameter", "x", [], [("f32", [1, -1])], data={"element_type": "f32", "shape": "1,?"})[0]
@@ -327,14 +327,22 @@ def shape_guard():
     write_model("shape_guard", g, w, [([X], [X * 2], None)])
 
 
-def exec_case(name, else_body, golden, expect):
+def exec_case(name, else_body, golden, expect, computed_cond=False):
     """corpus/ir/exec-cases/<name>: cond, x f32[2] -> If(then: Relu(x), else: else_body(graph, x)); one data set
-    with cond = true whose output_0 is `golden`; the .expect names the EX rule `lint --exec` must report."""
+    with cond = true whose output_0 is `golden`; the .expect names the EX rule `lint --exec` must report.
+    computed_cond: the condition is max(x) < 100 instead (x alone is the input), a value no input search aims at,
+    so the else branch is reached by pinning."""
     global ROOT
     w = bytearray()
     g = Graph(w)
-    cond = g.param("cond", "boolean", [])
-    x = g.param("x", "f32", [2])
+    if computed_cond:
+        x = g.param("x", "f32", [2])
+        top = g.op("ReduceMax", "top", [x, g.const("axes", "i64", [0])], "f32", [], data={"keep_dims": "false"})
+        cond = g.op("Less", "small", [top, g.const("limit", "f32", 100.0)], "boolean", [],
+                    data={"auto_broadcast": "numpy"})
+    else:
+        cond = g.param("cond", "boolean", [])
+        x = g.param("x", "f32", [2])
     t = Graph(w)
     p = t.param("p", "f32", [2])
     t.result("then_out", t.op("Relu", "relu", [p], "f32", [2]))
@@ -346,7 +354,7 @@ def exec_case(name, else_body, golden, expect):
     X = np.array([1.5, -2.0], np.float32)
     saved = ROOT
     ROOT = os.path.join(os.path.dirname(saved), "exec-cases")
-    write_model(name, g, w, [([np.array(True), X], [golden(X)], None)])
+    write_model(name, g, w, [([X] if computed_cond else [np.array(True), X], [golden(X)], None)])
     with open(os.path.join(ROOT, name, name + ".expect"), "w") as f:
         f.write(expect + "\n")
     ROOT = saved
@@ -360,7 +368,8 @@ def exec_cases():
     exec_case("branch_failed",
               lambda e, p: e.op("Gather", "gather", [p, e.const("idx", "i64", [5, 0]), e.const("axis", "i64", 0)], "f32", [2],
                                 data={"batch_dims": 0}, version="opset8"),
-              lambda X: np.maximum(X, 0), "EX002@18 # the else branch (pinned) fails: Gather index 5 out of range")
+              lambda X: np.maximum(X, 0), "EX002@50 # the else branch (pinned) fails: Gather index 5 out of range",
+              computed_cond=True)
     # EX003: the else branch uses HSwish, which the executor does not implement.
     exec_case("unsupported_op", lambda e, p: e.op("HSwish", "hswish", [p], "f32", [2], version="opset4"),
               lambda X: np.maximum(X, 0), "EX003@83 # unsupported op HSwish at main/sel/else/hswish")
