@@ -806,6 +806,32 @@ std::vector<InputDecl> input_decls(const Model& m) {
   return out;
 }
 
+// Phase kSynthesize of the IR driver: synthesize_phase with the IR executor.
+void synthesize_ir(const Model& model, const std::map<int64_t, LoopMap>& loops, const RunConfig& cfg, DataPlan& plan,
+                   size_t s, const std::string& name, std::vector<Value> base, ModelResult& mr, PinState& state,
+                   MemorySets& memory, int& save_index) {
+  synthesize_phase(
+      cfg, plan, s, name, base, input_decls(model),
+      [&](const std::vector<Value>& in, Trace& trace) {
+        RunOptions ro;
+        ro.limits = cfg.limits;
+        IrRunner ir(model, ro, &loops);
+        struct Keep {  // the trace as far as the run got, also when it throws
+          Trace& t;
+          IrRunner& r;
+          ~Keep() { t = r.trace(); }
+        } keep{trace, ir};
+        ir.run(in);
+      },
+      mr, state, memory,
+      [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {
+        return run_case(model, cfg, in, nullptr, {}, trace, outputs, &loops);
+      },
+      [&](const std::vector<Value>& in, const std::vector<Value>& outputs) {
+        return save_case(cfg.save_dir, save_index++, in, outputs, {});
+      });
+}
+
 }  // namespace
 
 ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
@@ -900,26 +926,7 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
         synthesized = true;
-        synthesize_phase(
-            cfg, plan, s, name, inputs, input_decls(*model),
-            [&](const std::vector<Value>& in, Trace& trace) {
-              RunOptions ro;
-              ro.limits = cfg.limits;
-              IrRunner ir(*model, ro, &loops);
-              struct Keep {  // the trace as far as the run got, also when it throws
-                Trace& t;
-                IrRunner& r;
-                ~Keep() { t = r.trace(); }
-              } keep{trace, ir};
-              ir.run(in);
-            },
-            mr, state, memory,
-            [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {
-              return run_case(*model, cfg, in, nullptr, {}, trace, outputs, &loops);
-            },
-            [&](const std::vector<Value>& in, const std::vector<Value>& outputs) {
-              return save_case(cfg.save_dir, save_index++, in, outputs, {});
-            });
+        synthesize_ir(*model, loops, cfg, plan, s, name, inputs, mr, state, memory, save_index);
         continue;
       }
       skip_pins_already_run(plan, s, memory, state);

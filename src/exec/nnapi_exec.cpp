@@ -10,6 +10,7 @@
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
+#include "loaders/loader.hpp"
 #include "model/nnapi_data.hpp"
 
 namespace condlint::exec {
@@ -95,6 +96,7 @@ int enum_of(const json& j, const std::map<std::string, int>& names, const char* 
 const char* op_name(int t);
 
 struct Operand {
+  std::string name;
   int type = 0, lifetime = 0;
   Dims dims;
   double scale = 0;
@@ -214,6 +216,7 @@ Graph parse_graph(const json& g, std::string& values) {
   Graph out;
   for (const auto& o : g.at("operands")) {
     Operand x;
+    if (o.contains("name") && o["name"].is_string()) x.name = o["name"].get<std::string>();
     x.type = enum_of(o.at("type"), kTypes, "operand type");
     x.lifetime = enum_of(o.at("lifetime"), kLifetimes, "lifetime");
     if (o.contains("dimensions"))
@@ -679,9 +682,116 @@ NVal value_from_example(const json& ex, const Operand& decl) {
 
 }  // namespace
 
-ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
+namespace {
+
+struct Example {
+  std::string name;
+  bool expect_failure = false;
+  std::vector<NVal> inputs;
+  std::vector<std::optional<NVal>> golden;  // empty for synthesized inputs
+  std::string synthesized;                  // what was synthesized ("" for an example of the file)
+};
+
+// One run of `ex` with `pins`: its case (compared with the example's outputs unless derived) and what it took.
+CaseResult run_example(const NModel& m, const RunConfig& cfg, const Example& ex, const PinSet& pins, bool derived,
+                       Trace& trace, bool& ran) {
+  CaseResult cr;
+  cr.data_set = ex.name;
+  cr.pins = pins;
+  cr.derived = derived;
+  cr.synthesized = ex.synthesized;
+  Exec x{m, cfg, pins, {}, std::chrono::steady_clock::now()};
+  std::vector<NVal> outs;
+  ran = false;
+  try {
+    outs = x.run(m.main, ex.inputs, "main", 0);
+    ran = true;
+  } catch (const ExecError& err) {
+    cr.message = err.what();
+    cr.status = err.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
+  } catch (const std::exception& err) {
+    cr.message = std::string("internal error: ") + err.what();
+    cr.status = CaseStatus::Failed;
+  }
+  cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x.start).count();
+  trace = x.trace;
+  for (auto& [p, site] : trace.ifs) cr.if_branches[p] = std::vector<bool>(site.ran.begin(), site.ran.end());
+  cr.branch_problems = trace.branch_problems;
+  if (ex.expect_failure && !derived) {
+    if (cr.status == CaseStatus::Failed) {
+      cr.status = CaseStatus::Passed;
+      cr.message = "failed as expected: " + cr.message;
+    } else if (ran) {
+      cr.status = CaseStatus::Mismatch;
+      cr.message = "the example expects the execution to fail, but it ran";
+    }
+    return cr;
+  }
+  if (!ran) return cr;
+  const bool loose = m.relaxed || m.any_f16;
+  for (size_t k = 0; k < outs.size(); ++k) {
+    OutputResult o;
+    o.name = "output " + std::to_string(k);
+    if (!derived && k < ex.golden.size() && ex.golden[k]) {
+      o.compared = true;
+      cr.golden = true;
+      const NVal& g = *ex.golden[k];
+      const bool q = is_quant(g.type) || g.t.dt == DT::I32;
+      std::optional<double> atol = cfg.atol, rtol = cfg.rtol;
+      if (!atol) atol = q ? 1.0 : (g.t.dt == DT::Bool ? 0.0 : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625 : 1e-5);
+      if (!rtol)
+        rtol = q || g.t.dt == DT::Bool        ? 0.0
+               : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625
+                                              : 5 * 1.1920928955078125e-7;
+      Tensor actual = outs[k].t;
+      if (actual.dt != g.t.dt) actual = cast_tensor(actual, g.t.dt);
+      Comparison c = compare_values(Value::tensor(actual), Value::tensor(g.t), atol, rtol);
+      o.ok = c.ok;
+      o.detail = c.reason;
+      o.max_abs = c.max_abs;
+      o.max_rel = c.max_rel;
+      o.first_index = c.first_index;
+      o.tolerance = c.tolerance;
+    }
+    if (!o.ok && cr.status == CaseStatus::Passed) {
+      cr.status = CaseStatus::Mismatch;
+      cr.message = o.name + ": " + o.detail;
+    }
+    cr.outputs.push_back(o);
+  }
+  if (!cr.branch_problems.empty()) {
+    cr.status = CaseStatus::Mismatch;
+    cr.message = cr.branch_problems.front();
+  }
+  return cr;
+}
+
+// The main subgraph's inputs as synthesis sees them. Only booleans, 32-bit integers and floats are offered (a
+// quantized input's stored value is not the value a condition compares); NNAPI has no op that reads a shape, so no
+// dim is left open to resize.
+std::vector<InputDecl> nnapi_input_decls(const NModel& m) {
+  std::vector<InputDecl> out;
+  for (size_t k = 0; k < m.main.inputs.size(); ++k) {
+    InputDecl d;
+    const uint32_t idx = m.main.inputs[k];
+    if (idx < m.main.operands.size()) {
+      const Operand& o = m.main.operands[idx];
+      static const std::set<int> kPlain = {nn::BOOL,         nn::TENSOR_BOOL8, nn::INT32,
+                                           nn::TENSOR_INT32, nn::FLOAT32,      nn::TENSOR_FLOAT32};
+      const bool plain = kPlain.count(o.type) > 0;
+      d.name = plain ? (o.name.empty() ? "operand " + std::to_string(idx) : o.name) : std::string();
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace
+
+ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
   ModelResult mr;
   mr.model = path.string();
+  RunConfig cfg = config;
   guard().limits = cfg.limits;
   if (!cfg.vetted) {
     if (auto why = unreadable_file(path); !why.empty()) {
@@ -700,120 +810,121 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& cfg) {
     mr.error = "no golden data: the model has no `examples`";
     return mr;
   }
-  const bool loose = m.relaxed || m.any_f16;
+  if (!cfg.policy)  // which branches pinning may reach, from the conditions the loader traced
+    if (LoadResult lr = load_file(path.string()); lr.model)
+      cfg.policy = std::make_shared<const BranchPolicy>(*lr.model);
+  std::vector<Example> examples;
   for (size_t e = 0; e < m.examples.size(); ++e) {
-    const json& ex = m.examples[e];
-    const std::string name = "examples/" + std::to_string(e);
-    const bool expect_failure = ex.value("expectFailure", false);
-    std::vector<NVal> inputs;
-    std::vector<std::optional<NVal>> golden;
+    const json& ej = m.examples[e];
+    Example ex;
+    ex.name = "examples/" + std::to_string(e);
+    ex.expect_failure = ej.value("expectFailure", false);
     try {
-      const auto& ins = ex.at("inputs");
+      const auto& ins = ej.at("inputs");
       if (ins.size() != m.main.inputs.size())
         fail("example has " + std::to_string(ins.size()) + " inputs, the model " +
              std::to_string(m.main.inputs.size()));
       for (size_t k = 0; k < ins.size(); ++k)
-        inputs.push_back(value_from_example(ins[k], m.main.operands[m.main.inputs[k]]));
-      const auto& outs = ex.at("outputs");
+        ex.inputs.push_back(value_from_example(ins[k], m.main.operands[m.main.inputs[k]]));
+      const auto& outs = ej.at("outputs");
       for (size_t k = 0; k < outs.size() && k < m.main.outputs.size(); ++k)
-        golden.push_back(outs[k].is_null()
-                             ? std::nullopt
-                             : std::optional<NVal>(value_from_example(outs[k], m.main.operands[m.main.outputs[k]])));
+        ex.golden.push_back(outs[k].is_null()
+                                ? std::nullopt
+                                : std::optional<NVal>(value_from_example(outs[k], m.main.operands[m.main.outputs[k]])));
     } catch (const std::exception& x) {
       CaseResult cr;
-      cr.data_set = name;
+      cr.data_set = ex.name;
       cr.status = CaseStatus::Failed;
       cr.message = std::string("example: ") + x.what();
       mr.cases.push_back(cr);
       continue;
     }
-    std::set<std::pair<std::string, bool>> done;
-    std::vector<std::map<std::string, bool>> work{cfg.pins};
-    for (size_t w = 0; w < work.size() && static_cast<int>(w) < cfg.max_runs_per_data_set; ++w) {
-      CaseResult cr;
-      cr.data_set = name;
-      cr.pins = work[w];
-      cr.derived = w > 0;
-      Exec x{m, cfg, work[w], {}, std::chrono::steady_clock::now()};
-      std::vector<NVal> outs;
-      bool ran = false;
-      try {
-        outs = x.run(m.main, inputs, "main", 0);
-        ran = true;
-      } catch (const ExecError& err) {
-        cr.message = err.what();
-        cr.status = err.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
-      } catch (const std::exception& err) {
-        cr.message = std::string("internal error: ") + err.what();
-        cr.status = CaseStatus::Failed;
+    examples.push_back(std::move(ex));
+  }
+  // As the other drivers (runner.hpp, PinState): every example as its data takes it; then inputs synthesized to
+  // select the branches none took; then pins, only for branches neither reached.
+  std::set<std::pair<std::string, bool>> natural;
+  std::vector<std::optional<Trace>> natural_trace;
+  auto record = [&](CaseResult cr, const Trace& trace, bool derived) {
+    for (auto& [p, site] : trace.ifs) {
+      auto& cov = mr.if_coverage[p];
+      for (bool b : site.ran) {
+        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+        if (!derived) natural.insert({p, b});
       }
-      cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - x.start).count();
-      for (auto& [p, site] : x.trace.ifs) {
-        cr.if_branches[p] = std::vector<bool>(site.ran.begin(), site.ran.end());
-        auto& cov = mr.if_coverage[p];
-        for (bool b : site.ran) {
-          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-          done.insert({p, b});
-        }
+    }
+    mr.cases.push_back(std::move(cr));
+  };
+  for (const Example& ex : examples) {
+    Trace trace;
+    bool ran = false;
+    CaseResult cr = run_example(m, cfg, ex, cfg.pins, false, trace, ran);
+    natural_trace.push_back(ran ? std::optional<Trace>(trace) : std::nullopt);
+    record(std::move(cr), trace, false);
+  }
+  if (cfg.both_branches && cfg.policy) {
+    const Example* base = nullptr;
+    for (size_t e = 0; e < examples.size() && !base; ++e)
+      if (natural_trace[e] && !examples[e].expect_failure) base = &examples[e];
+    std::set<std::string> seen;
+    for (const auto& [p, ran] : mr.if_coverage) seen.insert(p);
+    const auto wanted = wanted_branches(seen, natural, *cfg.policy);
+    if (base && !wanted.empty()) {
+      const std::vector<InputDecl> decls = nnapi_input_decls(m);
+      std::vector<Value> base_values;
+      for (const NVal& v : base->inputs) base_values.push_back(Value::tensor(v.t));
+      auto to_nvals = [&](const std::vector<Value>& in) {
+        std::vector<NVal> out = base->inputs;
+        for (size_t k = 0; k < out.size() && k < in.size(); ++k)
+          if (in[k].is_tensor()) out[k].t = *in[k].t;
+        return out;
+      };
+      SynthesisOptions so;
+      so.limits = cfg.limits;
+      SynthesisResult sr = synthesize_inputs(
+          decls,
+          [&](const std::vector<Value>& in, Trace& trace) {
+            Exec x{m, cfg, {}, {}, std::chrono::steady_clock::now()};
+            struct Keep {  // the trace as far as the run got, also when it throws
+              Trace& t;
+              Exec& e;
+              ~Keep() { t = e.trace; }
+            } keep{trace, x};
+            x.run(m.main, to_nvals(in), "main", 0);
+          },
+          *cfg.policy, base_values, wanted, so);
+      for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
+      for (const auto& set : sr.sets) {
+        Example ex;
+        ex.name = base->name;
+        ex.synthesized = set.what;
+        ex.inputs = to_nvals(set.inputs);
+        Trace trace;
+        bool ran = false;
+        CaseResult cr = run_example(m, cfg, ex, {}, false, trace, ran);
+        natural_trace.push_back(ran ? std::optional<Trace>(trace) : std::nullopt);
+        record(std::move(cr), trace, false);
+        examples.push_back(std::move(ex));
       }
-      cr.branch_problems = x.trace.branch_problems;
-      if (expect_failure && !cr.derived) {
-        if (cr.status == CaseStatus::Failed) {
-          cr.status = CaseStatus::Passed;
-          cr.message = "failed as expected: " + cr.message;
-        } else if (ran) {
-          cr.status = CaseStatus::Mismatch;
-          cr.message = "the example expects the execution to fail, but it ran";
-        }
-      } else if (ran) {
-        for (size_t k = 0; k < outs.size(); ++k) {
-          OutputResult o;
-          o.name = "output " + std::to_string(k);
-          if (!cr.derived && k < golden.size() && golden[k]) {
-            o.compared = true;
-            cr.golden = true;
-            const NVal& g = *golden[k];
-            const bool q = is_quant(g.type) || g.t.dt == DT::I32;
-            std::optional<double> atol = cfg.atol, rtol = cfg.rtol;
-            if (!atol)
-              atol = q ? 1.0 : (g.t.dt == DT::Bool ? 0.0 : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625 : 1e-5);
-            if (!rtol)
-              rtol = q || g.t.dt == DT::Bool        ? 0.0
-                     : (loose || g.t.dt == DT::F16) ? 5 * 0.0009765625
-                                                    : 5 * 1.1920928955078125e-7;
-            Tensor actual = outs[k].t;
-            if (actual.dt != g.t.dt) actual = cast_tensor(actual, g.t.dt);
-            Comparison c = compare_values(Value::tensor(actual), Value::tensor(g.t), atol, rtol);
-            o.ok = c.ok;
-            o.detail = c.reason;
-            o.max_abs = c.max_abs;
-            o.max_rel = c.max_rel;
-            o.first_index = c.first_index;
-            o.tolerance = c.tolerance;
-          }
-          if (!o.ok && cr.status == CaseStatus::Passed) {
-            cr.status = CaseStatus::Mismatch;
-            cr.message = o.name + ": " + o.detail;
-          }
-          cr.outputs.push_back(o);
-        }
-        if (!cr.branch_problems.empty()) {
-          cr.status = CaseStatus::Mismatch;
-          cr.message = cr.branch_problems.front();
-        }
-      }
-      if (cfg.both_branches && ran)
-        for (auto& [p, site] : x.trace.ifs)
-          for (bool b : {true, false}) {
-            if (done.count({p, b})) continue;
-            auto pins = work[w];
-            pins[p] = b;
-            done.insert({p, b});
-            work.push_back(pins);
-          }
-      mr.cases.push_back(std::move(cr));
     }
   }
+  if (cfg.both_branches)
+    for (size_t e = 0; e < examples.size(); ++e) {
+      if (!natural_trace[e]) continue;
+      std::set<std::pair<std::string, bool>> done = natural;
+      std::vector<PinSet> work{cfg.pins};
+      queue_other_branches(*natural_trace[e], cfg.pins, done, nullptr, "", work, cfg.policy.get(), &mr.not_pinned,
+                           &mr.synthesis_failed);
+      for (size_t w = 1; w < work.size() && static_cast<int>(w) < cfg.max_runs_per_data_set; ++w) {
+        Trace trace;
+        bool ran = false;
+        CaseResult cr = run_example(m, cfg, examples[e], work[w], true, trace, ran);
+        record(std::move(cr), trace, true);
+        if (ran)
+          queue_other_branches(trace, work[w], done, nullptr, "", work, cfg.policy.get(), &mr.not_pinned,
+                               &mr.synthesis_failed);
+      }
+    }
   tally(mr);
   return mr;
 }

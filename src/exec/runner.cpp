@@ -256,6 +256,39 @@ std::string save_case(const fs::path& dir, int index, const Interpreter& ip, con
   return d.string();
 }
 
+// Phase kSynthesize of the ONNX driver: synthesize_phase with the ONNX interpreter.
+void synthesize_onnx(const onnx::ModelProto& model, const RunConfig& cfg, DataPlan& plan, size_t s,
+                     const std::string& name, std::vector<Value> base, ModelResult& mr, PinState& state,
+                     MemorySets& memory, int& save_index) {
+  std::vector<InputDecl> decls;
+  try {
+    decls = input_decls(model);
+  } catch (const std::exception&) {
+    return;
+  }
+  synthesize_phase(
+      cfg, plan, s, name, base, decls,
+      [&](const std::vector<Value>& inputs, Trace& trace) {
+        RunOptions ro;
+        ro.limits = cfg.limits;
+        Interpreter ip(model, ro);
+        struct Keep {  // the trace as far as the run got, also when it throws
+          Trace& t;
+          Interpreter& i;
+          ~Keep() { t = i.trace; }
+        } keep{trace, ip};
+        ip.run(inputs);
+      },
+      mr, state, memory,
+      [&](const std::vector<Value>& inputs, Trace& trace, std::vector<Value>& outputs) {
+        return run_case(model, cfg, inputs, nullptr, {}, trace, outputs);
+      },
+      [&](const std::vector<Value>& inputs, const std::vector<Value>& outputs) {
+        const Interpreter ip(model, RunOptions{});
+        return save_case(cfg.save_dir, save_index++, ip, inputs, outputs, {});
+      });
+}
+
 }  // namespace
 
 void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std::string& name,
@@ -299,6 +332,21 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
     memory.synthesized[at] = set.what;
     memory.inputs[at] = std::move(set.inputs);
   }
+}
+
+std::string add_random_sets(const Interpreter& probe, const RunConfig& cfg, DataPlan& plan, MemorySets& memory) {
+  std::mt19937_64 rng(cfg.random.seed);
+  for (int k = 0; k < cfg.random.count; ++k) {
+    std::vector<Value> values;
+    if (auto e = random_inputs(probe, cfg.random, rng, values); !e.empty()) return e;
+    DataSet ds;
+    ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
+    memory.inputs[plan.sets.size()] = std::move(values);
+    plan.sets.push_back(ds);
+    plan.input_keys.push_back("\x1frandom " + std::to_string(k));
+    plan.covered.insert({plan.input_keys.back(), plan.pins_of(plan.sets.size() - 1, cfg)});
+  }
+  return "";
 }
 
 void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state) {
@@ -372,21 +420,9 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   }
   // Input sets made in memory (--random, then synthesized), after the data sets; each is its own input (its own key).
   MemorySets memory;
-  if (cfg.random.count > 0) {
-    std::mt19937_64 rng(cfg.random.seed);
-    for (int k = 0; k < cfg.random.count; ++k) {
-      std::vector<Value> values;
-      if (auto e = random_inputs(probe, cfg.random, rng, values); !e.empty()) {
-        mr.error = e;
-        return mr;
-      }
-      DataSet ds;
-      ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
-      memory.inputs[plan.sets.size()] = std::move(values);
-      plan.sets.push_back(ds);
-      plan.input_keys.push_back("\x1frandom " + std::to_string(k));
-      plan.covered.insert({plan.input_keys.back(), plan.pins_of(plan.sets.size() - 1, cfg)});
-    }
+  if (auto e = add_random_sets(probe, cfg, plan, memory); !e.empty()) {
+    mr.error = e;
+    return mr;
   }
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
@@ -424,37 +460,8 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
         continue;
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
-        if (!synthesized) {
-          synthesized = true;
-          std::vector<InputDecl> decls;
-          try {
-            decls = input_decls(model);
-          } catch (const std::exception&) {
-            continue;
-          }
-          const std::vector<Value> base = l.inputs;  // plan.sets grows below
-          synthesize_phase(
-              cfg, plan, s, name, base, decls,
-              [&](const std::vector<Value>& inputs, Trace& trace) {
-                RunOptions ro;
-                ro.limits = cfg.limits;
-                Interpreter ip(model, ro);
-                struct Keep {  // the trace as far as the run got, also when it throws
-                  Trace& t;
-                  Interpreter& i;
-                  ~Keep() { t = i.trace; }
-                } keep{trace, ip};
-                ip.run(inputs);
-              },
-              mr, state, memory,
-              [&](const std::vector<Value>& inputs, Trace& trace, std::vector<Value>& outputs) {
-                return run_case(model, cfg, inputs, nullptr, {}, trace, outputs);
-              },
-              [&](const std::vector<Value>& inputs, const std::vector<Value>& outputs) {
-                const Interpreter ip(model, RunOptions{});
-                return save_case(cfg.save_dir, save_index++, ip, inputs, outputs, {});
-              });
-        }
+        if (!synthesized) synthesize_onnx(model, cfg, plan, s, name, l.inputs, mr, state, memory, save_index);
+        synthesized = true;
         continue;
       }
       skip_pins_already_run(plan, s, memory, state);

@@ -168,6 +168,9 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
                       const CandidateRun& candidate, ModelResult& mr, PinState& state, MemorySets& memory,
                       const std::function<CaseResult(const std::vector<Value>&, Trace&, std::vector<Value>&)>& run_one,
                       const std::function<std::string(const std::vector<Value>&, const std::vector<Value>&)>& save);
+// --random (ONNX): cfg.random.count input sets made from `probe`'s declared inputs, appended to `plan` after the data
+// sets, their inputs in `memory`. "" or why they cannot be made.
+std::string add_random_sets(const Interpreter& probe, const RunConfig& cfg, DataPlan& plan, MemorySets& memory);
 // Before the pin phase of a synthesized set: the pins the data sets ran are not run again for it.
 void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state);
 
