@@ -321,3 +321,29 @@ TEST(NnapiLoader, TheConditionIsTraced) {
 }
 
 }  // namespace
+
+namespace {
+
+// An IF whose condition operand is a boolean copied into the model is decided: its other branch is dead (C012), and
+// the executor does not pin it.
+TEST(NnapiLoader, AConstantConditionIsDecided) {
+  std::string constant = kValid;
+  const std::string cond_operand =
+      R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},)";
+  ASSERT_NE(constant.find(cond_operand), std::string::npos);
+  constant.replace(
+      constant.find(cond_operand), cond_operand.size(),
+      R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [false]},)");
+  const std::string ins = R"("inputIndexes": [0, 3],)";
+  ASSERT_NE(constant.find(ins), std::string::npos);
+  constant.replace(constant.find(ins), ins.size(), R"("inputIndexes": [3],)");
+  auto m = load_nnapi("x.nnapi.json", constant);
+  ASSERT_TRUE(m && m->conditionals.size() == 1u);
+  const ConditionProvenance& p = m->conditionals[0].provenance;
+  EXPECT_EQ(p.decided, 0);
+  EXPECT_EQ(p.decided_why, "'cond' is a constant");
+  const auto findings = run_rules(*m, RuleSelection{});
+  EXPECT_TRUE(has(findings, "C012"));
+}
+
+}  // namespace

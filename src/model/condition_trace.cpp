@@ -158,6 +158,11 @@ class Tracer {
     if (o.lifetime == nn::CONSTANT_COPY || o.lifetime == nn::CONSTANT_REFERENCE) {
       Sym s;
       s.text = quoted(name);
+      // A one-element boolean copied into the model: its value, read within the operand values.
+      const std::string& bytes = m_.nnapi->operand_values;
+      if (o.lifetime == nn::CONSTANT_COPY && m_.nnapi->operand_values_loaded && o.length == 1 &&
+          (o.type == nn::BOOL || o.type == nn::TENSOR_BOOL8) && o.offset < bytes.size())
+        s.values = std::vector<double>{bytes[o.offset] != 0 ? 1.0 : 0.0};
       return s;
     }
     return opaque(name);
@@ -251,8 +256,13 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
       node >= static_cast<int>(m.graphs[graph].nodes.size()) || input < 0)
     return p;
   Tracer t(m, nullptr, p);
-  p.text = t.eval_input(graph, node, static_cast<size_t>(input), 0).text;
+  const Sym s = t.eval_input(graph, node, static_cast<size_t>(input), 0);
+  p.text = s.text;
   p.traced = true;
+  if (s.values && s.values->size() == 1) {  // the condition operand is itself a constant
+    p.decided = (*s.values)[0] != 0 ? 1 : 0;
+    p.decided_why = s.text + " is a constant";
+  }
   p.tested.assign(t.tested_.begin(), t.tested_.end());
   p.constants.assign(t.constants_.begin(), t.constants_.end());
   return p;

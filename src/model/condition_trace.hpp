@@ -1,8 +1,9 @@
 // What a condition in the unified Model is computed from, for the formats whose loader has no tracer of its own
 // (OpenVINO IR and NNAPI; ONNX traces in loaders/onnx_condition with its constants and inferred shapes). Walks back
 // from the value that feeds the condition through the ops that compute shapes, comparisons and logic, up to Parameters,
-// Consts and ops it does not look into. Structural only: it says what the condition reads (shapes, values, which ones)
-// and how, and never decides it (declared IR dims are what the IR rules check, not facts to build on).
+// Consts and ops it does not look into. Structural: it says what the condition reads (shapes, values, which ones) and
+// how, and decides it only where the condition operand is itself a constant (an NNAPI boolean copied into the model);
+// declared IR dims are what the IR rules check, not facts to build on.
 #pragma once
 
 #include <string>

@@ -1,5 +1,6 @@
 // C012 branch-dead: the condition is the same for every input the model's declared types allow (it is computed
-// from constants and from shapes condlint's sound inference proves), so one branch can never run.
+// from constants and from shapes condlint's sound inference proves, or it is an NNAPI constant), so one branch can
+// never run. An NNAPI IF whose two branches name one subgraph has no dead code: silent there.
 #include "rules/engine.hpp"
 
 namespace condlint::rules::C012 {
@@ -9,11 +10,14 @@ void check(const Model& m, Reporter& r) {
   for (const auto& c : m.conditionals) {
     const ConditionProvenance& p = c.provenance;
     if (!p.traced || p.decided < 0 || c.branch[0].graph < 0 || c.branch[1].graph < 0) continue;
+    if (c.branch[0].graph == c.branch[1].graph) continue;  // one subgraph for both: no branch of it is dead code
     const char* dead = p.decided == 1 ? "else" : "then";
+    // A decision that rests on shapes holds for every input the declared types allow; one on constants for all.
     r.report(c.loc, "the " + std::string(dead) + " branch of " + c.name + " never runs: the condition " + p.text +
                         " is always " + (p.decided == 1 ? "true" : "false") + " (" + p.decided_why +
-                        " for every input the declared types allow); an exporter's guard for shapes this model "
-                        "never has, or a branch to remove");
+                        (p.on_shapes ? " for every input the declared types allow); an exporter's guard for shapes "
+                                       "this model never has, or a branch to remove"
+                                     : "); a branch to remove"));
   }
 }
 }  // namespace condlint::rules::C012
