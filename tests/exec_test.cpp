@@ -10,6 +10,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
+#include "loaders/loader.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -619,6 +620,32 @@ TEST(ExecCli, RandomInputsFromTheCommandLineAndTheConfiguration) {
   r = run(condlint_cmd() + " run " + m + " --random 1 2>&1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.out.find("the shape of 'x' must be a list"), std::string::npos) << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+// The search for inputs is bounded in time as well as in runs: with no time left, no candidate runs.
+TEST(ExecSynthesis, TheSearchStopsAtItsTimeBudget) {
+  const fs::path path = condlint::test::source_dir() / "corpus/onnx/exec/branch_coverage/branch_coverage.onnx";
+  std::string bytes;
+  ASSERT_EQ(read_file_bytes(path, bytes), "");
+  onnx::ModelProto model;
+  ASSERT_EQ(parse_proto(bytes, model), "");
+  const auto linted = condlint::load_file(path.string());
+  ASSERT_TRUE(linted.model);
+  const BranchPolicy policy(*linted.model);
+  Tensor x(DT::F32, {1, 4});
+  Tensor mode(DT::I64, {});
+  const std::vector<Value> base{Value::tensor(std::move(x)), Value::tensor(std::move(mode))};
+  const std::set<BranchKey> wanted{{"main/guard", true}, {"main/mode_switch", true}};
+  SynthesisOptions opt;
+  EXPECT_EQ(synthesize_inputs(model, policy, base, wanted, opt).sets.size(), 2u);
+  opt.max_ms = -1;
+  const SynthesisResult none = synthesize_inputs(model, policy, base, wanted, opt);
+  EXPECT_EQ(none.runs, 0);
+  EXPECT_TRUE(none.sets.empty());
 }
 
 }  // namespace

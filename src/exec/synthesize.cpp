@@ -68,9 +68,12 @@ Tensor resized_like(const Tensor& base, const Dims& dims, std::mt19937_64& rng) 
 class Search {
  public:
   Search(const CandidateRun& run, const std::set<BranchKey>& wanted, const SynthesisOptions& opt, SynthesisResult& res)
-      : run_(run), wanted_(wanted), opt_(opt), res_(res) {}
+      : run_(run), wanted_(wanted), opt_(opt), res_(res), start_(std::chrono::steady_clock::now()) {}
 
-  bool done() const { return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs; }
+  bool done() const {
+    return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs ||
+           std::chrono::steady_clock::now() - start_ > std::chrono::milliseconds(opt_.max_ms);
+  }
 
   void try_candidate(Candidate c) {
     if (done()) return;
@@ -108,6 +111,7 @@ class Search {
   const std::set<BranchKey>& wanted_;
   const SynthesisOptions& opt_;
   SynthesisResult& res_;
+  std::chrono::steady_clock::time_point start_;
   std::set<BranchKey> reached_;
 };
 

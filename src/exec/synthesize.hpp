@@ -6,6 +6,7 @@
 // branch counts, so nothing here is a guess.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -44,6 +45,9 @@ struct SynthesisResult {
 struct SynthesisOptions {
   Limits limits;
   int max_runs = 48;
+  // No candidate starts once the search has taken this long: a model whose runs are slow (or made slow by a resized
+  // input) is searched for a bounded time, whatever max_runs allows. A run in progress ends at its own limit.
+  int64_t max_ms = 20'000;
   uint64_t seed = 0;
 };
 
