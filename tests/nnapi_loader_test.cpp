@@ -315,9 +315,27 @@ TEST(NnapiLoader, TheConditionIsTraced) {
   auto m = load_nnapi("x.nnapi.json", computed);
   ASSERT_TRUE(m && m->conditionals.size() == 1u);
   const ConditionProvenance& p = m->conditionals[0].provenance;
-  EXPECT_EQ(p.text, "'level' > 'limit'");
+  EXPECT_EQ(p.text, "'level' > 0.5");  // a small constant is read: its value, where a search for inputs starts
   EXPECT_TRUE(p.on_values);
   EXPECT_EQ(p.tested, std::vector<std::string>{"level"});
+  EXPECT_EQ(p.constants, std::vector<double>{0.5});
+  EXPECT_EQ(p.decided, -1);
+
+  // Both sides constant: the comparison is decided, and the IF's then branch is dead.
+  const std::string level =
+      R"({"name": "level", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"})";
+  ASSERT_NE(computed.find(level), std::string::npos);
+  computed.replace(
+      computed.find(level), level.size(),
+      R"({"name": "level", "type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [0.25]})");
+  computed.replace(computed.find(R"("inputIndexes": [5, 3],)"), 23, R"("inputIndexes": [3],)");
+  auto decided = load_nnapi("x.nnapi.json", computed);
+  ASSERT_TRUE(decided && decided->conditionals.size() == 1u);
+  const ConditionProvenance& dp = decided->conditionals[0].provenance;
+  EXPECT_EQ(dp.text, "0.25 > 0.5");
+  EXPECT_EQ(dp.decided, 0);
+  EXPECT_EQ(dp.decided_why, "it is computed from constants only");
+  EXPECT_TRUE(has(run_rules(*decided, RuleSelection{}), "C012"));
 }
 
 }  // namespace

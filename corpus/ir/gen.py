@@ -275,8 +275,37 @@ def cond_from_const():
               result(3, "out", [2])]
     edges = [edge(0, 0, 2, 0), edge(1, 0, 2, 1), edge(2, 2, 3, 0)]
     # 12 bytes: bool true @0 (1 B) + 3 B padding, f32[2] {1.0, 2.0} @4 (8 B)
+    # A constant condition is valid IR (OpenVINO folds the If); its else branch never runs, which C012 notes.
     write(VALID, "cond_from_const.xml", net("cond_from_const", layers, edges),
+          expect=[("C012", '<layer id="2" name="if" type="If"', 1, "the else branch never runs")],
           binary=b"\x01\x00\x00\x00" + f32(1.0, 2.0))
+
+
+def shape_guard(directory, fname, x_shape, expect):
+    """If(dim 1 of x == 4) then x + bias, else x, as exporters write shape guards. With x declared [1,4] the
+    condition is true for every input the model accepts (C012: the else branch is dead); with x [1,?] it depends
+    on the input (no finding)."""
+    x_dims = list(x_shape)
+    then_b = ([param(0, "a", "f32", x_dims), const(1, "bias", "f32", [1], 24, 4), add(2, "add", "f32", x_dims),
+               result(3, "then_out", x_dims)],
+              [edge(0, 0, 2, 0), edge(1, 0, 2, 1), edge(2, 2, 3, 0)])
+    layers = [param(0, "x", "f32", x_dims),
+              layer(1, "shape", "ShapeOf", version="opset3", data='output_type="i64"', ins=[(0, x_dims)],
+                    outs=[(1, "i64", [2])]),
+              const(2, "index", "i64", [], 0, 8), const(3, "axis", "i64", [], 8, 8),
+              layer(4, "width", "Gather", version="opset8", data='batch_dims="0"', ins=[(0, [2]), (1, []), (2, [])],
+                    outs=[(3, "i64", [])]),
+              const(5, "four", "i64", [], 16, 8),
+              layer(6, "is_four", "Equal", data='auto_broadcast="numpy"', ins=[(0, []), (1, [])],
+                    outs=[(2, "boolean", [])]),
+              if_layer(7, "guard", [(0, []), (1, x_dims)], [(2, "f32", x_dims)],
+                       [("input", 1, 0), ("output", 0, 3)], [("input", 1, 0), ("output", 0, 1)],
+                       then_b, identity_body(shape=x_dims)),
+              result(8, "out", x_dims)]
+    edges = [edge(0, 0, 1, 0), edge(1, 1, 4, 0), edge(2, 0, 4, 1), edge(3, 0, 4, 2), edge(4, 3, 6, 0),
+             edge(5, 0, 6, 1), edge(6, 2, 7, 0), edge(0, 0, 7, 1), edge(7, 2, 8, 0)]
+    binary = struct.pack("<qqq", 1, 0, 4) + f32(0.5)
+    write(directory, fname, net(fname[:-4], layers, edges), expect=expect, binary=binary)
 
 
 def const_bodies_model(name, then_c, else_c, out_shape, cond=None, if_version="opset8"):
@@ -630,6 +659,9 @@ if __name__ == "__main__":
     output_ids("output_ids_zero_based.xml", (0, 1))
     output_ids("output_ids_serializer.xml", (3, 4))
     cond_from_const()
+    shape_guard(VALID, "shape_guard_open_dim.xml", [1, -1], None)
+    shape_guard(INVALID, "C012_dead_shape_guard.xml", [1, 4],
+                [("C012", '<layer id="7" name="guard" type="If"', 1, "dim 1 of 'x' is 4: the else branch is dead")])
     body_without_parameters()
     multi_output()
     if_in_loop()

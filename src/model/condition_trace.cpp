@@ -3,12 +3,14 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <string_view>
 
+#include "model/condition_sym.hpp"
 #include "model/nnapi_data.hpp"
 
 namespace condlint {
@@ -17,9 +19,7 @@ namespace {
 
 constexpr int kMaxDepth = 24;
 constexpr int kMaxSteps = 400;
-constexpr int64_t kMaxConstBytes = 64;  // the Consts whose values are read (indices, sizes a condition compares)
-
-std::string num(double d) { return condition_number(d); }
+constexpr uint32_t kMaxConstBytes = 64;  // the constants whose values are read (indices, sizes a condition compares)
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
@@ -58,16 +58,30 @@ const std::map<std::string_view, std::string_view>& binary_ops() {
 
 // Ops that pass their first input's value on (as far as the condition is concerned).
 bool passes_value(std::string_view op) {
-  return op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Convert" || op == "Identity" ||
-         op == "CAST" || op == "RESHAPE" || op == "SQUEEZE" || op == "EXPAND_DIMS";
+  return op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Identity" || op == "RESHAPE" ||
+         op == "SQUEEZE" || op == "EXPAND_DIMS";
 }
 
-struct Sym {
-  std::string text;
-  bool comparison = false;
-  std::string shape_of;                       // the value is ShapeOf(shape_of) itself
-  std::optional<std::vector<double>> values;  // a Const's values, when read
-};
+using Sym = CondSym;
+
+// The declared shape of `ref` where it is a fact about every input the model accepts: the output of a Parameter of
+// the main graph whose `shape` attribute states it (a body's Parameters take what the enclosing op binds, and the
+// declared shapes of computed values are what the IR rules check, not facts to build on).
+const Shape* declared_input_shape(const Model& m, const ValueRef& ref) {
+  if (!m.ir || !ref.valid() || ref.graph >= static_cast<int>(m.graphs.size())) return nullptr;
+  const Graph& g = m.graphs[ref.graph];
+  if (g.parent_graph >= 0 || ref.node >= static_cast<int>(g.nodes.size())) return nullptr;
+  const Node& n = g.nodes[ref.node];
+  if (n.op != "Parameter" || !n.attrs.find("shape") || n.outputs.empty() || ref.output != 0) return nullptr;
+  return n.outputs[0].shape.rank_known ? &n.outputs[0].shape : nullptr;
+}
+
+// A conversion keeps a known value only where every integer and floating type holds it exactly.
+Sym converted(Sym s) {
+  for (auto& e : s.v)
+    if (e && !(*e == std::floor(*e) && *e >= 0 && *e <= 127)) e.reset();
+  return cond_passed(std::move(s));
+}
 
 class Tracer {
  public:
@@ -83,57 +97,60 @@ class Tracer {
     auto in = [&](size_t i) { return eval_input(ref.graph, ref.node, i, depth + 1); };
     if (n.op == "Parameter") return opaque(name);
     if (n.op == "Const" || n.op == "Constant") {
-      Sym s;
-      s.values = const_values(ref);
-      if (s.values && s.values->size() == 1) {
-        s.text = num((*s.values)[0]);
-        if (std::isfinite((*s.values)[0])) constants_.insert((*s.values)[0]);
-      } else {
-        s.text = quoted(name);
+      if (auto values = const_values(ref)) {
+        Sym s = cond_known(*values);
+        if (values->size() != 1) s.text = quoted(name);
+        return s;
       }
+      Sym s;
+      s.text = quoted(name);
       return s;
     }
     if (n.op == "ShapeOf") {
       out_.on_shapes = true;
-      Sym s;
-      const std::string x = producer_name(n, 0);
-      tested_.insert(x);
-      s.text = "shape(" + quoted(x) + ")";
-      s.shape_of = x;
-      return s;
+      const ValueRef x = n.sources.empty() ? ValueRef{} : n.sources[0];
+      const std::string xname = producer_name(n, 0);
+      // shape(shape(y)) is y's rank.
+      if (x.valid() && x.graph < static_cast<int>(m_.graphs.size()) &&
+          x.node < static_cast<int>(m_.graphs[x.graph].nodes.size()) &&
+          m_.graphs[x.graph].nodes[x.node].op == "ShapeOf") {
+        const Node& inner = m_.graphs[x.graph].nodes[x.node];
+        const ValueRef y = inner.sources.empty() ? ValueRef{} : inner.sources[0];
+        const Shape* ys = declared_input_shape(m_, y);
+        return cond_rank_of(producer_name(inner, 0), ys ? *ys : Shape::unknown(), facts_);
+      }
+      facts_.tested.insert(xname);
+      const Shape* xs = declared_input_shape(m_, x);
+      return cond_shape_of(xname, xs ? *xs : Shape::unknown(), 0, std::numeric_limits<int64_t>::max());
     }
     if (n.op == "Gather" && n.sources.size() >= 2) {
       const Sym data = in(0), idx = in(1);
-      Sym s;
-      if (!data.shape_of.empty() && idx.values && idx.values->size() == 1)
-        s.text = "dim " + num((*idx.values)[0]) + " of " + quoted(data.shape_of);
-      else s.text = data.text + "[" + idx.text + "]";
+      // OpenVINO's Gather takes its axis as a third input: only axis 0 (of the 1-D shape) reads an element.
+      bool axis0 = true;
+      if (n.sources.size() >= 3) {
+        const Sym axis = in(2);
+        axis0 = axis.scalar_known() && (*axis.v[0] == 0 || (*axis.v[0] == -1 && data.length_known));
+      }
+      if (axis0) return cond_gather(data, idx, facts_);
+      CondFacts unused;
+      Sym s = cond_gather(data, idx, unused);
+      for (auto& e : s.v) e.reset();
       return s;
     }
-    if (passes_value(n.op)) {
-      Sym s = in(0);
-      s.shape_of.clear();
-      s.values.reset();
-      if (n.op == "Convert")
-        if (const std::string* to = n.attrs.find("destination_type"); to && *to == "boolean" && !s.comparison) {
-          s.text += " != 0";
-          s.comparison = true;
-        }
-      return s;
+    if (n.op == "Convert" || n.op == "CAST") {
+      const std::string* to = n.attrs.find("destination_type");
+      return to && *to == "boolean" ? cond_to_bool(in(0)) : converted(in(0));
     }
-    if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") {
-      Sym s = in(0);
-      s.text = negated_condition(s.text, s.comparison);
-      s.shape_of.clear();
-      s.values.reset();
-      return s;
-    }
+    if (passes_value(n.op)) return cond_passed(in(0));
+    if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") return cond_not(in(0));
     if (auto b = binary_ops().find(n.op); b != binary_ops().end() && n.sources.size() >= 2) {
-      const Sym a = in(0), c = in(1);
-      Sym s;
-      s.text = a.text + " " + std::string(b->second) + " " + c.text;
-      s.comparison = b->second == "==" || b->second == "!=" || b->second == ">" || b->second == ">=" ||
-                     b->second == "<" || b->second == "<=";
+      Sym s = cond_binary(b->second, in(0), in(1), facts_);
+      // NNAPI's ADD, SUB and MUL apply a fused activation (input 2): the value is known only without one.
+      if (m_.nnapi && (n.op == "ADD" || n.op == "SUB" || n.op == "MUL")) {
+        const Sym act = n.inputs.size() >= 3 ? in(2) : Sym{};
+        if (!act.scalar_known() || *act.v[0] != 0)
+          for (auto& e : s.v) e.reset();
+      }
       return s;
     }
     return opaque(name);
@@ -144,38 +161,44 @@ class Tracer {
   Sym eval_input(int graph, int node, size_t i, int depth) {
     const Node& n = m_.graphs[graph].nodes[node];
     if (i < n.sources.size() && n.sources[i].valid()) return eval(n.sources[i], depth);
-    if (!m_.nnapi || i >= n.inputs.size() || graph >= static_cast<int>(m_.nnapi->subgraphs.size())) return opaque("?");
-    const auto& operands = m_.nnapi->subgraphs[graph].operands;
-    size_t idx = 0;
-    try {
-      idx = std::stoul(n.inputs[i].id);
-    } catch (const std::exception&) {
-      return opaque("?");
-    }
-    if (idx >= operands.size()) return opaque("?");
-    const NnOperand& o = operands[idx];
-    const std::string name = o.name.empty() ? "operand " + std::to_string(idx) : o.name;
-    if (o.lifetime == nn::CONSTANT_COPY || o.lifetime == nn::CONSTANT_REFERENCE) {
+    const NnOperand* o = nnapi_operand(graph, n, i);
+    if (!o) return opaque("?");
+    const std::string name = operand_name(graph, n, i);
+    if (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) {
+      if (auto values = nnapi_values(*o)) {
+        Sym s = cond_known(*values);
+        if (values->size() != 1) s.text = quoted(name);
+        return s;
+      }
       Sym s;
       s.text = quoted(name);
-      // A one-element boolean copied into the model: its value, read within the operand values.
-      const std::string& bytes = m_.nnapi->operand_values;
-      if (o.lifetime == nn::CONSTANT_COPY && m_.nnapi->operand_values_loaded && o.length == 1 &&
-          (o.type == nn::BOOL || o.type == nn::TENSOR_BOOL8) && o.offset < bytes.size())
-        s.values = std::vector<double>{bytes[o.offset] != 0 ? 1.0 : 0.0};
       return s;
     }
     return opaque(name);
   }
 
-  std::set<std::string> tested_;
-  std::set<double> constants_;
+  // The NNAPI operand that input `i` of `n` names (null for other formats or a bad index).
+  const NnOperand* nnapi_operand(int graph, const Node& n, size_t i) const {
+    if (!m_.nnapi || i >= n.inputs.size() || graph >= static_cast<int>(m_.nnapi->subgraphs.size())) return nullptr;
+    const auto& operands = m_.nnapi->subgraphs[graph].operands;
+    const std::string& id = n.inputs[i].id;
+    if (id.empty() || id.size() > 9 || id.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+    const size_t idx = std::stoul(id);
+    return idx < operands.size() ? &operands[idx] : nullptr;
+  }
+
+  std::string operand_name(int graph, const Node& n, size_t i) const {
+    const NnOperand* o = nnapi_operand(graph, n, i);
+    return !o ? "?" : !o->name.empty() ? o->name : "operand " + n.inputs[i].id;
+  }
+
+  CondFacts facts_;
 
  private:
   // A value the tracer does not look into: its value decides.
   Sym opaque(const std::string& name) {
     out_.on_values = true;
-    tested_.insert(name);
+    facts_.tested.insert(name);
     Sym s;
     s.text = quoted(name);
     return s;
@@ -189,7 +212,39 @@ class Tracer {
     return m_.graphs[r.graph].nodes[r.node].display();
   }
 
-  // The values of a small integer Const, read from the weights file within its bounds; nothing when it is not one.
+  // The values of a small boolean, integer or float constant operand copied into the model (NNAPI), read within the
+  // operand values; nothing when it is not one.
+  std::optional<std::vector<double>> nnapi_values(const NnOperand& o) const {
+    const std::string& bytes = m_.nnapi->operand_values;
+    if (o.lifetime != nn::CONSTANT_COPY || !m_.nnapi->operand_values_loaded || o.length == 0 ||
+        o.length > kMaxConstBytes || static_cast<uint64_t>(o.offset) + o.length > bytes.size())
+      return std::nullopt;
+    const char* p = bytes.data() + o.offset;
+    std::vector<double> out;
+    if (o.type == nn::BOOL || o.type == nn::TENSOR_BOOL8) {
+      for (uint32_t k = 0; k < o.length; ++k) out.push_back(p[k] != 0 ? 1.0 : 0.0);
+    } else if (o.type == nn::INT32 || o.type == nn::TENSOR_INT32 || o.type == nn::FLOAT32 ||
+               o.type == nn::TENSOR_FLOAT32) {
+      if (o.length % 4 != 0) return std::nullopt;
+      for (uint32_t k = 0; k < o.length; k += 4) {
+        if (o.type == nn::INT32 || o.type == nn::TENSOR_INT32) {
+          int32_t v;
+          std::memcpy(&v, p + k, 4);
+          out.push_back(v);
+        } else {
+          float v;
+          std::memcpy(&v, p + k, 4);
+          out.push_back(v);
+        }
+      }
+    } else {
+      return std::nullopt;
+    }
+    return out;
+  }
+
+  // The values of a small boolean, integer or float Const, read from the weights file within its bounds; nothing
+  // when it is not one.
   std::optional<std::vector<double>> const_values(const ValueRef& ref) {
     if (!m_.ir || !m_.ir->weights_size || !consts_) return std::nullopt;
     if (auto it = consts_->find(key(ref.graph, ref.node)); it != consts_->end()) {
@@ -197,7 +252,11 @@ class Tracer {
       if (!c.offset || !c.size || *c.offset < 0 || *c.size <= 0 || *c.size > kMaxConstBytes ||
           static_cast<uint64_t>(*c.offset) + static_cast<uint64_t>(*c.size) > *m_.ir->weights_size)
         return std::nullopt;
-      const int width = c.elem == ElemType::I64 ? 8 : c.elem == ElemType::I32 ? 4 : 0;
+      const int width = c.elem == ElemType::I64       ? 8
+                        : c.elem == ElemType::I32     ? 4
+                        : c.elem == ElemType::F32     ? 4
+                        : c.elem == ElemType::Boolean ? 1
+                                                      : 0;
       if (width == 0 || *c.size % width != 0) return std::nullopt;
       std::ifstream f(m_.ir->weights_path, std::ios::binary);
       if (!f.seekg(*c.offset)) return std::nullopt;
@@ -205,14 +264,21 @@ class Tracer {
       if (!f.read(bytes.data(), *c.size)) return std::nullopt;
       std::vector<double> out;
       for (int64_t k = 0; k < *c.size; k += width) {
-        if (width == 8) {
+        const char* p = bytes.data() + k;
+        if (c.elem == ElemType::I64) {
           int64_t v;
-          std::memcpy(&v, bytes.data() + k, 8);
+          std::memcpy(&v, p, 8);
           out.push_back(static_cast<double>(v));
-        } else {
+        } else if (c.elem == ElemType::I32) {
           int32_t v;
-          std::memcpy(&v, bytes.data() + k, 4);
+          std::memcpy(&v, p, 4);
           out.push_back(v);
+        } else if (c.elem == ElemType::F32) {
+          float v;
+          std::memcpy(&v, p, 4);
+          out.push_back(v);
+        } else {
+          out.push_back(*p != 0 ? 1.0 : 0.0);
         }
       }
       return out;
@@ -256,15 +322,14 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
       node >= static_cast<int>(m.graphs[graph].nodes.size()) || input < 0)
     return p;
   Tracer t(m, nullptr, p);
-  const Sym s = t.eval_input(graph, node, static_cast<size_t>(input), 0);
-  p.text = s.text;
-  p.traced = true;
-  if (s.values && s.values->size() == 1) {  // the condition operand is itself a constant
-    p.decided = (*s.values)[0] != 0 ? 1 : 0;
-    p.decided_why = s.text + " is a constant";
-  }
-  p.tested.assign(t.tested_.begin(), t.tested_.end());
-  p.constants.assign(t.constants_.begin(), t.constants_.end());
+  const Node& n = m.graphs[graph].nodes[node];
+  const auto i = static_cast<size_t>(input);
+  const Sym s = t.eval_input(graph, node, i, 0);
+  // The condition operand is itself a constant: that is the whole reason.
+  const NnOperand* o = (i >= n.sources.size() || !n.sources[i].valid()) ? t.nnapi_operand(graph, n, i) : nullptr;
+  if (o && (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) && s.scalar_known())
+    t.facts_.facts.insert(quoted(t.operand_name(graph, n, i)) + " is a constant");
+  cond_conclude(s, t.facts_, p);
   return p;
 }
 
@@ -272,10 +337,17 @@ ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, 
   ConditionProvenance p;
   if (!cond.valid()) return p;
   Tracer t(m, consts, p);
-  p.text = t.eval(cond, 0).text;
-  p.traced = true;
-  p.tested.assign(t.tested_.begin(), t.tested_.end());
-  p.constants.assign(t.constants_.begin(), t.constants_.end());
+  Sym s = t.eval(cond, 0);
+  // The condition is itself a Const: that is the whole reason, said by its name.
+  if (cond.graph < static_cast<int>(m.graphs.size()) &&
+      cond.node < static_cast<int>(m.graphs[cond.graph].nodes.size())) {
+    const Node& n = m.graphs[cond.graph].nodes[cond.node];
+    if ((n.op == "Const" || n.op == "Constant") && s.scalar_known()) {
+      s.text = quoted(n.display());
+      t.facts_.facts.insert(s.text + " is a constant");
+    }
+  }
+  cond_conclude(s, t.facts_, p);
   return p;
 }
 

@@ -1,9 +1,9 @@
 // What a condition in the unified Model is computed from, for the formats whose loader has no tracer of its own
 // (OpenVINO IR and NNAPI; ONNX traces in loaders/onnx_condition with its constants and inferred shapes). Walks back
 // from the value that feeds the condition through the ops that compute shapes, comparisons and logic, up to Parameters,
-// Consts and ops it does not look into. Structural: it says what the condition reads (shapes, values, which ones) and
-// how, and decides it only where the condition operand is itself a constant (an NNAPI boolean copied into the model);
-// declared IR dims are what the IR rules check, not facts to build on.
+// Consts and ops it does not look into: it says what the condition reads (shapes, values, which ones) and how, and
+// decides it (model/condition_sym) where small constants and the declared shapes of the main graph's Parameters leave
+// one answer. The declared dims of computed IR values are what the IR rules check, not facts to build on.
 #pragma once
 
 #include <string>
