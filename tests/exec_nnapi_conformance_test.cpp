@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "exec/nnapi_exec.hpp"
@@ -57,4 +58,31 @@ TEST(ExecNnapiConformance, CtsVectors) {
   EXPECT_EQ(timeouts, 5);  // while_infinite_loop*: stopped by the loop timeout
   EXPECT_EQ(golden, 752);
   EXPECT_EQ(passed, static_cast<int>(files.size()));
+}
+
+// Operation codes are the AIDL numbers, by name or by number: SLICE is 86 (the executor and the loader share one
+// table of codes, model/nnapi_data).
+TEST(ExecNnapi, OperationsRunByTheirAidlCode) {
+  const fs::path dir = condlint::test::temp_dir("nnapi-codes");
+  const fs::path model = dir / "slice.nnapi.json";
+  std::ofstream(model) << R"({
+  "format": "nnapi-model", "version": 1, "name": "slice",
+  "main": {
+    "operands": [
+      {"name": "x", "type": "TENSOR_FLOAT32", "dimensions": [4], "lifetime": "SUBGRAPH_INPUT"},
+      {"name": "begin", "type": "TENSOR_INT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [1]},
+      {"name": "size", "type": "TENSOR_INT32", "dimensions": [1], "lifetime": "CONSTANT_COPY", "value": [2]},
+      {"name": "y", "type": "TENSOR_FLOAT32", "dimensions": [2], "lifetime": "SUBGRAPH_OUTPUT"}
+    ],
+    "operations": [{"type": 86, "inputs": [0, 1, 2], "outputs": [3]}],
+    "inputIndexes": [0], "outputIndexes": [3]
+  },
+  "examples": [{"inputs": [{"data": [1, 2, 3, 4]}], "outputs": [{"data": [2, 3]}]}]
+})";
+  const ModelResult r = run_nnapi_model(model, RunConfig{});
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
+  EXPECT_TRUE(r.cases[0].golden);
+  fs::remove_all(dir);
 }

@@ -142,7 +142,7 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
   if (model.format == Format::NNAPI) {
     c.limits.timeout_ms = 2000;
     c.limits.max_loop_iterations = INT64_MAX;
-    r = run_nnapi_model(path, c);
+    r = run_nnapi_model(model, path, c);
   } else if (model.format == Format::IR) {
     r = run_ir_model(path, c);
   } else {

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
-#include <nlohmann/json.hpp>
 #include <set>
 
 #include "exec/compare.hpp"
@@ -12,11 +11,11 @@
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "model/nnapi_data.hpp"
+#include "rules/readability.hpp"
 
 namespace condlint::exec {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 bool is_nnapi_path(const fs::path& p) {
   const std::string s = p.filename().string();
@@ -26,72 +25,8 @@ bool is_nnapi_path(const fs::path& p) {
 namespace {
 
 // ---------------------------------------------------------------- model
-enum OT {
-  F32 = 0,
-  I32 = 1,
-  U32 = 2,
-  TF32 = 3,
-  TI32 = 4,
-  TQ8A = 5,
-  BOOL = 6,
-  TQ16S = 7,
-  TF16 = 8,
-  TB8 = 9,
-  F16 = 10,
-  TQ8SPC = 11,
-  TQ16A = 12,
-  TQ8S = 13,
-  TQ8AS = 14,
-  SUBGRAPH = 15
-};
-enum LT { TEMP = 0, IN = 1, OUT = 2, CCOPY = 3, CREF = 4, NOVAL = 5, SUBG = 6 };
-
-const std::map<std::string, int> kTypes = {{"FLOAT32", 0},
-                                           {"INT32", 1},
-                                           {"UINT32", 2},
-                                           {"TENSOR_FLOAT32", 3},
-                                           {"TENSOR_INT32", 4},
-                                           {"TENSOR_QUANT8_ASYMM", 5},
-                                           {"BOOL", 6},
-                                           {"TENSOR_QUANT16_SYMM", 7},
-                                           {"TENSOR_FLOAT16", 8},
-                                           {"TENSOR_BOOL8", 9},
-                                           {"FLOAT16", 10},
-                                           {"TENSOR_QUANT8_SYMM_PER_CHANNEL", 11},
-                                           {"TENSOR_QUANT16_ASYMM", 12},
-                                           {"TENSOR_QUANT8_SYMM", 13},
-                                           {"TENSOR_QUANT8_ASYMM_SIGNED", 14},
-                                           {"SUBGRAPH", 15}};
-const std::map<std::string, int> kLifetimes = {
-    {"TEMPORARY_VARIABLE", 0}, {"SUBGRAPH_INPUT", 1}, {"SUBGRAPH_OUTPUT", 2}, {"CONSTANT_COPY", 3},
-    {"CONSTANT_REFERENCE", 4}, {"CONSTANT_POOL", 4},  {"NO_VALUE", 5},        {"SUBGRAPH", 6}};
-// The operations the executor runs, by Android's OperationType codes. Each has one entry in kKernels (after Exec).
-enum class OperationType : int {
-  ADD = 0,
-  CONCATENATION = 2,
-  FULLY_CONNECTED = 9,
-  MUL = 18,
-  SUB = 36,
-  GREATER_EQUAL = 54,
-  LESS = 58,
-  LESS_EQUAL = 59,
-  SLICE = 73,
-  IF = 96,
-  WHILE = 97,
-};
 struct KernelEntry;
 const KernelEntry* kernel_of(int type);  // null: not an operation the executor runs
-const std::map<std::string, int>& op_codes();
-
-int enum_of(const json& j, const std::map<std::string, int>& names, const char* what) {
-  if (j.is_number_integer()) return j.get<int>();
-  if (j.is_string()) {
-    auto it = names.find(j.get<std::string>());
-    if (it != names.end()) return it->second;
-    throw ExecError(ErrKind::Unsupported, std::string(what) + " '" + j.get<std::string>() + "'");
-  }
-  fail(std::string(what) + " is neither a name nor a number");
-}
 
 const char* op_name(int t);
 
@@ -119,193 +54,74 @@ struct NModel {
   std::vector<std::string> pools;
   bool relaxed = false;
   bool any_f16 = false;
-  json examples;
+  const std::vector<NnExample>* examples = nullptr;
 };
 
-std::string base64_decode(const std::string& s) {
-  auto val = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-  };
-  std::string out;
-  int buf = 0, bits = 0;
-  for (char c : s) {
-    if (c == '=') break;
-    const int v = val(c);
-    if (v < 0) fail("invalid base64");
-    buf = (buf << 6) | v;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buf >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-std::string blob(const json& j, const fs::path& dir) {
-  if (j.contains("base64")) return base64_decode(j["base64"].get<std::string>());
-  if (j.contains("file")) {
-    const std::string rel = j["file"].get<std::string>();
-    std::error_code ec;
-    const fs::path base = fs::weakly_canonical(dir, ec);
-    const fs::path p = fs::weakly_canonical(dir / rel, ec);
-    auto [a, b] = std::mismatch(base.begin(), base.end(), p.begin(), p.end());
-    if (ec || a != base.end()) fail("blob file '" + rel + "' leaves the model's directory");
-    std::string bytes;
-    if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
-    return bytes;
-  }
-  fail("blob has neither base64 nor file");
-}
-
-// The `value` shorthand (docs/nnapi-json.md, rules 4-7): encoded little-endian, appended to operandValues at
-// the offset Android's model builder would use (aligned by the value's byte length), location filled in.
-DT storage_dt(int type);
-void pack_value(const json& vals, Operand& x, std::string& values) {
-  if (x.lifetime != CCOPY) fail("`value` on an operand that is not CONSTANT_COPY");
-  if (x.length != 0) fail("`value` together with a location length");
-  if (!vals.is_array()) fail("`value` is not an array");
-  const DT dt = storage_dt(x.type);
-  const bool scalar = x.type == F32 || x.type == I32 || x.type == U32 || x.type == BOOL || x.type == F16;
-  uint64_t count = 1;
-  if (!scalar) {
-    if (x.dims.empty()) fail("`value` needs a fully specified shape");
-    for (auto d : x.dims) {
-      if (d <= 0) fail("`value` needs a fully specified shape");
-      count *= static_cast<uint64_t>(d);
-      if (count > (1ull << 32)) fail("`value` too large");
-    }
-  }
-  if (vals.size() != count)
-    fail("`value` has " + std::to_string(vals.size()) + " entries for " + std::to_string(count) + " elements");
-  std::string bytes;
-  const unsigned es = dt_bytes(dt);
-  for (const auto& e : vals) {
-    uint64_t raw = 0;
-    if (dt == DT::Bool) {
-      raw = e.get<bool>() ? 1 : 0;
-    } else if (dt == DT::F16) {
-      uint16_t h;
-      if (!nn::to_half(e.get<double>(), h)) fail("`value` entry overflows binary16");
-      raw = h;
-    } else if (dt == DT::F32) {
-      const float f = static_cast<float>(e.get<double>());
-      uint32_t w;
-      std::memcpy(&w, &f, 4);
-      raw = w;
-    } else {
-      raw = static_cast<uint64_t>(e.get<int64_t>());
-    }
-    for (unsigned k = 0; k < es; ++k) bytes += static_cast<char>((raw >> (8 * k)) & 0xFF);
-  }
-  const size_t align = bytes.size() >= 4 ? 4 : bytes.size() >= 2 ? 2 : 1;
-  while (values.size() % align) values += '\0';
-  if (values.size() + bytes.size() > 0xFFFFFFFFull) fail("operandValues would exceed 4 GiB");
-  x.pool = 0;
-  x.offset = static_cast<uint32_t>(values.size());
-  x.length = static_cast<uint32_t>(bytes.size());
-  values += bytes;
-}
-
-Graph parse_graph(const json& g, std::string& values) {
+// The executor's view of the model the NNAPI loader read (one reader per format: the same document, Blobs and
+// packed `value`s that lint checks), in the types the kernels use.
+Graph graph_of(const NnSubgraph& sg) {
   Graph out;
-  for (const auto& o : g.at("operands")) {
+  for (const NnOperand& o : sg.operands) {
     Operand x;
-    if (o.contains("name") && o["name"].is_string()) x.name = o["name"].get<std::string>();
-    x.type = enum_of(o.at("type"), kTypes, "operand type");
-    x.lifetime = enum_of(o.at("lifetime"), kLifetimes, "lifetime");
-    if (o.contains("dimensions"))
-      for (const auto& d : o["dimensions"]) x.dims.push_back(d.get<int64_t>());
-    x.scale = o.value("scale", 0.0);
-    x.zp = o.value("zeroPoint", 0);
-    if (o.contains("value")) pack_value(o["value"], x, values);
-    if (o.contains("location")) {
-      const auto& l = o["location"];
-      x.pool = l.value("poolIndex", 0u);
-      x.offset = l.value("offset", 0u);
-      x.length = l.value("length", 0u);
-    }
-    out.operands.push_back(x);
+    x.name = o.name;
+    x.type = o.type;
+    x.lifetime = o.lifetime;
+    for (uint32_t d : o.dimensions) x.dims.push_back(d);
+    x.scale = o.scale;
+    x.zp = o.zero_point;
+    x.pool = o.pool_index;
+    x.offset = o.offset;
+    x.length = o.length;
+    out.operands.push_back(std::move(x));
   }
-  for (const auto& op : g.at("operations")) {
-    Operation x;
-    x.type = enum_of(op.at("type"), op_codes(), "operation");
-    for (const auto& i : op.at("inputs")) x.in.push_back(i.get<uint32_t>());
-    for (const auto& i : op.at("outputs")) x.out.push_back(i.get<uint32_t>());
-    out.ops.push_back(x);
-  }
-  for (const auto& i : g.at("inputIndexes")) out.inputs.push_back(i.get<uint32_t>());
-  for (const auto& i : g.at("outputIndexes")) out.outputs.push_back(i.get<uint32_t>());
-  auto check = [&](uint32_t i) {
-    if (i >= out.operands.size()) fail("operand index " + std::to_string(i) + " out of range");
-  };
-  for (auto& op : out.ops) {
-    for (auto i : op.in) check(i);
-    for (auto i : op.out) check(i);
-  }
-  for (auto i : out.inputs) check(i);
-  for (auto i : out.outputs) check(i);
+  for (const NnOperation& op : sg.operations) out.ops.push_back(Operation{op.type, op.inputs, op.outputs});
+  out.inputs = sg.input_indexes;
+  out.outputs = sg.output_indexes;
   return out;
 }
 
-NModel parse_model(const fs::path& path) {
-  std::string bytes;
-  if (auto e = read_file_bytes(path, bytes, 1LL << 30); !e.empty()) fail(e);
-  json j;
-  try {
-    j = json::parse(bytes);
-  } catch (const std::exception& e) {
-    fail(std::string("not JSON: ") + e.what());
-  }
-  if (!j.is_object() || j.value("format", "") != "nnapi-model") fail("not an NNAPI model JSON document (format)");
+NModel model_of(const NnapiData& nn) {
   NModel m;
-  try {
-    if (j.contains("operandValues")) m.values = blob(j["operandValues"], path.parent_path());
-    m.main = parse_graph(j.at("main"), m.values);
-    if (j.contains("referenced"))
-      for (const auto& g : j["referenced"]) m.referenced.push_back(parse_graph(g, m.values));
-    if (j.contains("pools"))
-      for (const auto& p : j["pools"]) m.pools.push_back(blob(p, path.parent_path()));
-    m.relaxed = j.value("relaxComputationFloat32toFloat16", false);
-  } catch (const json::exception& e) {
-    fail(std::string("malformed model: ") + e.what());
-  }
+  if (nn.subgraphs.empty()) fail("the model has no main subgraph");
+  m.main = graph_of(nn.subgraphs[0]);
+  for (size_t g = 1; g < nn.subgraphs.size(); ++g) m.referenced.push_back(graph_of(nn.subgraphs[g]));
+  m.values = nn.operand_values;
+  for (const NnBlob& b : nn.pools) m.pools.push_back(b.bytes);
+  m.relaxed = nn.relax_float32_to_float16;
   auto scan = [&](const Graph& g) {
-    for (const auto& o : g.operands) m.any_f16 = m.any_f16 || o.type == TF16 || o.type == F16;
+    for (const auto& o : g.operands) m.any_f16 = m.any_f16 || o.type == nn::TENSOR_FLOAT16 || o.type == nn::FLOAT16;
   };
   scan(m.main);
   for (const auto& g : m.referenced) scan(g);
-  if (j.contains("examples")) m.examples = j["examples"];
+  m.examples = &nn.examples;
   return m;
 }
 
 // ---------------------------------------------------------------- values
 DT storage_dt(int type) {
   switch (type) {
-    case F32:
-    case TF32: return DT::F32;
-    case F16:
-    case TF16: return DT::F16;
-    case I32:
-    case TI32: return DT::I32;
-    case U32: return DT::U32;
-    case BOOL:
-    case TB8: return DT::Bool;
-    case TQ8A: return DT::U8;
-    case TQ8AS:
-    case TQ8S:
-    case TQ8SPC: return DT::I8;
-    case TQ16S: return DT::I16;
-    case TQ16A: return DT::U16;
+    case nn::FLOAT32:
+    case nn::TENSOR_FLOAT32: return DT::F32;
+    case nn::FLOAT16:
+    case nn::TENSOR_FLOAT16: return DT::F16;
+    case nn::INT32:
+    case nn::TENSOR_INT32: return DT::I32;
+    case nn::UINT32: return DT::U32;
+    case nn::BOOL:
+    case nn::TENSOR_BOOL8: return DT::Bool;
+    case nn::TENSOR_QUANT8_ASYMM: return DT::U8;
+    case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+    case nn::TENSOR_QUANT8_SYMM:
+    case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL: return DT::I8;
+    case nn::TENSOR_QUANT16_SYMM: return DT::I16;
+    case nn::TENSOR_QUANT16_ASYMM: return DT::U16;
     default: throw ExecError(ErrKind::Unsupported, "NNAPI operand type " + std::to_string(type));
   }
 }
-bool is_quant(int t) { return t == TQ8A || t == TQ8AS || t == TQ8S || t == TQ16S || t == TQ16A; }
+bool is_quant(int t) {
+  return t == nn::TENSOR_QUANT8_ASYMM || t == nn::TENSOR_QUANT8_ASYMM_SIGNED || t == nn::TENSOR_QUANT8_SYMM ||
+         t == nn::TENSOR_QUANT16_SYMM || t == nn::TENSOR_QUANT16_ASYMM;
+}
 
 struct NVal {
   bool has = false;
@@ -313,7 +129,7 @@ struct NVal {
   double scale = 0;
   int zp = 0;
   Tensor t;
-  int subgraph = -1;  // SUBGRAPH operand: referenced index
+  int subgraph = -1;  // nn::SUBGRAPH operand: referenced index
 };
 
 Tensor decode(const std::string& bytes, uint32_t off, uint32_t len, DT dt, const Dims& dims) {
@@ -346,8 +162,14 @@ NVal make_out(const Operand& decl, Dims shape, const std::vector<double>& vals, 
     double v = vals[k];
     if (is_quant(decl.type)) {
       const double q = std::nearbyint(v / decl.scale) + decl.zp;
-      const double lo = decl.type == TQ8A ? 0 : decl.type == TQ16A ? 0 : decl.type == TQ16S ? -32768 : -128;
-      const double hi = decl.type == TQ8A ? 255 : decl.type == TQ16A ? 65535 : decl.type == TQ16S ? 32767 : 127;
+      const double lo = decl.type == nn::TENSOR_QUANT8_ASYMM    ? 0
+                        : decl.type == nn::TENSOR_QUANT16_ASYMM ? 0
+                        : decl.type == nn::TENSOR_QUANT16_SYMM  ? -32768
+                                                                : -128;
+      const double hi = decl.type == nn::TENSOR_QUANT8_ASYMM    ? 255
+                        : decl.type == nn::TENSOR_QUANT16_ASYMM ? 65535
+                        : decl.type == nn::TENSOR_QUANT16_SYMM  ? 32767
+                                                                : 127;
       o.t.i[k] = static_cast<int64_t>(std::clamp(q, lo, hi));
     } else if (is_float(o.t.dt)) {
       (void)relaxed;
@@ -371,10 +193,10 @@ double activate(double v, int act) {
 
 // ---------------------------------------------------------------- interpreter
 struct Exec;
-// One entry per operation the executor runs: its name in the NNAPI JSON, its kernel, and for the element-wise
-// ones the function of two values (comparisons give 0 or 1 and take no fused activation).
+// One entry per operation the executor runs: its AIDL name (nn::operation_name gives the number's name, so the
+// operation codes are defined once, in model/nnapi_data), its kernel, and for the element-wise ones the function of
+// two values (comparisons give 0 or 1 and take no fused activation).
 struct KernelEntry {
-  OperationType type;
   const char* name;
   void (Exec::*kernel)(const Graph&, const Operation&, std::vector<NVal>&, const std::string&, int);
   double (*binary)(double, double) = nullptr;
@@ -402,9 +224,9 @@ struct Exec {
     std::vector<NVal> v(g.operands.size());
     for (size_t k = 0; k < g.operands.size(); ++k) {
       const Operand& o = g.operands[k];
-      if (o.lifetime == CCOPY || o.lifetime == CREF) {
+      if (o.lifetime == nn::CONSTANT_COPY || o.lifetime == nn::CONSTANT_REFERENCE) {
         const std::string* b = &m.values;
-        if (o.lifetime == CREF) {
+        if (o.lifetime == nn::CONSTANT_REFERENCE) {
           if (o.pool >= m.pools.size())
             fail("operand " + std::to_string(k) + " names pool " + std::to_string(o.pool) + ", which does not exist");
           b = &m.pools[o.pool];
@@ -414,9 +236,9 @@ struct Exec {
         v[k].scale = o.scale;
         v[k].zp = o.zp;
         v[k].t = decode(*b, o.offset, o.length, storage_dt(o.type), o.dims);
-      } else if (o.lifetime == SUBG) {
+      } else if (o.lifetime == nn::SUBGRAPH_LT) {
         v[k].has = true;
-        v[k].type = SUBGRAPH;
+        v[k].type = nn::SUBGRAPH;
         v[k].subgraph = static_cast<int>(o.offset);
       }
     }
@@ -425,7 +247,8 @@ struct Exec {
       const Operation& op = g.ops[i];
       const char* name = op_name(op.type);
       const std::string opath = path + "/" + (name ? name : "op") + "#" + std::to_string(i);
-      if (!name) throw ExecError(ErrKind::Unsupported, "unsupported op " + std::to_string(op.type) + " at " + opath);
+      if (!name)
+        throw ExecError(ErrKind::Unsupported, "unsupported op " + nn::operation_name(op.type) + " at " + opath);
       try {
         exec_op(g, op, v, opath, depth);
       } catch (const ExecError& e) {
@@ -469,8 +292,7 @@ struct Exec {
 
   void exec_op(const Graph& g, const Operation& op, std::vector<NVal>& v, const std::string& path, int depth) {
     const KernelEntry* k = kernel_of(op.type);
-    if (!k)
-      throw ExecError(ErrKind::Unsupported, std::string("unsupported op ") + std::to_string(op.type) + " at " + path);
+    if (!k) throw ExecError(ErrKind::Unsupported, "unsupported op " + nn::operation_name(op.type) + " at " + path);
     (this->*(k->kernel))(g, op, v, path, depth);
   }
 
@@ -507,8 +329,9 @@ struct Exec {
     std::vector<double> r(batch * units);
     for (int64_t bi = 0; bi < batch; ++bi)
       for (int64_t u = 0; u < units; ++u) {
-        double s = b.t.numel() > u ? (b.type == TI32 && b.scale > 0 ? b.t.getf(u) * b.scale : real(b, u)) : 0.0;
-        if (b.type == TI32 && b.scale == 0 && is_quant(x.type)) s = b.t.getf(u) * x.scale * w.scale;
+        double s =
+            b.t.numel() > u ? (b.type == nn::TENSOR_INT32 && b.scale > 0 ? b.t.getf(u) * b.scale : real(b, u)) : 0.0;
+        if (b.type == nn::TENSOR_INT32 && b.scale == 0 && is_quant(x.type)) s = b.t.getf(u) * x.scale * w.scale;
         for (int64_t k = 0; k < size; ++k) s += real(x, bi * size + k) * real(w, u * size + k);
         r[bi * units + u] = activate(s, act);
       }
@@ -622,25 +445,28 @@ struct Exec {
 };
 
 const KernelEntry kKernels[] = {
-    {OperationType::ADD, "ADD", &Exec::elementwise, [](double x, double y) { return x + y; }},
-    {OperationType::CONCATENATION, "CONCATENATION", &Exec::concatenation},
-    {OperationType::FULLY_CONNECTED, "FULLY_CONNECTED", &Exec::fully_connected},
-    {OperationType::MUL, "MUL", &Exec::elementwise, [](double x, double y) { return x * y; }},
-    {OperationType::SUB, "SUB", &Exec::elementwise, [](double x, double y) { return x - y; }},
-    {OperationType::GREATER_EQUAL, "GREATER_EQUAL", &Exec::elementwise,
-     [](double x, double y) { return x >= y ? 1.0 : 0.0; }, true},
-    {OperationType::LESS, "LESS", &Exec::elementwise, [](double x, double y) { return x < y ? 1.0 : 0.0; }, true},
-    {OperationType::LESS_EQUAL, "LESS_EQUAL", &Exec::elementwise, [](double x, double y) { return x <= y ? 1.0 : 0.0; },
-     true},
-    {OperationType::SLICE, "SLICE", &Exec::slice},
-    {OperationType::IF, "IF", &Exec::if_op},
-    {OperationType::WHILE, "WHILE", &Exec::while_op},
+    {"ADD", &Exec::elementwise, [](double x, double y) { return x + y; }},
+    {"CONCATENATION", &Exec::concatenation},
+    {"FULLY_CONNECTED", &Exec::fully_connected},
+    {"MUL", &Exec::elementwise, [](double x, double y) { return x * y; }},
+    {"SUB", &Exec::elementwise, [](double x, double y) { return x - y; }},
+    {"GREATER_EQUAL", &Exec::elementwise, [](double x, double y) { return x >= y ? 1.0 : 0.0; }, true},
+    {"LESS", &Exec::elementwise, [](double x, double y) { return x < y ? 1.0 : 0.0; }, true},
+    {"LESS_EQUAL", &Exec::elementwise, [](double x, double y) { return x <= y ? 1.0 : 0.0; }, true},
+    {"SLICE", &Exec::slice},
+    {"IF", &Exec::if_op},
+    {"WHILE", &Exec::while_op},
 };
 
 const KernelEntry* kernel_of(int type) {
-  for (const auto& k : kKernels)
-    if (static_cast<int>(k.type) == type) return &k;
-  return nullptr;
+  static const std::map<int, const KernelEntry*> by_code = [] {
+    std::map<int, const KernelEntry*> m;
+    for (const auto& k : kKernels)
+      if (auto code = nn::parse_operation(k.name)) m[*code] = &k;
+    return m;
+  }();
+  const auto it = by_code.find(type);
+  return it == by_code.end() ? nullptr : it->second;
 }
 
 const char* op_name(int type) {
@@ -648,34 +474,21 @@ const char* op_name(int type) {
   return k ? k->name : nullptr;
 }
 
-const std::map<std::string, int>& op_codes() {
-  static const std::map<std::string, int> codes = [] {
-    std::map<std::string, int> m;
-    for (const auto& k : kKernels) m[k.name] = static_cast<int>(k.type);
-    return m;
-  }();
-  return codes;
-}
-
-NVal value_from_example(const json& ex, const Operand& decl) {
+NVal value_from_example(const NnValue& ex, const Operand& decl) {
   NVal v;
   v.has = true;
   v.type = decl.type;
   v.scale = decl.scale;
   v.zp = decl.zp;
   Dims dims = decl.dims;
-  if (ex.contains("dimensions")) {
-    dims.clear();
-    for (const auto& d : ex["dimensions"]) dims.push_back(d.get<int64_t>());
-  }
-  const json& data = ex.at("data");
+  if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
   v.t = Tensor(storage_dt(decl.type), dims);
-  if (static_cast<int64_t>(data.size()) != v.t.numel())
-    fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
+  if (static_cast<int64_t>(ex.data.size()) != v.t.numel())
+    fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
   for (int64_t k = 0; k < v.t.numel(); ++k) {
-    const json& e = data[k];
-    if (is_float(v.t.dt)) v.t.f[k] = round_to(v.t.dt, e.is_boolean() ? double(e.get<bool>()) : e.get<double>());
-    else v.t.i[k] = e.is_boolean() ? e.get<bool>() : e.get<int64_t>();
+    const double e = ex.data[static_cast<size_t>(k)];
+    if (is_float(v.t.dt)) v.t.f[k] = round_to(v.t.dt, e);
+    else v.t.i[k] = static_cast<int64_t>(e);
   }
   return v;
 }
@@ -789,48 +602,60 @@ std::vector<InputDecl> nnapi_input_decls(const NModel& m) {
 }  // namespace
 
 ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
+  guard().limits = config.limits;
+  const LoadResult lr = load_file(path.string());
+  if (!lr.model) {
+    ModelResult mr;
+    mr.model = path.string();
+    mr.error = path.string() + ": " + lr.io_error;
+    return mr;
+  }
+  return run_nnapi_model(*lr.model, path, config);
+}
+
+ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunConfig& config) {
   ModelResult mr;
   mr.model = path.string();
   RunConfig cfg = config;
   guard().limits = cfg.limits;
-  if (!cfg.vetted) {
-    if (auto why = unreadable_file(path); !why.empty()) {
-      mr.error = why;
+  if (!model.nnapi) {
+    mr.error = path.string() + ": not an NNAPI model";
+    return mr;
+  }
+  if (!cfg.vetted)  // what lint cannot read is not run
+    if (auto why = unreadable_reason(model); !why.empty()) {
+      mr.error = path.string() + ": " + why;
       return mr;
     }
-  }
   NModel m;
   try {
-    m = parse_model(path);
+    m = model_of(*model.nnapi);
   } catch (const ExecError& e) {
     mr.error = path.string() + ": " + e.what();
     return mr;
   }
-  if (!m.examples.is_array() || m.examples.empty()) {
+  if (m.examples->empty()) {
     mr.error = "no golden data: the model has no `examples`";
     return mr;
   }
   if (!cfg.policy)  // which branches pinning may reach, from the conditions the loader traced
-    if (LoadResult lr = load_file(path.string()); lr.model)
-      cfg.policy = std::make_shared<const BranchPolicy>(*lr.model);
+    cfg.policy = std::make_shared<const BranchPolicy>(model);
   std::vector<Example> examples;
-  for (size_t e = 0; e < m.examples.size(); ++e) {
-    const json& ej = m.examples[e];
+  for (size_t e = 0; e < m.examples->size(); ++e) {
+    const NnExample& ej = (*m.examples)[e];
     Example ex;
     ex.name = "examples/" + std::to_string(e);
-    ex.expect_failure = ej.value("expectFailure", false);
+    ex.expect_failure = ej.expect_failure;
     try {
-      const auto& ins = ej.at("inputs");
-      if (ins.size() != m.main.inputs.size())
-        fail("example has " + std::to_string(ins.size()) + " inputs, the model " +
+      if (ej.inputs.size() != m.main.inputs.size())
+        fail("example has " + std::to_string(ej.inputs.size()) + " inputs, the model " +
              std::to_string(m.main.inputs.size()));
-      for (size_t k = 0; k < ins.size(); ++k)
-        ex.inputs.push_back(value_from_example(ins[k], m.main.operands[m.main.inputs[k]]));
-      const auto& outs = ej.at("outputs");
-      for (size_t k = 0; k < outs.size() && k < m.main.outputs.size(); ++k)
-        ex.golden.push_back(outs[k].is_null()
-                                ? std::nullopt
-                                : std::optional<NVal>(value_from_example(outs[k], m.main.operands[m.main.outputs[k]])));
+      for (size_t k = 0; k < ej.inputs.size(); ++k)
+        ex.inputs.push_back(value_from_example(ej.inputs[k], m.main.operands[m.main.inputs[k]]));
+      for (size_t k = 0; k < ej.outputs.size() && k < m.main.outputs.size(); ++k)
+        ex.golden.push_back(ej.outputs[k].is_null ? std::nullopt
+                                                  : std::optional<NVal>(value_from_example(
+                                                        ej.outputs[k], m.main.operands[m.main.outputs[k]])));
     } catch (const std::exception& x) {
       CaseResult cr;
       cr.data_set = ex.name;
@@ -934,7 +759,10 @@ NnapiRun run_nnapi_once(const fs::path& path, const std::vector<Value>& inputs, 
   NnapiRun out;
   guard().limits = limits;
   try {
-    const NModel m = parse_model(path);
+    const LoadResult lr = load_file(path.string());
+    if (!lr.model || !lr.model->nnapi) fail(lr.model ? "not an NNAPI model" : lr.io_error);
+    if (auto why = unreadable_reason(*lr.model); !why.empty()) fail(why);
+    const NModel m = model_of(*lr.model->nnapi);
     if (inputs.size() != m.main.inputs.size())
       fail("given " + std::to_string(inputs.size()) + " inputs, the model takes " +
            std::to_string(m.main.inputs.size()));

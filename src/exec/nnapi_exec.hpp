@@ -1,5 +1,6 @@
-// NNAPI execution of *.nnapi.json models (docs/nnapi-json.md) against their `examples`, both IF branches.
-// Reads the JSON directly with nlohmann; independent of the lint loader.
+// NNAPI execution of *.nnapi.json models (docs/nnapi-json.md) against their `examples`, both IF branches. Runs the
+// model the NNAPI loader read (its NnapiData: subgraphs, operand values, Blobs, examples), so `run` reads exactly
+// what `lint` reads, and refuses what lint finds unreadable (rules/readability).
 #pragma once
 
 #include <filesystem>
@@ -15,6 +16,8 @@ bool is_nnapi_path(const std::filesystem::path& p);
 // Runs every example of the model (RunConfig.data_dirs, save_dir are ignored; NNAPI golden data lives in
 // the model's `examples`). WHILE loops stop at cfg.limits.timeout_ms (use 2000 for Android's default).
 ModelResult run_nnapi_model(const std::filesystem::path& model, const RunConfig& cfg);
+// The same on a model already loaded from `path` (`lint --exec`: the file is read once).
+ModelResult run_nnapi_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 // One execution of the model on given inputs (by main input index, in the operands' storage types) with IF
 // pins (executor paths, as `run --pin`). Outputs are the stored values of the main outputs.

@@ -555,9 +555,13 @@ void NnBuilder::read_value(int id, const std::string& ptr, NnValue& v, bool allo
   if (int d = doc_.member(id, "data"); d >= 0 && is(d, JNode::Array, ptr + "/data", "an array")) {
     const auto& ch = doc_[d].children();
     v.data_count = ch.size();
-    for (size_t i = 0; i < ch.size(); ++i)
-      if (doc_[ch[i]].kind != JNode::Number && doc_[ch[i]].kind != JNode::Bool)
-        schema(ch[i], ptr + "/data/" + std::to_string(i), "must be a number or a boolean");
+    v.data.reserve(ch.size());
+    for (size_t i = 0; i < ch.size(); ++i) {
+      const JNode& e = doc_[ch[i]];
+      if (e.kind == JNode::Number) v.data.push_back(e.number());
+      else if (e.kind == JNode::Bool) v.data.push_back(e.boolean ? 1.0 : 0.0);
+      else schema(ch[i], ptr + "/data/" + std::to_string(i), "must be a number or a boolean");
+    }
   }
 }
 

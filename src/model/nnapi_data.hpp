@@ -102,6 +102,7 @@ struct NnBlob {
 struct NnValue {
   std::optional<std::vector<uint32_t>> dimensions;
   size_t data_count = 0;
+  std::vector<double> data;  // the values (booleans as 0 and 1), when every entry is a number or a boolean
   bool is_null = false;
   SourceLocation loc;
 };
