@@ -16,11 +16,8 @@
 #include "exec/interpreter.hpp"
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
-#include "loaders/ir_loop_map.hpp"
 #include "loaders/loader.hpp"
 #include "rules/readability.hpp"
-
-#include <pugixml.hpp>
 
 namespace condlint::exec {
 
@@ -111,8 +108,7 @@ std::string check_port(const Value& v, const Port& p) {
 
 class IrRunner {
  public:
-  IrRunner(const Model& m, RunOptions ro, const std::map<int64_t, LoopMap>* loops = nullptr)
-      : m_(m), dummy_(), ip_(dummy_, ro), limits_(ro.limits), loops_(loops) {
+  IrRunner(const Model& m, RunOptions ro) : m_(m), dummy_(), ip_(dummy_, ro), limits_(ro.limits) {
     for (size_t k = 0; k < m.ir->consts.size(); ++k) consts_[{m.ir->consts[k].graph, m.ir->consts[k].node}] = k;
     for (size_t k = 0; k < m.ir->ifs.size(); ++k) ifs_[{m.ir->ifs[k].graph, m.ir->ifs[k].node}] = k;
   }
@@ -608,15 +604,12 @@ class IrRunner {
   std::chrono::steady_clock::time_point deadline_;
   std::map<std::pair<int, int>, size_t> consts_;
   std::map<std::pair<int, int>, size_t> ifs_;
-  const std::map<int64_t, LoopMap>* loops_ = nullptr;
 
  public:
   std::vector<Value> run_loop(int g, int k, const std::vector<const Value*>& in, int depth) {
     const Node& node = m_.node(g, k);
     const std::string path = m_.path_of(g, k);
-    const LoopMap* lm = nullptr;
-    if (loops_)
-      if (auto it = loops_->find(node.loc.offset); it != loops_->end()) lm = &it->second;
+    const IrLoop* lm = m_.ir->loop_at(g, k);
     int body = -1;
     for (const auto& [role, gi] : node.bodies)
       if (role == "body") body = gi;
@@ -732,13 +725,13 @@ Value read_golden(const fs::path& p) {
 
 CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Value>& inputs,
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
-                    Trace& trace, std::vector<Value>& outputs, const std::map<int64_t, LoopMap>* loops) {
+                    Trace& trace, std::vector<Value>& outputs) {
   CaseResult cr;
   cr.pins = pins;
   RunOptions ro;
   ro.limits = cfg.limits;
   ro.pins = pins;
-  IrRunner ir(m, ro, loops);
+  IrRunner ir(m, ro);
   run_timed(cr, [&] { outputs = ir.run(inputs); });
   trace = ir.trace();
   note_trace(cr, trace, pins);
@@ -807,15 +800,14 @@ std::vector<InputDecl> input_decls(const Model& m) {
 }
 
 // Phase kSynthesize of the IR driver: synthesize_phase with the IR executor.
-void synthesize_ir(const Model& model, const std::map<int64_t, LoopMap>& loops, const RunConfig& cfg, DataPlan& plan,
-                   size_t s, const std::string& name, std::vector<Value> base, ModelResult& mr, PinState& state,
-                   MemorySets& memory, int& save_index) {
+void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, size_t s, const std::string& name,
+                   std::vector<Value> base, ModelResult& mr, PinState& state, MemorySets& memory, int& save_index) {
   synthesize_phase(
       cfg, plan, s, name, base, input_decls(model),
       [&](const std::vector<Value>& in, Trace& trace) {
         RunOptions ro;
         ro.limits = cfg.limits;
-        IrRunner ir(model, ro, &loops);
+        IrRunner ir(model, ro);
         struct Keep {  // the trace as far as the run got, also when it throws
           Trace& t;
           IrRunner& r;
@@ -825,7 +817,7 @@ void synthesize_ir(const Model& model, const std::map<int64_t, LoopMap>& loops, 
       },
       mr, state, memory,
       [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {
-        return run_case(model, cfg, in, nullptr, {}, trace, outputs, &loops);
+        return run_case(model, cfg, in, nullptr, {}, trace, outputs);
       },
       [&](const std::vector<Value>& in, const std::vector<Value>& outputs) {
         return save_case(cfg.save_dir, save_index++, in, outputs, {});
@@ -843,8 +835,6 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
     mr.error = e;
     return mr;
   }
-  std::map<int64_t, LoopMap> loops;
-  if (bytes.find("\"Loop\"") != std::string::npos) loops = read_loop_maps(bytes);
   std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
   if (!model || !model->ir) {
     mr.error = model_path.string() + ": not an OpenVINO IR";
@@ -926,14 +916,14 @@ ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
         synthesized = true;
-        synthesize_ir(*model, loops, cfg, plan, s, name, inputs, mr, state, memory, save_index);
+        synthesize_ir(*model, cfg, plan, s, name, inputs, mr, state, memory, save_index);
         continue;
       }
       skip_pins_already_run(plan, s, memory, state);
       run_pin_sets(
           plan, s, name, cfg, mr, state,
           [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-            CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs, &loops);
+            CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs);
             if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
             return cr;
           },

@@ -15,15 +15,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include <pugixml.hpp>
-
 #include "onnx_graph/if_sites.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/ir_onnx_ops.hpp"
 #include "exec/onnx_io.hpp"
 #include "export/export.hpp"
 #include "model/graph_order.hpp"
-#include "loaders/ir_loop_map.hpp"
 #include "loaders/loader.hpp"
 
 namespace condlint::xport {
@@ -88,8 +85,7 @@ void set_type(onnx::ValueInfoProto& vi, ElemType e, const std::optional<Shape>& 
 
 class Exporter {
  public:
-  Exporter(const Model& m, const std::map<int64_t, LoopMap>& loops, const ExportOptions& o, ExportResult& r)
-      : m_(m), loops_(loops), o_(o), r_(r) {
+  Exporter(const Model& m, const ExportOptions& o, ExportResult& r) : m_(m), o_(o), r_(r) {
     for (size_t k = 0; k < m.ir->consts.size(); ++k) consts_[{m.ir->consts[k].graph, m.ir->consts[k].node}] = k;
     for (size_t k = 0; k < m.ir->ifs.size(); ++k) ifs_[{m.ir->ifs[k].graph, m.ir->ifs[k].node}] = k;
   }
@@ -1162,8 +1158,7 @@ class Exporter {
     onnx::GraphProto* gp = w.gp;
     const Node& node = m_.node(g, k);
     const std::string nm = node.display();
-    const LoopMap* lm = nullptr;
-    if (auto it = loops_.find(node.loc.offset); it != loops_.end()) lm = &it->second;
+    const IrLoop* lm = m_.ir->loop_at(g, k);
     int body = -1;
     for (const auto& [role, gi] : node.bodies)
       if (role == "body") body = gi;
@@ -1398,7 +1393,6 @@ class Exporter {
   }
 
   const Model& m_;
-  const std::map<int64_t, LoopMap>& loops_;
   const ExportOptions& o_;
   ExportResult& r_;
   std::map<std::pair<int, int>, size_t> consts_, ifs_;
@@ -1420,8 +1414,6 @@ ExportResult export_ir(const fs::path& xml, const ExportOptions& o) {
     r.problems.push_back("opset " + std::to_string(o.opset) + ": the IR export writes opsets 13 to 21");
     return r;
   }
-  std::map<int64_t, LoopMap> loops;
-  if (bytes.find("\"Loop\"") != std::string::npos) loops = read_loop_maps(bytes);
   std::unique_ptr<Model> model = load_ir(xml.string(), std::move(bytes));
   if (!model || !model->ir) {
     r.error = xml.string() + ": not an OpenVINO IR";
@@ -1440,7 +1432,7 @@ ExportResult export_ir(const fs::path& xml, const ExportOptions& o) {
     return r;
   }
   try {
-    Exporter(*model, loops, o, r).run();
+    Exporter(*model, o, r).run();
   } catch (const std::exception& e) {
     r.problems.push_back(std::string("internal error: ") + e.what());
   }

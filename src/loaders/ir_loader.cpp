@@ -31,6 +31,7 @@ struct GraphAdditions {
   std::vector<IrIf> ifs;
   std::vector<IrConst> consts;
   std::vector<IrSuppression> suppressions;
+  std::vector<IrLoop> loops;
 };
 
 // A graph to read: its container and the graph numbers of its layers' bodies, in layer order (plan_graphs).
@@ -131,6 +132,7 @@ class IrReader {
   Port read_port(const X& p, Where w, bool output);
   void read_ports(const X& list, std::vector<Port>& ports, Where w, bool output);
   void read_suppression(const X& comment, Where w);
+  static IrLoop read_loop(const X& port_map, const X& back_edges, int graph, int node);
 
   Model* model_;
   IrData* ir_;
@@ -193,6 +195,39 @@ LayerBodies<X> bodies_of(const X& layer) {
     lb.add(body, "body");
   }
   return lb;
+}
+
+// A Loop's port map and back edges, as the executor and the export run it. A number that does not parse is -1, and
+// nothing is reported here: the IR rules check the layer.
+template <class X>
+IrLoop IrReader<X>::read_loop(const X& port_map, const X& back_edges, int graph, int node) {
+  IrLoop m;
+  m.graph = graph;
+  m.node = node;
+  auto num = [](const A& a, int64_t def) {
+    int64_t v = 0;
+    return a && parse_int64(a.value(), v) ? v : def;
+  };
+  for (auto e = port_map.first_child(); e; e = e.next_sibling()) {
+    if (!e.is_element()) continue;
+    const std::string_view tag = e.name();
+    const std::string_view purpose = e.attribute("purpose").value();
+    if (eq(tag, "input") && eq(purpose, "current_iteration")) {
+      m.iter_layer = num(e.attribute("internal_layer_id"), -1);
+    } else if (eq(tag, "output") && eq(purpose, "execution_condition")) {
+      m.cond_layer = num(e.attribute("internal_layer_id"), -1);
+    } else if (eq(tag, "input")) {
+      m.ins.push_back({num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1),
+                       static_cast<bool>(e.attribute("axis"))});
+    } else if (eq(tag, "output")) {
+      IrLoop::Out o{num(e.attribute("external_port_id"), -1), num(e.attribute("internal_layer_id"), -1), std::nullopt};
+      if (e.attribute("axis")) o.axis = num(e.attribute("axis"), 0);
+      m.outs.push_back(o);
+    }
+  }
+  for (auto e = first_named(back_edges, "edge"); e; e = next_named(e, "edge"))
+    m.back.emplace_back(num(e.attribute("from-layer"), -1), num(e.attribute("to-layer"), -1));
+  return m;
 }
 
 template <class X>
@@ -323,7 +358,7 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
     // Suppression comments: those directly before the layer (nearest first), then those among its children.
     for (auto c = l.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) read_suppression(c, npath);
     // The first of each, as child() finds it; an If's port maps too (its bodies are graphs of their own).
-    X data, input, output, then_map, else_map;
+    X data, input, output, then_map, else_map, loop_map, back_edges;
     for (auto c = l.first_child(); c; c = c.next_sibling()) {
       if (!c.is_element()) {
         if (c.is_comment()) read_suppression(c, npath);
@@ -335,6 +370,8 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
       else if (!output && eq(n, "output")) output = c;
       else if (!then_map && eq(n, "then_port_map")) then_map = c;
       else if (!else_map && eq(n, "else_port_map")) else_map = c;
+      else if (!loop_map && eq(n, "port_map")) loop_map = c;
+      else if (!back_edges && eq(n, "back_edges")) back_edges = c;
     }
     for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs.set(str(a.name()), str(a.value()));
     read_ports(input, node.inputs, npath, false);
@@ -391,6 +428,8 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
       if (b.role == "then") branch_graph[0] = gi;
       else if (b.role == "else") branch_graph[1] = gi;
     }
+    if (eq(node.op, "Loop")) out_->loops.push_back(read_loop(loop_map, back_edges, job.graph, node_index));
+
     if (eq(node.op, "If")) {
       IrIf info;
       info.graph = job.graph;
@@ -796,6 +835,7 @@ void IrBuilder::read_net(const X& root) {
     for (auto& p : a.problems) ir_->problems.push_back(std::move(p));
     for (auto& i : a.ifs) ir_->ifs.push_back(std::move(i));
     for (auto& c : a.consts) ir_->consts.push_back(std::move(c));
+    for (auto& l : a.loops) ir_->loops.push_back(std::move(l));
     for (auto& s : a.suppressions) ir_->suppressions.push_back(std::move(s));
   }
   // Each graph's edges, then each If's view, independently: a step reads the model and writes only its own

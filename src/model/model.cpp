@@ -105,4 +105,10 @@ std::string Model::path_of(int graph, int node) const {
   return out;
 }
 
+const IrLoop* IrData::loop_at(int graph, int node) const {
+  for (const IrLoop& l : loops)
+    if (l.graph == graph && l.node == node) return &l;
+  return nullptr;
+}
+
 }  // namespace condlint

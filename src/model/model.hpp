@@ -190,6 +190,24 @@ struct IrIf {
   int body_graph[2] = {-1, -1};
 };
 
+// A Loop layer's <port_map> and <back_edges> (what the executor and the ONNX export need to run it). Numbers that
+// do not parse are -1 (the IR rules report the layer); body layers are named by their ids.
+struct IrLoop {
+  int graph = -1, node = -1;
+  struct In {
+    int64_t ext = 0, internal = 0;
+    bool sliced = false;  // the input is sliced along an axis
+  };
+  struct Out {
+    int64_t ext = 0, internal = 0;
+    std::optional<int64_t> axis;  // concatenated along this axis (else the last iteration's value)
+  };
+  std::vector<In> ins;
+  std::vector<Out> outs;
+  std::vector<std::pair<int64_t, int64_t>> back;  // from Result layer id -> to Parameter layer id
+  int64_t iter_layer = -1, cond_layer = -1;       // port_map purpose current_iteration / execution_condition
+};
+
 struct IrEdge {
   enum class Status { Ok, Unparsed, MissingFromLayer, MissingFromPort, MissingToLayer, MissingToPort, DuplicateTarget };
   std::string from_layer, from_port, to_layer, to_port;
@@ -234,6 +252,9 @@ struct IrData {
   std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
   std::vector<IrConst> consts;
   std::vector<IrSuppression> suppressions;  // condlint-disable comments, in file order
+  std::vector<IrLoop> loops;                // every Loop layer, in reading order
+  // The Loop at node `node` of graph `graph`, or null.
+  const IrLoop* loop_at(int graph, int node) const;
 };
 
 // What `condlint lint --exec` found when it ran the model on the golden data beside it (EX rules read it).
