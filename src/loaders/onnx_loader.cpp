@@ -263,9 +263,12 @@ class OnnxBuilder {
       model_->over_limits.push_back({std::move(what), declared, kMaxRank, std::move(l)});
   }
   void problem(PKind k, std::string msg, SourceLocation l) {
-    if (k != PKind::DeepNesting && k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing && l.graph >= 0)
-      error_at_.insert(int64_t(l.graph) << 32 | static_cast<uint32_t>(l.node_index));
+    if (k != PKind::DeepNesting && k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing) taint(l);
     data_->problems.push_back({k, std::move(msg), std::move(l)});
+  }
+  // An error-level fact is recorded at `l`: onnx's checker is not consulted there (one root cause, one finding).
+  void taint(const SourceLocation& l) {
+    if (l.graph >= 0) error_at_.insert(int64_t(l.graph) << 32 | static_cast<uint32_t>(l.node_index));
   }
   // What onnx's checker (check_model, without its inference) rejects, checked where the walk stands, so the cost
   // stays linear. Recorded only where no other error is: one root cause, one finding.
@@ -646,14 +649,8 @@ void OnnxBuilder::begin_graph(int g) {
     for (const auto& in : gp.input())
       if (data_->ir_version >= 4 || !inits.count(in.name())) formal.push_back(in.name());
     if (!formal.empty()) {
-      std::string names;
-      for (size_t i = 0; i < formal.size() && i < 4; ++i) names += (i ? ", " : "") + qname(formal[i]);
-      if (formal.size() > 4) names += ", ...";
-      problem(PKind::BranchInputs,
-              where(g) + " declares " + std::to_string(formal.size()) + " formal input" +
-                  (formal.size() == 1 ? "" : "s") + " (" + names +
-                  "); If branches take no inputs and read outer values by name",
-              loc(g));
+      taint(loc(g));  // ONNX004 reports it; onnx's checker is not asked about this graph again
+      data_->branch_inputs.push_back({g, std::move(formal), loc(g)});
     }
   }
   const bool sub = g > 0;
@@ -1222,11 +1219,8 @@ void OnnxBuilder::end_graph(int g) {
     }
     const Value& v = values_[id];
     if (g > 0 && v.graph != g) {
-      problem(PKind::OuterPassThrough,
-              "output " + std::to_string(k) + " of " + where(g) + " is the outer value " + qname(name) + " from " +
-                  where(v.graph) +
-                  " returned without a node; ONNX Runtime rejects this (add an Identity node in the branch)",
-              loc(g));
+      taint(loc(g));  // ONNX012 reports it
+      data_->outer_outputs.push_back({g, k, name, v.graph, loc(g)});
     }
     const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
     // Once per place where the unknown starts (one root cause, one finding); never when it rests on a reported
@@ -1365,21 +1359,6 @@ void OnnxBuilder::build_views() {
                     node.loc);
         }
         br.outputs.push_back(std::move(ob));
-      }
-    }
-    // If-1 (opset < 11): both branches must give the same shape.
-    if (if_version == 1) {
-      const auto& t = view.branch[0].outputs;
-      const auto& e = view.branch[1].outputs;
-      for (size_t k = 0; k < t.size() && k < e.size(); ++k) {
-        const Shape& a = t[k].value.shape;
-        const Shape& c = e[k].value.shape;
-        if (a.rank_known && c.rank_known && !(a == c))
-          problem(PKind::If1Shapes,
-                  view.name + " output " + std::to_string(k) + ": the then branch gives " + a.str() +
-                      ", the else branch gives " + c.str() + "; If-1 (opset " + std::to_string(onnx_opset_) +
-                      " < 11) requires the same shape from both branches",
-                  node.loc);
       }
     }
     view.provenance = ii.provenance;
@@ -1569,6 +1548,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   }
   if (auto it = data_->opsets.find(""); it != data_->opsets.end()) onnx_opset_ = it->second;
   else if (data_->ir_version > 0 && data_->ir_version < 3) onnx_opset_ = 1;  // IR < 3 predates opset_import
+  data_->onnx_opset = onnx_opset_;
   if (onnx_opset_ > 0) {
     if (const auto* s = onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), ""))
       data_->if_since_version = s->SinceVersion();

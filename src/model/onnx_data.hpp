@@ -17,15 +17,12 @@ struct OnnxProblem {
     Parse,                // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
     DeepNesting,          // ONNX002: subgraphs nested deeper than stock protobuf readers accept
     IfForm,               // ONNX003: If node form (attributes, input count)
-    BranchInputs,         // ONNX004: a branch graph declares formal inputs
     BranchKind,           // ONNX005: a branch output kind the If version does not allow
-    If1Shapes,            // ONNX006: If-1 (opset < 11) branches with different shapes
     DeclaredVsInferred,   // ONNX007: a declared type/shape in a branch contradicts the producing node
     InferenceFailed,      // ONNX008: onnx's inference or type check for a node fails (any graph)
     UndefinedName,        // ONNX009: a node or graph output reads a name not defined in any scope
     DuplicateName,        // ONNX010: a name defined twice in one graph (SSA)
     ShadowsOuter,         // ONNX011: a subgraph defines a name that an enclosing scope already has
-    OuterPassThrough,     // ONNX012: a branch output is an outer value returned without a node
     OutputTypeUnknown,    // ONNX013: a branch output's type is neither declared nor inferable
     ExternalDataPath,     // ONNX014: external data location leaves the model's directory
     ExternalDataMissing,  // ONNX015: external data file missing or too short
@@ -37,12 +34,32 @@ struct OnnxProblem {
   SourceLocation loc;
 };
 
+// An If branch graph that declares formal inputs (ONNX004 decides): their names, in order (for IR < 4, inputs that
+// only name an initializer are not formal inputs).
+struct OnnxBranchInputs {
+  int graph = -1;
+  std::vector<std::string> names;
+  SourceLocation loc;
+};
+
+// A subgraph output that is a value of an enclosing graph, returned without a node (ONNX012 decides).
+struct OnnxOuterOutput {
+  int graph = -1;       // the subgraph
+  int output = -1;      // its output index
+  std::string name;     // the value
+  int from_graph = -1;  // the enclosing graph that defines it
+  SourceLocation loc;
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
+  int64_t onnx_opset = -1;                // the ai.onnx opset the model imports (1 for IR < 3; -1: none)
   int if_since_version = 0;               // the If schema version the model's opset selects (0: none)
   int max_depth = 0;                      // deepest subgraph nesting
   std::vector<OnnxProblem> problems;
+  std::vector<OnnxBranchInputs> branch_inputs;
+  std::vector<OnnxOuterOutput> outer_outputs;
 };
 
 }  // namespace condlint

@@ -8,4 +8,14 @@ void report_onnx_problems(const Model& m, Reporter& r, OnnxProblem::Kind kind) {
     if (p.kind == kind) r.report(p.loc, p.message);
 }
 
+std::string onnx_graph_label(const Model& m, int g) {
+  if (g <= 0 || g >= static_cast<int>(m.graphs.size())) return "the main graph";
+  const Graph& gr = m.graphs[g];
+  if (gr.parent_graph < 0 || gr.parent_graph >= static_cast<int>(m.graphs.size()) || gr.parent_node < 0 ||
+      gr.parent_node >= static_cast<int>(m.graphs[gr.parent_graph].nodes.size()))
+    return gr.role;
+  const Node& parent = m.graphs[gr.parent_graph].nodes[gr.parent_node];
+  return gr.role + " of " + parent.op + " '" + parent.name + "'";
+}
+
 }  // namespace condlint

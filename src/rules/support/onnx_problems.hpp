@@ -8,4 +8,7 @@ namespace condlint {
 
 void report_onnx_problems(const Model& m, Reporter& r, OnnxProblem::Kind kind);
 
+// How ONNX messages name graph g: "the main graph", "then_branch of If 'x'".
+std::string onnx_graph_label(const Model& m, int g);
+
 }  // namespace condlint
