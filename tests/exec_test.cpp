@@ -11,6 +11,7 @@
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
+#include "model/onnx_data.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -646,6 +647,29 @@ TEST(ExecSynthesis, TheSearchStopsAtItsTimeBudget) {
   const SynthesisResult none = synthesize_inputs(model, policy, base, wanted, opt);
   EXPECT_EQ(none.runs, 0);
   EXPECT_TRUE(none.sets.empty());
+}
+
+}  // namespace
+
+namespace {
+
+// `lint --exec` and `run` parse an ONNX file once: the loader keeps its parsed protobuf when asked, the executor runs
+// that, and the results are those of a run that parses the file itself.
+TEST(ExecRun, TheLoadersParsedModelIsRunAsIs) {
+  const fs::path model = condlint::test::source_dir() / "corpus/onnx/exec/branch_coverage/branch_coverage.onnx";
+  condlint::LoadResult kept = condlint::load_file(model.string(), /*keep_onnx_proto=*/true);
+  ASSERT_TRUE(kept.model && kept.model->onnx);
+  EXPECT_NE(kept.model->onnx->proto, nullptr);
+  condlint::LoadResult plain = condlint::load_file(model.string());
+  ASSERT_TRUE(plain.model && plain.model->onnx);
+  EXPECT_EQ(plain.model->onnx->proto, nullptr);
+  const ModelResult a = run_model(*kept.model, model, RunConfig{});
+  const ModelResult b = run_model(*plain.model, model, RunConfig{});
+  ASSERT_TRUE(a.error.empty()) << a.error;
+  ASSERT_TRUE(b.error.empty()) << b.error;
+  EXPECT_EQ(a.cases.size(), b.cases.size());
+  EXPECT_EQ(coverage_summary(branch_coverage(a)), coverage_summary(branch_coverage(b)));
+  EXPECT_EQ(a.failed, 0);
 }
 
 }  // namespace

@@ -827,16 +827,29 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
 }  // namespace
 
 ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
-  ModelResult mr;
-  RunConfig cfg = config;
-  mr.model = model_path.string();
   std::string bytes;
   if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
+    ModelResult mr;
+    mr.model = model_path.string();
     mr.error = e;
     return mr;
   }
-  std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
-  if (!model || !model->ir) {
+  const std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
+  if (!model) {
+    ModelResult mr;
+    mr.model = model_path.string();
+    mr.error = model_path.string() + ": not an OpenVINO IR";
+    return mr;
+  }
+  return run_ir_model(*model, model_path, config);
+}
+
+ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const RunConfig& config) {
+  ModelResult mr;
+  RunConfig cfg = config;
+  mr.model = model_path.string();
+  const Model* model = &loaded;
+  if (!model->ir) {
     mr.error = model_path.string() + ": not an OpenVINO IR";
     return mr;
   }

@@ -20,5 +20,7 @@ bool is_ir_path(const std::filesystem::path& p);
 // main graph (file order), output_K is compared with the K-th Result. Pins use the lint paths
 // (main/if_cond, main/loop/body/inner_if).
 ModelResult run_ir_model(const std::filesystem::path& model, const RunConfig& cfg);
+// The same on a model already loaded from `path` (`lint --exec`: the file is read once).
+ModelResult run_ir_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 }  // namespace condlint::exec

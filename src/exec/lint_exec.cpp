@@ -7,6 +7,7 @@
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "model/nnapi_data.hpp"
+#include "model/onnx_data.hpp"
 #include "rules/readability.hpp"
 
 namespace condlint::exec {
@@ -144,10 +145,11 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
     c.limits.max_loop_iterations = INT64_MAX;
     r = run_nnapi_model(model, path, c);
   } else if (model.format == Format::IR) {
-    r = run_ir_model(path, c);
+    r = run_ir_model(model, path, c);
   } else {
-    r = run_model(path, c);
+    r = run_model(model, path, c);
   }
+  if (model.onnx) model.onnx->proto.reset();  // the rules read the Model, not the protobuf
   if (!r.error.empty()) return;
   model.exec = std::make_unique<ExecResults>(exec_results_from(model, r));
   if (run) *run = std::move(r);

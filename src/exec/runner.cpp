@@ -1,4 +1,5 @@
 #include "exec/runner.hpp"
+#include "model/onnx_data.hpp"
 
 #include "loaders/loader.hpp"
 #include "rules/readability.hpp"
@@ -384,32 +385,42 @@ std::string unreadable_file(const fs::path& path) {
   return {};
 }
 
-ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
+namespace {
+// Runs an ONNX model the loader read; `bytes` (may be null) are the file's bytes when the caller has them.
+ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunConfig& config, std::string* bytes) {
   ModelResult mr;
   mr.model = model_path.string();
-  std::string bytes;
-  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
-    mr.error = e;
-    return mr;
-  }
   RunConfig cfg = config;
-  if (!cfg.policy) {  // which branches pinning may reach: from the linter's reading of the same bytes
-    const auto linted = load_onnx(model_path.string(), bytes);
-    if (linted && !cfg.vetted) {  // read first: what lint cannot read is never parsed for running
-      if (auto why = unreadable_reason(*linted); !why.empty()) {
-        mr.error = model_path.string() + ": " + why;
+  if (!cfg.vetted)  // what lint cannot read is never run
+    if (auto why = unreadable_reason(linted); !why.empty()) {
+      mr.error = model_path.string() + ": " + why;
+      return mr;
+    }
+  // Which branches pinning may reach: from the conditions the loader traced.
+  if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(linted);
+  // The loader's parsed model when it kept one; else (a deeply nested model, freed on the loader's own stack) the
+  // bytes parsed again.
+  std::shared_ptr<const onnx::ModelProto> kept = linted.onnx ? linted.onnx->proto : nullptr;
+  onnx::ModelProto parsed;
+  std::string read;
+  if (!kept) {
+    if (!bytes) {
+      if (auto e = read_file_bytes(model_path, read); !e.empty()) {
+        mr.error = e;
         return mr;
       }
+      bytes = &read;
     }
-    if (linted) cfg.policy = std::make_shared<const BranchPolicy>(*linted);
+    if (auto e = parse_proto(*bytes, parsed); !e.empty()) {
+      mr.error = model_path.string() + ": " + e;
+      return mr;
+    }
   }
-  onnx::ModelProto model;
-  if (auto e = parse_proto(bytes, model); !e.empty()) {
-    mr.error = model_path.string() + ": " + e;
-    return mr;
+  if (bytes) {
+    bytes->clear();
+    bytes->shrink_to_fit();
   }
-  bytes.clear();
-  bytes.shrink_to_fit();
+  const onnx::ModelProto& model = kept ? *kept : parsed;
   guard().limits = cfg.limits;
   const Interpreter probe(model, {});
 
@@ -479,6 +490,30 @@ ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
     }
   tally(mr);
   return mr;
+}
+}  // namespace
+
+ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
+  std::string bytes;
+  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
+    ModelResult mr;
+    mr.model = model_path.string();
+    mr.error = e;
+    return mr;
+  }
+  // Read as lint reads it, keeping the parsed protobuf for the interpreter: the file is parsed once.
+  const auto linted = load_onnx(model_path.string(), bytes, /*keep_proto=*/true);
+  if (!linted) {
+    ModelResult mr;
+    mr.model = model_path.string();
+    mr.error = model_path.string() + ": not an ONNX model";
+    return mr;
+  }
+  return run_onnx(*linted, model_path, config, &bytes);
+}
+
+ModelResult run_model(const Model& linted, const fs::path& model_path, const RunConfig& config) {
+  return run_onnx(linted, model_path, config, nullptr);
 }
 
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,

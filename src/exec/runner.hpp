@@ -88,6 +88,9 @@ struct ModelResult {
 };
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
+// The same on an ONNX model already loaded from `path`; it runs the loader's parsed protobuf when the loader kept it
+// (load_file with keep_onnx_proto), else parses the file again.
+ModelResult run_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 // Shared by the three drivers (ONNX here, IR in ir_exec.cpp, NNAPI in nnapi_exec.cpp):
 using PinSet = std::map<std::string, bool>;

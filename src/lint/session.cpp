@@ -338,7 +338,7 @@ class Session {
         compute_fingerprints(fr);
         return;
       }
-    LoadResult lr = load_file(path);
+    LoadResult lr = load_file(path, o_.exec);
     if (!lr.model) {
       fr.io_error = lr.io_error;
       failed_[i] = 1;

@@ -236,7 +236,7 @@ std::vector<std::string> read_path_list(std::istream& in) {
   return out;
 }
 
-LoadResult load_file(const std::string& path) {
+LoadResult load_file(const std::string& path, bool keep_onnx_proto) {
   LoadResult r;
   const auto fmt = format_from_name(path);
   if (!fmt) {
@@ -257,7 +257,7 @@ LoadResult load_file(const std::string& path) {
   }
   switch (*fmt) {
     case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
-    case Format::ONNX: r.model = load_onnx(path, bytes); break;
+    case Format::ONNX: r.model = load_onnx(path, bytes, keep_onnx_proto); break;
     case Format::NNAPI: r.model = load_nnapi(path, bytes); break;
   }
   if (!r.model) r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";

@@ -23,15 +23,17 @@ struct LoadResult {
 // Decides the format from the file name: .xml -> IR, .onnx -> ONNX, .nnapi.json -> NNAPI.
 std::optional<Format> format_from_name(const std::filesystem::path& p);
 
-// Loads one file of any supported format.
-LoadResult load_file(const std::string& path);
+// Loads one file of any supported format. keep_onnx_proto: an ONNX model keeps its parsed protobuf
+// (OnnxData::proto) for the executor, so that `run` and `lint --exec` parse the file once.
+LoadResult load_file(const std::string& path, bool keep_onnx_proto = false);
 
 // Format loaders over bytes already read (so tests and fuzzers can feed buffers).
 // Which XML reader the IR loader uses: FlatXml with pugixml for what it declines (the default); pugixml only;
 // FlatXml only (nullptr when it declines). The last two exist for the tests that compare the readers.
 enum class IrXmlReader { Auto, Pugixml, Flat };
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader = IrXmlReader::Auto);
-std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes);   // onnx_loader.cpp
+std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes,
+                                 bool keep_proto = false);                             // onnx_loader.cpp
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively

@@ -228,7 +228,8 @@ std::string inner_shape_str(const onnx::TypeProto& t) {
 
 class OnnxBuilder {
  public:
-  OnnxBuilder(const std::string& path, const std::string& bytes) : path_(path), bytes_(bytes) {}
+  OnnxBuilder(const std::string& path, const std::string& bytes, bool keep_proto)
+      : path_(path), bytes_(bytes), keep_proto_(keep_proto) {}
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
@@ -319,6 +320,7 @@ class OnnxBuilder {
   // big stack when it needed one to be parsed (parse(), ~OnnxBuilder). The TypeProtos the loader makes live on an
   // arena.
   onnx::ModelProto* proto_ = new onnx::ModelProto;
+  bool keep_proto_ = false;  // hand the parsed model to OnnxData::proto
   bool parsed_on_big_stack_ = false;
   google::protobuf::Arena arena_;
   std::unique_ptr<Model> model_;
@@ -1600,15 +1602,20 @@ std::unique_ptr<Model> OnnxBuilder::build() {
             loc(0));
   }
   build_views();
+  // A model parsed on the big stack must be freed there too (~OnnxBuilder): only a shallow one is handed on.
+  if (keep_proto_ && !parsed_on_big_stack_) {
+    data_->proto = std::shared_ptr<const onnx::ModelProto>(proto_);
+    proto_ = nullptr;
+  }
   return std::move(model_);
 }
 
 }  // namespace
 
-std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes) {
+std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
   std::string error;
   try {
-    auto b = std::make_unique<OnnxBuilder>(path, bytes);
+    auto b = std::make_unique<OnnxBuilder>(path, bytes, keep_proto);
     auto m = b->build();
     // The parsed messages and the builder's tables: freed here, or left to the process's exit when the
     // process lints this one model (a 10,000-If model spends tens of milliseconds freeing them).

@@ -5,10 +5,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "model/model.hpp"
+
+namespace onnx {
+class ModelProto;
+}
 
 namespace condlint {
 
@@ -60,6 +65,9 @@ struct OnnxData {
   std::vector<OnnxProblem> problems;
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;
+  // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
+  // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
+  std::shared_ptr<const onnx::ModelProto> proto;
 };
 
 }  // namespace condlint
