@@ -2,6 +2,7 @@
 
 #include "exec/branch_policy.hpp"
 #include "loaders/loader.hpp"
+#include "model/onnx_data.hpp"
 #include "rules/readability.hpp"
 
 #include <unistd.h>
@@ -149,26 +150,26 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
                            ": " + sr.failed.begin()->second);
 }
 
-void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
+// The model as given, as ONNX (IR and NNAPI are exported, exactly or not at all) into `base`, with the policy of
+// which branches pinning may reach (ONNX) and the data sets an export carried over; false (md.error set) when it
+// cannot be diffed.
+bool load_base(const fs::path& model_path, const fs::path& dir, Prepared& pr, Variant& base,
+               std::unique_ptr<exec::BranchPolicy>& policy, std::vector<xport::ExportedDataSet>& exported_sets) {
   ModelDiff& md = *pr.md;
-  md.model = model_path.string();
-  Variant base;
-  std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models: which branches pinning may reach
-  std::vector<xport::ExportedDataSet> exported_sets;
   if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
     // IR and NNAPI models are exported to ONNX (what every runtime here reads); the export is exact or refused.
     const char* kind = exec::is_nnapi_path(model_path) ? "NNAPI" : "OpenVINO IR";
     xport::ExportResult ex = xport::export_model(model_path, {});
     if (!ex.error.empty()) {
       md.error = ex.error;
-      return;
+      return false;
     }
     if (!ex.ok()) {
       std::string why;
       for (const auto& p : ex.problems) why += "\n    " + p;
       md.error = std::string("cannot export this ") + kind +
                  " model to ONNX exactly (condlint export), so it cannot be diffed:" + why;
-      return;
+      return false;
     }
     for (const auto& n : ex.notes) md.notes.push_back("export: " + n);
     for (const auto& [src, onnx_path] : ex.if_paths) pr.source_paths[onnx_path] = src;
@@ -178,96 +179,136 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
     std::string out;
     if (!base.model.SerializeToString(&out) || !write_file(base.file, out)) {
       md.error = "cannot write " + base.file.string();
-      return;
+      return false;
     }
     md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
-  } else {
-    std::string bytes;
-    if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
-      md.error = e;
-      return;
-    }
-    if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
-      md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
-      return;
-    }
-    base.file = fs::absolute(model_path);
-    if (auto linted = load_onnx(model_path.string(), bytes)) {
-      if (auto why = unreadable_reason(*linted); !why.empty()) {  // one verdict with lint's
-        md.error = model_path.string() + ": " + why;
-        return;
-      }
-      policy = std::make_unique<exec::BranchPolicy>(*linted);
-    }
+    return true;
   }
-  for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
-  pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
-  pr.variants.push_back(std::move(base));
-  const onnx::ModelProto& m = pr.variants.front().model;
-  if (cfg.both_branches) {
-    const auto ifs = find_ifs(m);
-    // Every variant is held in memory (ref runs it in process): at most ~2 GiB of variants.
-    const size_t model_bytes = std::max<size_t>(m.ByteSizeLong(), 1);
-    const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
-    const int cap = std::max(1, std::min(cfg.max_variants, by_memory));
-    auto vs = branch_variants(ifs, cap);
-    // A variant that pins a dead branch, or a shape guard against the shapes that reach it, runs a state no input
-    // can make: it is not run, and the note says why (exec::BranchPolicy).
-    if (policy) {
-      std::set<std::string> refused;
-      std::vector<std::map<std::string, bool>> kept;
-      for (auto& p : vs) {
-        std::string why;
-        for (const auto& [path, b] : p)
-          if (why.empty()) {
-            why = policy->why_not_pin(path, b);
-            if (!why.empty()) why = path + "=" + (b ? "then" : "else") + ": " + why;
-          }
-        if (why.empty()) kept.push_back(std::move(p));
-        else refused.insert(std::move(why));
-      }
-      vs = std::move(kept);
-      if (!refused.empty()) {
-        size_t dead = 0;
-        for (const auto& r : refused) dead += r.find(": dead: ") != std::string::npos;
-        std::string note = std::to_string(refused.size()) + " branch pins not run (" + std::to_string(dead) +
-                           " dead, " + std::to_string(refused.size() - dead) +
-                           " behind shape guards: pinning would feed a branch shapes that cannot reach it); e.g. " +
-                           *refused.begin();
-        md.notes.push_back(note);
-      }
-    }
-    if (static_cast<int>(vs.size()) >= cap && branch_variants(ifs, cap + 1).size() > vs.size())
-      md.notes.push_back("only the first " + std::to_string(cap) + " branch variants are run");
-    for (const auto& p : vs) {
-      Variant v;
-      v.pins = p;
-      v.error = pin_model(m, p, v.model);
-      if (v.error.empty()) {
-        v.file = dir / ("variant_" + std::to_string(pr.variants.size()) + ".onnx");
-        std::string out;
-        if (!v.model.SerializeToString(&out) || !write_file(v.file, out)) v.error = "cannot write " + v.file.string();
-      }
-      pr.variants.push_back(std::move(v));
-    }
-    bool in_function = false;
-    for (const auto& site : ifs)
-      if (site.path.rfind("function:", 0) == 0) in_function = true;
-    if (in_function)
-      md.notes.push_back(
-          "an If inside a model-local function is pinned in the function's body: every call of the function takes that "
-          "branch");
+  std::string bytes;
+  if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
+    md.error = e;
+    return false;
   }
+  // Read as lint reads it (one verdict), keeping the parsed protobuf: the file is parsed once.
+  const auto linted = load_onnx(model_path.string(), bytes, /*keep_proto=*/true);
+  if (linted && linted->onnx && linted->onnx->proto) {
+    base.model = *linted->onnx->proto;
+  } else if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
+    md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
+    return false;
+  }
+  base.file = fs::absolute(model_path);
+  if (linted) {
+    if (auto why = unreadable_reason(*linted); !why.empty()) {
+      md.error = model_path.string() + ": " + why;
+      return false;
+    }
+    policy = std::make_unique<exec::BranchPolicy>(*linted);
+  }
+  return true;
+}
 
-  // Inputs
-  const exec::Interpreter probe(m, {});
+// One variant per combination of pinned Ifs (--branches both), up to the cap, written beside the model as given;
+// pins the policy refuses (a dead branch, a shape guard) are left out with a note.
+void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* policy, const DiffConfig& cfg,
+                         const fs::path& dir, Prepared& pr) {
+  ModelDiff& md = *pr.md;
+  const auto ifs = find_ifs(m);
+  // Every variant is held in memory (ref runs it in process): at most ~2 GiB of variants.
+  const size_t model_bytes = std::max<size_t>(m.ByteSizeLong(), 1);
+  const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
+  const int cap = std::max(1, std::min(cfg.max_variants, by_memory));
+  auto vs = branch_variants(ifs, cap);
+  // A variant that pins a dead branch, or a shape guard against the shapes that reach it, runs a state no input
+  // can make: it is not run, and the note says why (exec::BranchPolicy).
+  if (policy) {
+    std::set<std::string> refused;
+    std::vector<std::map<std::string, bool>> kept;
+    for (auto& p : vs) {
+      std::string why;
+      for (const auto& [path, b] : p)
+        if (why.empty()) {
+          why = policy->why_not_pin(path, b);
+          if (!why.empty()) why = path + "=" + (b ? "then" : "else") + ": " + why;
+        }
+      if (why.empty()) kept.push_back(std::move(p));
+      else refused.insert(std::move(why));
+    }
+    vs = std::move(kept);
+    if (!refused.empty()) {
+      size_t dead = 0;
+      for (const auto& r : refused) dead += r.find(": dead: ") != std::string::npos;
+      std::string note = std::to_string(refused.size()) + " branch pins not run (" + std::to_string(dead) + " dead, " +
+                         std::to_string(refused.size() - dead) +
+                         " behind shape guards: pinning would feed a branch shapes that cannot reach it); e.g. " +
+                         *refused.begin();
+      md.notes.push_back(note);
+    }
+  }
+  if (static_cast<int>(vs.size()) >= cap && branch_variants(ifs, cap + 1).size() > vs.size())
+    md.notes.push_back("only the first " + std::to_string(cap) + " branch variants are run");
+  for (const auto& p : vs) {
+    Variant v;
+    v.pins = p;
+    v.error = pin_model(m, p, v.model);
+    if (v.error.empty()) {
+      v.file = dir / ("variant_" + std::to_string(pr.variants.size()) + ".onnx");
+      std::string out;
+      if (!v.model.SerializeToString(&out) || !write_file(v.file, out)) v.error = "cannot write " + v.file.string();
+    }
+    pr.variants.push_back(std::move(v));
+  }
+  bool in_function = false;
+  for (const auto& site : ifs)
+    if (site.path.rfind("function:", 0) == 0) in_function = true;
+  if (in_function)
+    md.notes.push_back(
+        "an If inside a model-local function is pinned in the function's body: every call of the function takes that "
+        "branch");
+}
+
+// One data set's inputs read for the model's inputs `ins`; false (md.error set) when one is missing or unreadable.
+bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::ValueInfoProto*>& ins, ModelDiff& md,
+                    InputSet& is) {
+  is.name = ds.dir.string();
+  if (ds.inputs.size() > ins.size()) {
+    md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
+               std::to_string(ins.size()) + " inputs";
+    return false;
+  }
+  for (size_t k = 0; k < ins.size(); ++k) {
+    if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
+      md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'";
+      return false;
+    }
+    std::string b;
+    if (auto e = exec::read_file_bytes(ds.inputs[k], b); !e.empty()) {
+      md.error = e;
+      return false;
+    }
+    try {
+      is.values.push_back(ds.inputs[k].extension() == ".npy"
+                              ? exec::read_npy(b)
+                              : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
+    } catch (const std::exception& e) {
+      md.error = ds.inputs[k].string() + ": " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
+// The input sets: --data, else the data sets beside the model (or those an export carried over), and --random.
+bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg, const exec::Interpreter& probe,
+                   std::vector<xport::ExportedDataSet>& exported_sets, Prepared& pr) {
+  ModelDiff& md = *pr.md;
   const auto ins = probe.data_inputs();
   std::vector<exec::DataSet> sets;
   for (const auto& d : cfg.data_dirs) {
     auto s = exec::find_data_sets(d);
     if (s.empty()) {
       md.error = "no test_data_set_* in " + d.string();
-      return;
+      return false;
     }
     sets.insert(sets.end(), s.begin(), s.end());
   }
@@ -286,31 +327,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   }
   for (const auto& ds : sets) {
     InputSet is;
-    is.name = ds.dir.string();
-    if (ds.inputs.size() > ins.size()) {
-      md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
-                 std::to_string(ins.size()) + " inputs";
-      return;
-    }
-    for (size_t k = 0; k < ins.size(); ++k) {
-      if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
-        md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'";
-        return;
-      }
-      std::string b;
-      if (auto e = exec::read_file_bytes(ds.inputs[k], b); !e.empty()) {
-        md.error = e;
-        return;
-      }
-      try {
-        is.values.push_back(ds.inputs[k].extension() == ".npy"
-                                ? exec::read_npy(b)
-                                : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
-      } catch (const std::exception& e) {
-        md.error = ds.inputs[k].string() + ": " + e.what();
-        return;
-      }
-    }
+    if (!read_input_set(ds, ins, md, is)) return false;
     pr.inputs.push_back(std::move(is));
   }
   if (cfg.random.count > 0) {
@@ -320,7 +337,7 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
       is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
       if (auto e = exec::random_inputs(probe, cfg.random, rng, is.values); !e.empty()) {
         md.error = e;
-        return;
+        return false;
       }
       pr.inputs.push_back(std::move(is));
     }
@@ -328,11 +345,16 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   if (pr.inputs.empty()) {
     if (!ins.empty()) {
       md.error = "no inputs: no test_data_set_* beside the model; give --data DIR or --random N";
-      return;
+      return false;
     }
     pr.inputs.push_back({"(no inputs)", {}, {}});
   }
-  if (policy && cfg.both_branches) add_synthesized_inputs(m, *policy, cfg, pr);
+  return true;
+}
+
+// Each input set written as input_K.pb under dir/inputs_N, where every runtime reads it.
+void write_inputs(const fs::path& dir, const std::vector<const onnx::ValueInfoProto*>& ins, Prepared& pr) {
+  ModelDiff& md = *pr.md;
   for (size_t d = 0; d < pr.inputs.size(); ++d) {
     auto& is = pr.inputs[d];
     is.dir = dir / ("inputs_" + std::to_string(d));
@@ -354,6 +376,24 @@ void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& 
   }
 }
 
+void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
+  ModelDiff& md = *pr.md;
+  md.model = model_path.string();
+  Variant base;
+  std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models: which branches pinning may reach
+  std::vector<xport::ExportedDataSet> exported_sets;
+  if (!load_base(model_path, dir, pr, base, policy, exported_sets)) return;
+  for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
+  pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
+  pr.variants.push_back(std::move(base));
+  const onnx::ModelProto& m = pr.variants.front().model;
+  if (cfg.both_branches) add_branch_variants(m, policy.get(), cfg, dir, pr);
+  const exec::Interpreter probe(m, {});
+  if (!gather_inputs(model_path, cfg, probe, exported_sets, pr)) return;
+  if (policy && cfg.both_branches) add_synthesized_inputs(m, *policy, cfg, pr);
+  write_inputs(dir, probe.data_inputs(), pr);
+}
+
 // --save: one input set's run of the model as given, as a data set under `dir`; "" when it cannot be written.
 std::string save_run(const fs::path& dir, int index, const InputSet& is, const std::vector<const JobOutcome*>& outs,
                      const std::vector<std::string>& runtimes, const onnx::GraphProto& g) {
@@ -373,7 +413,8 @@ std::string save_run(const fs::path& dir, int index, const InputSet& is, const s
       if (!outs[r]->outputs[k]) continue;
       std::string pb;
       try {
-        pb = exec::write_pb_value(*outs[r]->outputs[k], k < static_cast<size_t>(g.output_size()) ? g.output(k).name() : "");
+        pb = exec::write_pb_value(*outs[r]->outputs[k],
+                                  k < static_cast<size_t>(g.output_size()) ? g.output(k).name() : "");
       } catch (const std::exception&) {
         continue;  // a value .pb cannot hold (a sequence of optionals): the review has the others
       }
@@ -429,6 +470,155 @@ bool DiffResult::all_agree() const {
   return true;
 }
 
+namespace {
+
+// The runtimes' outcomes of one job compared: which runtime failed, or how the outputs of the first two compare.
+void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobOutcome>>& outcomes,
+                  const std::vector<std::string>& names, const DiffConfig& cfg, ModelDiff& md, CaseDiff& c) {
+  const size_t n = outcomes.size();
+  for (size_t r = 0; r < n; ++r) {
+    const JobOutcome& o = outcomes[r][k];
+    c.runtime_errors.push_back(o.ok ? "" : (o.error.empty() ? "failed" : o.error));
+    c.ms.push_back(o.ms);
+    if (v.pins.empty() && c.took.empty()) c.took = o.took;
+    if (!o.ok && c.status != CaseDiff::Status::Failed) {
+      c.status = CaseDiff::Status::Failed;
+      c.message = names[r] + " failed: " + c.runtime_errors.back();
+    }
+  }
+  // A pinned state every runtime refuses is one the inputs cannot reach this way (a branch fed what its
+  // condition excludes): the runtimes agree, and no output can be compared. Not a failure.
+  if (c.status == CaseDiff::Status::Failed && !v.pins.empty() && n >= 2 &&
+      std::all_of(c.runtime_errors.begin(), c.runtime_errors.end(), [](const std::string& e) { return !e.empty(); })) {
+    c.status = CaseDiff::Status::NotComparable;
+    c.message = "every runtime refuses this pinned state: these inputs cannot reach it this way";
+  }
+  if (c.status == CaseDiff::Status::Agree && n >= 2) {
+    const JobOutcome& a = outcomes[0][k];
+    const JobOutcome& b = outcomes[1][k];
+    const auto& outs = v.model.graph().output();
+    for (int o = 0; o < outs.size(); ++o) {
+      const std::string nm = outs[o].name();
+      const bool ha = o < static_cast<int>(a.outputs.size()), hb = o < static_cast<int>(b.outputs.size());
+      const std::string na = ha && o < static_cast<int>(a.not_comparable.size()) ? a.not_comparable[o] : "";
+      const std::string nb = hb && o < static_cast<int>(b.not_comparable.size()) ? b.not_comparable[o] : "";
+      if (!na.empty() || !nb.empty()) {
+        OutputDiff od;
+        od.name = nm;
+        od.status = OutputDiff::Status::NotComparable;
+        od.detail = !na.empty() ? names[0] + ": " + na : names[1] + ": " + nb;
+        ++md.not_comparable_outputs;
+        c.outputs.push_back(od);
+        continue;
+      }
+      if (!ha || !hb || !a.outputs[o] || !b.outputs[o]) {
+        c.status = CaseDiff::Status::Failed;
+        c.message = (!ha || !a.outputs[o] ? names[0] : names[1]) + " returned no output " + std::to_string(o) + " ('" +
+                    nm + "')";
+        break;
+      }
+      OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
+      if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
+        c.status = CaseDiff::Status::Diverge;
+        c.message = "output '" + nm + "' diverges";
+      }
+      c.outputs.push_back(std::move(od));
+    }
+  }
+  if (c.status == CaseDiff::Status::Agree && !c.outputs.empty()) {
+    bool any = false;
+    for (const auto& o : c.outputs) any |= o.status != OutputDiff::Status::NotComparable;
+    if (!any) c.status = CaseDiff::Status::NotComparable;
+  }
+}
+
+void count_case(const CaseDiff& c, ModelDiff& md) {
+  if (c.status == CaseDiff::Status::Agree) ++md.agree;
+  else if (c.status == CaseDiff::Status::NotComparable) ++md.not_comparable;
+  else if (c.status == CaseDiff::Status::Diverge) ++md.diverge;
+  else ++md.failed;
+}
+
+// Exported models: the Ifs named as the source model names them.
+void rename_to_source(Prepared& pr) {
+  if (pr.source_paths.empty()) return;
+  auto rename = [&](std::map<std::string, bool>& m) {
+    std::map<std::string, bool> out;
+    for (const auto& [k, v] : m) {
+      auto it = pr.source_paths.find(k);
+      out[it == pr.source_paths.end() ? k : it->second] = v;
+    }
+    m = std::move(out);
+  };
+  for (auto& p : pr.md->ifs)
+    if (auto it = pr.source_paths.find(p); it != pr.source_paths.end()) p = it->second;
+  for (auto& c : pr.md->cases) {
+    rename(c.pins);
+    rename(c.took);
+  }
+}
+
+// Every (variant, input set) of every prepared model as a job, in one order for every runtime; `runnable` lists
+// the jobs whose variant could be built.
+std::vector<Job> plan_jobs(std::vector<Prepared>& prep, const fs::path& work, std::vector<size_t>& runnable) {
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < prep.size(); ++i) {
+    if (!prep[i].md->error.empty()) continue;
+    const fs::path dir = work / ("model_" + std::to_string(i));
+    prep[i].first_job = jobs.size();
+    for (size_t v = 0; v < prep[i].variants.size(); ++v)
+      for (size_t d = 0; d < prep[i].inputs.size(); ++d) {
+        if (!runs(prep[i], v, d)) continue;
+        if (prep[i].variants[v].error.empty()) runnable.push_back(jobs.size());
+        Job j;
+        j.model = &prep[i].variants[v].model;
+        j.inputs = &prep[i].inputs[d].values;
+        j.model_file = prep[i].variants[v].file;
+        j.input_dir = prep[i].inputs[d].dir;
+        j.output_dir = dir / ("out_v" + std::to_string(v) + "_d" + std::to_string(d));
+        jobs.push_back(j);
+      }
+  }
+  return jobs;
+}
+
+// Model i's cases from the runtimes' outcomes (and --save's data sets of the model as given).
+void collect_cases(size_t i, const std::vector<fs::path>& models, Prepared& pr,
+                   const std::vector<std::vector<JobOutcome>>& outcomes, const std::vector<std::string>& names,
+                   const DiffConfig& cfg) {
+  ModelDiff& md = *pr.md;
+  int saved = 0;
+  size_t k = pr.first_job;
+  for (size_t vi = 0; vi < pr.variants.size(); ++vi)
+    for (size_t d = 0; d < pr.inputs.size(); ++d) {
+      if (!runs(pr, vi, d)) continue;
+      const Variant& v = pr.variants[vi];
+      CaseDiff c;
+      c.pins = v.pins;
+      c.data_set = pr.inputs[d].name;
+      if (!v.error.empty()) {
+        ++k;
+        c.status = CaseDiff::Status::Failed;
+        c.message = "cannot build the variant: " + v.error;
+        md.cases.push_back(std::move(c));
+        continue;
+      }
+      compare_case(v, k, outcomes, names, cfg, md, c);
+      if (!cfg.save_dir.empty() && vi == 0) {
+        std::vector<const JobOutcome*> outs;
+        for (const auto& per_runtime : outcomes) outs.push_back(&per_runtime[k]);
+        fs::path dir = cfg.save_dir;
+        if (models.size() > 1) dir /= std::to_string(i) + "_" + fs::path(models[i]).stem().string();
+        c.saved_to = save_run(dir, saved++, pr.inputs[d], outs, names, v.model.graph());
+      }
+      ++k;
+      count_case(c, md);
+      md.cases.push_back(std::move(c));
+    }
+}
+
+}  // namespace
+
 DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg) {
   DiffResult res;
   for (auto* r : runtimes) res.runtimes.push_back(r->name());
@@ -446,40 +636,16 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     return res;
   }
   std::vector<Prepared> prep(models.size());
-  // jobs[r] for runtime r; same order for every runtime.
-  std::vector<Job> base_jobs;
   for (size_t i = 0; i < models.size(); ++i) {
     prep[i].md = &res.models[i];
     const fs::path dir = work / ("model_" + std::to_string(i));
     std::error_code ec;
     fs::create_directories(dir, ec);
     prepare(models[i], cfg, dir, prep[i]);
-    if (!prep[i].md->error.empty()) continue;
-    prep[i].first_job = base_jobs.size();
-    for (size_t v = 0; v < prep[i].variants.size(); ++v)
-      for (size_t d = 0; d < prep[i].inputs.size(); ++d) {
-        if (!runs(prep[i], v, d)) continue;
-        Job j;
-        j.model = &prep[i].variants[v].model;
-        j.inputs = &prep[i].inputs[d].values;
-        j.model_file = prep[i].variants[v].file;
-        j.input_dir = prep[i].inputs[d].dir;
-        j.output_dir = dir / ("out_v" + std::to_string(v) + "_d" + std::to_string(d));
-        base_jobs.push_back(j);
-      }
   }
-  // Runtimes run only the variants that could be made.
+  // Runtimes run only the variants that could be made; outcomes[r] is indexed like the jobs.
   std::vector<size_t> runnable;
-  for (size_t i = 0; i < models.size(); ++i) {
-    if (!prep[i].md->error.empty()) continue;
-    size_t k = prep[i].first_job;
-    for (size_t v = 0; v < prep[i].variants.size(); ++v)
-      for (size_t d = 0; d < prep[i].inputs.size(); ++d)
-        if (runs(prep[i], v, d)) {
-          if (prep[i].variants[v].error.empty()) runnable.push_back(k);
-          ++k;
-        }
-  }
+  const std::vector<Job> base_jobs = plan_jobs(prep, work, runnable);
   std::vector<std::vector<JobOutcome>> outcomes(runtimes.size(), std::vector<JobOutcome>(base_jobs.size()));
   for (size_t r = 0; r < runtimes.size(); ++r) {
     std::vector<Job> jobs;
@@ -491,114 +657,9 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     auto outs = runtimes[r]->run(jobs);
     for (size_t x = 0; x < runnable.size() && x < outs.size(); ++x) outcomes[r][runnable[x]] = std::move(outs[x]);
   }
-
-  std::vector<int> saved(models.size(), 0);  // --save: data sets written per model
-  for (size_t i = 0; i < models.size(); ++i) {
-    Prepared& pr = prep[i];
-    ModelDiff& md = *pr.md;
-    if (!md.error.empty()) continue;
-    size_t kk = pr.first_job;
-    for (size_t vi = 0; vi < pr.variants.size(); ++vi)
-      for (size_t d = 0; d < pr.inputs.size(); ++d) {
-        if (!runs(pr, vi, d)) continue;
-        const Variant& v = pr.variants[vi];
-        const size_t k = kk++;
-        CaseDiff c;
-        c.pins = v.pins;
-        c.data_set = pr.inputs[d].name;
-        if (!v.error.empty()) {
-          c.status = CaseDiff::Status::Failed;
-          c.message = "cannot build the variant: " + v.error;
-          md.cases.push_back(std::move(c));
-          continue;
-        }
-        for (size_t r = 0; r < runtimes.size(); ++r) {
-          const JobOutcome& o = outcomes[r][k];
-          c.runtime_errors.push_back(o.ok ? "" : (o.error.empty() ? "failed" : o.error));
-          c.ms.push_back(o.ms);
-          if (v.pins.empty() && c.took.empty()) c.took = o.took;
-          if (!o.ok && c.status != CaseDiff::Status::Failed) {
-            c.status = CaseDiff::Status::Failed;
-            c.message = res.runtimes[r] + " failed: " + c.runtime_errors.back();
-          }
-        }
-        // A pinned state every runtime refuses is one the inputs cannot reach this way (a branch fed what its
-        // condition excludes): the runtimes agree, and no output can be compared. Not a failure.
-        if (c.status == CaseDiff::Status::Failed && !v.pins.empty() && runtimes.size() >= 2 &&
-            std::all_of(c.runtime_errors.begin(), c.runtime_errors.end(),
-                        [](const std::string& e) { return !e.empty(); })) {
-          c.status = CaseDiff::Status::NotComparable;
-          c.message = "every runtime refuses this pinned state: these inputs cannot reach it this way";
-        }
-        if (c.status == CaseDiff::Status::Agree && runtimes.size() >= 2) {
-          const JobOutcome& a = outcomes[0][k];
-          const JobOutcome& b = outcomes[1][k];
-          const auto& outs = v.model.graph().output();
-          for (int o = 0; o < outs.size(); ++o) {
-            const std::string nm = outs[o].name();
-            const bool ha = o < static_cast<int>(a.outputs.size()), hb = o < static_cast<int>(b.outputs.size());
-            const std::string na = ha && o < static_cast<int>(a.not_comparable.size()) ? a.not_comparable[o] : "";
-            const std::string nb = hb && o < static_cast<int>(b.not_comparable.size()) ? b.not_comparable[o] : "";
-            if (!na.empty() || !nb.empty()) {
-              OutputDiff od;
-              od.name = nm;
-              od.status = OutputDiff::Status::NotComparable;
-              od.detail = !na.empty() ? res.runtimes[0] + ": " + na : res.runtimes[1] + ": " + nb;
-              ++md.not_comparable_outputs;
-              c.outputs.push_back(od);
-              continue;
-            }
-            if (!ha || !hb || !a.outputs[o] || !b.outputs[o]) {
-              c.status = CaseDiff::Status::Failed;
-              c.message = (!ha || !a.outputs[o] ? res.runtimes[0] : res.runtimes[1]) + " returned no output " +
-                          std::to_string(o) + " ('" + nm + "')";
-              break;
-            }
-            OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
-            if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
-              c.status = CaseDiff::Status::Diverge;
-              c.message = "output '" + nm + "' diverges";
-            }
-            c.outputs.push_back(std::move(od));
-          }
-        }
-        if (c.status == CaseDiff::Status::Agree && !c.outputs.empty()) {
-          bool any = false;
-          for (const auto& o : c.outputs) any |= o.status != OutputDiff::Status::NotComparable;
-          if (!any) c.status = CaseDiff::Status::NotComparable;
-        }
-        if (!cfg.save_dir.empty() && vi == 0) {
-          std::vector<const JobOutcome*> outs;
-          for (size_t r = 0; r < runtimes.size(); ++r) outs.push_back(&outcomes[r][k]);
-          fs::path dir = cfg.save_dir;
-          if (models.size() > 1) dir /= std::to_string(i) + "_" + fs::path(models[i]).stem().string();
-          c.saved_to = save_run(dir, saved[i]++, pr.inputs[d], outs, res.runtimes, v.model.graph());
-        }
-        if (c.status == CaseDiff::Status::Agree) ++md.agree;
-        else if (c.status == CaseDiff::Status::NotComparable) ++md.not_comparable;
-        else if (c.status == CaseDiff::Status::Diverge) ++md.diverge;
-        else ++md.failed;
-        md.cases.push_back(std::move(c));
-      }
-  }
-  // Exported models: name the Ifs as the source model does.
-  for (const auto& pr : prep) {
-    if (pr.source_paths.empty()) continue;
-    auto rename = [&](std::map<std::string, bool>& m) {
-      std::map<std::string, bool> out;
-      for (const auto& [k, v] : m) {
-        auto it = pr.source_paths.find(k);
-        out[it == pr.source_paths.end() ? k : it->second] = v;
-      }
-      m = std::move(out);
-    };
-    for (auto& p : pr.md->ifs)
-      if (auto it = pr.source_paths.find(p); it != pr.source_paths.end()) p = it->second;
-    for (auto& c : pr.md->cases) {
-      rename(c.pins);
-      rename(c.took);
-    }
-  }
+  for (size_t i = 0; i < models.size(); ++i)
+    if (prep[i].md->error.empty()) collect_cases(i, models, prep[i], outcomes, res.runtimes, cfg);
+  for (auto& pr : prep) rename_to_source(pr);
   if (cfg.work_dir.empty() && !cfg.keep) {
     std::error_code ec;
     fs::remove_all(work, ec);
