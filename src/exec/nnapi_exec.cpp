@@ -613,6 +613,146 @@ ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
   return run_nnapi_model(*lr.model, path, config);
 }
 
+namespace {
+
+// The model's examples as inputs and golden outputs; an example that does not fit the model is a failed case.
+std::vector<Example> read_examples(const NModel& m, ModelResult& mr) {
+  std::vector<Example> examples;
+  for (size_t e = 0; e < m.examples->size(); ++e) {
+    const NnExample& ej = (*m.examples)[e];
+    Example ex;
+    ex.name = "examples/" + std::to_string(e);
+    ex.expect_failure = ej.expect_failure;
+    try {
+      if (ej.inputs.size() != m.main.inputs.size())
+        fail("example has " + std::to_string(ej.inputs.size()) + " inputs, the model " +
+             std::to_string(m.main.inputs.size()));
+      for (size_t k = 0; k < ej.inputs.size(); ++k)
+        ex.inputs.push_back(value_from_example(ej.inputs[k], m.main.operands[m.main.inputs[k]]));
+      for (size_t k = 0; k < ej.outputs.size() && k < m.main.outputs.size(); ++k)
+        ex.golden.push_back(ej.outputs[k].is_null ? std::nullopt
+                                                  : std::optional<NVal>(value_from_example(
+                                                        ej.outputs[k], m.main.operands[m.main.outputs[k]])));
+    } catch (const std::exception& x) {
+      CaseResult cr;
+      cr.data_set = ex.name;
+      cr.status = CaseStatus::Failed;
+      cr.message = std::string("example: ") + x.what();
+      mr.cases.push_back(cr);
+      continue;
+    }
+    examples.push_back(std::move(ex));
+  }
+  return examples;
+}
+
+// The NNAPI driver's runs in the shared order (runner.hpp, PinState): every example as its data takes it; then inputs
+// synthesized to select the branches none took; then pins, only for branches neither reached.
+class NnapiDriver {
+ public:
+  NnapiDriver(const NModel& m, const RunConfig& cfg, ModelResult& mr) : m_(m), cfg_(cfg), mr_(mr) {}
+
+  void run(std::vector<Example> examples) {
+    examples_ = std::move(examples);
+    for (const Example& ex : examples_) run_natural(ex);
+    if (cfg_.both_branches && cfg_.policy) synthesize();
+    if (cfg_.both_branches) pin_other_branches();
+  }
+
+ private:
+  void record(CaseResult cr, const Trace& trace, bool derived) {
+    for (auto& [p, site] : trace.ifs) {
+      auto& cov = mr_.if_coverage[p];
+      for (bool b : site.ran) {
+        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+        if (!derived) natural_.insert({p, b});
+      }
+    }
+    mr_.cases.push_back(std::move(cr));
+  }
+
+  void run_natural(const Example& ex) {
+    Trace trace;
+    bool ran = false;
+    CaseResult cr = run_example(m_, cfg_, ex, ex.synthesized.empty() ? cfg_.pins : PinSet{}, false, trace, ran);
+    natural_trace_.push_back(ran ? std::optional<Trace>(trace) : std::nullopt);
+    record(std::move(cr), trace, false);
+  }
+
+  // Inputs synthesized from the first example that ran, for the branches no example took.
+  void synthesize() {
+    const Example* base = nullptr;
+    for (size_t e = 0; e < examples_.size() && !base; ++e)
+      if (natural_trace_[e] && !examples_[e].expect_failure) base = &examples_[e];
+    std::set<std::string> seen;
+    for (const auto& [p, ran] : mr_.if_coverage) seen.insert(p);
+    const auto wanted = wanted_branches(seen, natural_, *cfg_.policy);
+    if (!base || wanted.empty()) return;
+    const std::vector<NVal> base_inputs = base->inputs;
+    const std::string base_name = base->name;
+    std::vector<Value> base_values;
+    for (const NVal& v : base_inputs) base_values.push_back(Value::tensor(v.t));
+    auto to_nvals = [&](const std::vector<Value>& in) {
+      std::vector<NVal> out = base_inputs;
+      for (size_t k = 0; k < out.size() && k < in.size(); ++k)
+        if (in[k].is_tensor()) out[k].t = *in[k].t;
+      return out;
+    };
+    SynthesisOptions so;
+    so.limits = cfg_.limits;
+    SynthesisResult sr = synthesize_inputs(
+        nnapi_input_decls(m_),
+        [&](const std::vector<Value>& in, Trace& trace) {
+          Exec x{m_, cfg_, {}, {}, std::chrono::steady_clock::now()};
+          struct Keep {  // the trace as far as the run got, also when it throws
+            Trace& t;
+            Exec& e;
+            ~Keep() { t = e.trace; }
+          } keep{trace, x};
+          x.run(m_.main, to_nvals(in), "main", 0);
+        },
+        *cfg_.policy, base_values, wanted, so);
+    for (const auto& [key, why] : sr.failed) mr_.synthesis_failed[key.first][key.second] = why;
+    for (const auto& set : sr.sets) {
+      Example ex;
+      ex.name = base_name;
+      ex.synthesized = set.what;
+      ex.inputs = to_nvals(set.inputs);
+      run_natural(ex);
+      examples_.push_back(std::move(ex));
+    }
+  }
+
+  // Pins, per example that ran, for the branches neither the examples nor synthesized inputs reached.
+  void pin_other_branches() {
+    for (size_t e = 0; e < examples_.size(); ++e) {
+      if (!natural_trace_[e]) continue;
+      std::set<std::pair<std::string, bool>> done = natural_;
+      std::vector<PinSet> work{cfg_.pins};
+      queue_other_branches(*natural_trace_[e], cfg_.pins, done, nullptr, "", work, cfg_.policy.get(), &mr_.not_pinned,
+                           &mr_.synthesis_failed);
+      for (size_t w = 1; w < work.size() && static_cast<int>(w) < cfg_.max_runs_per_data_set; ++w) {
+        Trace trace;
+        bool ran = false;
+        CaseResult cr = run_example(m_, cfg_, examples_[e], work[w], true, trace, ran);
+        record(std::move(cr), trace, true);
+        if (ran)
+          queue_other_branches(trace, work[w], done, nullptr, "", work, cfg_.policy.get(), &mr_.not_pinned,
+                               &mr_.synthesis_failed);
+      }
+    }
+  }
+
+  const NModel& m_;
+  const RunConfig& cfg_;
+  ModelResult& mr_;
+  std::vector<Example> examples_;
+  std::set<std::pair<std::string, bool>> natural_;
+  std::vector<std::optional<Trace>> natural_trace_;
+};
+
+}  // namespace
+
 ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunConfig& config) {
   ModelResult mr;
   mr.model = path.string();
@@ -640,116 +780,7 @@ ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunC
   }
   if (!cfg.policy)  // which branches pinning may reach, from the conditions the loader traced
     cfg.policy = std::make_shared<const BranchPolicy>(model);
-  std::vector<Example> examples;
-  for (size_t e = 0; e < m.examples->size(); ++e) {
-    const NnExample& ej = (*m.examples)[e];
-    Example ex;
-    ex.name = "examples/" + std::to_string(e);
-    ex.expect_failure = ej.expect_failure;
-    try {
-      if (ej.inputs.size() != m.main.inputs.size())
-        fail("example has " + std::to_string(ej.inputs.size()) + " inputs, the model " +
-             std::to_string(m.main.inputs.size()));
-      for (size_t k = 0; k < ej.inputs.size(); ++k)
-        ex.inputs.push_back(value_from_example(ej.inputs[k], m.main.operands[m.main.inputs[k]]));
-      for (size_t k = 0; k < ej.outputs.size() && k < m.main.outputs.size(); ++k)
-        ex.golden.push_back(ej.outputs[k].is_null ? std::nullopt
-                                                  : std::optional<NVal>(value_from_example(
-                                                        ej.outputs[k], m.main.operands[m.main.outputs[k]])));
-    } catch (const std::exception& x) {
-      CaseResult cr;
-      cr.data_set = ex.name;
-      cr.status = CaseStatus::Failed;
-      cr.message = std::string("example: ") + x.what();
-      mr.cases.push_back(cr);
-      continue;
-    }
-    examples.push_back(std::move(ex));
-  }
-  // As the other drivers (runner.hpp, PinState): every example as its data takes it; then inputs synthesized to
-  // select the branches none took; then pins, only for branches neither reached.
-  std::set<std::pair<std::string, bool>> natural;
-  std::vector<std::optional<Trace>> natural_trace;
-  auto record = [&](CaseResult cr, const Trace& trace, bool derived) {
-    for (auto& [p, site] : trace.ifs) {
-      auto& cov = mr.if_coverage[p];
-      for (bool b : site.ran) {
-        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-        if (!derived) natural.insert({p, b});
-      }
-    }
-    mr.cases.push_back(std::move(cr));
-  };
-  for (const Example& ex : examples) {
-    Trace trace;
-    bool ran = false;
-    CaseResult cr = run_example(m, cfg, ex, cfg.pins, false, trace, ran);
-    natural_trace.push_back(ran ? std::optional<Trace>(trace) : std::nullopt);
-    record(std::move(cr), trace, false);
-  }
-  if (cfg.both_branches && cfg.policy) {
-    const Example* base = nullptr;
-    for (size_t e = 0; e < examples.size() && !base; ++e)
-      if (natural_trace[e] && !examples[e].expect_failure) base = &examples[e];
-    std::set<std::string> seen;
-    for (const auto& [p, ran] : mr.if_coverage) seen.insert(p);
-    const auto wanted = wanted_branches(seen, natural, *cfg.policy);
-    if (base && !wanted.empty()) {
-      const std::vector<InputDecl> decls = nnapi_input_decls(m);
-      std::vector<Value> base_values;
-      for (const NVal& v : base->inputs) base_values.push_back(Value::tensor(v.t));
-      auto to_nvals = [&](const std::vector<Value>& in) {
-        std::vector<NVal> out = base->inputs;
-        for (size_t k = 0; k < out.size() && k < in.size(); ++k)
-          if (in[k].is_tensor()) out[k].t = *in[k].t;
-        return out;
-      };
-      SynthesisOptions so;
-      so.limits = cfg.limits;
-      SynthesisResult sr = synthesize_inputs(
-          decls,
-          [&](const std::vector<Value>& in, Trace& trace) {
-            Exec x{m, cfg, {}, {}, std::chrono::steady_clock::now()};
-            struct Keep {  // the trace as far as the run got, also when it throws
-              Trace& t;
-              Exec& e;
-              ~Keep() { t = e.trace; }
-            } keep{trace, x};
-            x.run(m.main, to_nvals(in), "main", 0);
-          },
-          *cfg.policy, base_values, wanted, so);
-      for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
-      for (const auto& set : sr.sets) {
-        Example ex;
-        ex.name = base->name;
-        ex.synthesized = set.what;
-        ex.inputs = to_nvals(set.inputs);
-        Trace trace;
-        bool ran = false;
-        CaseResult cr = run_example(m, cfg, ex, {}, false, trace, ran);
-        natural_trace.push_back(ran ? std::optional<Trace>(trace) : std::nullopt);
-        record(std::move(cr), trace, false);
-        examples.push_back(std::move(ex));
-      }
-    }
-  }
-  if (cfg.both_branches)
-    for (size_t e = 0; e < examples.size(); ++e) {
-      if (!natural_trace[e]) continue;
-      std::set<std::pair<std::string, bool>> done = natural;
-      std::vector<PinSet> work{cfg.pins};
-      queue_other_branches(*natural_trace[e], cfg.pins, done, nullptr, "", work, cfg.policy.get(), &mr.not_pinned,
-                           &mr.synthesis_failed);
-      for (size_t w = 1; w < work.size() && static_cast<int>(w) < cfg.max_runs_per_data_set; ++w) {
-        Trace trace;
-        bool ran = false;
-        CaseResult cr = run_example(m, cfg, examples[e], work[w], true, trace, ran);
-        record(std::move(cr), trace, true);
-        if (ran)
-          queue_other_branches(trace, work[w], done, nullptr, "", work, cfg.policy.get(), &mr.not_pinned,
-                               &mr.synthesis_failed);
-      }
-    }
+  NnapiDriver(m, cfg, mr).run(read_examples(m, mr));
   tally(mr);
   return mr;
 }
