@@ -20,7 +20,6 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -35,8 +34,6 @@
 namespace condlint::xport {
 
 namespace {
-
-using json = nlohmann::json;
 
 constexpr int kMaxDepth = 64;          // as exec::Limits::max_depth and diff's find_ifs
 constexpr size_t kMaxNodes = 250'000;  // total ONNX nodes of one export
@@ -1104,27 +1101,143 @@ struct Exporter {
   }
 };
 
-exec::Value example_value(const json& ex, const NnOperand& decl) {
+exec::Value example_value(const NnValue& ex, const NnOperand& decl) {
   using namespace exec;
   Dims dims;
   for (auto x : decl.dimensions) dims.push_back(x);
-  if (ex.contains("dimensions")) {
-    dims.clear();
-    for (const auto& x : ex.at("dimensions")) dims.push_back(x.get<int64_t>());
-  }
-  const json& data = ex.at("data");
+  if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
   const int elem = onnx_elem(decl.type);
   if (elem == 0) fail("operand type " + nn::operand_type_name(decl.type) + " cannot be fed");
   Tensor t(static_cast<DT>(elem), dims);
-  if (static_cast<int64_t>(data.size()) != t.numel())
-    fail("example data has " + std::to_string(data.size()) + " values for shape " + dims_str(dims));
+  if (static_cast<int64_t>(ex.data.size()) != t.numel())
+    fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
   for (int64_t k = 0; k < t.numel(); ++k) {
-    const json& e = data[k];
-    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e.is_boolean() ? double(e.get<bool>()) : e.get<double>());
-    else t.i[k] = e.is_boolean() ? e.get<bool>() : e.get<int64_t>();
+    const double e = ex.data[static_cast<size_t>(k)];
+    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e);
+    else t.i[k] = static_cast<int64_t>(e);
   }
   normalize(t);
   return Value::tensor(std::move(t));
+}
+
+// The examples as data sets of the exported model (an example that expects a failure cannot be data: a note).
+void export_examples(const NnapiData& d, ExportResult& r) {
+  const NnSubgraph& mg = d.subgraphs[0];
+  for (size_t e = 0; e < d.examples.size(); ++e) {
+    const NnExample& ex = d.examples[e];
+    const std::string name = "example_" + std::to_string(e);
+    if (ex.expect_failure) {
+      r.notes.push_back(name +
+                        " is skipped: it expects the execution to fail (a condition without value or a loop "
+                        "timeout), which cannot be fed to an ONNX runtime as data");
+      continue;
+    }
+    ExportedDataSet ds;
+    ds.name = name;
+    try {
+      if (ex.inputs.size() != mg.input_indexes.size())
+        exec::fail("it has " + std::to_string(ex.inputs.size()) + " inputs, the model " +
+                   std::to_string(mg.input_indexes.size()));
+      for (size_t k = 0; k < ex.inputs.size(); ++k)
+        ds.inputs.push_back(example_value(ex.inputs[k], mg.operands[mg.input_indexes[k]]));
+      for (size_t k = 0; k < ex.outputs.size() && k < mg.output_indexes.size(); ++k)
+        ds.outputs.push_back(ex.outputs[k].is_null ? exec::Value{}
+                                                   : example_value(ex.outputs[k], mg.operands[mg.output_indexes[k]]));
+    } catch (const std::exception& err) {
+      r.notes.push_back(name + " is skipped: " + err.what());
+      continue;
+    }
+    r.data_sets.push_back(std::move(ds));
+  }
+}
+
+// What the export computes differently from Android, or only as the executor does: said once per model.
+void add_semantics_notes(const NnapiData& d, Exporter& x) {
+  if (d.relax_float32_to_float16)
+    x.note(
+        "relaxComputationFloat32toFloat16: float32 arithmetic is exported as float32, as the executor computes it "
+        "(Android may use float16 range and precision; compare with the float16 tolerances)");
+  bool any_f16 = false;
+  for (const auto& s : d.subgraphs)
+    for (const auto& od : s.operands) any_f16 = any_f16 || od.type == TF16 || od.type == F16;
+  if (any_f16)
+    x.note("float16 operands are exported as ONNX float16; ADD/SUB/MUL/DIV round once to float16 as the executor does");
+  if (x.has_quant)
+    x.note(
+        "quantized operands are computed as the executor does: dequantized to double ((q - zeroPoint) * scale), "
+        "computed in double, requantized with round-half-to-even and clamping (Cast/Sub/Mul ... "
+        "Div/Round/Add/Clip/Cast)");
+  if (x.has_fc) x.note("FULLY_CONNECTED is computed in double (Gemm); the summation order is the runtime's");
+  if (x.has_slice)
+    x.note(
+        "SLICE: begin/size out of range make the NNAPI execution fail; ONNX Slice clamps them instead (valid inputs "
+        "give identical results)");
+  if (x.has_while)
+    x.note(
+        "WHILE: NNAPI fails a loop that exceeds its timeout; the ONNX Loop has no trip limit (runtimes' own limits "
+        "apply)");
+  if (x.has_int_mul)
+    x.note(
+        "TENSOR_INT32 MUL: the executor multiplies in double, so products beyond 2^53 may differ from ONNX's int32 "
+        "product");
+}
+
+// Pins (NNAPI paths) applied to every ONNX copy of the If.
+void apply_pins(const ExportOptions& o, ExportResult& r) {
+  std::map<std::string, bool> pins;
+  for (const auto& [p, b] : o.pins) {
+    auto it = r.if_path_copies.find(p);
+    if (it == r.if_path_copies.end()) {
+      r.problems.push_back("pin: no IF at '" + p + "'");
+      continue;
+    }
+    for (const auto& q : it->second) pins[q] = b;
+  }
+  if (!r.ok()) return;
+  onnx::ModelProto pinned;
+  if (auto e = onnx_graph::pin_model(r.model, pins, pinned); !e.empty()) r.problems.push_back("pin: " + e);
+  else r.model = std::move(pinned);
+}
+
+// The main subgraph's inputs and outputs declared on the ONNX graph, into the root frame.
+void declare_main_io(const NnSubgraph& mg, Exporter& x, onnx::GraphProto* g, Frame& root) {
+  for (size_t k = 0; k < mg.input_indexes.size(); ++k) {
+    const uint32_t idx = mg.input_indexes[k];
+    if (idx >= mg.operands.size()) {
+      x.problem("main input " + std::to_string(k) + " names operand " + std::to_string(idx) + ", which does not exist");
+      continue;
+    }
+    const NnOperand& od = mg.operands[idx];
+    Val v;
+    v.has = true;
+    v.info = Exporter::decl_info(od);
+    if (onnx_elem(od.type) == 0 || od.type == TQ8SPC) {
+      x.problem("main input " + std::to_string(k) + " (operand " + std::to_string(idx) + ") has type " +
+                nn::operand_type_name(od.type) + ", which is not exported");
+      continue;
+    }
+    v.name = x.fresh(od.name.empty() ? "input_" + std::to_string(k) : od.name);
+    if (!is_scalar_type(od.type) && od.dimensions.empty())
+      x.note("main input " + std::to_string(k) + " '" + v.name +
+             "' has unknown rank: exported without a shape (the ONNX "
+             "checker wants one for main-graph inputs)");
+    x.set_type(g->add_input(), od.type, &od.dimensions, v.name);
+    root.args.push_back(v);
+  }
+  for (size_t k = 0; k < mg.output_indexes.size(); ++k) {
+    const uint32_t idx = mg.output_indexes[k];
+    const NnOperand* od = idx < mg.operands.size() ? &mg.operands[idx] : nullptr;
+    const std::string name = x.fresh(od && !od->name.empty() ? od->name : "output_" + std::to_string(k));
+    root.out_names.push_back(name);
+    if (od) {
+      if (!is_scalar_type(od->type) && od->dimensions.empty())
+        x.note("main output " + std::to_string(k) + " '" + name +
+               "' has unknown rank: exported without a shape (the ONNX "
+               "checker wants one for main-graph outputs)");
+      root.expect.push_back(std::nullopt);
+      x.set_type(g->add_output(), od->type, &od->dimensions, name);
+    }
+  }
 }
 
 }  // namespace
@@ -1185,43 +1298,7 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
   root.onnx_path = "main";
   root.nn_path = "main";
   root.role = "main";
-  for (size_t k = 0; k < mg.input_indexes.size(); ++k) {
-    const uint32_t idx = mg.input_indexes[k];
-    if (idx >= mg.operands.size()) {
-      x.problem("main input " + std::to_string(k) + " names operand " + std::to_string(idx) + ", which does not exist");
-      continue;
-    }
-    const NnOperand& od = mg.operands[idx];
-    Val v;
-    v.has = true;
-    v.info = Exporter::decl_info(od);
-    if (onnx_elem(od.type) == 0 || od.type == TQ8SPC) {
-      x.problem("main input " + std::to_string(k) + " (operand " + std::to_string(idx) + ") has type " +
-                nn::operand_type_name(od.type) + ", which is not exported");
-      continue;
-    }
-    v.name = x.fresh(od.name.empty() ? "input_" + std::to_string(k) : od.name);
-    if (!is_scalar_type(od.type) && od.dimensions.empty())
-      x.note("main input " + std::to_string(k) + " '" + v.name +
-             "' has unknown rank: exported without a shape (the ONNX "
-             "checker wants one for main-graph inputs)");
-    x.set_type(g->add_input(), od.type, &od.dimensions, v.name);
-    root.args.push_back(v);
-  }
-  for (size_t k = 0; k < mg.output_indexes.size(); ++k) {
-    const uint32_t idx = mg.output_indexes[k];
-    const NnOperand* od = idx < mg.operands.size() ? &mg.operands[idx] : nullptr;
-    const std::string name = x.fresh(od && !od->name.empty() ? od->name : "output_" + std::to_string(k));
-    root.out_names.push_back(name);
-    if (od) {
-      if (!is_scalar_type(od->type) && od->dimensions.empty())
-        x.note("main output " + std::to_string(k) + " '" + name +
-               "' has unknown rank: exported without a shape (the ONNX "
-               "checker wants one for main-graph outputs)");
-      root.expect.push_back(std::nullopt);
-      x.set_type(g->add_output(), od->type, &od->dimensions, name);
-    }
-  }
+  declare_main_io(mg, x, g, root);
   if (r.problems.empty()) x.run(std::move(root));
   // The main outputs' element types follow the values (the executor compares stored values).
   if (r.problems.empty()) {
@@ -1240,92 +1317,9 @@ ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
       r.if_paths[nnp] = copies.front();
       r.if_path_copies[nnp] = std::move(copies);
     }
-
-  if (d.relax_float32_to_float16)
-    x.note(
-        "relaxComputationFloat32toFloat16: float32 arithmetic is exported as float32, as the executor computes it "
-        "(Android may use float16 range and precision; compare with the float16 tolerances)");
-  bool any_f16 = false;
-  for (const auto& s : d.subgraphs)
-    for (const auto& od : s.operands) any_f16 = any_f16 || od.type == TF16 || od.type == F16;
-  if (any_f16)
-    x.note("float16 operands are exported as ONNX float16; ADD/SUB/MUL/DIV round once to float16 as the executor does");
-  if (x.has_quant)
-    x.note(
-        "quantized operands are computed as the executor does: dequantized to double ((q - zeroPoint) * scale), "
-        "computed in double, requantized with round-half-to-even and clamping (Cast/Sub/Mul ... "
-        "Div/Round/Add/Clip/Cast)");
-  if (x.has_fc) x.note("FULLY_CONNECTED is computed in double (Gemm); the summation order is the runtime's");
-  if (x.has_slice)
-    x.note(
-        "SLICE: begin/size out of range make the NNAPI execution fail; ONNX Slice clamps them instead (valid inputs "
-        "give identical results)");
-  if (x.has_while)
-    x.note(
-        "WHILE: NNAPI fails a loop that exceeds its timeout; the ONNX Loop has no trip limit (runtimes' own limits "
-        "apply)");
-  if (x.has_int_mul)
-    x.note(
-        "TENSOR_INT32 MUL: the executor multiplies in double, so products beyond 2^53 may differ from ONNX's int32 "
-        "product");
-
-  // Pins (NNAPI paths) -> every ONNX copy of the If.
-  if (r.ok() && !o.pins.empty()) {
-    std::map<std::string, bool> pins;
-    for (const auto& [p, b] : o.pins) {
-      auto it = r.if_path_copies.find(p);
-      if (it == r.if_path_copies.end()) {
-        r.problems.push_back("pin: no IF at '" + p + "'");
-        continue;
-      }
-      for (const auto& q : it->second) pins[q] = b;
-    }
-    if (r.ok()) {
-      onnx::ModelProto pinned;
-      if (auto e = onnx_graph::pin_model(m, pins, pinned); !e.empty()) r.problems.push_back("pin: " + e);
-      else m = std::move(pinned);
-    }
-  }
-
-  // Golden data: the examples.
-  if (r.ok() && !d.examples.empty()) {
-    json j;
-    try {
-      j = json::parse(bytes);
-    } catch (const std::exception& e) {
-      r.notes.push_back(std::string("examples not carried over: ") + e.what());
-      return r;
-    }
-    const json& exs = j.at("examples");
-    for (size_t e = 0; e < exs.size(); ++e) {
-      const json& ex = exs[e];
-      const std::string name = "example_" + std::to_string(e);
-      if (ex.value("expectFailure", false)) {
-        r.notes.push_back(name +
-                          " is skipped: it expects the execution to fail (a condition without value or a loop "
-                          "timeout), which cannot be fed to an ONNX runtime as data");
-        continue;
-      }
-      ExportedDataSet ds;
-      ds.name = name;
-      try {
-        const json& ins = ex.at("inputs");
-        if (ins.size() != mg.input_indexes.size())
-          exec::fail("it has " + std::to_string(ins.size()) + " inputs, the model " +
-                     std::to_string(mg.input_indexes.size()));
-        for (size_t k = 0; k < ins.size(); ++k)
-          ds.inputs.push_back(example_value(ins[k], mg.operands[mg.input_indexes[k]]));
-        const json& outs = ex.at("outputs");
-        for (size_t k = 0; k < outs.size() && k < mg.output_indexes.size(); ++k)
-          ds.outputs.push_back(outs[k].is_null() ? exec::Value{}
-                                                 : example_value(outs[k], mg.operands[mg.output_indexes[k]]));
-      } catch (const std::exception& err2) {
-        r.notes.push_back(name + " is skipped: " + err2.what());
-        continue;
-      }
-      r.data_sets.push_back(std::move(ds));
-    }
-  }
+  add_semantics_notes(d, x);
+  if (r.ok() && !o.pins.empty()) apply_pins(o, r);
+  if (r.ok()) export_examples(d, r);  // golden data: the examples
   return r;
 }
 
