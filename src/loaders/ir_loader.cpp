@@ -133,6 +133,10 @@ class IrReader {
   void read_ports(const X& list, std::vector<Port>& ports, Where w, bool output);
   void read_suppression(const X& comment, Where w);
   static IrLoop read_loop(const X& port_map, const X& back_edges, int graph, int node);
+  void read_layer(const PlannedGraph<X>& job, const X& l, size_t& planned);
+  void read_value_data(Node& node, const X& data, Where npath, bool is_const);
+  void read_if(Where npath, const X& then_map, const X& else_map, const int branch_graph[2]);
+  void read_edges(const PlannedGraph<X>& job);
 
   Model* model_;
   IrData* ir_;
@@ -325,7 +329,6 @@ template <class X>
 void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
   size_t planned = 0;  // the next of job.bodies
   const auto layers = first_named(job.container, "layers");
-  const Where gpath{job.graph, -1};
   if (!layers)
     problem(IrProblem::Kind::NotIr, "<" + str(job.container.name()) + "> has no <layers> element",
             loc_of(job.container, job.graph));
@@ -334,132 +337,147 @@ void IrReader<X>::read_graph(const PlannedGraph<X>& job) {
     for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) ++count;
     model_->graphs[job.graph].nodes.reserve(count);  // no Node moves while the graph grows
   }
-  for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) {
-    // Built in place: the graph's node list was reserved above, and adding body graphs below moves the Graph
-    // objects but not their node arrays, so the reference stays good.
-    const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
-    Node& node = model_->graphs[job.graph].nodes.emplace_back();
-    A id_a, name_a, type_a, version_a;
-    for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
-      const std::string_view n = a.name();
-      if (!id_a && eq(n, "id")) id_a = a;
-      else if (!name_a && eq(n, "name")) name_a = a;
-      else if (!type_a && eq(n, "type")) type_a = a;
-      else if (!version_a && eq(n, "version")) version_a = a;
-    }
-    node.id = id_a.value();
-    node.name = name_a.value();
-    node.op = type_a.value();
-    node.version = version_a.value();
-    const Where npath{job.graph, node_index};
-    node.loc = loc_of(l, job.graph, node_index);
-    int_value(l, id_a, "id", npath, true);
-    if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
-    // Suppression comments: those directly before the layer (nearest first), then those among its children.
-    for (auto c = l.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) read_suppression(c, npath);
-    // The first of each, as child() finds it; an If's port maps too (its bodies are graphs of their own).
-    X data, input, output, then_map, else_map, loop_map, back_edges;
-    for (auto c = l.first_child(); c; c = c.next_sibling()) {
-      if (!c.is_element()) {
-        if (c.is_comment()) read_suppression(c, npath);
-        continue;
-      }
-      const std::string_view n = c.name();
-      if (!data && eq(n, "data")) data = c;
-      else if (!input && eq(n, "input")) input = c;
-      else if (!output && eq(n, "output")) output = c;
-      else if (!then_map && eq(n, "then_port_map")) then_map = c;
-      else if (!else_map && eq(n, "else_port_map")) else_map = c;
-      else if (!loop_map && eq(n, "port_map")) loop_map = c;
-      else if (!back_edges && eq(n, "back_edges")) back_edges = c;
-    }
-    for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs.set(str(a.name()), str(a.value()));
-    read_ports(input, node.inputs, npath, false);
-    read_ports(output, node.outputs, npath, true);
-    node.sources.assign(node.inputs.size(), ValueRef{});
+  for (auto l = first_named(layers, "layer"); l; l = next_named(l, "layer")) read_layer(job, l, planned);
+  if (planned != job.bodies.size()) throw std::logic_error("IR reader: a body the plan numbered was not read");
+  read_edges(job);
+}
 
-    const bool is_param = eq(node.op, "Parameter"), is_const = eq(node.op, "Const") || eq(node.op, "Constant");
-    if (is_param || is_const) {
-      // The data attributes are authoritative for the value these layers produce.
-      std::optional<ElemType> et;
-      if (const auto a = data.attribute("element_type")) {
-        et = parse_ov_elem_type(a.value());
-        if (!et) bad_attr(data, npath, "element_type=\"" + str(a.value()) + "\" is not an OpenVINO element type");
-      }
-      std::optional<Shape> shape;
-      if (const auto a = data.attribute("shape")) {
-        const std::string_view text(a.value());
-        const auto commas = static_cast<int64_t>(std::count(text.begin(), text.end(), ','));
-        if (commas + 1 > kMaxRank) {  // not built: the value's shape stays as the ports give it, or unknown
-          over_limit(data, npath, "the shape attribute of this layer", commas + 1);
-        } else {
-          std::string why;
-          shape = parse_ov_shape(a.value(), &why);
-          if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
-        }
-      }
-      if (!node.outputs.empty()) {
-        if (et) node.outputs[0].type = TypeDesc::tensor(*et);
-        if (shape) {
-          node.outputs[0].shape = *shape;
-          node.outputs[0].attrs_no_dims = false;
-        }
-      }
-      if (is_const) {
-        IrConst c;
-        c.graph = job.graph;
-        c.node = node_index;
-        c.offset = int_attr(data, "offset", npath, false);
-        c.size = int_attr(data, "size", npath, false);
-        c.elem = et.value_or(ElemType::Unknown);
-        c.shape = shape;
-        out_->consts.push_back(c);
-      }
+template <class X>
+void IrReader<X>::read_layer(const PlannedGraph<X>& job, const X& l, size_t& planned) {
+  // Built in place: the graph's node list was reserved (read_graph), and adding body graphs moves the Graph
+  // objects but not their node arrays, so the reference stays good.
+  const int node_index = static_cast<int>(model_->graphs[job.graph].nodes.size());
+  Node& node = model_->graphs[job.graph].nodes.emplace_back();
+  A id_a, name_a, type_a, version_a;
+  for (auto a = l.first_attribute(); a; a = a.next_attribute()) {
+    const std::string_view n = a.name();
+    if (!id_a && eq(n, "id")) id_a = a;
+    else if (!name_a && eq(n, "name")) name_a = a;
+    else if (!type_a && eq(n, "type")) type_a = a;
+    else if (!version_a && eq(n, "version")) version_a = a;
+  }
+  node.id = id_a.value();
+  node.name = name_a.value();
+  node.op = type_a.value();
+  node.version = version_a.value();
+  const Where npath{job.graph, node_index};
+  node.loc = loc_of(l, job.graph, node_index);
+  int_value(l, id_a, "id", npath, true);
+  if (!type_a) bad_attr(l, npath, "<layer> has no 'type' attribute");
+  // Suppression comments: those directly before the layer (nearest first), then those among its children.
+  for (auto c = l.previous_sibling(); c && c.is_comment(); c = c.previous_sibling()) read_suppression(c, npath);
+  // The first of each, as child() finds it; an If's port maps too (its bodies are graphs of their own).
+  X data, input, output, then_map, else_map, loop_map, back_edges;
+  for (auto c = l.first_child(); c; c = c.next_sibling()) {
+    if (!c.is_element()) {
+      if (c.is_comment()) read_suppression(c, npath);
+      continue;
     }
+    const std::string_view n = c.name();
+    if (!data && eq(n, "data")) data = c;
+    else if (!input && eq(n, "input")) input = c;
+    else if (!output && eq(n, "output")) output = c;
+    else if (!then_map && eq(n, "then_port_map")) then_map = c;
+    else if (!else_map && eq(n, "else_port_map")) else_map = c;
+    else if (!loop_map && eq(n, "port_map")) loop_map = c;
+    else if (!back_edges && eq(n, "back_edges")) back_edges = c;
+  }
+  for (auto a = data.first_attribute(); a; a = a.next_attribute()) node.attrs.set(str(a.name()), str(a.value()));
+  read_ports(input, node.inputs, npath, false);
+  read_ports(output, node.outputs, npath, true);
+  node.sources.assign(node.inputs.size(), ValueRef{});
+  const bool is_param = eq(node.op, "Parameter"), is_const = eq(node.op, "Const") || eq(node.op, "Constant");
+  if (is_param || is_const) read_value_data(node, data, npath, is_const);
 
-    // The layer's bodies: the graphs plan_graphs made for it (bodies_of), which are read on their own.
-    int branch_graph[2] = {-1, -1};  // an If's then and else
-    for (; planned < job.bodies.size(); ++planned) {
-      const int gi = job.bodies[planned];
-      // Only what the plan set (parent, role) is read here; the body's nodes are another reader's to fill.
-      const Graph& b = model_->graphs[static_cast<size_t>(gi)];
-      if (b.parent_node != node_index) break;
-      node.bodies.emplace_back(b.role, gi);
-      if (b.role == "then") branch_graph[0] = gi;
-      else if (b.role == "else") branch_graph[1] = gi;
-    }
-    if (eq(node.op, "Loop")) out_->loops.push_back(read_loop(loop_map, back_edges, job.graph, node_index));
+  // The layer's bodies: the graphs plan_graphs made for it (bodies_of), which are read on their own.
+  int branch_graph[2] = {-1, -1};  // an If's then and else
+  for (; planned < job.bodies.size(); ++planned) {
+    const int gi = job.bodies[planned];
+    // Only what the plan set (parent, role) is read here; the body's nodes are another reader's to fill.
+    const Graph& b = model_->graphs[static_cast<size_t>(gi)];
+    if (b.parent_node != node_index) break;
+    node.bodies.emplace_back(b.role, gi);
+    if (b.role == "then") branch_graph[0] = gi;
+    else if (b.role == "else") branch_graph[1] = gi;
+  }
+  if (eq(node.op, "Loop")) out_->loops.push_back(read_loop(loop_map, back_edges, job.graph, node_index));
+  if (eq(node.op, "If")) read_if(npath, then_map, else_map, branch_graph);
+}
 
-    if (eq(node.op, "If")) {
-      IrIf info;
-      info.graph = job.graph;
-      info.node = node_index;
-      const X maps[2] = {then_map, else_map};
-      for (int b = 0; b < 2; ++b) {
-        info.body_graph[b] = branch_graph[b];
-        info.has_body[b] = info.body_graph[b] >= 0;
-        const auto pm = maps[b];
-        info.has_port_map[b] = static_cast<bool>(pm);
-        for (auto e = pm.first_child(); e; e = e.next_sibling()) {
-          const bool is_input = named(e, "input");
-          if (!is_input && !named(e, "output")) continue;
-          IrPortMapEntry entry;
-          entry.is_input = is_input;
-          entry.loc = loc_of(e, job.graph, node_index);
-          auto ext = int_attr(e, "external_port_id", npath, true);
-          auto in = int_attr(e, "internal_layer_id", npath, true);
-          entry.has_external = ext.has_value();
-          entry.has_internal = in.has_value();
-          entry.external_port_id = ext.value_or(0);
-          entry.internal_layer_id = in.value_or(0);
-          info.port_map[b].push_back(entry);
-        }
-      }
-      out_->ifs.push_back(std::move(info));
+// A Parameter's or Const's <data>: its element type and shape are authoritative for the value it produces; a Const's
+// place in the weights file is recorded for the rules that check it.
+template <class X>
+void IrReader<X>::read_value_data(Node& node, const X& data, Where npath, bool is_const) {
+  std::optional<ElemType> et;
+  if (const auto a = data.attribute("element_type")) {
+    et = parse_ov_elem_type(a.value());
+    if (!et) bad_attr(data, npath, "element_type=\"" + str(a.value()) + "\" is not an OpenVINO element type");
+  }
+  std::optional<Shape> shape;
+  if (const auto a = data.attribute("shape")) {
+    const std::string_view text(a.value());
+    const auto commas = static_cast<int64_t>(std::count(text.begin(), text.end(), ','));
+    if (commas + 1 > kMaxRank) {  // not built: the value's shape stays as the ports give it, or unknown
+      over_limit(data, npath, "the shape attribute of this layer", commas + 1);
+    } else {
+      std::string why;
+      shape = parse_ov_shape(a.value(), &why);
+      if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
     }
   }
-  if (planned != job.bodies.size()) throw std::logic_error("IR reader: a body the plan numbered was not read");
+  if (!node.outputs.empty()) {
+    if (et) node.outputs[0].type = TypeDesc::tensor(*et);
+    if (shape) {
+      node.outputs[0].shape = *shape;
+      node.outputs[0].attrs_no_dims = false;
+    }
+  }
+  if (is_const) {
+    IrConst c;
+    c.graph = npath.g;
+    c.node = npath.n;
+    c.offset = int_attr(data, "offset", npath, false);
+    c.size = int_attr(data, "size", npath, false);
+    c.elem = et.value_or(ElemType::Unknown);
+    c.shape = shape;
+    out_->consts.push_back(c);
+  }
+}
 
+// An If's bodies and port maps, as the IR rules check them.
+template <class X>
+void IrReader<X>::read_if(Where npath, const X& then_map, const X& else_map, const int branch_graph[2]) {
+  IrIf info;
+  info.graph = npath.g;
+  info.node = npath.n;
+  const X maps[2] = {then_map, else_map};
+  for (int b = 0; b < 2; ++b) {
+    info.body_graph[b] = branch_graph[b];
+    info.has_body[b] = info.body_graph[b] >= 0;
+    const auto pm = maps[b];
+    info.has_port_map[b] = static_cast<bool>(pm);
+    for (auto e = pm.first_child(); e; e = e.next_sibling()) {
+      const bool is_input = named(e, "input");
+      if (!is_input && !named(e, "output")) continue;
+      IrPortMapEntry entry;
+      entry.is_input = is_input;
+      entry.loc = loc_of(e, npath.g, npath.n);
+      auto ext = int_attr(e, "external_port_id", npath, true);
+      auto in = int_attr(e, "internal_layer_id", npath, true);
+      entry.has_external = ext.has_value();
+      entry.has_internal = in.has_value();
+      entry.external_port_id = ext.value_or(0);
+      entry.internal_layer_id = in.value_or(0);
+      info.port_map[b].push_back(entry);
+    }
+  }
+  out_->ifs.push_back(std::move(info));
+}
+
+// The graph's <edges>, as written (resolved against the layers later).
+template <class X>
+void IrReader<X>::read_edges(const PlannedGraph<X>& job) {
+  const Where gpath{job.graph, -1};
   const auto edge_list = first_named(job.container, "edges");
   auto& edges = ir_->graph_extra[job.graph].edges;
   {
