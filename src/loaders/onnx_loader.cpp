@@ -286,6 +286,8 @@ class OnnxBuilder {
   bool parse();
   void begin_graph(int g);
   void read_node(size_t frame, std::vector<Frame>& stack);
+  void read_inputs(int g, int n, const onnx::NodeProto& np);
+  void read_subgraphs(int g, int n, const onnx::NodeProto& np, bool is_if, IfInfo& ii, std::vector<int>& children);
   void finish_node(int g, int n);
   void end_graph(int g);
   void leave_graph(int g);  // pops graph g's names from the visible scope
@@ -723,24 +725,9 @@ Port OnnxBuilder::port_of(std::string_view name, int value_id) const {
   return p;
 }
 
-void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
-  Frame& f = stack[frame];
-  const int g = f.graph;
-  const onnx::NodeProto& np = gi_[g].proto->node(f.next);
-  const int n = static_cast<int>(model_->graphs[g].nodes.size());
-  {
-    Node node;
-    node.id = std::to_string(f.next);
-    node.op = np.op_type();
-    node.name = np.name().empty() ? node.op + "_" + node.id : np.name();
-    const std::string& dom = np.domain();
-    node.version = (dom.empty() ? std::string("ai.onnx") : dom);
-    node.loc = loc(g, n);
-    node.inputs.reserve(np.input_size());
-    node.sources.reserve(np.input_size());
-    model_->graphs[g].nodes.push_back(std::move(node));
-  }
-  Node& node = model_->graphs[g].nodes.back();
+// Node n's inputs: each name resolved in the visible scopes (an undefined one is a problem), its port and source.
+void OnnxBuilder::read_inputs(int g, int n, const onnx::NodeProto& np) {
+  Node& node = model_->graphs[g].nodes[n];
   input_ids_.clear();
   input_ids_graph_ = g;
   input_ids_node_ = n;
@@ -762,23 +749,12 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
       ref = ValueRef{values_[id].graph, values_[id].node, values_[id].output};
     node.sources.push_back(ref);
   }
-  // Subgraphs: If branches, Loop / Scan bodies, and graph attributes of any other op.
-  const bool is_if = np.op_type() == "If" && (np.domain().empty() || np.domain() == "ai.onnx");
-  std::vector<int> children;
-  IfInfo ii;
-  if (is_if) {
-    ii.graph = g;
-    ii.node = n;
-    if (np.input_size() != 1)
-      problem(
-          PKind::IfForm,
-          node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
-          loc(g, n));
-    if (np.input_size() >= 1 && !np.input(0).empty()) {
-      ii.has_cond_name = true;
-      ii.cond_value = lookup(np.input(0));
-    }
-  }
+}
+
+// Node n's graph attributes as graphs of the Model (walked later, in `children`); for an If, its form is checked
+// and its branches recorded in `ii`.
+void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool is_if, IfInfo& ii,
+                                 std::vector<int>& children) {
   for (const auto& a : np.attribute()) {
     const bool branch_name = a.name() == "then_branch" || a.name() == "else_branch";
     if (is_if && !branch_name) {
@@ -827,6 +803,44 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
       children.push_back(gi);
     }
   }
+}
+
+void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
+  Frame& f = stack[frame];
+  const int g = f.graph;
+  const onnx::NodeProto& np = gi_[g].proto->node(f.next);
+  const int n = static_cast<int>(model_->graphs[g].nodes.size());
+  {
+    Node node;
+    node.id = std::to_string(f.next);
+    node.op = np.op_type();
+    node.name = np.name().empty() ? node.op + "_" + node.id : np.name();
+    const std::string& dom = np.domain();
+    node.version = (dom.empty() ? std::string("ai.onnx") : dom);
+    node.loc = loc(g, n);
+    node.inputs.reserve(np.input_size());
+    node.sources.reserve(np.input_size());
+    model_->graphs[g].nodes.push_back(std::move(node));
+  }
+  read_inputs(g, n, np);
+  // Subgraphs: If branches, Loop / Scan bodies, and graph attributes of any other op.
+  const bool is_if = np.op_type() == "If" && (np.domain().empty() || np.domain() == "ai.onnx");
+  std::vector<int> children;
+  IfInfo ii;
+  if (is_if) {
+    ii.graph = g;
+    ii.node = n;
+    if (np.input_size() != 1)
+      problem(
+          PKind::IfForm,
+          node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
+          loc(g, n));
+    if (np.input_size() >= 1 && !np.input(0).empty()) {
+      ii.has_cond_name = true;
+      ii.cond_value = lookup(np.input(0));
+    }
+  }
+  read_subgraphs(g, n, np, is_if, ii, children);
   if (np.op_type() == "Constant") {
     for (const auto& a : np.attribute())
       if (a.has_t()) check_external(a.t(), g, n, node_label(g, n) + " value");
