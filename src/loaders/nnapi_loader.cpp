@@ -189,6 +189,8 @@ class NnBuilder {
     int node;  // the `value` array
   };
   std::vector<PendingValue> values_;
+  bool value_items_ok(const PendingValue& pv, const NnOperand& o);
+  bool encode_value(const PendingValue& pv, const NnOperand& o, std::string& bytes);
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -594,6 +596,104 @@ void NnBuilder::read_examples(int id) {
 
 // ----- the `value` shorthand -----
 
+namespace {
+
+// The stored integers a `value` entry may hold for operand type t: [lo, hi] (both 0 for types that hold none).
+std::pair<int64_t, int64_t> integer_range(int32_t t) {
+  switch (t) {
+    case nn::INT32:
+    case nn::TENSOR_INT32: return {std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()};
+    case nn::UINT32: return {0, 0xFFFFFFFFll};
+    case nn::TENSOR_QUANT8_ASYMM: return {0, 255};
+    case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+    case nn::TENSOR_QUANT8_SYMM:
+    case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL: return {-128, 127};
+    case nn::TENSOR_QUANT16_SYMM: return {-32768, 32767};
+    case nn::TENSOR_QUANT16_ASYMM: return {0, 65535};
+    default: return {0, 0};
+  }
+}
+
+}  // namespace
+
+// Every entry of a `value` of the operand's type (booleans, numbers, or integers in the stored range); a schema
+// problem for each that is not.
+bool NnBuilder::value_items_ok(const PendingValue& pv, const NnOperand& o) {
+  const std::string& vp = o.value_loc.pointer;
+  const auto& items = doc_[pv.node].children();
+  const int32_t t = o.type;
+  const bool is_bool = t == nn::BOOL || t == nn::TENSOR_BOOL8;
+  const bool is_float = t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
+  const auto [lo, hi] = integer_range(t);
+  bool items_ok = true;
+  for (size_t i = 0; i < items.size(); ++i) {
+    const JNode& it = doc_[items[i]];
+    const std::string ip = vp + "/" + std::to_string(i);
+    if (is_bool) {
+      if (it.kind != JNode::Bool) {
+        schema(items[i], ip, "must be true or false for " + nn::operand_type_name(t), pv.graph);
+        items_ok = false;
+      }
+    } else if (is_float) {
+      if (it.kind != JNode::Number) {
+        schema(items[i], ip, "must be a number for " + nn::operand_type_name(t), pv.graph);
+        items_ok = false;
+      }
+    } else if (it.kind != JNode::Number || !it.integral || it.integer() < lo || it.integer() > hi) {
+      schema(items[i], ip,
+             "must be an integer in " + std::to_string(lo) + " … " + std::to_string(hi) + " for " +
+                 nn::operand_type_name(t) + " (the stored integer, not the real value)",
+             pv.graph);
+      items_ok = false;
+    }
+  }
+  return items_ok;
+}
+
+// The entries of a `value` encoded little-endian in the operand's storage type into `bytes`; false (a problem
+// recorded) when a float overflows its type.
+bool NnBuilder::encode_value(const PendingValue& pv, const NnOperand& o, std::string& bytes) {
+  const std::string& vp = o.value_loc.pointer;
+  const auto& items = doc_[pv.node].children();
+  const int32_t t = o.type;
+  const bool is_bool = t == nn::BOOL || t == nn::TENSOR_BOOL8;
+  const bool is_float = t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
+  const unsigned es = nn::element_size(t);
+  bytes.reserve(items.size() * es);
+  for (size_t i = 0; i < items.size(); ++i) {
+    const JNode& it = doc_[items[i]];
+    uint64_t raw = 0;
+    if (is_bool) {
+      raw = it.boolean ? 1 : 0;
+    } else if (t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16) {
+      uint16_t h;
+      if (!nn::to_half(it.number(), h)) {
+        problem(NnProblem::Kind::Value,
+                vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) +
+                    " overflows binary16 (largest finite value 65504)",
+                NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
+        return false;
+      }
+      raw = h;
+    } else if (is_float) {
+      const float f = static_cast<float>(it.number());
+      if (!std::isfinite(f)) {
+        problem(NnProblem::Kind::Value,
+                vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) + " overflows binary32",
+                NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
+        return false;
+      }
+      uint32_t w;
+      std::memcpy(&w, &f, 4);
+      raw = w;
+    } else {
+      raw = static_cast<uint64_t>(it.integer());
+    }
+    for (unsigned k = 0; k < es; ++k) bytes += static_cast<char>((raw >> (8 * k)) & 0xFF);
+  }
+  return true;
+}
+
 void NnBuilder::pack_values() {
   // Document order: main first, then referenced[0], ...; inside a graph by operand index. The
   // pending list was filled in that order while reading.
@@ -601,60 +701,13 @@ void NnBuilder::pack_values() {
     NnSubgraph& sg = nn_->subgraphs[pv.graph];
     NnOperand& o = sg.operands[pv.operand];
     const std::string vp = o.value_loc.pointer;
-    const auto& items = doc_[pv.node].children();
-    const int32_t t = o.type;
-    const bool is_bool = t == nn::BOOL || t == nn::TENSOR_BOOL8;
-    const bool is_float = t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
-    int64_t lo = 0, hi = 0;
-    switch (t) {
-      case nn::INT32:
-      case nn::TENSOR_INT32:
-        lo = std::numeric_limits<int32_t>::min();
-        hi = std::numeric_limits<int32_t>::max();
-        break;
-      case nn::UINT32: hi = 0xFFFFFFFFll; break;
-      case nn::TENSOR_QUANT8_ASYMM: hi = 255; break;
-      case nn::TENSOR_QUANT8_ASYMM_SIGNED:
-      case nn::TENSOR_QUANT8_SYMM:
-      case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL:
-        lo = -128;
-        hi = 127;
-        break;
-      case nn::TENSOR_QUANT16_SYMM:
-        lo = -32768;
-        hi = 32767;
-        break;
-      case nn::TENSOR_QUANT16_ASYMM: hi = 65535; break;
-      default: break;
-    }
+    const size_t entries = doc_[pv.node].children().size();
     o.value_failed = true;  // until packed
-    bool items_ok = true;
-    for (size_t i = 0; i < items.size(); ++i) {
-      const JNode& it = doc_[items[i]];
-      const std::string ip = vp + "/" + std::to_string(i);
-      if (is_bool) {
-        if (it.kind != JNode::Bool) {
-          schema(items[i], ip, "must be true or false for " + nn::operand_type_name(t), pv.graph);
-          items_ok = false;
-        }
-      } else if (is_float) {
-        if (it.kind != JNode::Number) {
-          schema(items[i], ip, "must be a number for " + nn::operand_type_name(t), pv.graph);
-          items_ok = false;
-        }
-      } else if (it.kind != JNode::Number || !it.integral || it.integer() < lo || it.integer() > hi) {
-        schema(items[i], ip,
-               "must be an integer in " + std::to_string(lo) + " … " + std::to_string(hi) + " for " +
-                   nn::operand_type_name(t) + " (the stored integer, not the real value)",
-               pv.graph);
-        items_ok = false;
-      }
-    }
-    if (!items_ok) continue;
+    if (!value_items_ok(pv, o)) continue;
     if (o.dims_over_limit) continue;  // C013 reports the shape; its value cannot be checked against it
     // Shape: fully specified, and as many entries as it has elements.
     uint64_t count = 1;
-    bool specified = nn::is_scalar(t) ? o.dimensions.empty() : !o.dimensions.empty();
+    bool specified = nn::is_scalar(o.type) ? o.dimensions.empty() : !o.dimensions.empty();
     for (uint32_t d : o.dimensions) {
       if (d == 0) specified = false;
       count *= d;
@@ -666,50 +719,15 @@ void NnBuilder::pack_values() {
               o.value_loc);
       continue;
     }
-    if (items.size() != count) {
+    if (entries != count) {
       problem(NnProblem::Kind::Value,
-              vp + ": `value` has " + std::to_string(items.size()) + " entries but " + nn::describe_operand(o) +
-                  " holds " + std::to_string(count),
+              vp + ": `value` has " + std::to_string(entries) + " entries but " + nn::describe_operand(o) + " holds " +
+                  std::to_string(count),
               o.value_loc);
       continue;
     }
     std::string bytes;
-    const unsigned es = nn::element_size(t);
-    bytes.reserve(items.size() * es);
-    bool enc_ok = true;
-    for (size_t i = 0; i < items.size() && enc_ok; ++i) {
-      const JNode& it = doc_[items[i]];
-      uint64_t raw = 0;
-      if (is_bool) raw = it.boolean ? 1 : 0;
-      else if (t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16) {
-        uint16_t h;
-        if (!nn::to_half(it.number(), h)) {
-          problem(NnProblem::Kind::Value,
-                  vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) +
-                      " overflows binary16 (largest finite value 65504)",
-                  NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
-          enc_ok = false;
-          break;
-        }
-        raw = h;
-      } else if (is_float) {
-        const float f = static_cast<float>(it.number());
-        if (!std::isfinite(f)) {
-          problem(NnProblem::Kind::Value,
-                  vp + "/" + std::to_string(i) + ": " + std::to_string(it.number()) + " overflows binary32",
-                  NnapiData::element(o.value_loc, "/" + std::to_string(i), pos(items[i])));
-          enc_ok = false;
-          break;
-        }
-        uint32_t w;
-        std::memcpy(&w, &f, 4);
-        raw = w;
-      } else {
-        raw = static_cast<uint64_t>(it.integer());
-      }
-      for (unsigned k = 0; k < es; ++k) bytes += static_cast<char>((raw >> (8 * k)) & 0xFF);
-    }
-    if (!enc_ok) continue;
+    if (!encode_value(pv, o, bytes)) continue;
     // Alignment by the byte length of the whole value (Android's getAlignmentForLength).
     const size_t len = bytes.size();
     const size_t align = len >= 4 ? 4 : len >= 2 ? 2 : 1;
