@@ -315,135 +315,164 @@ class IrRunner {
     return Value::tensor(std::move(t));
   }
 
+  // One layer run on its input values: by the table of OpenVINO ops the executor knows (ir_handlers), after the
+  // element-wise ops that are one ONNX op each (exec/ir_onnx_ops).
+  struct OpCall {
+    int g, k;
+    const Node& node;
+    const std::vector<const Value*>& in;
+    const std::string& path;
+    int depth;
+  };
+  using Handler = std::vector<Value> (IrRunner::*)(const OpCall&);
+
   std::vector<Value> run_node(int g, int k, const std::vector<const Value*>& in, int depth) {
     check_deadline();
     const Node& node = m_.node(g, k);
     const std::string path = m_.path_of(g, k);
     const std::string& op = node.op;
-    const auto& binary = exec::ir_binary_ops();
-    const auto& unary = exec::ir_unary_ops();
-    if (op == "Result") return {*in.at(0)};
-    if (op == "Const" || op == "Constant") return {read_const(g, k)};
-    if (auto it = binary.find(op); it != binary.end()) {
+    if (auto it = exec::ir_binary_ops().find(op); it != exec::ir_binary_ops().end()) {
       if (in.size() != 2) fail(op + " takes 2 inputs");
       check_broadcast(node, in);
       return onnx(it->second, in, path, depth);
     }
-    if (auto it = unary.find(op); it != unary.end()) {
+    if (auto it = exec::ir_unary_ops().find(op); it != exec::ir_unary_ops().end()) {
       if (in.size() != 1) fail(op + " takes 1 input");
       return onnx(it->second, in, path, depth);
     }
-    if (op == "NotEqual") {
-      check_broadcast(node, in);
-      auto eq = onnx("Equal", in, path, depth);
-      return onnx("Not", {&eq.at(0)}, path, depth);
-    }
-    if (op == "Divide") {
-      check_broadcast(node, in);
-      const Tensor& a = tensor_in(in, 0, node);
-      auto q = onnx("Div", in, path, depth);
-      if (!is_float(a.dt) && attr_bool(node, "m_pythondiv", true)) {
-        // Python (floor) division for integers: ONNX Div truncates.
-        const Tensor& b = tensor_in(in, 1, node);
-        Tensor r = *q.at(0).t;
-        const Dims out = r.shape;
-        for_broadcast<2>(out, {bstrides(a.shape, out), bstrides(b.shape, out)},
-                         [&](int64_t o, const std::array<int64_t, 2>& ix) {
-                           const int64_t x = a.i[ix[0]], y = b.i[ix[1]];
-                           if (y != 0 && (x % y != 0) && ((x < 0) != (y < 0))) r.i[o] = wrap_to(r.dt, r.i[o] - 1);
-                         });
-        return {Value::tensor(std::move(r))};
-      }
-      return q;
-    }
-    if (op == "Select") {
-      check_broadcast(node, in);
-      return onnx("Where", in, path, depth);
-    }
-    if (op == "Convert") {
-      const std::string to = attr(node, "destination_type", "");
-      auto dt = dt_of_name(to);
-      if (!dt) throw ExecError(ErrKind::Unsupported, "unsupported op Convert to '" + to + "' at " + path);
-      return {Value::tensor(cast_tensor(tensor_in(in, 0, node), *dt))};
-    }
-    if (op == "Concat") {
-      const int64_t axis = attr_int(node, "axis", 0);
-      return onnx("Concat", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
-    }
-    if (op == "Reshape") {
-      const bool special_zero = attr_bool(node, "special_zero", false);
-      return onnx("Reshape", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "allowzero", special_zero ? 0 : 1); });
-    }
-    if (op == "Squeeze") {
-      if (in.size() == 1) {  // all dims of size 1
-        const Tensor& x = tensor_in(in, 0, node);
-        Dims d;
-        for (int64_t v : x.shape)
-          if (v != 1) d.push_back(v);
-        return {Value::tensor(reshape_copy(x, d))};
-      }
-      return onnx("Squeeze", in, path, depth);
-    }
-    if (op == "Unsqueeze") return onnx("Unsqueeze", in, path, depth);
-    if (op == "ShapeOf") {
-      auto s = onnx("Shape", in, path, depth);
-      const std::string ot = attr(node, "output_type", "i64");
-      if (ot == "i32") return {Value::tensor(cast_tensor(*s.at(0).t, DT::I32))};
-      if (ot != "i64") fail("ShapeOf output_type=\"" + ot + "\" is neither i32 nor i64");
-      return s;
-    }
-    if (op == "Gather") return gather(node, in);
-    if (op == "StridedSlice") return strided_slice(node, in, path, depth);
-    if (op == "MatMul") {
-      Tensor a = tensor_in(in, 0, node), b = tensor_in(in, 1, node);
-      auto tr = [](Tensor& t) {
-        if (t.rank() < 2) return;
-        std::vector<int64_t> perm(t.rank());
-        for (size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int64_t>(k);
-        std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
-        t = transpose(t, perm);
-      };
-      if (attr_bool(node, "transpose_a", false)) tr(a);
-      if (attr_bool(node, "transpose_b", false)) tr(b);
-      const Value va = Value::tensor(std::move(a)), vb = Value::tensor(std::move(b));
-      return onnx("MatMul", {&va, &vb}, path, depth);
-    }
-    if (op == "ReduceSum" || op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceProd") {
-      const bool keep = attr_bool(node, "keep_dims", false);
-      return onnx(op, in, path, depth, [&](onnx::NodeProto& n) {
-        set_i(n, "keepdims", keep ? 1 : 0);
-        set_i(n, "noop_with_empty_axes", 1);
-      });
-    }
-    if (op == "Softmax") {
-      const int64_t axis = attr_int(node, "axis", 1);
-      return onnx("Softmax", in, path, depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
-    }
-    if (op == "Transpose") {
-      const Tensor& x = tensor_in(in, 0, node);
-      std::vector<int64_t> perm = to_i64s(tensor_in(in, 1, node));
-      if (perm.empty())
-        for (int64_t r = static_cast<int64_t>(x.rank()) - 1; r >= 0; --r) perm.push_back(r);
-      return onnx("Transpose", {in[0]}, path, depth, [&](onnx::NodeProto& n) { set_ints(n, "perm", perm); });
-    }
-    if (op == "Broadcast") {
-      const std::string mode = attr(node, "mode", "numpy");
-      if (mode != "numpy" && mode != "bidirectional")
-        throw ExecError(ErrKind::Unsupported, "unsupported op Broadcast with mode=" + mode + " at " + path);
-      auto r = onnx("Expand", {in.at(0), in.at(1)}, path, depth);
-      if (mode == "numpy") {
-        const auto target = to_i64s(tensor_in(in, 1, node));
-        if (r.at(0).t->shape != Dims(target.begin(), target.end()))
-          fail("Broadcast (numpy) of " + in[0]->t->describe() + " to " + dims_str(target) + " gives " +
-               r[0].t->describe());
-      }
-      return r;
-    }
-    if (op == "If") return run_if(g, k, in, depth);
-    if (op == "Loop") return run_loop(g, k, in, depth);
-    if (op == "Parameter") fail("Parameter without a value");
+    if (auto it = handlers().find(op); it != handlers().end())
+      return (this->*(it->second))(OpCall{g, k, node, in, path, depth});
     throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
   }
+
+  static const std::map<std::string_view, Handler>& handlers() {
+    static const std::map<std::string_view, Handler> table = {
+        {"Result", &IrRunner::op_result},       {"Const", &IrRunner::op_const},
+        {"Constant", &IrRunner::op_const},      {"NotEqual", &IrRunner::op_not_equal},
+        {"Divide", &IrRunner::op_divide},       {"Select", &IrRunner::op_select},
+        {"Convert", &IrRunner::op_convert},     {"Concat", &IrRunner::op_concat},
+        {"Reshape", &IrRunner::op_reshape},     {"Squeeze", &IrRunner::op_squeeze},
+        {"Unsqueeze", &IrRunner::op_unsqueeze}, {"ShapeOf", &IrRunner::op_shape_of},
+        {"Gather", &IrRunner::op_gather},       {"StridedSlice", &IrRunner::op_strided_slice},
+        {"MatMul", &IrRunner::op_matmul},       {"ReduceSum", &IrRunner::op_reduce},
+        {"ReduceMean", &IrRunner::op_reduce},   {"ReduceMax", &IrRunner::op_reduce},
+        {"ReduceMin", &IrRunner::op_reduce},    {"ReduceProd", &IrRunner::op_reduce},
+        {"Softmax", &IrRunner::op_softmax},     {"Transpose", &IrRunner::op_transpose},
+        {"Broadcast", &IrRunner::op_broadcast}, {"If", &IrRunner::op_if},
+        {"Loop", &IrRunner::op_loop},           {"Parameter", &IrRunner::op_parameter},
+    };
+    return table;
+  }
+
+  std::vector<Value> op_result(const OpCall& c) { return {*c.in.at(0)}; }
+  std::vector<Value> op_const(const OpCall& c) { return {read_const(c.g, c.k)}; }
+  std::vector<Value> op_not_equal(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    auto eq = onnx("Equal", c.in, c.path, c.depth);
+    return onnx("Not", {&eq.at(0)}, c.path, c.depth);
+  }
+  std::vector<Value> op_divide(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    const Tensor& a = tensor_in(c.in, 0, c.node);
+    auto q = onnx("Div", c.in, c.path, c.depth);
+    if (is_float(a.dt) || !attr_bool(c.node, "m_pythondiv", true)) return q;
+    // Python (floor) division for integers: ONNX Div truncates.
+    const Tensor& b = tensor_in(c.in, 1, c.node);
+    Tensor r = *q.at(0).t;
+    const Dims out = r.shape;
+    for_broadcast<2>(out, {bstrides(a.shape, out), bstrides(b.shape, out)},
+                     [&](int64_t o, const std::array<int64_t, 2>& ix) {
+                       const int64_t x = a.i[ix[0]], y = b.i[ix[1]];
+                       if (y != 0 && (x % y != 0) && ((x < 0) != (y < 0))) r.i[o] = wrap_to(r.dt, r.i[o] - 1);
+                     });
+    return {Value::tensor(std::move(r))};
+  }
+  std::vector<Value> op_select(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    return onnx("Where", c.in, c.path, c.depth);
+  }
+  std::vector<Value> op_convert(const OpCall& c) {
+    const std::string to = attr(c.node, "destination_type", "");
+    auto dt = dt_of_name(to);
+    if (!dt) throw ExecError(ErrKind::Unsupported, "unsupported op Convert to '" + to + "' at " + c.path);
+    return {Value::tensor(cast_tensor(tensor_in(c.in, 0, c.node), *dt))};
+  }
+  std::vector<Value> op_concat(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 0);
+    return onnx("Concat", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_reshape(const OpCall& c) {
+    const bool special_zero = attr_bool(c.node, "special_zero", false);
+    return onnx("Reshape", c.in, c.path, c.depth,
+                [&](onnx::NodeProto& n) { set_i(n, "allowzero", special_zero ? 0 : 1); });
+  }
+  std::vector<Value> op_squeeze(const OpCall& c) {
+    if (c.in.size() != 1) return onnx("Squeeze", c.in, c.path, c.depth);
+    // Without axes: every dim of size 1.
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    Dims d;
+    for (int64_t v : x.shape)
+      if (v != 1) d.push_back(v);
+    return {Value::tensor(reshape_copy(x, d))};
+  }
+  std::vector<Value> op_unsqueeze(const OpCall& c) { return onnx("Unsqueeze", c.in, c.path, c.depth); }
+  std::vector<Value> op_shape_of(const OpCall& c) {
+    auto s = onnx("Shape", c.in, c.path, c.depth);
+    const std::string ot = attr(c.node, "output_type", "i64");
+    if (ot == "i32") return {Value::tensor(cast_tensor(*s.at(0).t, DT::I32))};
+    if (ot != "i64") fail("ShapeOf output_type=\"" + ot + "\" is neither i32 nor i64");
+    return s;
+  }
+  std::vector<Value> op_gather(const OpCall& c) { return gather(c.node, c.in); }
+  std::vector<Value> op_strided_slice(const OpCall& c) { return strided_slice(c.node, c.in, c.path, c.depth); }
+  std::vector<Value> op_matmul(const OpCall& c) {
+    Tensor a = tensor_in(c.in, 0, c.node), b = tensor_in(c.in, 1, c.node);
+    auto tr = [](Tensor& t) {
+      if (t.rank() < 2) return;
+      std::vector<int64_t> perm(t.rank());
+      for (size_t k = 0; k < perm.size(); ++k) perm[k] = static_cast<int64_t>(k);
+      std::swap(perm[perm.size() - 1], perm[perm.size() - 2]);
+      t = transpose(t, perm);
+    };
+    if (attr_bool(c.node, "transpose_a", false)) tr(a);
+    if (attr_bool(c.node, "transpose_b", false)) tr(b);
+    const Value va = Value::tensor(std::move(a)), vb = Value::tensor(std::move(b));
+    return onnx("MatMul", {&va, &vb}, c.path, c.depth);
+  }
+  std::vector<Value> op_reduce(const OpCall& c) {
+    const bool keep = attr_bool(c.node, "keep_dims", false);
+    return onnx(c.node.op, c.in, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_i(n, "keepdims", keep ? 1 : 0);
+      set_i(n, "noop_with_empty_axes", 1);
+    });
+  }
+  std::vector<Value> op_softmax(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 1);
+    return onnx("Softmax", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_transpose(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    std::vector<int64_t> perm = to_i64s(tensor_in(c.in, 1, c.node));
+    if (perm.empty())
+      for (int64_t r = static_cast<int64_t>(x.rank()) - 1; r >= 0; --r) perm.push_back(r);
+    return onnx("Transpose", {c.in[0]}, c.path, c.depth, [&](onnx::NodeProto& n) { set_ints(n, "perm", perm); });
+  }
+  std::vector<Value> op_broadcast(const OpCall& c) {
+    const std::string mode = attr(c.node, "mode", "numpy");
+    if (mode != "numpy" && mode != "bidirectional")
+      throw ExecError(ErrKind::Unsupported, "unsupported op Broadcast with mode=" + mode + " at " + c.path);
+    auto r = onnx("Expand", {c.in.at(0), c.in.at(1)}, c.path, c.depth);
+    if (mode == "numpy") {
+      const auto target = to_i64s(tensor_in(c.in, 1, c.node));
+      if (r.at(0).t->shape != Dims(target.begin(), target.end()))
+        fail("Broadcast (numpy) of " + c.in[0]->t->describe() + " to " + dims_str(target) + " gives " +
+             r[0].t->describe());
+    }
+    return r;
+  }
+  std::vector<Value> op_if(const OpCall& c) { return run_if(c.g, c.k, c.in, c.depth); }
+  std::vector<Value> op_loop(const OpCall& c) { return run_loop(c.g, c.k, c.in, c.depth); }
+  std::vector<Value> op_parameter(const OpCall&) { fail("Parameter without a value"); }
 
   std::vector<Value> gather(const Node& node, const std::vector<const Value*>& in) {
     const Tensor& x = tensor_in(in, 0, node);
