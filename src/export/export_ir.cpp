@@ -391,7 +391,6 @@ class Exporter {
 
   void build(Work& w, std::vector<Work>& children) {
     const int g = w.g;
-    onnx::GraphProto* gp = w.gp;
     const auto& nodes = m_.graphs[g].nodes;
     const int n = static_cast<int>(nodes.size());
     GraphState st;
@@ -399,94 +398,117 @@ class Exporter {
     st.elems.resize(n);
     // Topological order, as the IR executor runs it (lowest ready index first).
     const std::vector<int> order = topological_order(m_, g, /*self_loop_blocks=*/false);
-    const int done = static_cast<int>(order.size());
     std::set<std::string> control_names;  // If/Loop node names in this graph (paths must be unique)
-    for (const int k : order) {
-      const Node& node = nodes[k];
-      st.names[k].assign(std::max<size_t>(node.outputs.size(), 1), "");
-      st.elems[k].assign(st.names[k].size(), ElemType::Unknown);
-      for (size_t o = 0; o < node.outputs.size(); ++o)
-        if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor) st.elems[k][o] = node.outputs[o].type.elem;
-      // Declared element types ONNX cannot hold.
-      bool type_bad = false;
-      for (size_t o = 0; o < node.outputs.size(); ++o) {
-        const ElemType e = node.outputs[o].type.elem;
-        if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor && is_concrete(e) && !dt_of(e)) {
-          problem(g, k, "output " + std::to_string(o) + ": " + no_onnx_type(e));
-          type_bad = true;
-        }
-      }
-      if (type_bad) continue;
-      if (node.op == "Parameter") {
-        auto it = w.bound.find(k);
-        if (it == w.bound.end()) {
-          problem(g, k, "body Parameter is not bound by the port map (the IR executor cannot run this body either)");
-          continue;
-        }
-        st.names[k][0] = it->second;
-        // A body Parameter holds whatever its port map binds (the IR executor does not convert): the bound
-        // value's type wins over the declared one.
-        ElemType e = param_elem(node);
-        if (auto be = w.bound_elem.find(k); be != w.bound_elem.end() && is_concrete(be->second)) e = be->second;
-        st.elems[k][0] = e;
-        continue;
-      }
-      // Inputs
-      std::vector<std::string> in;
-      bool ok = true;
-      for (size_t i = 0; i < node.sources.size(); ++i) {
-        const ValueRef& s = node.sources[i];
-        if (!s.valid() || s.graph != g || s.node >= n || s.node == k) {
-          problem(g, k, "input " + std::to_string(i) + " is not connected");
-          ok = false;
-          break;
-        }
-        if (s.output >= static_cast<int>(st.names[s.node].size()) || st.names[s.node][s.output].empty()) {
-          ok = false;  // the source could not be exported (its problem is reported) or has no such output
-          if (s.output >= static_cast<int>(std::max<size_t>(nodes[s.node].outputs.size(), 1)))
-            problem(g, k,
-                    "input " + std::to_string(i) + " reads output " + std::to_string(s.output) + " of " +
-                        nodes[s.node].display() + ", which has no such output");
-          break;
-        }
-        in.push_back(st.names[s.node][s.output]);
-      }
-      if (!ok) continue;
-      if (node.op == "Result") {
-        if (in.empty()) {
-          problem(g, k, "Result has no input");
-          continue;
-        }
-        st.names[k][0] = in[0];
-        st.elems[k][0] = elem_in(st, node, 0);
-        if (node.inputs.size() == 1 && node.inputs[0].type.kind == TypeDesc::Kind::Tensor &&
-            is_concrete(node.inputs[0].type.elem) && !is_concrete(st.elems[k][0]))
-          st.elems[k][0] = node.inputs[0].type.elem;
-        continue;
-      }
-      for (size_t o = 0; o < st.names[k].size(); ++o)
-        st.names[k][o] = fresh(node.display() + (o ? ":" + std::to_string(o) : ""));
-      const size_t before = r_.problems.size();
-      if (!translate(w, st, k, in, children, control_names)) {
-        if (r_.problems.size() == before) problem(g, k, "cannot be exported");
-        for (auto& s : st.names[k]) s.clear();
-        continue;
-      }
-      // value_info: element types. Shapes only on the graphs' inputs and outputs: IR files state inner shapes
-      // that nothing checks (hand-written bodies declare the concatenated shape inside a Loop body, say), and
-      // ONNX shape inference would reject the model for a claim the computation never relied on.
-      for (size_t o = 0; o < node.outputs.size(); ++o) {
-        const ElemType e = st.elems[k][o];
-        if (!is_concrete(e) || !dt_of(e) || st.names[k][o].empty()) continue;
-        auto* vi = gp->add_value_info();
-        vi->set_name(st.names[k][o]);
-        // An If's declared outputs are an interface the IR executor checks every branch against: keep them.
-        set_type(*vi, e, node.op == "If" ? port_shape(node.outputs[o]) : std::nullopt);
+    for (const int k : order) build_layer(w, st, k, children, control_names);
+    if (static_cast<int>(order.size()) != n)
+      problem_graph(g, "the graph has a cycle; " + std::to_string(n - static_cast<int>(order.size())) +
+                           " layers never become ready");
+    add_outputs(w, st);
+  }
+
+  // Layer k of w's graph, in topological order: its value names and element types in `st`, its ONNX nodes in w.gp.
+  void build_layer(Work& w, GraphState& st, int k, std::vector<Work>& children, std::set<std::string>& control_names) {
+    const int g = w.g;
+    const Node& node = m_.graphs[g].nodes[k];
+    st.names[k].assign(std::max<size_t>(node.outputs.size(), 1), "");
+    st.elems[k].assign(st.names[k].size(), ElemType::Unknown);
+    for (size_t o = 0; o < node.outputs.size(); ++o)
+      if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor) st.elems[k][o] = node.outputs[o].type.elem;
+    // Declared element types ONNX cannot hold.
+    bool type_bad = false;
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      const ElemType e = node.outputs[o].type.elem;
+      if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor && is_concrete(e) && !dt_of(e)) {
+        problem(g, k, "output " + std::to_string(o) + ": " + no_onnx_type(e));
+        type_bad = true;
       }
     }
-    if (done != n)
-      problem_graph(g, "the graph has a cycle; " + std::to_string(n - done) + " layers never become ready");
-    // Outputs
+    if (type_bad) return;
+    if (node.op == "Parameter") {
+      bind_parameter(w, st, k);
+      return;
+    }
+    std::vector<std::string> in;
+    if (!input_names(w, st, k, in)) return;
+    if (node.op == "Result") {
+      if (in.empty()) {
+        problem(g, k, "Result has no input");
+        return;
+      }
+      st.names[k][0] = in[0];
+      st.elems[k][0] = elem_in(st, node, 0);
+      if (node.inputs.size() == 1 && node.inputs[0].type.kind == TypeDesc::Kind::Tensor &&
+          is_concrete(node.inputs[0].type.elem) && !is_concrete(st.elems[k][0]))
+        st.elems[k][0] = node.inputs[0].type.elem;
+      return;
+    }
+    for (size_t o = 0; o < st.names[k].size(); ++o)
+      st.names[k][o] = fresh(node.display() + (o ? ":" + std::to_string(o) : ""));
+    const size_t before = r_.problems.size();
+    if (!translate(w, st, k, in, children, control_names)) {
+      if (r_.problems.size() == before) problem(g, k, "cannot be exported");
+      for (auto& s : st.names[k]) s.clear();
+      return;
+    }
+    // value_info: element types. Shapes only on the graphs' inputs and outputs: IR files state inner shapes
+    // that nothing checks (hand-written bodies declare the concatenated shape inside a Loop body, say), and
+    // ONNX shape inference would reject the model for a claim the computation never relied on.
+    for (size_t o = 0; o < node.outputs.size(); ++o) {
+      const ElemType e = st.elems[k][o];
+      if (!is_concrete(e) || !dt_of(e) || st.names[k][o].empty()) continue;
+      auto* vi = w.gp->add_value_info();
+      vi->set_name(st.names[k][o]);
+      // An If's declared outputs are an interface the IR executor checks every branch against: keep them.
+      set_type(*vi, e, node.op == "If" ? port_shape(node.outputs[o]) : std::nullopt);
+    }
+  }
+
+  // A body Parameter: the value its port map binds, with that value's element type (the IR executor does not
+  // convert, so the bound type wins over the declared one).
+  void bind_parameter(Work& w, GraphState& st, int k) {
+    const Node& node = m_.graphs[w.g].nodes[k];
+    auto it = w.bound.find(k);
+    if (it == w.bound.end()) {
+      problem(w.g, k, "body Parameter is not bound by the port map (the IR executor cannot run this body either)");
+      return;
+    }
+    st.names[k][0] = it->second;
+    ElemType e = param_elem(node);
+    if (auto be = w.bound_elem.find(k); be != w.bound_elem.end() && is_concrete(be->second)) e = be->second;
+    st.elems[k][0] = e;
+  }
+
+  // The ONNX names of layer k's inputs; false when one is not connected or its source could not be exported.
+  bool input_names(const Work& w, const GraphState& st, int k, std::vector<std::string>& in) {
+    const int g = w.g;
+    const auto& nodes = m_.graphs[g].nodes;
+    const int n = static_cast<int>(nodes.size());
+    const Node& node = nodes[k];
+    for (size_t i = 0; i < node.sources.size(); ++i) {
+      const ValueRef& s = node.sources[i];
+      if (!s.valid() || s.graph != g || s.node >= n || s.node == k) {
+        problem(g, k, "input " + std::to_string(i) + " is not connected");
+        return false;
+      }
+      if (s.output >= static_cast<int>(st.names[s.node].size()) || st.names[s.node][s.output].empty()) {
+        // The source could not be exported (its problem is reported) or has no such output.
+        if (s.output >= static_cast<int>(std::max<size_t>(nodes[s.node].outputs.size(), 1)))
+          problem(g, k,
+                  "input " + std::to_string(i) + " reads output " + std::to_string(s.output) + " of " +
+                      nodes[s.node].display() + ", which has no such output");
+        return false;
+      }
+      in.push_back(st.names[s.node][s.output]);
+    }
+    return true;
+  }
+
+  // The graph's outputs: pass-throughs, the Results' values, and a Loop body's condition as a boolean scalar.
+  void add_outputs(Work& w, const GraphState& st) {
+    const int g = w.g;
+    onnx::GraphProto* gp = w.gp;
+    const auto& nodes = m_.graphs[g].nodes;
+    const int n = static_cast<int>(nodes.size());
     for (const auto& os : w.outs) {
       if (os.kind == OutSpec::PassThrough) {
         add(gp, "Identity", {os.pass}, {os.name}, os.name);
