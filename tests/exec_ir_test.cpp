@@ -111,7 +111,26 @@ TEST(ExecIr, AShapeGuardIsTracedAndReachedBySynthesizedInputs) {
   EXPECT_TRUE(p.on_shapes);
   EXPECT_FALSE(p.on_values);
   EXPECT_EQ(p.text, "dim 1 of 'x' == 1");
-  EXPECT_EQ(p.decided, -1);  // declared IR dims are not facts to decide on
+  EXPECT_EQ(p.decided, -1);  // 'x' is declared [1,?]: dim 1 is open, so either branch can run
+}
+
+// --random makes IR inputs from the main graph's Parameters: a declared dim as declared, an open one from
+// --input-shapes (else 1); a given shape that contradicts a declared dim is an error.
+TEST(ExecIr, RandomInputsFromTheParameters) {
+  const fs::path m = corpus_model("shape_guard");
+  RunConfig cfg;
+  cfg.random.count = 2;
+  cfg.random.shapes["x"] = {1, 3};
+  const ModelResult r = run_ir_model(m, cfg);
+  ASSERT_EQ(r.error, "");
+  EXPECT_EQ(r.failed, 0);
+  int random_runs = 0;
+  for (const auto& c : r.cases) random_runs += c.data_set.rfind("random_", 0) == 0;
+  EXPECT_EQ(random_runs, 2);
+  RunConfig bad;
+  bad.random.count = 1;
+  bad.random.shapes["x"] = {2, 3};
+  EXPECT_EQ(run_ir_model(m, bad).error, "--input-shapes gives 'x' dim 0 = 2; the model declares 1");
 }
 
 TEST(ExecIr, GoldenDataForBothBranchesIsCompared) {

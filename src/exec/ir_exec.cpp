@@ -315,7 +315,7 @@ class IrRunner {
     return Value::tensor(std::move(t));
   }
 
-  // One layer run on its input values: by the table of OpenVINO ops the executor knows (ir_handlers), after the
+  // One layer run on its input values: by the table of OpenVINO ops the executor knows (handlers), after the
   // element-wise ops that are one ONNX op each (exec/ir_onnx_ops).
   struct OpCall {
     int g, k;
@@ -816,6 +816,7 @@ std::vector<InputDecl> input_decls(const Model& m) {
     if (n.op != "Parameter") continue;
     InputDecl d;
     d.name = n.display();
+    if (!n.outputs.empty() && n.outputs[0].type.kind == TypeDesc::Kind::Tensor) d.dt = dt_of(n.outputs[0].type.elem);
     if (!n.outputs.empty() && n.outputs[0].shape.rank_known) {
       d.has_shape = true;
       for (const Dim& dim : n.outputs[0].shape.dims) {
@@ -909,11 +910,15 @@ ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const 
     mr.error = plan.error;
     return mr;
   }
+  MemorySets memory;  // input sets made in memory: --random, then synthesized
+  if (auto e = add_random_sets(input_decls(*model), cfg, plan, memory); !e.empty()) {
+    mr.error = e;
+    return mr;
+  }
   const std::vector<DataSet>& sets = plan.sets;
   const bool synthetic = plan.synthetic;
   int save_index = 0;
   bool synthesized = false;
-  MemorySets memory;  // synthesized input sets
   PinState state;
   for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
     for (size_t s = 0; s < sets.size(); ++s) {

@@ -25,60 +25,78 @@ Tensor random_tensor(DT dt, const Dims& dims, double lo, double hi, std::mt19937
   return t;
 }
 
+std::vector<InputDecl> input_decls(const Interpreter& probe) {
+  std::vector<InputDecl> out;
+  for (const auto* vi : probe.data_inputs()) {
+    InputDecl d;
+    d.name = vi->name();
+    d.tensor = vi->has_type() && vi->type().has_tensor_type();
+    if (d.tensor && dt_known(vi->type().tensor_type().elem_type()))
+      d.dt = static_cast<DT>(vi->type().tensor_type().elem_type());
+    if (d.tensor && vi->type().tensor_type().has_shape()) {
+      d.has_shape = true;
+      for (const auto& dim : vi->type().tensor_type().shape().dim()) {
+        d.dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? std::optional<int64_t>(dim.dim_value())
+                                                                     : std::nullopt);
+        d.dim_names.push_back(dim.has_dim_param() ? dim.dim_param() : std::string());
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, std::mt19937_64& rng,
+                          std::vector<Value>& out) {
+  return random_inputs(input_decls(probe), spec, rng, out);
+}
+
+std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out) {
   // Given shapes first: checked against every dim the model declares, and naming the symbolic dims they fix.
   std::map<std::string, int64_t> symbols;
-  for (const auto* vi : probe.data_inputs()) {
-    auto given = spec.shapes.find(vi->name());
-    if (given == spec.shapes.end() || !vi->has_type() || !vi->type().has_tensor_type() ||
-        !vi->type().tensor_type().has_shape())
-      continue;
-    const auto& dims = vi->type().tensor_type().shape().dim();
-    if (dims.size() != static_cast<int>(given->second.size()))
-      return "--input-shapes gives '" + vi->name() + "' rank " + std::to_string(given->second.size()) +
-             "; the model declares rank " + std::to_string(dims.size());
-    for (int k = 0; k < dims.size(); ++k) {
-      const int64_t v = given->second[static_cast<size_t>(k)];
-      if (dims[k].has_dim_value() && dims[k].dim_value() >= 0 && dims[k].dim_value() != v)
-        return "--input-shapes gives '" + vi->name() + "' dim " + std::to_string(k) + " = " + std::to_string(v) +
-               "; the model declares " + std::to_string(dims[k].dim_value());
-      if (dims[k].has_dim_param() && !dims[k].dim_param().empty()) {
-        auto [it, fresh] = symbols.emplace(dims[k].dim_param(), v);
+  for (const InputDecl& d : decls) {
+    auto given = spec.shapes.find(d.name);
+    if (given == spec.shapes.end() || !d.tensor || !d.has_shape) continue;
+    if (d.dims.size() != given->second.size())
+      return "--input-shapes gives '" + d.name + "' rank " + std::to_string(given->second.size()) +
+             "; the model declares rank " + std::to_string(d.dims.size());
+    for (size_t k = 0; k < d.dims.size(); ++k) {
+      const int64_t v = given->second[k];
+      if (d.dims[k] && *d.dims[k] != v)
+        return "--input-shapes gives '" + d.name + "' dim " + std::to_string(k) + " = " + std::to_string(v) +
+               "; the model declares " + std::to_string(*d.dims[k]);
+      if (k < d.dim_names.size() && !d.dim_names[k].empty() && !d.dims[k]) {
+        auto [it, fresh] = symbols.emplace(d.dim_names[k], v);
         if (!fresh && it->second != v)
-          return "--input-shapes gives the symbolic dim '" + dims[k].dim_param() + "' two values (" +
+          return "--input-shapes gives the symbolic dim '" + d.dim_names[k] + "' two values (" +
                  std::to_string(it->second) + " and " + std::to_string(v) + ")";
       }
     }
   }
   for (const auto& [name, shape] : spec.shapes) {
     bool known = false;
-    for (const auto* vi : probe.data_inputs()) known |= vi->name() == name;
+    for (const InputDecl& d : decls) known |= d.name == name;
     if (!known) return "--input-shapes names '" + name + "', which is not an input of the model";
   }
-  for (const auto* vi : probe.data_inputs()) {
-    if (!vi->has_type() || !vi->type().has_tensor_type())
-      return "input '" + vi->name() + "' is not a tensor: --random cannot make it (use --data)";
-    const auto& tt = vi->type().tensor_type();
-    if (!dt_known(tt.elem_type()))
-      return "input '" + vi->name() + "' has an element type --random cannot make (use --data)";
-    const auto dt = static_cast<DT>(tt.elem_type());
+  for (const InputDecl& d : decls) {
+    if (!d.tensor) return "input '" + d.name + "' is not a tensor: --random cannot make it (use --data)";
+    if (!d.dt) return "input '" + d.name + "' has an element type --random cannot make (use --data)";
+    const DT dt = *d.dt;
     Dims dims;
-    if (auto given = spec.shapes.find(vi->name()); given != spec.shapes.end()) {
+    if (auto given = spec.shapes.find(d.name); given != spec.shapes.end()) {
       dims = given->second;
-    } else if (tt.has_shape()) {
+    } else if (d.has_shape) {
       // A declared dim as declared; a symbolic one as a given shape fixed it elsewhere, else 1.
-      for (const auto& d : tt.shape().dim()) {
-        auto sym = d.has_dim_param() ? symbols.find(d.dim_param()) : symbols.end();
-        dims.push_back(d.has_dim_value() && d.dim_value() >= 0 ? d.dim_value()
-                       : sym != symbols.end()                  ? sym->second
-                                                               : 1);
+      for (size_t k = 0; k < d.dims.size(); ++k) {
+        auto sym = k < d.dim_names.size() && !d.dim_names[k].empty() ? symbols.find(d.dim_names[k]) : symbols.end();
+        dims.push_back(d.dims[k] ? *d.dims[k] : sym != symbols.end() ? sym->second : 1);
       }
     }
     std::pair<double, double> r = is_float(dt)     ? std::pair{-1.0, 1.0}
                                   : dt == DT::Bool ? std::pair{0.0, 1.0}
                                                    : std::pair{0.0, 9.0};
-    if (auto it = spec.ranges.find(vi->name()); it != spec.ranges.end()) r = it->second;
+    if (auto it = spec.ranges.find(d.name); it != spec.ranges.end()) r = it->second;
     out.push_back(Value::tensor(random_tensor(dt, dims, r.first, r.second, rng)));
   }
   return "";

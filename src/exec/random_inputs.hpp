@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -16,6 +17,17 @@ namespace condlint::exec {
 
 class Interpreter;
 
+// A data input as the model declares it: its name, whether it is a tensor and of which element type, and, when the
+// shape is stated, each dim (a size, or open). What --random and input synthesis build inputs from, in every format.
+struct InputDecl {
+  std::string name;
+  bool tensor = true;    // false: a sequence, an optional...: no random value is made for it
+  std::optional<DT> dt;  // the element type, when one the executor knows
+  bool has_shape = false;
+  std::vector<std::optional<int64_t>> dims;  // nullopt: open
+  std::vector<std::string> dim_names;        // the symbol of an open dim ("" when it has none)
+};
+
 struct RandomInputs {
   int count = 0;  // --random N: input sets to make
   uint64_t seed = 0;
@@ -25,10 +37,15 @@ struct RandomInputs {
   std::map<std::string, Dims> shapes;
 };
 
-// Appends one random value per data input of `probe`'s model to `out`; "" on success, else why it cannot (a given
-// shape that contradicts a declared dim, a name that is no input, an input that is not a tensor).
+// Appends one random value per declared input to `out`; "" on success, else why it cannot (a given shape that
+// contradicts a declared dim, a name that is no input, an input that is not a tensor).
+std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::mt19937_64& rng,
+                          std::vector<Value>& out);
+// The same for the data inputs of `probe`'s ONNX model.
 std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out);
+// The data inputs of `probe`'s ONNX model as declarations.
+std::vector<InputDecl> input_decls(const Interpreter& probe);
 
 // A tensor of element type `dt` and shape `dims` with values drawn uniformly from [lo, hi] (integers: the integers
 // in it; strings: "s<k>").

@@ -335,11 +335,12 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   }
 }
 
-std::string add_random_sets(const Interpreter& probe, const RunConfig& cfg, DataPlan& plan, MemorySets& memory) {
+std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig& cfg, DataPlan& plan,
+                            MemorySets& memory) {
   std::mt19937_64 rng(cfg.random.seed);
   for (int k = 0; k < cfg.random.count; ++k) {
     std::vector<Value> values;
-    if (auto e = random_inputs(probe, cfg.random, rng, values); !e.empty()) return e;
+    if (auto e = random_inputs(decls, cfg.random, rng, values); !e.empty()) return e;
     DataSet ds;
     ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
     memory.inputs[plan.sets.size()] = std::move(values);
@@ -431,7 +432,7 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
   }
   // Input sets made in memory (--random, then synthesized), after the data sets; each is its own input (its own key).
   MemorySets memory;
-  if (auto e = add_random_sets(probe, cfg, plan, memory); !e.empty()) {
+  if (auto e = add_random_sets(input_decls(probe), cfg, plan, memory); !e.empty()) {
     mr.error = e;
     return mr;
   }

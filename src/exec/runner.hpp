@@ -22,7 +22,7 @@ namespace condlint::exec {
 
 struct RunConfig {
   std::vector<std::filesystem::path> data_dirs;  // empty: the test_data_set_* beside the model
-  // --random N (ONNX models): N more input sets, with no golden outputs (their outputs are checked against the
+  // --random N (ONNX and IR models): N more input sets, with no golden outputs (their outputs are checked against the
   // declared types only); with no data set and no --data, these alone.
   RandomInputs random;
   bool both_branches = true;
@@ -171,9 +171,10 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
                       const CandidateRun& candidate, ModelResult& mr, PinState& state, MemorySets& memory,
                       const std::function<CaseResult(const std::vector<Value>&, Trace&, std::vector<Value>&)>& run_one,
                       const std::function<std::string(const std::vector<Value>&, const std::vector<Value>&)>& save);
-// --random (ONNX): cfg.random.count input sets made from `probe`'s declared inputs, appended to `plan` after the data
-// sets, their inputs in `memory`. "" or why they cannot be made.
-std::string add_random_sets(const Interpreter& probe, const RunConfig& cfg, DataPlan& plan, MemorySets& memory);
+// --random: cfg.random.count input sets made from the declared inputs (ONNX or IR), appended to `plan` after the
+// data sets, their values in `memory`; "" on success, else why they cannot be made.
+std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig& cfg, DataPlan& plan,
+                            MemorySets& memory);
 // Before the pin phase of a synthesized set: the pins the data sets ran are not run again for it.
 void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state);
 

@@ -127,21 +127,7 @@ std::set<BranchKey> wanted_branches(const std::set<std::string>& seen, const std
 }
 
 std::vector<InputDecl> input_decls(const onnx::ModelProto& model) {
-  std::vector<InputDecl> out;
-  for (const auto* vi : Interpreter(model, RunOptions{}).data_inputs()) {
-    InputDecl d;
-    d.name = vi->name();
-    if (vi->has_type() && vi->type().has_tensor_type() && vi->type().tensor_type().has_shape()) {
-      d.has_shape = true;
-      for (const auto& dim : vi->type().tensor_type().shape().dim()) {
-        d.dims.push_back(dim.has_dim_value() && dim.dim_value() >= 0 ? std::optional<int64_t>(dim.dim_value())
-                                                                     : std::nullopt);
-        d.dim_names.push_back(dim.has_dim_param() ? dim.dim_param() : std::string());
-      }
-    }
-    out.push_back(std::move(d));
-  }
-  return out;
+  return input_decls(Interpreter(model, RunOptions{}));
 }
 
 SynthesisResult synthesize_inputs(const onnx::ModelProto& model, const BranchPolicy& policy,

@@ -18,6 +18,7 @@
 
 #include "exec/branch_policy.hpp"
 #include "exec/interpreter.hpp"
+#include "exec/random_inputs.hpp"
 #include "exec/tensor.hpp"
 
 namespace onnx {
@@ -51,13 +52,6 @@ struct SynthesisOptions {
   uint64_t seed = 0;
 };
 
-// A data input as the model declares it: its name and, when the shape is stated, each dim (a size, or open).
-struct InputDecl {
-  std::string name;
-  bool has_shape = false;
-  std::vector<std::optional<int64_t>> dims;  // nullopt: open
-  std::vector<std::string> dim_names;        // the symbol of an open dim ("" when it has none)
-};
 // Runs the model unpinned on `inputs`, filling `trace` as far as it got; throws when the run fails.
 using CandidateRun = std::function<void(const std::vector<Value>& inputs, Trace& trace)>;
 
