@@ -520,20 +520,22 @@ ModelResult run_model(const Model& linted, const fs::path& model_path, const Run
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
                           std::vector<PinSet>& work, const BranchPolicy* policy,
-                          std::map<std::string, std::map<bool, std::string>>* not_pinned,
+                          std::map<std::string, std::map<bool, NotPinned>>* not_pinned,
                           const std::map<std::string, std::map<bool, std::string>>* refused) {
   for (const auto& [path, site] : trace.ifs)
     for (bool b : {true, false}) {
       if (done.count({path, b}) || site.ran.count(b)) continue;
       if (policy) {
         if (std::string why = policy->why_not_pin(path, b); !why.empty()) {
-          if (not_pinned) (*not_pinned)[path].emplace(b, std::move(why));
+          const auto kind = policy->dead(path, b) ? NotPinned::Kind::Dead : NotPinned::Kind::ShapeGuard;
+          if (not_pinned) (*not_pinned)[path].emplace(b, NotPinned{kind, std::move(why)});
           continue;
         }
       }
       if (refused)
         if (auto r = refused->find(path); r != refused->end() && r->second.count(b)) {
-          if (not_pinned) (*not_pinned)[path].emplace(b, kNotPinnedSynthesisFailed);
+          if (not_pinned)
+            (*not_pinned)[path].emplace(b, NotPinned{NotPinned::Kind::SynthesisFailed, kNotPinnedSynthesisFailed});
           continue;
         }
       auto next = pins;
@@ -584,10 +586,11 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
       else if (took && by_synthesis[path].count(b)) bc.how = "synthesized";
       else if (took) bc.how = "pinned";
       else if (auto it = r.not_pinned.find(path); it != r.not_pinned.end() && it->second.count(b)) {
-        bc.why = it->second.at(b);
-        bc.how = bc.why.rfind("dead", 0) == 0                      ? "dead"
-                 : bc.why.rfind(kNotPinnedSynthesisFailed, 0) == 0 ? "not covered"
-                                                                   : "guarded";
+        const NotPinned& np = it->second.at(b);
+        bc.why = np.why;
+        bc.how = np.kind == NotPinned::Kind::Dead              ? "dead"
+                 : np.kind == NotPinned::Kind::SynthesisFailed ? "not covered"
+                                                               : "guarded";
       } else {
         bc.how = "not run";
       }

@@ -72,6 +72,16 @@ struct CaseResult {
   std::string saved_to;
 };
 
+// Why a branch that no run reached was not pinned either.
+struct NotPinned {
+  enum class Kind {
+    Dead,             // the condition is decided (BranchPolicy): no input selects this branch
+    ShapeGuard,       // the condition tests shapes: a pin would feed the branch shapes that cannot reach it
+    SynthesisFailed,  // inputs that select it fail: a pin would force that state on inputs that do not select it
+  } kind = Kind::ShapeGuard;
+  std::string why;
+};
+
 struct ModelResult {
   std::string model;
   std::string error;  // the model itself could not be read (exit 2 for `run`, a failure for tests)
@@ -79,8 +89,8 @@ struct ModelResult {
   int passed = 0, failed = 0, unsupported = 0;
   // Every If seen, with the branches run across all cases.
   std::map<std::string, std::vector<bool>> if_coverage;
-  // Branches not reached and not pinned, with why (BranchPolicy: dead, or a shape guard): If path -> branch -> why.
-  std::map<std::string, std::map<bool, std::string>> not_pinned;
+  // Branches not reached and not pinned, with why: If path -> branch -> reason.
+  std::map<std::string, std::map<bool, NotPinned>> not_pinned;
   // Branches reached only by pinning (the data never took them): If path -> branches.
   std::map<std::string, std::set<bool>> pinned_only;
   // Branches that synthesized inputs selected but whose run failed, with what was tried and why: If path -> branch.
@@ -102,7 +112,7 @@ using PinSet = std::map<std::string, bool>;
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,
                           const std::set<std::pair<std::string, PinSet>>* covered, const std::string& data_key,
                           std::vector<PinSet>& work, const BranchPolicy* policy = nullptr,
-                          std::map<std::string, std::map<bool, std::string>>* not_pinned = nullptr,
+                          std::map<std::string, std::map<bool, NotPinned>>* not_pinned = nullptr,
                           const std::map<std::string, std::map<bool, std::string>>* refused = nullptr);
 // Why a branch in `refused` (ModelResult::synthesis_failed) is not pinned: inputs that select it fail, and a pin
 // would force the same state on inputs that do not select it.
