@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/compare.hpp"
+#include "exec/lint_exec.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
@@ -670,6 +671,10 @@ TEST(ExecRun, TheLoadersParsedModelIsRunAsIs) {
   EXPECT_EQ(a.cases.size(), b.cases.size());
   EXPECT_EQ(coverage_summary(branch_coverage(a)), coverage_summary(branch_coverage(b)));
   EXPECT_EQ(a.failed, 0);
+  // lint --exec runs the kept protobuf and drops it: the rules read the Model.
+  attach_exec_results(*kept.model, model.string(), RunConfig{});
+  EXPECT_EQ(kept.model->onnx->proto, nullptr);
+  EXPECT_NE(kept.model->exec, nullptr);
 }
 
 }  // namespace

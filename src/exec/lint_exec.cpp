@@ -135,6 +135,13 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
 }
 
 void attach_exec_results(Model& model, const std::string& path, const RunConfig& cfg, ModelResult* run) {
+  // The parsed protobuf the loader kept for the run is dropped on every way out: the rules read the Model.
+  struct DropProto {
+    Model& m;
+    ~DropProto() {
+      if (m.onnx) m.onnx->proto.reset();
+    }
+  } drop{model};
   if (model.graphs.empty() || !has_golden_data(model, path) || !unreadable_reason(model).empty()) return;
   ModelResult r;
   RunConfig c = cfg;
@@ -149,7 +156,6 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
   } else {
     r = run_model(model, path, c);
   }
-  if (model.onnx) model.onnx->proto.reset();  // the rules read the Model, not the protobuf
   if (!r.error.empty()) return;
   model.exec = std::make_unique<ExecResults>(exec_results_from(model, r));
   if (run) *run = std::move(r);
