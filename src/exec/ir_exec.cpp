@@ -858,19 +858,9 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
 
 ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
   std::string bytes;
-  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
-    ModelResult mr;
-    mr.model = model_path.string();
-    mr.error = e;
-    return mr;
-  }
+  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) return model_error(model_path, e);
   const std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
-  if (!model) {
-    ModelResult mr;
-    mr.model = model_path.string();
-    mr.error = model_path.string() + ": not an OpenVINO IR";
-    return mr;
-  }
+  if (!model) return model_error(model_path, model_path.string() + ": not an OpenVINO IR");
   return run_ir_model(*model, model_path, config);
 }
 

@@ -604,12 +604,7 @@ std::vector<InputDecl> nnapi_input_decls(const NModel& m) {
 ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
   guard().limits = config.limits;
   const LoadResult lr = load_file(path.string());
-  if (!lr.model) {
-    ModelResult mr;
-    mr.model = path.string();
-    mr.error = path.string() + ": " + lr.io_error;
-    return mr;
-  }
+  if (!lr.model) return model_error(path, path.string() + ": " + lr.io_error);
   return run_nnapi_model(*lr.model, path, config);
 }
 

@@ -494,22 +494,19 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
 }
 }  // namespace
 
+ModelResult model_error(const fs::path& model, std::string why) {
+  ModelResult mr;
+  mr.model = model.string();
+  mr.error = std::move(why);
+  return mr;
+}
+
 ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
   std::string bytes;
-  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) {
-    ModelResult mr;
-    mr.model = model_path.string();
-    mr.error = e;
-    return mr;
-  }
+  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) return model_error(model_path, e);
   // Read as lint reads it, keeping the parsed protobuf for the interpreter: the file is parsed once.
   const auto linted = load_onnx(model_path.string(), bytes, /*keep_proto=*/true);
-  if (!linted) {
-    ModelResult mr;
-    mr.model = model_path.string();
-    mr.error = model_path.string() + ": not an ONNX model";
-    return mr;
-  }
+  if (!linted) return model_error(model_path, model_path.string() + ": not an ONNX model");
   return run_onnx(*linted, model_path, config, &bytes);
 }
 

@@ -98,6 +98,8 @@ struct ModelResult {
 };
 
 ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
+// A result for a model that cannot be run at all: `why` is its error.
+ModelResult model_error(const std::filesystem::path& model, std::string why);
 // The same on an ONNX model already loaded from `path`; it runs the loader's parsed protobuf when the loader kept it
 // (load_file with keep_onnx_proto), else parses the file again.
 ModelResult run_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);

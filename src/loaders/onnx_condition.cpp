@@ -139,7 +139,7 @@ class Tracer {
     if (name.empty() || depth > kMaxDepth || ++steps_ > kMaxSteps) return opaque(name);
     const CondValue cv = lookup_(name);
     if (cv.data) {
-      if (auto vals = tensor_values(*cv.data)) return cond_known(*vals);
+      if (auto vals = tensor_values(*cv.data)) return cond_known(*vals, static_cast<size_t>(cv.data->dims_size()));
       if (cv.kind == CondValue::Kind::Initializer) {
         Sym s;
         s.text = quoted(name);
@@ -156,7 +156,7 @@ class Tracer {
     };
     if (op == "Constant") {
       if (const auto* a = attr(n, "value"); a && a->has_t())
-        if (auto vals = tensor_values(a->t())) return cond_known(*vals);
+        if (auto vals = tensor_values(a->t())) return cond_known(*vals, static_cast<size_t>(a->t().dims_size()));
       if (const auto* a = attr(n, "value_int")) return cond_known({static_cast<double>(a->i())});
       if (const auto* a = attr(n, "value_float")) return cond_known({a->f()});
       if (const auto* a = attr(n, "value_ints"); a && a->ints_size() <= kMaxElements) {
@@ -169,7 +169,7 @@ class Tracer {
     if (op == "Size" && n.input_size() >= 1) return size_of(n);
     if (op == "Gather" && n.input_size() >= 2) return gather(n, in(0), in(1));
     if (op == "Identity" || op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Flatten") {
-      return op == "Identity" ? in(0) : cond_passed(in(0));
+      return op == "Identity" ? in(0) : cond_reshaped(in(0));
     }
     if (op == "Cast") {
       const auto* to = attr(n, "to");

@@ -17,9 +17,10 @@ bool is_comparison(std::string_view op) {
 
 }  // namespace
 
-CondSym cond_known(const std::vector<double>& values) {
+CondSym cond_known(const std::vector<double>& values, size_t rank) {
   CondSym s;
   s.length_known = true;
+  s.flat = rank <= 1 || values.size() <= 1;
   for (double d : values) s.v.push_back(d);
   if (values.size() == 1) {
     s.text = condition_number(values[0]);
@@ -77,7 +78,7 @@ CondSym cond_gather(const CondSym& data, const CondSym& idx, CondFacts& facts) {
   s.length_known = true;
   if (data.is_shape_of) s.text = "dim " + std::to_string(k) + " of " + quoted(data.shape_of);
   else s.text = data.text + "[" + std::to_string(k) + "]";
-  if (!data.length_known) {
+  if (!data.length_known || !data.flat) {
     s.v.push_back(std::nullopt);
     return s;
   }
@@ -101,6 +102,7 @@ CondSym cond_binary(std::string_view op, const CondSym& a, const CondSym& b, Con
   CondSym s;
   s.text = a.text + " " + std::string(op) + " " + b.text;
   s.comparison = is_comparison(op);
+  s.flat = a.flat && b.flat;
   if (!a.length_known || !b.length_known) return s;
   const size_t na = a.v.size(), nb = b.v.size();
   if (na != nb && na != 1 && nb != 1) return s;
@@ -154,6 +156,12 @@ CondSym cond_to_bool(CondSym s) {
 
 CondSym cond_passed(CondSym s) {
   s.is_shape_of = false;
+  return s;
+}
+
+CondSym cond_reshaped(CondSym s) {
+  s.is_shape_of = false;
+  s.flat = s.length_known && s.v.size() <= 1;
   return s;
 }
 

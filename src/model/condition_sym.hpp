@@ -26,6 +26,9 @@ struct CondSym {
   bool is_shape_of = false;  // the value is shape(x) itself: Gather on it reads "dim k of 'x'"
   std::string shape_of;      // x
   bool comparison = false;   // text is "a OP b" (a negation turns == into !=)
+  // Rank 0 or 1 (or a single element): element k of `v` is what Gather on axis 0 with index k reads. A constant of
+  // higher rank is kept flattened for comparisons, but Gather on it reads a row, not an element.
+  bool flat = true;
   bool scalar_known() const { return length_known && v.size() == 1 && v[0].has_value(); }
 };
 
@@ -38,8 +41,9 @@ struct CondFacts {
   std::set<double> constants;
 };
 
-// A known constant; its text is the number, or "[a,b]" for several.
-CondSym cond_known(const std::vector<double>& values);
+// A known constant of the given rank (kUnknownRank when not stated); its text is the number, or "[a,b]" for several.
+inline constexpr size_t kUnknownRank = static_cast<size_t>(-1);
+CondSym cond_known(const std::vector<double>& values, size_t rank = 1);
 // shape(x) where x's shape is `shape` (unknown rank: length unknown), sliced to [start, end) as ONNX Shape allows.
 CondSym cond_shape_of(const std::string& x, const Shape& shape, int64_t start, int64_t end);
 // rank(x) where x's shape is `shape`.
@@ -52,8 +56,10 @@ CondSym cond_binary(std::string_view op, const CondSym& a, const CondSym& b, Con
 CondSym cond_not(CondSym s);
 // s converted to boolean (s != 0).
 CondSym cond_to_bool(CondSym s);
-// A value passed on unchanged but no longer shape(x) itself (Squeeze, Reshape, Convert to a number type).
+// A value passed on with its shape but no longer shape(x) itself (a Cast or Convert to a number type).
 CondSym cond_passed(CondSym s);
+// A value given another shape (Squeeze, Unsqueeze, Reshape, Flatten): the same elements, of a rank not traced.
+CondSym cond_reshaped(CondSym s);
 
 // Fills p (text, tested values, constants, and the decision where the value is known) from the traced value of the
 // whole condition.

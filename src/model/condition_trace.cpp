@@ -56,7 +56,7 @@ const std::map<std::string_view, std::string_view>& binary_ops() {
   return ops;
 }
 
-// Ops that pass their first input's value on (as far as the condition is concerned).
+// Ops that pass their first input's elements on, in another shape (Identity keeps the shape too).
 bool passes_value(std::string_view op) {
   return op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Identity" || op == "RESHAPE" ||
          op == "SQUEEZE" || op == "EXPAND_DIMS";
@@ -97,14 +97,7 @@ class Tracer {
     auto in = [&](size_t i) { return eval_input(ref.graph, ref.node, i, depth + 1); };
     if (n.op == "Parameter") return opaque(name);
     if (n.op == "Const" || n.op == "Constant") {
-      if (auto values = const_values(ref)) {
-        Sym s = cond_known(*values);
-        if (values->size() != 1) s.text = quoted(name);
-        return s;
-      }
-      Sym s;
-      s.text = quoted(name);
-      return s;
+      return constant(const_values(ref), const_rank(ref), name);
     }
     if (n.op == "ShapeOf") {
       out_.on_shapes = true;
@@ -141,7 +134,8 @@ class Tracer {
       const std::string* to = n.attrs.find("destination_type");
       return to && *to == "boolean" ? cond_to_bool(in(0)) : converted(in(0));
     }
-    if (passes_value(n.op)) return cond_passed(in(0));
+    if (n.op == "Identity") return in(0);
+    if (passes_value(n.op)) return cond_reshaped(in(0));
     if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") return cond_not(in(0));
     if (auto b = binary_ops().find(n.op); b != binary_ops().end() && n.sources.size() >= 2) {
       Sym s = cond_binary(b->second, in(0), in(1), facts_);
@@ -165,14 +159,7 @@ class Tracer {
     if (!o) return opaque("?");
     const std::string name = operand_name(graph, n, i);
     if (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) {
-      if (auto values = nnapi_values(*o)) {
-        Sym s = cond_known(*values);
-        if (values->size() != 1) s.text = quoted(name);
-        return s;
-      }
-      Sym s;
-      s.text = quoted(name);
-      return s;
+      return constant(nnapi_values(*o), nn::is_scalar(o->type) ? 0 : o->dimensions.size(), name);
     }
     return opaque(name);
   }
@@ -202,6 +189,26 @@ class Tracer {
     Sym s;
     s.text = quoted(name);
     return s;
+  }
+
+  // A constant named `name`: its values where they were read (its text the number when it is one), else its name.
+  static Sym constant(const std::optional<std::vector<double>>& values, size_t rank, const std::string& name) {
+    if (!values) {
+      Sym s;
+      s.text = quoted(name);
+      return s;
+    }
+    Sym s = cond_known(*values, rank);
+    if (values->size() != 1) s.text = quoted(name);
+    return s;
+  }
+
+  // The rank an IR Const declares (kUnknownRank when it states no shape).
+  size_t const_rank(const ValueRef& ref) const {
+    if (!consts_) return kUnknownRank;
+    auto it = consts_->find(key(ref.graph, ref.node));
+    return it != consts_->end() && it->second->shape && it->second->shape->rank_known ? it->second->shape->dims.size()
+                                                                                      : kUnknownRank;
   }
 
   std::string producer_name(const Node& n, size_t i) const {
