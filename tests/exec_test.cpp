@@ -10,6 +10,8 @@
 #include "exec/lint_exec.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/ir_exec.hpp"
+#include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "model/onnx_data.hpp"
@@ -675,6 +677,88 @@ TEST(ExecRun, TheLoadersParsedModelIsRunAsIs) {
   attach_exec_results(*kept.model, model.string(), RunConfig{});
   EXPECT_EQ(kept.model->onnx->proto, nullptr);
   EXPECT_NE(kept.model->exec, nullptr);
+}
+
+// The executors name an If by the path the Model gives it (Model::full_path_of), in every format: the root "main",
+// branches "then"/"else", loop parts "body" (NNAPI WHILE: "cond"/"body"), an unnamed node "Op#index". Coverage,
+// `--pin`, lint --exec locations and the HTML panels all key on that one spelling.
+std::set<std::string> model_if_paths(const condlint::Model& m) {
+  std::set<std::string> out;
+  for (const auto& c : m.conditionals) out.insert(m.full_path_of(c.graph, c.node));
+  return out;
+}
+
+std::set<std::string> covered_if_paths(const ModelResult& r) {
+  std::set<std::string> out;
+  for (const auto& [p, b] : r.if_coverage) out.insert(p);
+  return out;
+}
+
+TEST(ExecRun, EveryFormatNamesAnIfAsTheModelDoes) {
+  TempDir d;
+  onnx::ModelProto m = nested_if_model();
+  // The inner If has no name: both sides call it If#0 (node 0 of the outer then branch).
+  for (auto& a : *m.mutable_graph()->mutable_node(0)->mutable_attribute())
+    if (a.name() == "then_branch") a.mutable_g()->mutable_node(0)->clear_name();
+  write_case(d.p, m, {f32({1, 2}, {2}), boolean(true), boolean(true)}, {f32({2, 3}, {2})});
+  condlint::LoadResult onnx_model = condlint::load_file((d.p / "model.onnx").string(), true);
+  ASSERT_TRUE(onnx_model.model);
+  const ModelResult r = run_model(*onnx_model.model, d.p / "model.onnx", RunConfig{});
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(model_if_paths(*onnx_model.model), (std::set<std::string>{"main/outer", "main/outer/then/If#0"}));
+  EXPECT_EQ(covered_if_paths(r), model_if_paths(*onnx_model.model));
+
+  const fs::path ir = condlint::test::source_dir() / "corpus/ir/exec/nested_if/nested_if.xml";
+  condlint::LoadResult ir_model = condlint::load_file(ir.string());
+  ASSERT_TRUE(ir_model.model);
+  const ModelResult ri = run_ir_model(*ir_model.model, ir, RunConfig{});
+  ASSERT_TRUE(ri.error.empty()) << ri.error;
+  EXPECT_EQ(model_if_paths(*ir_model.model), (std::set<std::string>{"main/outer", "main/outer/then/inner"}));
+  EXPECT_EQ(covered_if_paths(ri), model_if_paths(*ir_model.model));
+
+  // NNAPI: a WHILE whose condition subgraph holds an IF.
+  const fs::path nn = d.p / "while_if.nnapi.json";
+  std::ofstream(nn) << R"({"format":"nnapi-model","version":1,
+  "main":{"operands":[
+    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":0}},
+    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":1}},
+    {"name":"i","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+    {"name":"n","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+    {"name":"out","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+   "operations":[{"type":"WHILE","inputs":[0,1,2,3],"outputs":[4]}],"inputIndexes":[2,3],"outputIndexes":[4]},
+  "referenced":[
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[true]},
+     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":2}},
+     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":3}},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"IF","inputs":[2,3,4,0,1],"outputs":[5]}],"inputIndexes":[0,1],"outputIndexes":[5]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[1]},
+     {"type":"INT32","lifetime":"CONSTANT_COPY","value":[0]},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"ADD","inputs":[0,2,3],"outputs":[4]}],"inputIndexes":[0,1],"outputIndexes":[4]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"LESS","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"GREATER","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]}],
+  "examples":[{"inputs":[{"data":[0]},{"data":[5]}],"outputs":[{"data":[5]}]}]})";
+  condlint::LoadResult nn_model = condlint::load_file(nn.string());
+  ASSERT_TRUE(nn_model.model);
+  const ModelResult rn = run_nnapi_model(*nn_model.model, nn, RunConfig{});
+  ASSERT_TRUE(rn.error.empty()) << rn.error;
+  EXPECT_EQ(model_if_paths(*nn_model.model), (std::set<std::string>{"main/WHILE#0/cond/IF#0"}));
+  EXPECT_EQ(covered_if_paths(rn), model_if_paths(*nn_model.model));
 }
 
 }  // namespace

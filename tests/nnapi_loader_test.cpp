@@ -42,10 +42,10 @@ TEST(NnapiLoader, BuildsGraphsNodesAndTheIfView) {
   ASSERT_TRUE(m && m->nnapi && m->nnapi->structurally_valid);
   ASSERT_EQ(m->graphs.size(), 3u);
   EXPECT_EQ(m->graphs[0].role, "main");
-  EXPECT_EQ(m->graphs[1].role, "referenced/0");
+  EXPECT_EQ(m->graphs[1].role, "then");  // named by its first use, as the executor names it
   EXPECT_EQ(m->graphs[1].parent_graph, 0);
   EXPECT_EQ(m->graphs[1].parent_node, 0);
-  EXPECT_EQ(m->path_of(1, 0), "main/IF_0/referenced/0/ADD_0");
+  EXPECT_EQ(m->path_of(1, 0), "main/IF#0/then/ADD#0");
   ASSERT_EQ(m->conditionals.size(), 1u);
   const ConditionalView& c = m->conditionals[0];
   EXPECT_EQ(c.name, "IF operation 0 in main");

@@ -110,7 +110,7 @@ TEST(OnnxLoader, ThousandNestedIfsLoadWithOnlyTheStockDepthWarning) {
   EXPECT_EQ(rules_of(f), std::set<std::string>{"ONNX002"}) << dump(f);
   const auto& inner = m->conditionals.back();
   const std::string path = m->path_of(inner.graph, inner.node);
-  EXPECT_EQ(path.rfind("graph/If_0/then_branch/If_1/then_branch/If_2/", 0), 0u) << path.substr(0, 80);
+  EXPECT_EQ(path.rfind("main/If_0/then/If_1/then/If_2/", 0), 0u) << path.substr(0, 80);
 }
 
 TEST(OnnxLoader, ThirtyOneLevelsAreSilentThirtyTwoWarn) {
@@ -144,8 +144,8 @@ TEST(OnnxLoader, LogicalPathsNameGraphIfBranchAndNode) {
   const auto& c = m->conditionals[3];
   const int then_graph = c.branch[0].graph;
   ASSERT_GE(then_graph, 0);
-  EXPECT_EQ(m->path_of(then_graph, 7), "graph/If_3/then_branch/Add_7");
-  EXPECT_EQ(m->graphs[c.branch[1].graph].role, "else_branch");
+  EXPECT_EQ(m->path_of(then_graph, 7), "main/If_3/then/Add_7");
+  EXPECT_EQ(m->graphs[c.branch[1].graph].role, "else");
   // The If's output type comes from value_info; the branches' from their declared outputs.
   ASSERT_EQ(c.outputs.size(), 1u);
   EXPECT_EQ(c.outputs[0].type.str(), "f32");
@@ -171,7 +171,7 @@ TEST(OnnxLoader, SiblingBranchNamesAreNotVisible) {
   auto model = load_onnx("sibling.onnx", m.SerializeAsString());
   const auto f = run_rules(*model, RuleSelection{});
   ASSERT_EQ(rules_of(f), std::set<std::string>{"ONNX009"}) << dump(f);
-  EXPECT_EQ(f[0].loc.node, "graph/If_0/else_branch/Abs_e");
+  EXPECT_EQ(f[0].loc.node, "main/If_0/else/Abs_e");
 }
 
 TEST(OnnxLoader, TruncationsGiveAFindingWithTheByteOffset) {
@@ -269,9 +269,8 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   for (const auto& x : f)
     if (x.rule == "ONNX007" || x.rule == "ONNX008") at.push_back(x.rule + " " + x.loc.node);
   std::sort(at.begin(), at.end());
-  EXPECT_EQ(
-      at, (std::vector<std::string>{"ONNX007 graph/If_0/then_branch/T_b", "ONNX007 graph/If_0/then_branch/T_c",
-                                    "ONNX008 graph/If_0/then_branch/T_bad1", "ONNX008 graph/If_0/then_branch/T_bad2"}))
+  EXPECT_EQ(at, (std::vector<std::string>{"ONNX007 main/If_0/then/T_b", "ONNX007 main/If_0/then/T_c",
+                                          "ONNX008 main/If_0/then/T_bad1", "ONNX008 main/If_0/then/T_bad2"}))
       << dump(f);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "lint/session.hpp"
+#include "report/report.hpp"
 #include "tests/test_support.hpp"
 
 namespace {
@@ -99,6 +100,59 @@ TEST(Session, BaselineNewUnchangedAbsent) {
   EXPECT_EQ(s.result.run.absent[0].finding.message, "gone");
   EXPECT_EQ(s.result.run.absent[0].baseline_index, 1u);
   EXPECT_EQ(s.exit_code, 0) << "only new results fail";
+}
+
+// Node paths of ONNX findings were spelled "graph/If_0/then_branch/..." by condlint 0.1; a baseline or a suppression
+// written then keeps matching the same results, now spelled "main/If_0/then/...".
+TEST(Session, BaselinesAndSuppressionsInTheOldSpellingStillMatch) {
+  const fs::path d = copy_of("session-legacy", {"corpus/onnx/invalid/ONNX007_declared_2_computes_3.onnx"});
+  SessionOptions o;
+  o.paths = {d.string()};
+  auto first = run_session(o);
+  ASSERT_EQ(first.result.files.size(), 1u);
+  const auto& f = first.result.files[0];
+  ASSERT_EQ(f.findings.size(), 1u);
+  const std::string node = f.findings[0].loc.node;
+  ASSERT_EQ(node, "main/If_0/then/Concat_t");
+  const std::string old = "graph/If_0/then_branch/Concat_t";
+  const std::string uri = condlint::artifact_uri(f.path);
+  const fs::path baseline = d / "old.sarif";
+  std::ofstream(baseline) << R"({"version": "2.1.0", "runs": [{"results": [
+      {"ruleId": "ONNX007", "level": "error", "message": {"text": "x"}, "partialFingerprints": {"primaryLocationLineHash": ")"
+                          << condlint::fingerprint_hash("ONNX007", uri, old, "") << R"(:1"}, "locations": [{
+        "physicalLocation": {"artifactLocation": {"uri": ")"
+                          << uri << R"("}},
+        "logicalLocations": [{"fullyQualifiedName": ")"
+                          << old << R"("}]}]}]}]})";
+  o.baseline = baseline.string();
+  auto s = run_session(o);
+  ASSERT_TRUE(s.error.empty()) << s.error;
+  EXPECT_EQ(s.result.files[0].info[0].baseline, "unchanged");
+  EXPECT_TRUE(s.result.run.absent.empty());
+  EXPECT_EQ(s.exit_code, 0);
+
+  o.baseline.clear();
+  std::ofstream(d / ".condlint.yaml") << "suppress:\n  - rule: ONNX007\n    node: \"graph/If_0/then_branch/*\"\n";
+  s = run_session(o);
+  ASSERT_TRUE(s.error.empty()) << s.error;
+  EXPECT_EQ(count(s.result, "ONNX007"), 0u);
+  EXPECT_EQ(s.exit_code, 0);
+}
+
+// A baseline is read as far as it makes sense: members of the wrong JSON type are absent, never an internal error.
+TEST(Session, ABaselineWithMembersOfOtherTypesIsRead) {
+  const fs::path d = copy_of("session-odd-baseline", {"corpus/onnx/invalid/C002_condition_float.onnx"});
+  const fs::path baseline = d / "odd.sarif";
+  std::ofstream(baseline) << R"({"runs": [{"results": [{"ruleId": "C002", "level": 3, "message": "m",
+      "partialFingerprints": [], "locations": [{"physicalLocation": {"artifactLocation": {"uri": 5}, "region": []},
+      "properties": "x", "logicalLocations": [{"fullyQualifiedName": 3}]}]}, 7, {"ruleId": ["C001"]}]}, []]})";
+  SessionOptions o;
+  o.paths = {d.string()};
+  o.baseline = baseline.string();
+  auto s = run_session(o);
+  ASSERT_TRUE(s.error.empty()) << s.error;
+  EXPECT_EQ(s.result.files[0].info[0].baseline, "new");
+  EXPECT_EQ(s.exit_code, 1);
 }
 
 TEST(Session, AMissingInputIsAnIoFailure) {

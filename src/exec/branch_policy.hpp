@@ -12,17 +12,11 @@
 
 namespace condlint::exec {
 
-// An If path as the executor spells it ("main/outer/then/inner") and as Model::path_of does for ONNX
-// ("graph/outer/then_branch/inner"), in one spelling.
-std::string canonical_if_path(const std::string& path);
-// The segments of an If path, split at '/' (empty segments kept: a node name may start with '/').
-std::vector<std::string> split_if_path(const std::string& path);
-
 class BranchPolicy {
  public:
   BranchPolicy() = default;
   explicit BranchPolicy(const Model& model);
-  // Why pinning the If at `if_path` (any spelling) to `branch` is not sound, or "" when it is (or nothing is known).
+  // Why pinning the If at `if_path` to `branch` is not sound, or "" when it is (or nothing is known).
   std::string why_not_pin(const std::string& if_path, bool branch) const;
   // True when the branch is proven never to run.
   bool dead(const std::string& if_path, bool branch) const;
@@ -33,7 +27,7 @@ class BranchPolicy {
   bool empty() const { return by_path_.empty(); }
 
  private:
-  std::map<std::string, ConditionProvenance> by_path_;  // canonical If path -> provenance
+  std::map<std::string, ConditionProvenance> by_path_;  // Model::full_path_of of the If -> provenance
 };
 
 }  // namespace condlint::exec

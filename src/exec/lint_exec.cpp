@@ -43,8 +43,7 @@ std::string case_text(const CaseResult& c) {
 
 ExecResults exec_results_from(const Model& model, const ModelResult& r) {
   ExecResults out;
-  // Node paths -> locations, built once; keyed in one spelling (canonical_if_path), as the executor's paths
-  // ("main/outer/then/inner") and the Model's ("graph/outer/then_branch/inner") differ.
+  // Node paths (the executor's, Model::full_path_of) -> locations, built once.
   std::unordered_map<std::string, SourceLocation> where;
   for (int g = 0; g < static_cast<int>(model.graphs.size()); ++g)
     for (int n = 0; n < static_cast<int>(model.graphs[g].nodes.size()); ++n) {
@@ -53,21 +52,21 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
       if (model.nnapi && static_cast<size_t>(g) < model.nnapi->subgraphs.size() &&
           static_cast<size_t>(n) < model.nnapi->subgraphs[g].operations.size())
         l.pointer = model.nnapi->subgraphs[g].operations[n].loc.pointer;
-      where.emplace(canonical_if_path(model.path_of(g, n)), std::move(l));
+      where.emplace(model.full_path_of(g, n), std::move(l));
     }
   SourceLocation model_loc;
   if (!model.graphs.empty()) model_loc = model.graphs[0].loc;
   model_loc.graph = model.graphs.empty() ? -1 : 0;
   model_loc.node_index = -1;
   auto loc_of = [&](const std::string& path) {
-    auto it = where.find(canonical_if_path(path));
+    auto it = where.find(path);
     return it == where.end() ? model_loc : it->second;
   };
   // The deepest pinned If of a case (the one whose other branch the run opened).
   auto pinned_if = [&](const CaseResult& c) {
     std::string best;
     for (const auto& [p, v] : c.pins)
-      if (where.count(canonical_if_path(p)) && p.size() > best.size()) best = p;
+      if (where.count(p) && p.size() > best.size()) best = p;
     return best;
   };
   std::set<std::pair<int, std::string>> seen;

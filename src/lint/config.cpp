@@ -162,7 +162,7 @@ void parse(const YAML::Node& root, Config& c) {
             s.rule = scalar(f.second, "rule");
             check_rule(f.second, s.rule);
           } else if (k == "path") s.path_glob = scalar(f.second, "path");
-          else if (k == "node") s.node_glob = scalar(f.second, "node");
+          else if (k == "node") s.node_glob = node_path_from_legacy(scalar(f.second, "node"));
           else if (k == "justification") s.justification = scalar(f.second, "justification");
           else fail(f.first, "unknown key '" + k + "' in a suppress entry (rule, path, node, justification)");
         }
@@ -221,6 +221,24 @@ std::string find_config(const std::string& model_path) {
     dir = dir.parent_path();
   }
   return {};
+}
+
+std::string node_path_from_legacy(const std::string& path) {
+  std::string out;
+  size_t i = 0;
+  bool first = true;
+  while (i <= path.size()) {
+    size_t e = path.find('/', i);
+    if (e == std::string::npos) e = path.size();
+    std::string seg = path.substr(i, e - i);
+    if (first && seg == "graph") seg = "main";
+    else if (!first && seg == "then_branch") seg = "then";
+    else if (!first && seg == "else_branch") seg = "else";
+    out += (first ? "" : "/") + seg;
+    first = false;
+    i = e + 1;
+  }
+  return out;
 }
 
 bool glob_match(std::string_view pattern, std::string_view t) {

@@ -55,6 +55,10 @@ std::string find_config(const std::string& model_path);
 
 // Glob over '/'-separated paths: `*` and `?` stay within a segment, `**` spans segments.
 bool glob_match(std::string_view pattern, std::string_view text);
+// A node path (or node glob) written in the spelling of condlint 0.1 for ONNX, in the current one: the root
+// "graph" is "main", an If's "then_branch" / "else_branch" segments are "then" / "else". Read from suppressions and
+// baselines through 0.2, so that they keep matching; anything else is returned as it is.
+std::string node_path_from_legacy(const std::string& path);
 
 // The model path relative to the config's directory ('/'-separated), for matching globs.
 std::string config_relative(const Config& c, const std::string& model_path);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -78,38 +79,62 @@ struct BaselineEntry {
   std::string fingerprint;
 };
 
+// Members of a baseline, read as SARIF says they are: anything of another JSON type counts as absent, so that a
+// hand-edited or foreign file is read as far as it makes sense and never stops the run.
+const nlohmann::json& member(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json none;
+  if (!j.is_object()) return none;
+  auto it = j.find(key);
+  return it == j.end() ? none : *it;
+}
+std::string text_of(const nlohmann::json& j, const char* key) {
+  const auto& v = member(j, key);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+int int_of(const nlohmann::json& j, const char* key) {
+  const auto& v = member(j, key);
+  return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT32_MAX ? v.get<int>() : 0;
+}
+const nlohmann::json& first_of(const nlohmann::json& j, const char* key) {
+  static const nlohmann::json none;
+  const auto& v = member(j, key);
+  return v.is_array() && !v.empty() ? v[0] : none;
+}
+
 // Reads the results of an earlier SARIF run (the ones not already absent there).
 bool read_baseline(const std::string& path, std::vector<BaselineEntry>& out, std::string& err) {
   std::string text;
   if (!read_file(path, text, err)) return false;
   const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) {
+  if (doc.is_discarded() || !member(doc, "runs").is_array()) {
     err = "not a SARIF file";
     return false;
   }
   for (const auto& run : doc["runs"]) {
-    if (!run.is_object() || !run.contains("results") || !run["results"].is_array()) continue;
+    if (!member(run, "results").is_array()) continue;
     for (const auto& r : run["results"]) {
-      if (!r.is_object()) continue;
-      if (r.value("baselineState", "") == "absent") continue;
+      if (!r.is_object() || text_of(r, "baselineState") == "absent") continue;
       BaselineEntry e;
-      e.finding.rule = r.value("ruleId", "");
+      e.finding.rule = text_of(r, "ruleId");
       Level l = Level::Warning;
-      parse_level(r.value("level", "warning"), l);
+      parse_level(member(r, "level").is_string() ? text_of(r, "level") : "warning", l);
       e.finding.level = l;
-      if (auto it = r.find("message"); it != r.end() && it->is_object()) e.finding.message = it->value("text", "");
-      if (auto it = r.find("partialFingerprints"); it != r.end() && it->is_object())
-        e.fingerprint = it->value("primaryLocationLineHash", "");
-      if (auto it = r.find("locations"); it != r.end() && it->is_array() && !it->empty() && (*it)[0].is_object()) {
-        const auto& loc = (*it)[0];
-        const auto phys = loc.value("physicalLocation", nlohmann::json::object());
-        e.uri = phys.value("artifactLocation", nlohmann::json::object()).value("uri", "");
-        const auto region = phys.value("region", nlohmann::json::object());
-        e.finding.loc.line = region.value("startLine", 0);
-        e.finding.loc.column = region.value("startColumn", 0);
-        const auto logical = loc.value("logicalLocations", nlohmann::json::array());
-        if (logical.is_array() && !logical.empty() && logical[0].is_object())
-          e.finding.loc.node = logical[0].value("fullyQualifiedName", "");
+      e.finding.message = text_of(member(r, "message"), "text");
+      e.fingerprint = text_of(member(r, "partialFingerprints"), "primaryLocationLineHash");
+      const auto& loc = first_of(r, "locations");
+      const auto& phys = member(loc, "physicalLocation");
+      e.uri = text_of(member(phys, "artifactLocation"), "uri");
+      e.finding.loc.line = int_of(member(phys, "region"), "startLine");
+      e.finding.loc.column = int_of(member(phys, "region"), "startColumn");
+      e.finding.loc.node = text_of(first_of(loc, "logicalLocations"), "fullyQualifiedName");
+      e.finding.loc.pointer = text_of(member(loc, "properties"), "jsonPointer");
+      // A result whose node path is in the spelling of condlint 0.1 gets the fingerprint it has now, so that it still
+      // matches (the occurrence number stays).
+      if (const std::string now = node_path_from_legacy(e.finding.loc.node); now != e.finding.loc.node) {
+        const size_t colon = e.fingerprint.find(':');
+        e.finding.loc.node = now;
+        e.fingerprint = fingerprint_hash(e.finding.rule, e.uri, now, e.finding.loc.pointer) +
+                        (colon == std::string::npos ? std::string(":1") : e.fingerprint.substr(colon));
       }
       if (!e.finding.rule.empty()) out.push_back(std::move(e));
     }

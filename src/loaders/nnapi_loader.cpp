@@ -778,6 +778,14 @@ ValueDesc NnBuilder::value_of(int g, int64_t idx) const {
   return v;
 }
 
+// The role of the subgraph an operation's input `slot` names: an IF's branches (inputs 1 and 2) "then" and
+// "else", a WHILE's (inputs 0 and 1) "cond" and "body"; null for any other input.
+static const char* subgraph_role(int type, size_t slot) {
+  if (type == nn::kIf) return slot == 1 ? "then" : slot == 2 ? "else" : nullptr;
+  if (type == nn::kWhile) return slot == 0 ? "cond" : slot == 1 ? "body" : nullptr;
+  return nullptr;
+}
+
 void NnBuilder::build_graphs() {
   auto& graphs = model_->graphs;
   const size_t n = nn_->subgraphs.size();
@@ -801,7 +809,7 @@ void NnBuilder::build_graphs() {
       Node& node = gr.nodes[k];
       node.id = std::to_string(k);
       node.op = nn::operation_name(op.type);
-      node.name = node.op + "_" + std::to_string(k);
+      node.name = node.op + "#" + std::to_string(k);  // NNAPI operations have no names; the executor's spelling
       node.loc = op.loc;
       node.loc.node_index = static_cast<int>(k);
       auto port = [&](uint32_t idx, const SourceLocation& l) {
@@ -837,7 +845,7 @@ void NnBuilder::build_graphs() {
     const int g = queue.front();
     queue.pop_front();
     const NnSubgraph& sg = nn_->subgraphs[g];
-    auto visit = [&](uint32_t operand, int node) {
+    auto visit = [&](uint32_t operand, int node, const char* role) {
       if (operand >= sg.operands.size()) return;
       const NnOperand& o = sg.operands[operand];
       if (o.lifetime != nn::SUBGRAPH_LT || o.offset >= nn_->referenced_count()) return;
@@ -847,23 +855,27 @@ void NnBuilder::build_graphs() {
       graphs[target].parent_graph = g;
       graphs[target].parent_node = node;
       graphs[target].depth = graphs[g].depth + 1;
+      // Named by its first use, as the executor names it there ("main/IF#0/then"); a subgraph that is no
+      // IF branch or WHILE part keeps its label ("referenced/2").
+      if (role) graphs[target].role = role;
       queue.push_back(target);
     };
-    for (size_t k = 0; k < sg.operations.size(); ++k)
-      for (uint32_t in : sg.operations[k].inputs) visit(in, static_cast<int>(k));
-    for (size_t i = 0; i < sg.operands.size(); ++i) visit(static_cast<uint32_t>(i), -1);
+    for (size_t k = 0; k < sg.operations.size(); ++k) {
+      const NnOperation& op = sg.operations[k];
+      for (size_t j = 0; j < op.inputs.size(); ++j) visit(op.inputs[j], static_cast<int>(k), subgraph_role(op.type, j));
+    }
+    for (size_t i = 0; i < sg.operands.size(); ++i) visit(static_cast<uint32_t>(i), -1, nullptr);
   }
   for (size_t g = 0; g < n; ++g) {
     for (size_t k = 0; k < nn_->subgraphs[g].operations.size(); ++k) {
       const NnOperation& op = nn_->subgraphs[g].operations[k];
       if (op.type != nn::kIf && op.type != nn::kWhile) continue;
-      const char* roles[2] = {op.type == nn::kIf ? "then" : "cond", op.type == nn::kIf ? "else" : "body"};
       for (int b = 0; b < 2; ++b) {
         const size_t slot = op.type == nn::kIf ? 1 + b : b;
         if (slot >= op.inputs.size() || op.inputs[slot] >= nn_->subgraphs[g].operands.size()) continue;
         const NnOperand& o = nn_->subgraphs[g].operands[op.inputs[slot]];
         if (o.type == nn::SUBGRAPH && o.offset < nn_->referenced_count())
-          graphs[g].nodes[k].bodies.emplace_back(roles[b], static_cast<int>(o.offset) + 1);
+          graphs[g].nodes[k].bodies.emplace_back(subgraph_role(op.type, slot), static_cast<int>(o.offset) + 1);
       }
     }
   }

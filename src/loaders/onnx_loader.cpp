@@ -1,6 +1,6 @@
 // ONNX loader: onnx::ModelProto through protobuf (recursion limit raised, bounded), then one
 // iterative walk over every graph that
-//   - fills the unified Model (graph 0 role "graph", branches "then_branch"/"else_branch", bodies
+//   - fills the unified Model (graph 0 role "main", If branches "then"/"else", other subgraphs by their attribute:
 //     "body"), one Node per NodeProto with typed ports;
 //   - resolves every name through the chain of enclosing scopes: one hash map of the names visible
 //     now (name -> innermost value; each value links to the one it hides), entries pushed as a graph
@@ -391,7 +391,7 @@ std::string OnnxBuilder::where(int g) const {
   if (g <= 0) return "the main graph";
   const Graph& gr = model_->graphs[g];
   const Node& parent = model_->graphs[gr.parent_graph].nodes[gr.parent_node];
-  return gr.role + " of " + parent.op + " " + qname(parent.name);
+  return onnx_attribute_of_role(parent.op, gr.role) + " of " + parent.op + " " + qname(parent.name);
 }
 
 // Runs fn on a thread with a kParseStack stack (reserved, not touched): protobuf parses and frees nested messages
@@ -779,7 +779,7 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
       Graph sub;
       sub.parent_graph = g;
       sub.parent_node = n;
-      sub.role = a.name();
+      sub.role = onnx_role_of_attribute(model_->graphs[g].nodes[n].op, a.name());
       if (subs.size() > 1 || a.graphs_size() > 0) sub.role += "[" + std::to_string(k) + "]";
       sub.depth = model_->graphs[g].depth + 1;
       const int gi = static_cast<int>(model_->graphs.size());
@@ -814,7 +814,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     Node node;
     node.id = std::to_string(f.next);
     node.op = np.op_type();
-    node.name = np.name().empty() ? node.op + "_" + node.id : np.name();
+    node.name = np.name().empty() ? node.op + "#" + node.id : np.name();  // as the executor names it
     const std::string& dom = np.domain();
     node.version = (dom.empty() ? std::string("ai.onnx") : dom);
     node.loc = loc(g, n);
@@ -1546,7 +1546,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   data_ = model_->onnx.get();
   dir_ = fs::path(path_).parent_path();
   Graph main;
-  main.role = "graph";
+  main.role = "main";
   main.loc = loc(0);
   model_->graphs.push_back(main);
   // The parsed messages take about nine times their bytes, weights once (bench/README.md).
@@ -1646,7 +1646,7 @@ std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& byt
   m->path = path;
   m->onnx = std::make_unique<OnnxData>();
   Graph g;
-  g.role = "graph";
+  g.role = "main";
   m->graphs.push_back(g);
   SourceLocation l;
   l.graph = 0;

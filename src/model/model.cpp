@@ -105,6 +105,27 @@ std::string Model::path_of(int graph, int node) const {
   return out;
 }
 
+std::string Model::full_path_of(int graph, int node) const {
+  const std::string root = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
+  if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
+  std::vector<std::string> segs;  // innermost first
+  if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
+    segs.push_back(graphs[graph].nodes[node].display());
+  // Bounded by the graph count, so a malformed parent chain can never loop.
+  for (int g = graph, guard = 0; g > 0 && guard < static_cast<int>(graphs.size()); ++guard) {
+    const int parent = graphs[g].parent_graph;
+    if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
+      segs.push_back(graphs[g].role);
+      break;
+    }
+    level_segments(*this, g, segs);
+    g = parent;
+  }
+  std::string out = root;
+  for (auto it = segs.rbegin(); it != segs.rend(); ++it) out += "/" + *it;
+  return out;
+}
+
 const IrLoop* IrData::loop_at(int graph, int node) const {
   for (const IrLoop& l : loops)
     if (l.graph == graph && l.node == node) return &l;

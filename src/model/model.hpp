@@ -96,8 +96,10 @@ struct Node {
 struct Graph {
   int parent_graph = -1;
   int parent_node = -1;
-  std::string role;  // "main", "then", "else", "body"
-  int depth = 0;     // nesting depth, main = 0
+  // One spelling in every format, the executors' and `--pin`'s: the root "main"; an If's branches "then" and
+  // "else"; a loop's "body" (NNAPI WHILE: "cond" and "body"); any other graph attribute by its name.
+  std::string role;
+  int depth = 0;  // nesting depth, main = 0
   std::vector<Node> nodes;
   SourceLocation loc;
 };
@@ -307,6 +309,8 @@ struct Model {
   // levels keep their outer and inner levels and elide the middle ("main/a/then/...(9,000 levels)...
   // /z/then/Add"), so reporting stays linear however deep a file nests its conditionals.
   std::string path_of(int graph, int node = -1) const;
+  // The same path never elided: what the executors name an If by (`--pin`, coverage, pins.json).
+  std::string full_path_of(int graph, int node = -1) const;
   static constexpr int kHeadLevels = 4;
   static constexpr int kTailLevels = 12;
 

@@ -17,6 +17,20 @@ class ModelProto;
 
 namespace condlint {
 
+// The role (path segment) the loader gives a subgraph held by graph attribute `attr` of an `op` node: an If's
+// then_branch and else_branch are "then" and "else", as in every format; any other attribute keeps its name.
+inline std::string onnx_role_of_attribute(const std::string& op, const std::string& attr) {
+  if (op == "If" && attr == "then_branch") return "then";
+  if (op == "If" && attr == "else_branch") return "else";
+  return attr;
+}
+// The attribute a subgraph's role stands for, for messages that name the ONNX attribute ("then_branch of If 'x'").
+inline std::string onnx_attribute_of_role(const std::string& op, const std::string& role) {
+  if (op == "If" && role == "then") return "then_branch";
+  if (op == "If" && role == "else") return "else_branch";
+  return role;
+}
+
 struct OnnxProblem {
   enum class Kind {
     Parse,                // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)

@@ -213,23 +213,10 @@ CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::st
 }
 
 void attach_checks(FileResult& f, CheckReport c) {
-  std::map<std::string, std::string> by_canon;              // canonical path -> summary path
-  std::map<std::string, std::vector<std::string>> by_last;  // last segment -> summary paths
-  for (const auto& s : f.conditionals) {
-    by_canon.emplace(exec::canonical_if_path(s.path), s.path);
-    by_last[exec::split_if_path(exec::canonical_if_path(s.path)).back()].push_back(s.path);
-  }
-  std::set<std::string> taken;
-  for (auto& ic : c.ifs) {
-    const std::string canon = exec::canonical_if_path(ic.if_path);
-    if (auto it = by_canon.find(canon); it != by_canon.end() && !taken.count(it->second)) {
-      ic.cond_path = it->second;
-    } else if (auto jt = by_last.find(exec::split_if_path(canon).back());
-               jt != by_last.end() && jt->second.size() == 1 && !taken.count(jt->second[0])) {
-      ic.cond_path = jt->second[0];  // the only conditional of that name (NNAPI subgraphs are named differently)
-    }
-    if (!ic.cond_path.empty()) taken.insert(ic.cond_path);
-  }
+  std::map<std::string, std::string> by_exec_path;  // executor's path -> summary path
+  for (const auto& s : f.conditionals) by_exec_path.emplace(s.exec_path, s.path);
+  for (auto& ic : c.ifs)
+    if (auto it = by_exec_path.find(ic.if_path); it != by_exec_path.end()) ic.cond_path = it->second;
   f.checks = std::make_shared<const CheckReport>(std::move(c));
 }
 

@@ -24,9 +24,8 @@ CheckReport checks_from_run(const exec::ModelResult& r);
 // The rows of one model of `condlint diff` (runtime A vs runtime B).
 CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::string>& runtimes);
 
-// Stores `c` on the file and ties each If to the file's conditional summary (the executor names Ifs
-// "main/outer/then/inner", Model::path_of "graph/outer/then_branch/inner" for ONNX, "main/IF_0" vs
-// "main/IF#0" for NNAPI). Call after FileResult::conditionals is filled.
+// Stores `c` on the file and ties each If to the file's conditional summary by its path (the executors name an
+// If as Model::full_path_of does). Call after FileResult::conditionals is filled.
 void attach_checks(FileResult& f, CheckReport c);
 
 // Self-contained HTML pages of `condlint run` and `condlint diff`: the lint report's chrome, the

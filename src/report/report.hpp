@@ -46,7 +46,8 @@ struct CondRow {
 };
 
 struct ConditionalSummary {
-  std::string name, path;  // display name and logical node path
+  std::string name, path;  // display name and logical node path (Model::path_of: a deep one is elided)
+  std::string exec_path;   // the path the executors name it by (Model::full_path_of)
   int line = 0;            // 0 when the format has no lines
   bool has_condition = false;
   CondCell condition;
@@ -140,7 +141,7 @@ struct CheckReport {
   std::vector<std::string> notes;
   std::vector<BranchCheck> runs;  // every run x output, Ifs or not
   std::vector<IfChecks> ifs;
-  std::string coverage_summary;  // `run`: "If branches: 4 taken by the data, ..." ("" for diff)
+  std::string coverage_summary;           // `run`: "If branches: 4 taken by the data, ..." ("" for diff)
   int passed = 0, failed = 0, other = 0;  // runs (not rows) by outcome: passed/agree, failed/mismatch/diverge, rest
 };
 
@@ -150,6 +151,9 @@ std::string artifact_uri(const std::string& path);
 // Fills FileResult::info (and suppressed[].info) with stable fingerprints from rule, file and
 // logical location, numbered per repeat ("<16 hex>:<n>").
 void compute_fingerprints(FileResult& f);
+// The hash part of one fingerprint ("<16 hex>"), from what compute_fingerprints reads of a finding.
+std::string fingerprint_hash(const std::string& rule, const std::string& uri, const std::string& node,
+                             const std::string& pointer);
 // SARIF columns: the loaders record 1-based byte columns; SARIF's run.columnKind "unicodeCodePoints" counts
 // code points. Converts from the file's bytes, read once per file and only when a column is asked for;
 // an unreadable file keeps the byte column.

@@ -47,18 +47,24 @@ static uint64_t fnv1a(uint64_t h, std::string_view s) {
   return h;
 }
 
+std::string fingerprint_hash(const std::string& rule, const std::string& uri, const std::string& node,
+                             const std::string& pointer) {
+  uint64_t h = 14695981039346656037ull;
+  h = fnv1a(h, rule);
+  h = fnv1a(h, uri);
+  h = fnv1a(h, node);
+  h = fnv1a(h, pointer);
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 void compute_fingerprints(FileResult& f) {
-  std::map<uint64_t, int> seen;
+  std::map<std::string, int> seen;
   auto one = [&](const Finding& x) {
-    const std::string uri = artifact_uri(x.loc.file.empty() ? f.path : x.loc.file);
-    uint64_t h = 14695981039346656037ull;
-    h = fnv1a(h, x.rule);
-    h = fnv1a(h, uri);
-    h = fnv1a(h, x.loc.node);
-    h = fnv1a(h, x.loc.pointer);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%016llx:%d", static_cast<unsigned long long>(h), ++seen[h]);
-    return std::string(buf);
+    const std::string h =
+        fingerprint_hash(x.rule, artifact_uri(x.loc.file.empty() ? f.path : x.loc.file), x.loc.node, x.loc.pointer);
+    return h + ":" + std::to_string(++seen[h]);
   };
   f.info.resize(f.findings.size());
   for (size_t i = 0; i < f.findings.size(); ++i) f.info[i].fingerprint = one(f.findings[i]);
@@ -135,6 +141,7 @@ std::vector<ConditionalSummary> summarize_conditionals(const Model& m, const std
     ConditionalSummary s;
     s.name = cv.name;
     s.path = m.path_of(cv.graph, cv.node);
+    s.exec_path = m.full_path_of(cv.graph, cv.node);
     s.line = cv.loc.line;
     s.has_condition = cv.has_condition;
     if (cv.has_condition) s.condition = cell_of(cv.condition, fs, nullptr);

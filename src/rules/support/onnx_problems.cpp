@@ -15,7 +15,7 @@ std::string onnx_graph_label(const Model& m, int g) {
       gr.parent_node >= static_cast<int>(m.graphs[gr.parent_graph].nodes.size()))
     return gr.role;
   const Node& parent = m.graphs[gr.parent_graph].nodes[gr.parent_node];
-  return gr.role + " of " + parent.op + " '" + parent.name + "'";
+  return onnx_attribute_of_role(parent.op, gr.role) + " of " + parent.op + " '" + parent.name + "'";
 }
 
 }  // namespace condlint
