@@ -48,7 +48,6 @@ namespace fs = std::filesystem;
 using PKind = OnnxProblem::Kind;
 
 constexpr int kRecursionLimit = 100000;          // protobuf message nesting; 1,000 nested Ifs need ~3,000
-constexpr int kStockNesting = 31;                // deepest If nesting protobuf's default limit (100) reads
 constexpr int kFallbackRecursionLimit = 8000;    // when no parsing thread can be started
 constexpr int kInlineRecursionLimit = 200;       // parsed on the caller's stack (about 60 nested Ifs)
 constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
@@ -264,7 +263,7 @@ class OnnxBuilder {
       model_->over_limits.push_back({std::move(what), declared, kMaxRank, std::move(l)});
   }
   void problem(PKind k, std::string msg, SourceLocation l) {
-    if (k != PKind::DeepNesting && k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing) taint(l);
+    if (k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing) taint(l);
     data_->problems.push_back({k, std::move(msg), std::move(l)});
   }
   // An error-level fact is recorded at `l`: onnx's checker is not consulted there (one root cause, one finding).
@@ -1602,19 +1601,6 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     end_graph(g);
     leave_graph(g);
     stack.pop_back();
-  }
-  if (data_->max_depth > kStockNesting) {
-    int deepest = 0;
-    for (int g = 0; g < static_cast<int>(model_->graphs.size()); ++g)
-      if (model_->graphs[g].depth > model_->graphs[deepest].depth) deepest = g;
-    const Graph& dg = model_->graphs[deepest];
-    const Node& owner = model_->graphs[dg.parent_graph].nodes[dg.parent_node];
-    problem(PKind::DeepNesting,
-            "subgraphs are nested " + std::to_string(data_->max_depth) + " deep (the deepest is " + dg.role + " of " +
-                owner.op + " " + qname(owner.name) + "); stock onnx and ONNX Runtime read at most " +
-                std::to_string(kStockNesting) +
-                " levels (protobuf's default recursion limit of 100) and cannot load this file",
-            loc(0));
   }
   build_views();
   // A model parsed on the big stack must be freed there too (~OnnxBuilder): only a shallow one is handed on.

@@ -34,7 +34,6 @@ inline std::string onnx_attribute_of_role(const std::string& op, const std::stri
 struct OnnxProblem {
   enum class Kind {
     Parse,                // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
-    DeepNesting,          // ONNX002: subgraphs nested deeper than stock protobuf readers accept
     IfForm,               // ONNX003: If node form (attributes, input count)
     BranchKind,           // ONNX005: a branch output kind the If version does not allow
     DeclaredVsInferred,   // ONNX007: a declared type/shape in a branch contradicts the producing node
@@ -75,7 +74,7 @@ struct OnnxData {
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
   int64_t onnx_opset = -1;                // the ai.onnx opset the model imports (1 for IR < 3; -1: none)
   int if_since_version = 0;               // the If schema version the model's opset selects (0: none)
-  int max_depth = 0;                      // deepest subgraph nesting
+  int max_depth = 0;                      // deepest subgraph nesting (Graph::depth of the deepest graph)
   std::vector<OnnxProblem> problems;
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;
