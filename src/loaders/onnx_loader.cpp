@@ -263,7 +263,7 @@ class OnnxBuilder {
       model_->over_limits.push_back({std::move(what), declared, kMaxRank, std::move(l)});
   }
   void problem(PKind k, std::string msg, SourceLocation l) {
-    if (k != PKind::OutputTypeUnknown && k != PKind::ExternalDataMissing) taint(l);
+    if (k != PKind::OutputTypeUnknown) taint(l);
     data_->problems.push_back({k, std::move(msg), std::move(l)});
   }
   // An error-level fact is recorded at `l`: onnx's checker is not consulted there (one root cause, one finding).
@@ -304,6 +304,8 @@ class OnnxBuilder {
   const onnx::TypeProto* union_of(const onnx::TypeProto* a, const onnx::TypeProto* b);
   const onnx::TypeProto* declared_type(int g, std::string_view name) const;
   void check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner);
+  // Where an external data location leads, without opening anything; the file's size when it is there.
+  OnnxExternalData::Place resolve_external(const std::string& location, int64_t& file_size);
   // False (and ONNX018 recorded) when the tensor's data cannot hold its dims.
   bool tensor_data_ok(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
     const std::string why = tensor_data_problem(t);
@@ -556,34 +558,34 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
 
 void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
   if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
-  std::string location;
-  int64_t offset = 0, length = -1;
-  bool bad_number = false;
+  using Place = OnnxExternalData::Place;
+  OnnxExternalData e;
+  e.owner = owner + " in " + where(g);
+  e.loc = loc(g, n);
   for (const auto& kv : t.external_data()) {
-    if (kv.key() == "location") location = kv.value();
+    if (kv.key() == "location") e.location = kv.value();
     else if (kv.key() == "offset" || kv.key() == "length") {
       int64_t v = 0;
-      if (!parse_int64(kv.value(), v) || v < 0) bad_number = true;
-      else (kv.key() == "offset" ? offset : length) = v;
+      if (!parse_int64(kv.value(), v) || v < 0) e.bad_number = true;
+      else (kv.key() == "offset" ? e.offset : e.length) = v;
     }
   }
-  const std::string who = owner + " in " + where(g);
-  if (location.empty()) {
-    problem(PKind::ExternalDataPath, who + " has external data without a 'location'", loc(g, n));
-    return;
-  }
+  e.place = resolve_external(e.location, e.file_size);
+  // A location that leaves the directory is an error there (ONNX014): onnx's checker is not asked about it again.
+  if (e.place == Place::NoLocation || e.place == Place::LeavesDirectory || e.place == Place::LinkLeavesDirectory)
+    taint(e.loc);
+  data_->external_data.push_back(std::move(e));
+}
+
+OnnxExternalData::Place OnnxBuilder::resolve_external(const std::string& location, int64_t& file_size) {
+  using Place = OnnxExternalData::Place;
+  if (location.empty()) return Place::NoLocation;
   const fs::path rel(location);
   bool escapes =
       rel.is_absolute() || rel.has_root_name() || rel.has_root_directory() || location.find('\0') != std::string::npos;
   for (const auto& part : rel)
     if (part == "..") escapes = true;
-  if (escapes) {
-    problem(PKind::ExternalDataPath,
-            who + ": external data location \"" + location +
-                "\" leaves the model's directory (absolute or '..'); it was not opened",
-            loc(g, n));
-    return;
-  }
+  if (escapes) return Place::LeavesDirectory;
   std::error_code ec;
   if (!dir_canonical_) {
     dir_canonical_ = fs::canonical(dir_.empty() ? fs::path(".") : dir_, ec);
@@ -595,40 +597,14 @@ void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const
     const fs::path real = fs::weakly_canonical(full, ec);
     if (!ec) {
       auto rit = real.begin();
-      bool inside = true;
       for (auto dit = dir_canonical_->begin(); dit != dir_canonical_->end(); ++dit, ++rit)
-        if (rit == real.end() || *rit != *dit) {
-          inside = false;
-          break;
-        }
-      if (!inside) {
-        problem(PKind::ExternalDataPath,
-                who + ": external data location \"" + location +
-                    "\" resolves (through a symbolic link) outside the model's directory; it was not opened",
-                loc(g, n));
-        return;
-      }
+        if (rit == real.end() || *rit != *dit) return Place::LinkLeavesDirectory;
     }
   }
-  if (bad_number) {
-    problem(PKind::ExternalDataMissing, who + ": external data 'offset' or 'length' is not a non-negative integer",
-            loc(g, n));
-    return;
-  }
-  if (!fs::is_regular_file(full, ec)) {
-    problem(PKind::ExternalDataMissing,
-            who + ": external data file \"" + location + "\" does not exist beside the model", loc(g, n));
-    return;
-  }
+  if (!fs::is_regular_file(full, ec)) return Place::Missing;
   const auto size = fs::file_size(full, ec);
-  if (ec) return;
-  if (static_cast<uint64_t>(offset) > size || (length >= 0 && static_cast<uint64_t>(length) > size - offset)) {
-    problem(PKind::ExternalDataMissing,
-            who + ": external data \"" + location + "\" needs bytes " + std::to_string(offset) + ".." +
-                std::to_string(static_cast<uint64_t>(offset) + static_cast<uint64_t>(length >= 0 ? length : 0)) +
-                " but the file has " + std::to_string(size),
-            loc(g, n));
-  }
+  file_size = ec ? -1 : static_cast<int64_t>(size);
+  return Place::Present;
 }
 
 void OnnxBuilder::begin_graph(int g) {

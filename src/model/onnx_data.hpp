@@ -33,19 +33,17 @@ inline std::string onnx_attribute_of_role(const std::string& op, const std::stri
 
 struct OnnxProblem {
   enum class Kind {
-    Parse,                // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
-    IfForm,               // ONNX003: If node form (attributes, input count)
-    BranchKind,           // ONNX005: a branch output kind the If version does not allow
-    DeclaredVsInferred,   // ONNX007: a declared type/shape in a branch contradicts the producing node
-    InferenceFailed,      // ONNX008: onnx's inference or type check for a node fails (any graph)
-    UndefinedName,        // ONNX009: a node or graph output reads a name not defined in any scope
-    DuplicateName,        // ONNX010: a name defined twice in one graph (SSA)
-    ShadowsOuter,         // ONNX011: a subgraph defines a name that an enclosing scope already has
-    OutputTypeUnknown,    // ONNX013: a branch output's type is neither declared nor inferable
-    ExternalDataPath,     // ONNX014: external data location leaves the model's directory
-    ExternalDataMissing,  // ONNX015: external data file missing or too short
-    CheckerRejects,       // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
-    TensorData            // ONNX018: a tensor's data cannot hold the elements its dims declare
+    Parse,               // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
+    IfForm,              // ONNX003: If node form (attributes, input count)
+    BranchKind,          // ONNX005: a branch output kind the If version does not allow
+    DeclaredVsInferred,  // ONNX007: a declared type/shape in a branch contradicts the producing node
+    InferenceFailed,     // ONNX008: onnx's inference or type check for a node fails (any graph)
+    UndefinedName,       // ONNX009: a node or graph output reads a name not defined in any scope
+    DuplicateName,       // ONNX010: a name defined twice in one graph (SSA)
+    ShadowsOuter,        // ONNX011: a subgraph defines a name that an enclosing scope already has
+    OutputTypeUnknown,   // ONNX013: a branch output's type is neither declared nor inferable
+    CheckerRejects,      // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
+    TensorData           // ONNX018: a tensor's data cannot hold the elements its dims declare
   };
   Kind kind;
   std::string message;
@@ -69,6 +67,27 @@ struct OnnxOuterOutput {
   SourceLocation loc;
 };
 
+// A tensor whose data is stored outside the model (data_location EXTERNAL), as the loader resolved its location
+// (ONNX014 and ONNX015 decide). The loader never opens a location that leaves the model's directory; it only stats the
+// file of one that stays inside.
+struct OnnxExternalData {
+  enum class Place {
+    NoLocation,           // no 'location' key
+    LeavesDirectory,      // absolute, with a root, with a NUL, or through '..'
+    LinkLeavesDirectory,  // inside as written, but a symbolic link takes it outside
+    Missing,              // inside, no regular file there
+    Present               // inside, a regular file
+  };
+  std::string owner;     // "initializer 'w' in the main graph"
+  std::string location;  // as written
+  Place place = Place::NoLocation;
+  bool bad_number = false;  // 'offset' or 'length' is not a non-negative integer
+  int64_t offset = 0;
+  int64_t length = -1;     // -1: to the end of the file
+  int64_t file_size = -1;  // Present: the file's size (-1: stat failed)
+  SourceLocation loc;
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
@@ -78,6 +97,7 @@ struct OnnxData {
   std::vector<OnnxProblem> problems;
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;
+  std::vector<OnnxExternalData> external_data;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
