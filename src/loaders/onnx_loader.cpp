@@ -291,7 +291,7 @@ class OnnxBuilder {
   void end_graph(int g);
   void leave_graph(int g);  // pops graph g's names from the visible scope
   int lookup(std::string_view name) const { return visible_.find(name); }
-  int define(int g, Value v, bool check_shadow, const char* what);
+  int define(int g, Value v, bool check_shadow);
   // onnx's inference for a node without subgraphs. Reports a failure (ONNX008) unless an input is tainted; true when
   // the node's own inference failed, so that its outputs are tainted.
   bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
@@ -513,7 +513,7 @@ const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) 
 }
 
 // Adds a name to graph g's scope. Returns the value id.
-int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
+int OnnxBuilder::define(int g, Value v, bool check_shadow) {
   const int id = static_cast<int>(values_.size());
   v.graph = g;
   if (v.tp && onnx_type_depth(*v.tp) <= kMaxInferTypeDepth) {
@@ -529,26 +529,16 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow, const char* what) {
   const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
   if (!fresh) v.hides = seen;
-  if (!fresh && values_[seen].graph == g) {
+  // A name defined again in the same graph (SSA), or in a subgraph over an outer value: ONNX010 and ONNX011 decide.
+  if (!fresh && (values_[seen].graph == g || check_shadow)) {
+    using Src = OnnxRedefinition::Source;
+    auto source = [](Value::Src s) {
+      return s == Value::Input ? Src::Input : s == Value::Initializer ? Src::Initializer : Src::NodeOutput;
+    };
     const Value& prev = values_[seen];
-    const char* prev_what = prev.src == Value::Input         ? "a graph input"
-                            : prev.src == Value::Initializer ? "an initializer"
-                                                             : "a node output";
-    problem(PKind::DuplicateName,
-            "in " + where(g) + ", " + what + " " + qname(v.name) + " is already defined as " + prev_what +
-                (prev.src == Value::NodeOutput ? " of " + node_label(g, prev.node) : std::string()) +
-                "; ONNX values are assigned once (SSA)",
-            loc(g, n));
-  } else if (!fresh && check_shadow) {
-    {
-      const Value& o = values_[seen];
-      problem(PKind::ShadowsOuter,
-              "in " + where(g) + ", " + what + " " + qname(v.name) + " shadows the outer value of that name (" +
-                  (o.src == Value::NodeOutput ? "output of " + node_label(o.graph, o.node)
-                                              : std::string(o.src == Value::Input ? "graph input" : "initializer")) +
-                  " in " + where(o.graph) + "); the ONNX IR forbids it and ONNX Runtime silently uses the inner value",
-              loc(g, n));
-    }
+    taint(loc(g, n));
+    data_->redefinitions.push_back(
+        {std::string(v.name), g, source(v.src), prev.graph, source(prev.src), prev.node, loc(g, n)});
   }
   if (!fresh) visible_.assign(v.name, id);
   gi_[g].defs.push_back(id);
@@ -639,7 +629,7 @@ void OnnxBuilder::begin_graph(int g) {
     v.name = in.name();
     v.tp = declared_of(in, g);
     if (!v.tp && in.has_type() && in.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) v.tainted = true;
-    define(g, std::move(v), sub, "graph input");
+    define(g, std::move(v), sub);
   }
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
     check_external(t, g, -1, "initializer " + qname(t.name()));
@@ -678,7 +668,7 @@ void OnnxBuilder::begin_graph(int g) {
     v.tp = &tp;
     if (!sparse && data_ok && !too_many_dims && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
     v.tainted = !data_ok || too_many_dims;  // its dims are in doubt: what follows from them is not reported again
-    define(g, std::move(v), sub, "initializer");
+    define(g, std::move(v), sub);
   };
   for (const auto& t : gp.initializer()) add_init(t, false, nullptr);
   for (const auto& st : gp.sparse_initializer()) {
@@ -1083,7 +1073,7 @@ void OnnxBuilder::finish_node(int g, int n) {
             if (tensor_data_ok(a.t(), g, n, node_label(g, n) + " value")) v.data = &a.t();
             else v.tainted = true;
           }
-      id = define(g, std::move(v), g > 0, "node output");
+      id = define(g, std::move(v), g > 0);
     }
     model_->graphs[g].nodes[n].outputs.push_back(port_of(name, id));
     model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);

@@ -88,6 +88,20 @@ struct OnnxExternalData {
   SourceLocation loc;
 };
 
+// A value a graph defines under a name that is already visible there: defined before in the same graph (ONNX010
+// decides) or in an enclosing one (ONNX011 decides; a graph's own inputs and initializers in the main graph are not
+// recorded, as nothing encloses them).
+struct OnnxRedefinition {
+  enum class Source { Input, Initializer, NodeOutput };
+  std::string name;
+  int graph = -1;  // where it is defined again
+  Source source = Source::Input;
+  int earlier_graph = -1;  // where the visible one is defined (== graph: a duplicate)
+  Source earlier_source = Source::Input;
+  int earlier_node = -1;  // for a NodeOutput: the node in earlier_graph
+  SourceLocation loc;     // the defining node, or the graph for an input or initializer
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
@@ -98,6 +112,7 @@ struct OnnxData {
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;
   std::vector<OnnxExternalData> external_data;
+  std::vector<OnnxRedefinition> redefinitions;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;

@@ -18,4 +18,20 @@ std::string onnx_graph_label(const Model& m, int g) {
   return onnx_attribute_of_role(parent.op, gr.role) + " of " + parent.op + " '" + parent.name + "'";
 }
 
+std::string onnx_node_label(const Model& m, int g, int n) {
+  if (g < 0 || g >= static_cast<int>(m.graphs.size()) || n < 0 || n >= static_cast<int>(m.graphs[g].nodes.size()))
+    return "a node";
+  const Node& node = m.graphs[g].nodes[n];
+  return node.op + " '" + node.name + "'";
+}
+
+const char* onnx_source_name(OnnxRedefinition::Source s) {
+  switch (s) {
+    case OnnxRedefinition::Source::Input: return "graph input";
+    case OnnxRedefinition::Source::Initializer: return "initializer";
+    case OnnxRedefinition::Source::NodeOutput: return "node output";
+  }
+  return "value";
+}
+
 }  // namespace condlint
