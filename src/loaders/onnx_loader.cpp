@@ -266,6 +266,11 @@ class OnnxBuilder {
     if (k != PKind::OutputTypeUnknown) taint(l);
     data_->problems.push_back({k, std::move(msg), std::move(l)});
   }
+  // A name read where no scope defines it (ONNX009 decides; an error there, so onnx's checker is not asked again).
+  void undefined_read(const std::string& name, int g, int n, int output, const SourceLocation& l) {
+    taint(l);
+    data_->undefined_reads.push_back({name, g, n, output, l});
+  }
   // An error-level fact is recorded at `l`: onnx's checker is not consulted there (one root cause, one finding).
   void taint(const SourceLocation& l) {
     if (l.graph >= 0) error_at_.insert(int64_t(l.graph) << 32 | static_cast<uint32_t>(l.node_index));
@@ -700,11 +705,7 @@ void OnnxBuilder::read_inputs(int g, int n, const onnx::NodeProto& np) {
     int id = -1;
     if (!in.empty()) {
       id = lookup(in);
-      if (id < 0)
-        problem(PKind::UndefinedName,
-                node_label(g, n) + " in " + where(g) + " reads " + qname(in) +
-                    ", which no graph input, initializer or earlier node defines in this graph or an enclosing one",
-                loc(g, n));
+      if (id < 0) undefined_read(in, g, n, -1, loc(g, n));
     }
     input_ids_.push_back(id);
     node.inputs.push_back(port_of(in, id));
@@ -1192,10 +1193,7 @@ void OnnxBuilder::end_graph(int g) {
     const int id = name.empty() ? -1 : lookup(name);
     info.output_values[k] = id;
     if (id < 0) {
-      problem(PKind::UndefinedName,
-              "output " + std::to_string(k) + " of " + where(g) + " is " + qname(name) +
-                  (name.empty() ? ", an empty name" : ", which nothing in this graph or an enclosing one defines"),
-              loc(g));
+      undefined_read(name, g, -1, k, loc(g));
       continue;
     }
     const Value& v = values_[id];

@@ -102,6 +102,15 @@ struct OnnxRedefinition {
   SourceLocation loc;     // the defining node, or the graph for an input or initializer
 };
 
+// A name a node input or a graph output reads that no visible scope defines (ONNX009 decides).
+struct OnnxUndefinedRead {
+  std::string name;
+  int graph = -1;
+  int node = -1;    // the reading node; -1: output `output` of the graph
+  int output = -1;  // for a graph output: its index
+  SourceLocation loc;
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
@@ -113,6 +122,7 @@ struct OnnxData {
   std::vector<OnnxOuterOutput> outer_outputs;
   std::vector<OnnxExternalData> external_data;
   std::vector<OnnxRedefinition> redefinitions;
+  std::vector<OnnxUndefinedRead> undefined_reads;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
