@@ -263,7 +263,7 @@ class OnnxBuilder {
       model_->over_limits.push_back({std::move(what), declared, kMaxRank, std::move(l)});
   }
   void problem(PKind k, std::string msg, SourceLocation l) {
-    if (k != PKind::OutputTypeUnknown) taint(l);
+    taint(l);
     data_->problems.push_back({k, std::move(msg), std::move(l)});
   }
   // A name read where no scope defines it (ONNX009 decides; an error there, so onnx's checker is not asked again).
@@ -373,7 +373,6 @@ class OnnxBuilder {
   std::vector<int> input_ids_;  // the value ids read_node resolved for the node finish_node is about to finish
   int input_ids_graph_ = -1, input_ids_node_ = -1;
   std::unordered_map<int64_t, int> if_at_;
-  std::unordered_set<int64_t> unknown_roots_reported_;
   std::unordered_set<int64_t> error_at_;           // (graph << 32 | node) where an error-level problem is recorded
   onnx::checker::CheckerContext checker_ctx_;      // ir_version and opset imports as onnx's checker reads them
   onnx::checker::CheckerContext checker_sub_ctx_;  // the same for subgraphs (is_main_graph false)
@@ -1202,25 +1201,15 @@ void OnnxBuilder::end_graph(int g) {
       data_->outer_outputs.push_back({g, k, name, v.graph, loc(g)});
     }
     const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
-    // Once per place where the unknown starts (one root cause, one finding); never when it rests on a reported
-    // problem.
-    if (info.is_if_branch && !declared && !v.tp && !v.tainted &&
-        unknown_roots_reported_.insert(v.unknown_root).second) {
-      std::string why;
+    // Never when it rests on a reported problem (one root cause, one finding).
+    if (info.is_if_branch && !declared && !v.tp && !v.tainted) {
+      OnnxUnknownOutput u{g, k, name, -1, -1, {}, loc(g)};
       if (v.unknown_root >= 0) {
-        const int rg = static_cast<int>(v.unknown_root >> 32), rn = static_cast<int>(v.unknown_root & 0xffffffff);
-        const onnx::NodeProto& rp = gi_[rg].proto->node(rn);
-        why = "it rests on " + node_label(rg, rn) + " in " + where(rg) + ", " +
-              (rp.domain().empty() || rp.domain() == "ai.onnx"
-                   ? "for which onnx infers no type"
-                   : "whose domain '" + rp.domain() + "' onnx has no schema for");
-      } else {
-        why = "it rests on a graph input without a type";
+        u.root_graph = static_cast<int>(v.unknown_root >> 32);
+        u.root_node = static_cast<int>(v.unknown_root & 0xffffffff);
+        u.root_domain = gi_[u.root_graph].proto->node(u.root_node).domain();
       }
-      problem(PKind::OutputTypeUnknown,
-              "output " + std::to_string(k) + " " + qname(name) + " of " + where(g) +
-                  " has no declared type and none can be inferred (" + why + "); declare its type on the branch output",
-              loc(g));
+      data_->unknown_outputs.push_back(std::move(u));
     }
   }
 }

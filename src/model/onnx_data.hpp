@@ -111,6 +111,17 @@ struct OnnxUndefinedRead {
   SourceLocation loc;
 };
 
+// An If branch output without a declared type whose type no inference gives, with where the unknown starts (ONNX013
+// decides; outputs whose type rests on a problem already reported are not recorded).
+struct OnnxUnknownOutput {
+  int graph = -1;   // the branch
+  int output = -1;  // its output index
+  std::string name;
+  int root_graph = -1, root_node = -1;  // the node where the unknown starts; -1: a graph input without a type
+  std::string root_domain;              // that node's domain ("" or "ai.onnx": onnx's own)
+  SourceLocation loc;
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
@@ -123,6 +134,7 @@ struct OnnxData {
   std::vector<OnnxExternalData> external_data;
   std::vector<OnnxRedefinition> redefinitions;
   std::vector<OnnxUndefinedRead> undefined_reads;
+  std::vector<OnnxUnknownOutput> unknown_outputs;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
