@@ -291,6 +291,7 @@ class OnnxBuilder {
   void begin_graph(int g);
   void read_node(size_t frame, std::vector<Frame>& stack);
   void read_inputs(int g, int n, const onnx::NodeProto& np);
+  void record_if_form(int g, int n, const onnx::NodeProto& np);
   void read_subgraphs(int g, int n, const onnx::NodeProto& np, bool is_if, IfInfo& ii, std::vector<int>& children);
   void finish_node(int g, int n);
   void end_graph(int g);
@@ -722,20 +723,6 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
                                  std::vector<int>& children) {
   for (const auto& a : np.attribute()) {
     const bool branch_name = a.name() == "then_branch" || a.name() == "else_branch";
-    if (is_if && !branch_name) {
-      problem(PKind::IfForm,
-              node_label(g, n) + " has an unknown attribute " + qname(a.name()) +
-                  "; If has only then_branch and else_branch",
-              loc(g, n));
-    }
-    if (is_if && branch_name && (!a.has_g() || a.type() != onnx::AttributeProto::GRAPH)) {
-      problem(PKind::IfForm,
-              node_label(g, n) + " attribute " + a.name() +
-                  (a.has_g() ? " holds a graph but is typed " +
-                                   std::string(onnx::AttributeProto::AttributeType_Name(a.type()))
-                             : std::string(" is not a graph")),
-              loc(g, n));
-    }
     std::vector<const onnx::GraphProto*> subs;
     if (a.has_g()) subs.push_back(&a.g());
     for (const auto& sg : a.graphs()) subs.push_back(&sg);
@@ -755,9 +742,7 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
       info.proto = subs[k];
       if (is_if && branch_name && a.has_g()) {
         const int b = a.name() == "then_branch" ? 0 : 1;
-        if (ii.branch[b] >= 0) {
-          problem(PKind::IfForm, node_label(g, n) + " has a second " + a.name() + " attribute", loc(g, n));
-        } else {
+        if (ii.branch[b] < 0) {  // a second one is ONNX003's (OnnxIfForm)
           ii.branch[b] = gi;
           info.is_if_branch = true;
           info.if_branch_index = b;
@@ -768,6 +753,21 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
       children.push_back(gi);
     }
   }
+}
+
+// An If's input count and attributes as written, when they are not the form If has (ONNX003 decides); an error
+// there, so onnx's checker is not asked about the node again.
+void OnnxBuilder::record_if_form(int g, int n, const onnx::NodeProto& np) {
+  OnnxIfForm form;
+  form.graph = g;
+  form.node = n;
+  form.input_count = np.input_size();
+  form.loc = loc(g, n);
+  for (const auto& a : np.attribute())
+    form.attributes.push_back({a.name(), std::string(onnx::AttributeProto::AttributeType_Name(a.type())), a.has_g()});
+  if (form.well_formed()) return;
+  taint(form.loc);
+  data_->if_forms.push_back(std::move(form));
 }
 
 void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
@@ -795,11 +795,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   if (is_if) {
     ii.graph = g;
     ii.node = n;
-    if (np.input_size() != 1)
-      problem(
-          PKind::IfForm,
-          node_label(g, n) + " has " + std::to_string(np.input_size()) + " inputs; If takes exactly one, the condition",
-          loc(g, n));
+    record_if_form(g, n, np);
     if (np.input_size() >= 1 && !np.input(0).empty()) {
       ii.has_cond_name = true;
       ii.cond_value = lookup(np.input(0));
@@ -811,12 +807,6 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
       if (a.has_t()) check_external(a.t(), g, n, node_label(g, n) + " value");
   }
   if (is_if) {
-    for (int b = 0; b < 2; ++b)
-      if (ii.branch[b] < 0 && !std::any_of(np.attribute().begin(), np.attribute().end(), [&](const auto& a) {
-            return a.name() == (b == 0 ? "then_branch" : "else_branch");
-          }))
-        problem(PKind::IfForm, node_label(g, n) + " has no " + (b == 0 ? "then_branch" : "else_branch") + " attribute",
-                loc(g, n));
     if_at_.emplace(int64_t(g) << 32 | n, static_cast<int>(ifs_.size()));
     ifs_.push_back(ii);
   }

@@ -122,6 +122,31 @@ struct OnnxUnknownOutput {
   SourceLocation loc;
 };
 
+// The form of an If node as written: its input count and attributes (ONNX003 decides). Recorded only for an If
+// whose form is not the one If has (one input; one then_branch and one else_branch, each a GRAPH).
+struct OnnxIfForm {
+  struct Attribute {
+    std::string name;
+    std::string type;  // AttributeProto type name ("GRAPH", "INT", ...)
+    bool has_graph = false;
+  };
+  int graph = -1, node = -1;
+  int input_count = 0;
+  std::vector<Attribute> attributes;  // in file order
+  SourceLocation loc;
+  // One input, and exactly the two branch attributes, each a graph typed GRAPH.
+  bool well_formed() const {
+    if (input_count != 1 || attributes.size() != 2) return false;
+    bool seen[2] = {false, false};
+    for (const auto& a : attributes) {
+      const int b = a.name == "then_branch" ? 0 : a.name == "else_branch" ? 1 : -1;
+      if (b < 0 || seen[b] || !a.has_graph || a.type != "GRAPH") return false;
+      seen[b] = true;
+    }
+    return true;
+  }
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
@@ -135,6 +160,7 @@ struct OnnxData {
   std::vector<OnnxRedefinition> redefinitions;
   std::vector<OnnxUndefinedRead> undefined_reads;
   std::vector<OnnxUnknownOutput> unknown_outputs;
+  std::vector<OnnxIfForm> if_forms;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
