@@ -718,41 +718,7 @@ TEST(ExecRun, EveryFormatNamesAnIfAsTheModelDoes) {
 
   // NNAPI: a WHILE whose condition subgraph holds an IF.
   const fs::path nn = d.p / "while_if.nnapi.json";
-  std::ofstream(nn) << R"({"format":"nnapi-model","version":1,
-  "main":{"operands":[
-    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":0}},
-    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":1}},
-    {"name":"i","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-    {"name":"n","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-    {"name":"out","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-   "operations":[{"type":"WHILE","inputs":[0,1,2,3],"outputs":[4]}],"inputIndexes":[2,3],"outputIndexes":[4]},
-  "referenced":[
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[true]},
-     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":2}},
-     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":3}},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"IF","inputs":[2,3,4,0,1],"outputs":[5]}],"inputIndexes":[0,1],"outputIndexes":[5]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[1]},
-     {"type":"INT32","lifetime":"CONSTANT_COPY","value":[0]},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"ADD","inputs":[0,2,3],"outputs":[4]}],"inputIndexes":[0,1],"outputIndexes":[4]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"LESS","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"GREATER","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]}],
-  "examples":[{"inputs":[{"data":[0]},{"data":[5]}],"outputs":[{"data":[5]}]}]})";
+  std::ofstream(nn) << condlint::test::kNnapiWhileWithIfInCondition;
   condlint::LoadResult nn_model = condlint::load_file(nn.string());
   ASSERT_TRUE(nn_model.model);
   const ModelResult rn = run_nnapi_model(*nn_model.model, nn, RunConfig{});

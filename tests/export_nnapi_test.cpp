@@ -328,41 +328,7 @@ TEST(ExportNnapi, NoValueConditionFailsAtRunTime) {
 
 TEST(ExportNnapi, WhileInConditionIsCopiedAndPinnedEverywhere) {
   // main: WHILE whose condition graph holds an IF (then: i < n, else: false).
-  const std::string text = R"({"format":"nnapi-model","version":1,
-  "main":{"operands":[
-    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":0}},
-    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":1}},
-    {"name":"i","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-    {"name":"n","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-    {"name":"out","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-   "operations":[{"type":"WHILE","inputs":[0,1,2,3],"outputs":[4]}],"inputIndexes":[2,3],"outputIndexes":[4]},
-  "referenced":[
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[true]},
-     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":2}},
-     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":3}},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"IF","inputs":[2,3,4,0,1],"outputs":[5]}],"inputIndexes":[0,1],"outputIndexes":[5]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[1]},
-     {"type":"INT32","lifetime":"CONSTANT_COPY","value":[0]},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"ADD","inputs":[0,2,3],"outputs":[4]}],"inputIndexes":[0,1],"outputIndexes":[4]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"LESS","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]},
-   {"operands":[
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
-     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
-    "operations":[{"type":"GREATER","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]}],
-  "examples":[{"inputs":[{"data":[0]},{"data":[5]}],"outputs":[{"data":[5]}]}]})";
+  const std::string text = condlint::test::kNnapiWhileWithIfInCondition;
   const auto r = export_text("while_if_cond.nnapi.json", text);
   ASSERT_TRUE(r.ok()) << join(r.problems);
   const std::string nn_if = "main/WHILE#0/cond/IF#0";

@@ -17,6 +17,44 @@
 namespace condlint::test {
 
 // The checkout and the built condlint (tests/test_support.cpp, the only file built with those paths).
+// An NNAPI model whose WHILE has an IF in its condition subgraph (then: i < n, else: i > n; the IF's condition is
+// the constant true), with one example: 0, 5 -> 5.
+inline constexpr const char* kNnapiWhileWithIfInCondition = R"({"format":"nnapi-model","version":1,
+  "main":{"operands":[
+    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":0}},
+    {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":1}},
+    {"name":"i","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+    {"name":"n","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+    {"name":"out","type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+   "operations":[{"type":"WHILE","inputs":[0,1,2,3],"outputs":[4]}],"inputIndexes":[2,3],"outputIndexes":[4]},
+  "referenced":[
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[true]},
+     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":2}},
+     {"type":"SUBGRAPH","lifetime":"SUBGRAPH","location":{"offset":3}},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"IF","inputs":[2,3,4,0,1],"outputs":[5]}],"inputIndexes":[0,1],"outputIndexes":[5]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"CONSTANT_COPY","value":[1]},
+     {"type":"INT32","lifetime":"CONSTANT_COPY","value":[0]},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"ADD","inputs":[0,2,3],"outputs":[4]}],"inputIndexes":[0,1],"outputIndexes":[4]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"LESS","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]},
+   {"operands":[
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_INT32","dimensions":[1],"lifetime":"SUBGRAPH_INPUT"},
+     {"type":"TENSOR_BOOL8","dimensions":[1],"lifetime":"SUBGRAPH_OUTPUT"}],
+    "operations":[{"type":"GREATER","inputs":[0,1],"outputs":[2]}],"inputIndexes":[0,1],"outputIndexes":[2]}],
+  "examples":[{"inputs":[{"data":[0]},{"data":[5]}],"outputs":[{"data":[5]}]}]})";
+
 std::filesystem::path source_dir();
 const char* condlint_binary();
 inline std::filesystem::path shared_dir() { return source_dir().parent_path() / "shared"; }
