@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "exec/nnapi_exec.hpp"
 #include "tests/test_support.hpp"
@@ -84,5 +85,42 @@ TEST(ExecNnapi, OperationsRunByTheirAidlCode) {
   ASSERT_EQ(r.cases.size(), 1u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
   EXPECT_TRUE(r.cases[0].golden);
+  fs::remove_all(dir);
+}
+
+// A model without examples runs on random inputs made from its declared input operands (`run --random`): named by
+// the operand's name, with its dims and type; synthesis and pins then reach the other branch as for the examples.
+TEST(ExecNnapi, RandomInputsFromTheDeclaredOperands) {
+  const fs::path dir = condlint::test::temp_dir("nnapi-random");
+  fs::create_directories(dir);
+  auto doc = nlohmann::json::parse(
+      condlint::test::slurp(condlint::test::source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json"));
+  doc.erase("examples");
+  const fs::path model = dir / "no_examples.nnapi.json";
+  std::ofstream(model) << doc.dump(2);
+  EXPECT_NE(run_nnapi_model(model, RunConfig{}).error.find("--random N"), std::string::npos);
+
+  RunConfig cfg;
+  cfg.random.count = 3;
+  cfg.random.ranges["cond"] = {1, 1};  // every random set takes the then branch
+  ModelResult r = run_nnapi_model(model, cfg);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.failed, 0);
+  int random_runs = 0;
+  for (const auto& c : r.cases) {
+    random_runs += c.data_set.rfind("random_", 0) == 0 && c.synthesized.empty();
+    EXPECT_FALSE(c.golden);
+  }
+  EXPECT_EQ(random_runs, 3);
+  // The else branch no random set took is reached by an input synthesized from them (cond = false).
+  const auto cov = branch_coverage(r);
+  ASSERT_EQ(cov.size(), 2u);
+  EXPECT_EQ(cov[0].how, "data");
+  EXPECT_EQ(cov[1].how, "synthesized");
+
+  RunConfig bad = cfg;
+  bad.random.shapes["x"] = {3};
+  EXPECT_EQ(run_nnapi_model(model, bad).error,
+            model.string() + ": --input-shapes gives 'x' dim 0 = 3; the model declares 2");
   fs::remove_all(dir);
 }

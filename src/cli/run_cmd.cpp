@@ -53,10 +53,6 @@ int run_exec(const RunCmdOptions& o) {
   if (!tolerances_from_config(o.config, o.model, false, cfg.atol, cfg.rtol)) return kExitError;
   if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config, o.model, cfg.random))
     return kExitError;
-  if (cfg.random.count > 0 && exec::is_nnapi_path(o.model)) {
-    std::cerr << "condlint: --random takes ONNX and OpenVINO IR models (an NNAPI model runs on its examples)\n";
-    return kExitError;
-  }
   if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
@@ -106,7 +102,9 @@ Command add_run_command(CLI::App& app, const Globals&) {
                       "A test_data_set_N directory or a directory holding them; repeatable\n"
                       "(default: the test_data_set_* beside the model unless --random)");
   run_cmd->add_option("--random", runo.random,
-                      "Also run N random input sets (ONNX, IR; no golden outputs: checked against the declared types)");
+                      "Also run N random input sets made from the declared inputs (no golden outputs:\n"
+                      "checked against the declared types; an NNAPI input is named by its operand's name, else\n"
+                      "'operand N')");
   run_cmd->add_option("--seed", runo.seed, "Seed of --random (default 0)");
   run_cmd->add_option("--range", runo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
   run_cmd->add_option("--input-shapes", runo.input_shapes,

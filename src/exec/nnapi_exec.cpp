@@ -3,11 +3,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <set>
 
 #include "exec/compare.hpp"
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
+#include "exec/random_inputs.hpp"
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "model/nnapi_data.hpp"
@@ -599,6 +601,53 @@ std::vector<InputDecl> nnapi_input_decls(const NModel& m) {
   return out;
 }
 
+// The main subgraph's inputs as --random makes them: named by the operand's name (else "operand N"), of the type the
+// executor stores it in, with the operand's dims (0: open); a scalar type has rank 0.
+std::vector<InputDecl> nnapi_random_decls(const NModel& m) {
+  std::vector<InputDecl> out;
+  for (uint32_t idx : m.main.inputs) {
+    InputDecl d;
+    d.name = "operand " + std::to_string(idx);
+    if (idx < m.main.operands.size()) {
+      const Operand& o = m.main.operands[idx];
+      if (!o.name.empty()) d.name = o.name;
+      try {
+        d.dt = storage_dt(o.type);
+      } catch (const ExecError&) {  // a type the executor cannot hold: --random says so
+      }
+      d.has_shape = nn::is_scalar(o.type) || !o.dims.empty();
+      for (int64_t dim : o.dims) d.dims.push_back(dim > 0 ? std::optional<int64_t>(dim) : std::nullopt);
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// --random N: N input sets made from the declared inputs (no golden outputs), run after the model's examples.
+std::string add_random_examples(const NModel& m, const RunConfig& cfg, std::vector<Example>& examples) {
+  if (cfg.random.count <= 0) return "";
+  const std::vector<InputDecl> decls = nnapi_random_decls(m);
+  std::mt19937_64 rng(cfg.random.seed);
+  for (int k = 0; k < cfg.random.count; ++k) {
+    std::vector<Value> values;
+    if (auto e = random_inputs(decls, cfg.random, rng, values); !e.empty()) return e;
+    Example ex;
+    ex.name = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
+    for (size_t i = 0; i < values.size() && i < m.main.inputs.size(); ++i) {
+      const Operand& o = m.main.operands[m.main.inputs[i]];
+      NVal v;
+      v.has = true;
+      v.type = o.type;
+      v.scale = o.scale;
+      v.zp = o.zp;
+      v.t = *values[i].t;
+      ex.inputs.push_back(std::move(v));
+    }
+    examples.push_back(std::move(ex));
+  }
+  return "";
+}
+
 }  // namespace
 
 ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
@@ -769,13 +818,18 @@ ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunC
     mr.error = path.string() + ": " + e.what();
     return mr;
   }
-  if (m.examples->empty()) {
-    mr.error = "no golden data: the model has no `examples`";
+  if (m.examples->empty() && cfg.random.count <= 0) {
+    mr.error = "no golden data: the model has no `examples` (run it on random inputs with --random N)";
     return mr;
   }
   if (!cfg.policy)  // which branches pinning may reach, from the conditions the loader traced
     cfg.policy = std::make_shared<const BranchPolicy>(model);
-  NnapiDriver(m, cfg, mr).run(read_examples(m, mr));
+  std::vector<Example> examples = read_examples(m, mr);
+  if (auto e = add_random_examples(m, cfg, examples); !e.empty()) {
+    mr.error = path.string() + ": " + e;
+    return mr;
+  }
+  NnapiDriver(m, cfg, mr).run(std::move(examples));
   tally(mr);
   return mr;
 }
