@@ -331,11 +331,13 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
   Tracer t(m, nullptr, p);
   const Node& n = m.graphs[graph].nodes[node];
   const auto i = static_cast<size_t>(input);
-  const Sym s = t.eval_input(graph, node, i, 0);
-  // The condition operand is itself a constant: that is the whole reason.
+  Sym s = t.eval_input(graph, node, i, 0);
+  // The condition operand is itself a constant: that is the whole reason, said by its name.
   const NnOperand* o = (i >= n.sources.size() || !n.sources[i].valid()) ? t.nnapi_operand(graph, n, i) : nullptr;
-  if (o && (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) && s.scalar_known())
-    t.facts_.facts.insert(quoted(t.operand_name(graph, n, i)) + " is a constant");
+  if (o && (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) && s.scalar_known()) {
+    s.text = quoted(t.operand_name(graph, n, i));
+    t.facts_.facts.insert(s.text + " is a constant");
+  }
   cond_conclude(s, t.facts_, p);
   return p;
 }
