@@ -1231,14 +1231,13 @@ ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
 }
 
 void OnnxBuilder::build_views() {
-  const int if_version = data_->if_since_version;
   const onnx::OpSchema* schema =
       onnx_opset_ > 0 ? onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), "") : nullptr;
-  std::unordered_set<std::string> allowed;
   if (schema && !schema->outputs().empty()) {
     const std::string& param = schema->outputs()[0].GetTypeStr();
     for (const auto& c : schema->typeConstraintParams())
-      if (c.type_param_str == param) allowed.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
+      if (c.type_param_str == param)
+        data_->if_allowed_types.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
   }
   for (const IfInfo& ii : ifs_) {
     const Node& node = model_->graphs[ii.graph].nodes[ii.node];
@@ -1292,29 +1291,8 @@ void OnnxBuilder::build_views() {
         if (tp) {
           ob.value.type = onnx_type_desc(*tp);
           ob.value.shape = onnx_shape(*tp);
-          // The kinds the If version allows (If-1/11: tensors; If-13: + sequences; If-16: + optionals).
-          std::string why;
-          const auto kind = tp->value_case();
-          if (if_version > 0) {
-            if (kind == onnx::TypeProto::kSequenceType && if_version < 13)
-              why = "sequence outputs need If-13 (opset 13)";
-            else if (kind == onnx::TypeProto::kOptionalType && if_version < 16)
-              why = "optional outputs need If-16 (opset 16)";
-            else if (kind == onnx::TypeProto::kMapType || kind == onnx::TypeProto::kSparseTensorType)
-              why = "no If version allows a " +
-                    std::string(kind == onnx::TypeProto::kMapType ? "map" : "sparse tensor") + " output";
-            else if (!allowed.empty() && ob.value.type.known()) {
-              const std::string s = onnx_type_string(*tp);
-              if (!s.empty() && !allowed.count(s))
-                why = s + " is not among If-" + std::to_string(if_version) + "'s allowed types";
-            }
-          }
-          if (!why.empty())
-            problem(PKind::BranchKind,
-                    view.name + " output " + std::to_string(k) + ": the " + br.name + " branch gives " +
-                        ob.value.type.str() + "; " + why + " (the model imports ai.onnx opset " +
-                        std::to_string(onnx_opset_) + ")",
-                    node.loc);
+          data_->branch_output_types.push_back(
+              {static_cast<int>(model_->conditionals.size()), b, k, onnx_type_string(*tp)});
         }
         br.outputs.push_back(std::move(ob));
       }

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -147,12 +148,22 @@ struct OnnxIfForm {
   }
 };
 
+// The type of an If branch output as onnx spells it ("tensor(float)", "seq(tensor(int64))"), for the branch outputs
+// whose type is known and rests on no reported problem (ONNX005 compares it with what the If version allows).
+struct OnnxBranchOutputType {
+  int conditional = -1;   // index in Model::conditionals
+  int branch = 0;         // 0 = then, 1 = else
+  int output = -1;        // index among the branch's outputs
+  std::string onnx_type;  // "" when onnx has no spelling for it (a map, a sparse tensor)
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
-  std::map<std::string, int64_t> opsets;  // domain ("" = ai.onnx) -> version
-  int64_t onnx_opset = -1;                // the ai.onnx opset the model imports (1 for IR < 3; -1: none)
-  int if_since_version = 0;               // the If schema version the model's opset selects (0: none)
-  int max_depth = 0;                      // deepest subgraph nesting (Graph::depth of the deepest graph)
+  std::map<std::string, int64_t> opsets;   // domain ("" = ai.onnx) -> version
+  int64_t onnx_opset = -1;                 // the ai.onnx opset the model imports (1 for IR < 3; -1: none)
+  int if_since_version = 0;                // the If schema version the model's opset selects (0: none)
+  std::set<std::string> if_allowed_types;  // the output types that If version allows, as onnx spells them
+  int max_depth = 0;                       // deepest subgraph nesting (Graph::depth of the deepest graph)
   std::vector<OnnxProblem> problems;
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;
@@ -161,6 +172,7 @@ struct OnnxData {
   std::vector<OnnxUndefinedRead> undefined_reads;
   std::vector<OnnxUnknownOutput> unknown_outputs;
   std::vector<OnnxIfForm> if_forms;
+  std::vector<OnnxBranchOutputType> branch_output_types;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
