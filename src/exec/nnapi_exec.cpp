@@ -476,23 +476,29 @@ const char* op_name(int type) {
   return k ? k->name : nullptr;
 }
 
-NVal value_from_example(const NnValue& ex, const Operand& decl) {
+// The value of operand `o` holding `t` (cast to the type the operand stores).
+NVal input_value(const Operand& o, Tensor t) {
   NVal v;
   v.has = true;
-  v.type = decl.type;
-  v.scale = decl.scale;
-  v.zp = decl.zp;
+  v.type = o.type;
+  v.scale = o.scale;
+  v.zp = o.zp;
+  v.t = t.dt == storage_dt(o.type) ? std::move(t) : cast_tensor(t, storage_dt(o.type));
+  return v;
+}
+
+NVal value_from_example(const NnValue& ex, const Operand& decl) {
   Dims dims = decl.dims;
   if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
-  v.t = Tensor(storage_dt(decl.type), dims);
-  if (static_cast<int64_t>(ex.data.size()) != v.t.numel())
+  Tensor t(storage_dt(decl.type), dims);
+  if (static_cast<int64_t>(ex.data.size()) != t.numel())
     fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
-  for (int64_t k = 0; k < v.t.numel(); ++k) {
+  for (int64_t k = 0; k < t.numel(); ++k) {
     const double e = ex.data[static_cast<size_t>(k)];
-    if (is_float(v.t.dt)) v.t.f[k] = round_to(v.t.dt, e);
-    else v.t.i[k] = static_cast<int64_t>(e);
+    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e);
+    else t.i[k] = static_cast<int64_t>(e);
   }
-  return v;
+  return input_value(decl, std::move(t));
 }
 
 }  // namespace
@@ -626,23 +632,13 @@ std::vector<InputDecl> nnapi_random_decls(const NModel& m) {
 // --random N: N input sets made from the declared inputs (no golden outputs), run after the model's examples.
 std::string add_random_examples(const NModel& m, const RunConfig& cfg, std::vector<Example>& examples) {
   if (cfg.random.count <= 0) return "";
-  const std::vector<InputDecl> decls = nnapi_random_decls(m);
-  std::mt19937_64 rng(cfg.random.seed);
-  for (int k = 0; k < cfg.random.count; ++k) {
-    std::vector<Value> values;
-    if (auto e = random_inputs(decls, cfg.random, rng, values); !e.empty()) return e;
+  std::vector<RandomSet> sets;
+  if (auto e = random_sets(nnapi_random_decls(m), cfg.random, sets); !e.empty()) return e;
+  for (const RandomSet& set : sets) {
     Example ex;
-    ex.name = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
-    for (size_t i = 0; i < values.size() && i < m.main.inputs.size(); ++i) {
-      const Operand& o = m.main.operands[m.main.inputs[i]];
-      NVal v;
-      v.has = true;
-      v.type = o.type;
-      v.scale = o.scale;
-      v.zp = o.zp;
-      v.t = *values[i].t;
-      ex.inputs.push_back(std::move(v));
-    }
+    ex.name = set.name;
+    for (size_t i = 0; i < set.values.size() && i < m.main.inputs.size(); ++i)
+      ex.inputs.push_back(input_value(m.main.operands[m.main.inputs[i]], *set.values[i].t));
     examples.push_back(std::move(ex));
   }
   return "";
@@ -848,16 +844,8 @@ NnapiRun run_nnapi_once(const fs::path& path, const std::vector<Value>& inputs, 
            std::to_string(m.main.inputs.size()));
     std::vector<NVal> args;
     for (size_t k = 0; k < inputs.size(); ++k) {
-      const Operand& d = m.main.operands[m.main.inputs[k]];
       if (!inputs[k].is_tensor()) fail("input " + std::to_string(k) + " is not a tensor");
-      NVal v;
-      v.has = true;
-      v.type = d.type;
-      v.scale = d.scale;
-      v.zp = d.zp;
-      v.t = *inputs[k].t;
-      if (v.t.dt != storage_dt(d.type)) v.t = cast_tensor(v.t, storage_dt(d.type));
-      args.push_back(std::move(v));
+      args.push_back(input_value(m.main.operands[m.main.inputs[k]], *inputs[k].t));
     }
     RunConfig cfg;
     cfg.limits = limits;

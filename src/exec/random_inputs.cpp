@@ -51,6 +51,17 @@ std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, st
   return random_inputs(input_decls(probe), spec, rng, out);
 }
 
+std::string random_sets(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::vector<RandomSet>& out) {
+  std::mt19937_64 rng(spec.seed);
+  for (int k = 0; k < spec.count; ++k) {
+    RandomSet set;
+    set.name = "random_" + std::to_string(k) + " (seed " + std::to_string(spec.seed) + ")";
+    if (auto e = random_inputs(decls, spec, rng, set.values); !e.empty()) return e;
+    out.push_back(std::move(set));
+  }
+  return "";
+}
+
 std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out) {
   // Given shapes first: checked against every dim the model declares, and naming the symbolic dims they fix.

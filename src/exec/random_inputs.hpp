@@ -41,6 +41,14 @@ struct RandomInputs {
 // contradicts a declared dim, a name that is no input, an input that is not a tensor).
 std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out);
+// One input set of --random N: its name ("random_3 (seed 0)") and a value per declared input.
+struct RandomSet {
+  std::string name;
+  std::vector<Value> values;
+};
+// The spec.count sets of --random, drawn in order from one generator seeded with spec.seed; "" on success, else why
+// they cannot be made (as random_inputs says).
+std::string random_sets(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::vector<RandomSet>& out);
 // The same for the data inputs of `probe`'s ONNX model.
 std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out);

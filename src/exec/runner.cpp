@@ -337,13 +337,12 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
 
 std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig& cfg, DataPlan& plan,
                             MemorySets& memory) {
-  std::mt19937_64 rng(cfg.random.seed);
-  for (int k = 0; k < cfg.random.count; ++k) {
-    std::vector<Value> values;
-    if (auto e = random_inputs(decls, cfg.random, rng, values); !e.empty()) return e;
+  std::vector<RandomSet> sets;
+  if (auto e = random_sets(decls, cfg.random, sets); !e.empty()) return e;
+  for (size_t k = 0; k < sets.size(); ++k) {
     DataSet ds;
-    ds.dir = "random_" + std::to_string(k) + " (seed " + std::to_string(cfg.random.seed) + ")";
-    memory.inputs[plan.sets.size()] = std::move(values);
+    ds.dir = sets[k].name;
+    memory.inputs[plan.sets.size()] = std::move(sets[k].values);
     plan.sets.push_back(ds);
     plan.input_keys.push_back("\x1frandom " + std::to_string(k));
     plan.covered.insert({plan.input_keys.back(), plan.pins_of(plan.sets.size() - 1, cfg)});

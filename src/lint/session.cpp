@@ -23,6 +23,7 @@
 #include "loaders/loader.hpp"
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
+#include "report/json_read.hpp"
 #include "report/merge.hpp"
 #include "report/terminal.hpp"
 #include "rules/engine.hpp"
@@ -79,55 +80,33 @@ struct BaselineEntry {
   std::string fingerprint;
 };
 
-// Members of a baseline, read as SARIF says they are: anything of another JSON type counts as absent, so that a
-// hand-edited or foreign file is read as far as it makes sense and never stops the run.
-const nlohmann::json& member(const nlohmann::json& j, const char* key) {
-  static const nlohmann::json none;
-  if (!j.is_object()) return none;
-  auto it = j.find(key);
-  return it == j.end() ? none : *it;
-}
-std::string text_of(const nlohmann::json& j, const char* key) {
-  const auto& v = member(j, key);
-  return v.is_string() ? v.get<std::string>() : std::string();
-}
-int int_of(const nlohmann::json& j, const char* key) {
-  const auto& v = member(j, key);
-  return v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= INT32_MAX ? v.get<int>() : 0;
-}
-const nlohmann::json& first_of(const nlohmann::json& j, const char* key) {
-  static const nlohmann::json none;
-  const auto& v = member(j, key);
-  return v.is_array() && !v.empty() ? v[0] : none;
-}
-
 // Reads the results of an earlier SARIF run (the ones not already absent there).
 bool read_baseline(const std::string& path, std::vector<BaselineEntry>& out, std::string& err) {
   std::string text;
   if (!read_file(path, text, err)) return false;
   const auto doc = nlohmann::json::parse(text, nullptr, false);
-  if (doc.is_discarded() || !member(doc, "runs").is_array()) {
+  if (doc.is_discarded() || !json_at(doc, "runs").is_array()) {
     err = "not a SARIF file";
     return false;
   }
   for (const auto& run : doc["runs"]) {
-    if (!member(run, "results").is_array()) continue;
+    if (!json_at(run, "results").is_array()) continue;
     for (const auto& r : run["results"]) {
-      if (!r.is_object() || text_of(r, "baselineState") == "absent") continue;
+      if (!r.is_object() || json_text(r, "baselineState") == "absent") continue;
       BaselineEntry e;
-      e.finding.rule = text_of(r, "ruleId");
+      e.finding.rule = json_text(r, "ruleId");
       Level l = Level::Warning;
-      parse_level(member(r, "level").is_string() ? text_of(r, "level") : "warning", l);
+      parse_level(json_text(r, "level", "warning"), l);
       e.finding.level = l;
-      e.finding.message = text_of(member(r, "message"), "text");
-      e.fingerprint = text_of(member(r, "partialFingerprints"), "primaryLocationLineHash");
-      const auto& loc = first_of(r, "locations");
-      const auto& phys = member(loc, "physicalLocation");
-      e.uri = text_of(member(phys, "artifactLocation"), "uri");
-      e.finding.loc.line = int_of(member(phys, "region"), "startLine");
-      e.finding.loc.column = int_of(member(phys, "region"), "startColumn");
-      e.finding.loc.node = text_of(first_of(loc, "logicalLocations"), "fullyQualifiedName");
-      e.finding.loc.pointer = text_of(member(loc, "properties"), "jsonPointer");
+      e.finding.message = json_text(json_at(r, "message"), "text");
+      e.fingerprint = json_text(json_at(r, "partialFingerprints"), "primaryLocationLineHash");
+      const auto& loc = json_first(r, "locations");
+      const auto& phys = json_at(loc, "physicalLocation");
+      e.uri = json_text(json_at(phys, "artifactLocation"), "uri");
+      e.finding.loc.line = std::max(0, json_int(json_at(phys, "region"), "startLine"));
+      e.finding.loc.column = std::max(0, json_int(json_at(phys, "region"), "startColumn"));
+      e.finding.loc.node = json_text(json_first(loc, "logicalLocations"), "fullyQualifiedName");
+      e.finding.loc.pointer = json_text(json_at(loc, "properties"), "jsonPointer");
       // A result whose node path is in the spelling of condlint 0.1 gets the fingerprint it has now, so that it still
       // matches (the occurrence number stays).
       if (const std::string now = node_path_from_legacy(e.finding.loc.node); now != e.finding.loc.node) {

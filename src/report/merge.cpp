@@ -2,6 +2,7 @@
 // whole artifacts and results: nothing is re-derived from the models, so the merge needs neither the model files
 // nor the working directory the shares ran in, and re-serialising gives the unsharded run's bytes.
 #include "report/merge.hpp"
+#include "report/json_read.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -36,24 +37,6 @@ bool parse_k_of_n(const std::string& s, int& k, int& n) {
   }
 }
 
-const json* member(const json& j, const char* key) {
-  if (!j.is_object()) return nullptr;
-  const auto it = j.find(key);
-  return it == j.end() ? nullptr : &*it;
-}
-
-// A member's value when it has the type asked for, else `otherwise`: a share's values are read, never trusted.
-std::string text_of(const json& j, const char* key, const std::string& otherwise = "") {
-  const json* v = member(j, key);
-  return v && v->is_string() ? v->get<std::string>() : otherwise;
-}
-int int_of(const json& j, const char* key) {
-  const json* v = member(j, key);
-  return v && v->is_number_integer() && v->get<int64_t>() >= INT32_MIN && v->get<int64_t>() <= INT32_MAX
-             ? static_cast<int>(v->get<int64_t>())
-             : 0;
-}
-
 // Deeper than any report condlint writes (SARIF nests about ten levels): a deeper document is not a share, and
 // writing its values back out would recurse once per level.
 constexpr int kMaxDepth = 64;
@@ -73,22 +56,22 @@ std::string open_share(const ShardReport& r, Share& s, std::string& kind) {
     return r.name + ": nested deeper than " + std::to_string(kMaxDepth) + " levels: not a condlint report";
   }
   const json* version = nullptr;
-  if (const json* runs = member(s.doc, "runs")) {
+  if (const json* runs = json_find(s.doc, "runs")) {
     kind = "sarif";
     if (!runs->is_array() || runs->size() != 1) return r.name + ": a condlint SARIF report has exactly one run";
     const json& run = (*runs)[0];
-    const json* tool = member(run, "tool");
-    const json* driver = tool ? member(*tool, "driver") : nullptr;
-    const json* name = driver ? member(*driver, "name") : nullptr;
+    const json* tool = json_find(run, "tool");
+    const json* driver = tool ? json_find(*tool, "driver") : nullptr;
+    const json* name = driver ? json_find(*driver, "name") : nullptr;
     if (!name || *name != "condlint") return r.name + ": not a condlint SARIF report";
-    version = member(*driver, "version");
-    if (const json* props = member(run, "properties")) s.block = member(*props, "condlint.shard");
-  } else if (member(s.doc, "files") && member(s.doc, "tool")) {
+    version = json_find(*driver, "version");
+    if (const json* props = json_find(run, "properties")) s.block = json_find(*props, "condlint.shard");
+  } else if (json_find(s.doc, "files") && json_find(s.doc, "tool")) {
     kind = "json";
-    const json* name = member(s.doc["tool"], "name");
+    const json* name = json_find(s.doc["tool"], "name");
     if (!name || *name != "condlint") return r.name + ": not a condlint JSON report";
-    version = member(s.doc["tool"], "version");
-    s.block = member(s.doc, "shard");
+    version = json_find(s.doc["tool"], "version");
+    s.block = json_find(s.doc, "shard");
   } else {
     return r.name + ": neither a condlint SARIF nor a condlint JSON report";
   }
@@ -97,14 +80,14 @@ std::string open_share(const ShardReport& r, Share& s, std::string& kind) {
            ", this is condlint " + CONDLINT_VERSION + ": lint every share with the same condlint";
   if (!s.block || !s.block->is_object())
     return r.name + ": not the report of a share (written without `lint --shard K/N`)";
-  const json* shard = member(*s.block, "shard");
+  const json* shard = json_find(*s.block, "shard");
   if (!shard || !shard->is_string() || !parse_k_of_n(shard->get<std::string>(), s.k, s.n))
     return r.name + ": its shard bookkeeping is damaged (no K/N)";
   for (const char* key : {"run", "failOn"})
-    if (const json* v = member(*s.block, key); !v || !v->is_string())
+    if (const json* v = json_find(*s.block, key); !v || !v->is_string())
       return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
   for (const char* key : {"totalFiles", "inputErrors", "maxWarnings"})
-    if (const json* v = member(*s.block, key); !v || !v->is_number_integer())
+    if (const json* v = json_find(*s.block, key); !v || !v->is_number_integer())
       return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
   return {};
 }
@@ -140,11 +123,11 @@ bool level_at_least(const json& level, const std::string& fail_on) {
 // Counts a result (SARIF) or finding (JSON) for the exit code, as `lint` does: suppressed and absent results never
 // count, and with a baseline only new ones fail.
 void count(const json& r, bool baseline, const ExitPolicy& p, size_t& failing, size_t& warnings) {
-  if (member(r, "suppressions")) return;
-  const json* state = member(r, "baselineState");
+  if (json_find(r, "suppressions")) return;
+  const json* state = json_find(r, "baselineState");
   if (state && *state == "absent") return;
   if (baseline && !(state && *state == "new")) return;
-  const json* level = member(r, "level");
+  const json* level = json_find(r, "level");
   if (!level) return;
   if (level_at_least(*level, p.fail_on)) ++failing;
   if (*level == "warning") ++warnings;
@@ -176,23 +159,23 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
     if (s.k == 1) first = &s;
     json& run = s.doc["runs"][0];
     const json& b = *s.block;
-    const json* jfiles = member(b, "files");
-    const json* arts = member(run, "artifacts");
-    const json* results = member(run, "results");
-    const json* invs = member(run, "invocations");
+    const json* jfiles = json_find(b, "files");
+    const json* arts = json_find(run, "artifacts");
+    const json* results = json_find(run, "results");
+    const json* invs = json_find(run, "invocations");
     if (!jfiles || !jfiles->is_array() || !arts || !arts->is_array() || !results || !results->is_array() || !invs ||
         !invs->is_array() || invs->size() != 1)
       return damaged(s, "no files, artifacts, results or invocation");
     if (jfiles->size() != arts->size()) return damaged(s, "files and artifacts differ in number");
     const json& inv = (*invs)[0];
-    const json* notes = member(inv, "toolExecutionNotifications");
+    const json* notes = json_find(inv, "toolExecutionNotifications");
     const size_t n_notes = notes && notes->is_array() ? notes->size() : 0;
     size_t next_note = b["inputErrors"].get<size_t>(), next_result = 0;
     if (next_note > n_notes) return damaged(s, "fewer notifications than input errors");
     for (size_t i = 0; i < jfiles->size(); ++i) {
       const json& jf = (*jfiles)[i];
-      const json* pos = member(jf, "position");
-      const json* nres = member(jf, "results");
+      const json* pos = json_find(jf, "position");
+      const json* nres = json_find(jf, "results");
       if (!pos || !pos->is_number_unsigned() || !nres || !nres->is_number_unsigned()) return damaged(s, "a file entry");
       FileBlock fb;
       fb.position = pos->get<size_t>();
@@ -203,15 +186,15 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
       if (next_result + n > results->size()) return damaged(s, "fewer results than its files announce");
       for (size_t j = 0; j < n; ++j) fb.results.push_back((*results)[next_result + j]);
       next_result += n;
-      if (const json* nt = member(jf, "notified"); nt && *nt == true) {
+      if (const json* nt = json_find(jf, "notified"); nt && *nt == true) {
         if (next_note >= n_notes) return damaged(s, "fewer notifications than failed files");
         fb.notification = (*notes)[next_note++];
       }
       files.push_back(std::move(fb));
     }
     if (next_note != n_notes) return damaged(s, "more notifications than failed files");
-    const json* abs = member(b, "absentBaseline");
-    const json* mat = member(b, "matchedBaseline");
+    const json* abs = json_find(b, "absentBaseline");
+    const json* mat = json_find(b, "matchedBaseline");
     if (!abs || !abs->is_array() || !mat || !mat->is_array()) return damaged(s, "no baseline bookkeeping");
     if (next_result + abs->size() != results->size()) return damaged(s, "results and absent baseline results differ");
     for (size_t j = 0; j < abs->size(); ++j) {
@@ -220,8 +203,8 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
     }
     for (const json& m : *mat)
       if (m.is_number_unsigned()) matched.insert(m.get<size_t>());
-    const json* ov = member(inv, "ruleConfigurationOverrides");
-    const json* ov1 = member(shares.front().doc["runs"][0]["invocations"][0], "ruleConfigurationOverrides");
+    const json* ov = json_find(inv, "ruleConfigurationOverrides");
+    const json* ov1 = json_find(shares.front().doc["runs"][0]["invocations"][0], "ruleConfigurationOverrides");
     if ((ov == nullptr) != (ov1 == nullptr) || (ov && *ov != *ov1))
       return s.src->name + " and " + shares.front().src->name + " ran with different rule configurations";
   }
@@ -229,12 +212,12 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
 
   const Share& base = *first;
   const json& b1 = *base.block;
-  const bool baseline = member(b1, "baseline") && b1["baseline"] == true;
+  const bool baseline = json_find(b1, "baseline") && b1["baseline"] == true;
   json run = base.doc["runs"][0];
   json artifacts = json::array(), results = json::array(), notifications = json::array();
   const json& inv1 = run["invocations"][0];
   const size_t input_errors = b1["inputErrors"].get<size_t>();
-  if (const json* notes = member(inv1, "toolExecutionNotifications"))
+  if (const json* notes = json_find(inv1, "toolExecutionNotifications"))
     for (size_t i = 0; i < input_errors; ++i) notifications.push_back((*notes)[i]);
   bool io_failure = input_errors > 0;
   for (size_t i = 0; i < files.size(); ++i) {
@@ -284,18 +267,18 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
 
 Finding finding_of(const json& x, const std::string& file_path) {
   Finding f;
-  f.rule = text_of(x, "rule");
-  f.name = text_of(x, "name");
-  parse_level(text_of(x, "level", "error"), f.level);
-  f.message = text_of(x, "message");
-  const json* where = member(x, "location");
+  f.rule = json_text(x, "rule");
+  f.name = json_text(x, "name");
+  parse_level(json_text(x, "level", "error"), f.level);
+  f.message = json_text(x, "message");
+  const json* where = json_find(x, "location");
   const json loc = where && where->is_object() ? *where : json::object();
-  const std::string path = text_of(loc, "path");
+  const std::string path = json_text(loc, "path");
   if (path != file_path) f.loc.file = path;
-  f.loc.node = text_of(loc, "node");
-  f.loc.line = int_of(loc, "line");
-  f.loc.column = int_of(loc, "column");
-  f.loc.pointer = text_of(loc, "pointer");
+  f.loc.node = json_text(loc, "node");
+  f.loc.line = json_int(loc, "line");
+  f.loc.column = json_int(loc, "column");
+  f.loc.pointer = json_text(loc, "pointer");
   return f;
 }
 
@@ -306,7 +289,7 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
   const Share* first = nullptr;
   for (Share& s : shares) {
     if (s.k == 1) first = &s;
-    const json* pos = member(*s.block, "positions");
+    const json* pos = json_find(*s.block, "positions");
     const json& jfiles = s.doc["files"];
     if (!pos || !pos->is_array() || !jfiles.is_array() || pos->size() != jfiles.size())
       return damaged(s, "positions and files differ in number");
@@ -322,21 +305,21 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
 
   const Share& base = *first;
   const json& b1 = *base.block;
-  const bool baseline = member(b1, "baseline") && b1["baseline"] == true;
+  const bool baseline = json_find(b1, "baseline") && b1["baseline"] == true;
   const ExitPolicy recorded = recorded_policy(base);
   out.policy = policy.value_or(recorded);
   out.io_failure = b1["inputErrors"].get<size_t>() > 0;
   json merged = json::array();
   size_t errors = 0, warnings = 0, notes = 0;
   for (auto& [p, f] : files) {
-    if (member(f, "error")) out.io_failure = true;
+    if (json_find(f, "error")) out.io_failure = true;
     FileResult fr;
-    fr.path = text_of(f, "path");
-    fr.format = text_of(f, "format");
-    fr.io_error = text_of(f, "error");
-    if (const json* fs = member(f, "findings"); fs && fs->is_array())
+    fr.path = json_text(f, "path");
+    fr.format = json_text(f, "format");
+    fr.io_error = json_text(f, "error");
+    if (const json* fs = json_find(f, "findings"); fs && fs->is_array())
       for (const json& x : *fs) {
-        const std::string level = text_of(x, "level");
+        const std::string level = json_text(x, "level");
         errors += level == "error";
         warnings += level == "warning";
         notes += level == "note";
