@@ -4,13 +4,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <nlohmann/json.hpp>
 #include <chrono>
 #include <thread>
 
@@ -19,13 +19,12 @@
 namespace condlint::lint {
 
 namespace fs = std::filesystem;
-using json = nlohmann::json;
 
 namespace {
 
 constexpr uint64_t kK1 = 0xa0761d6478bd642full, kK2 = 0xe7037ed1a0b428dbull, kK3 = 0x8ebc6af09c88c6e3ull,
                    kK4 = 0x589965cc75374cc3ull;
-constexpr const char* kMagic = "condlint-cache 2";
+constexpr const char* kMagic = "condlint-cache 3";
 constexpr const char* kListing = "dir-listing:";
 
 uint64_t mum(uint64_t x, uint64_t y) {
@@ -91,31 +90,81 @@ std::string identity_of(const std::string& path) {
   return buf;
 }
 
-json finding_json(const Finding& f) {
+// The body of an entry is a sequence of fields, each its length in decimal, ':' and its bytes; numbers are
+// fields holding their decimal text. Reading it costs a pass over the bytes, and every length and count is checked
+// against what is left, so a damaged entry is refused, never read past its end.
+class FieldWriter {
+ public:
+  void str(std::string_view s) {
+    out_ += std::to_string(s.size());
+    out_ += ':';
+    out_ += s;
+  }
+  void num(int64_t v) { str(std::to_string(v)); }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class FieldReader {
+ public:
+  explicit FieldReader(std::string_view body) : rest_(body) {}
+  bool str(std::string& out) {
+    std::string_view v;
+    if (!view(v)) return false;
+    out.assign(v);
+    return true;
+  }
+  template <typename Int>
+  bool num(Int& out) {
+    std::string_view v;
+    if (!view(v) || v.empty()) return false;
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    return ec == std::errc() && end == v.data() + v.size();
+  }
+  // A count of items that each take at least `min_bytes` of what is left.
+  bool count(size_t& out, size_t min_bytes) { return num(out) && out <= rest_.size() / min_bytes; }
+  bool done() const { return rest_.empty(); }
+
+ private:
+  bool view(std::string_view& v) {
+    const size_t colon = rest_.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 12) return false;
+    size_t n = 0;
+    const auto [end, ec] = std::from_chars(rest_.data(), rest_.data() + colon, n);
+    if (ec != std::errc() || end != rest_.data() + colon || n > rest_.size() - colon - 1) return false;
+    v = rest_.substr(colon + 1, n);
+    rest_.remove_prefix(colon + 1 + n);
+    return true;
+  }
+  std::string_view rest_;
+};
+
+constexpr size_t kFindingFields = 12;
+
+void write_finding(FieldWriter& w, const Finding& f) {
   const auto& l = f.loc;
-  return json::array({f.rule, f.name, std::string(to_string(f.level)), f.message, l.file, l.node, l.line, l.column,
-                      l.offset, l.graph, l.node_index, l.pointer});
+  w.str(f.rule);
+  w.str(f.name);
+  w.str(to_string(f.level));
+  w.str(f.message);
+  w.str(l.file);
+  w.str(l.node);
+  w.num(l.line);
+  w.num(l.column);
+  w.num(l.offset);
+  w.num(l.graph);
+  w.num(l.node_index);
+  w.str(l.pointer);
 }
 
-bool finding_from(const json& j, Finding& f) {
-  if (!j.is_array() || j.size() != 12) return false;
-  for (size_t i : {0, 1, 2, 3, 4, 5, 11})
-    if (!j[i].is_string()) return false;
-  for (size_t i : {6, 7, 8, 9, 10})
-    if (!j[i].is_number_integer()) return false;
-  f.rule = j[0].get<std::string>();
-  f.name = j[1].get<std::string>();
-  if (!parse_level(j[2].get<std::string>(), f.level)) return false;
-  f.message = j[3].get<std::string>();
-  f.loc.file = j[4].get<std::string>();
-  f.loc.node = j[5].get<std::string>();
-  f.loc.line = j[6].get<int>();
-  f.loc.column = j[7].get<int>();
-  f.loc.offset = j[8].get<int64_t>();
-  f.loc.graph = j[9].get<int>();
-  f.loc.node_index = j[10].get<int>();
-  f.loc.pointer = j[11].get<std::string>();
-  return true;
+bool read_finding(FieldReader& r, Finding& f) {
+  std::string level;
+  auto& l = f.loc;
+  return r.str(f.rule) && r.str(f.name) && r.str(level) && parse_level(level, f.level) && r.str(f.message) &&
+         r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.offset) && r.num(l.graph) &&
+         r.num(l.node_index) && r.str(l.pointer);
 }
 
 }  // namespace
@@ -284,14 +333,29 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
   const std::string header = std::string(kMagic) + " " + CONDLINT_VERSION + " ";
   const std::string_view body = std::string_view(text).substr(nl + 1);
   if (text.compare(0, nl, header + hash_bytes(body)) != 0) return judge(true);
-  const json doc = json::parse(body, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || doc.value("entry", "") != probe.entry ||
-      doc.value("model", "") != model_path)
+  FieldReader in(body);
+  std::string entry, model, stored_identity, stored_content;
+  size_t ndeps = 0;
+  if (!in.str(entry) || !in.str(model) || !in.str(stored_identity) || !in.str(stored_content) || entry != probe.entry ||
+      model != model_path || stored_content.empty() || !in.count(ndeps, 6))
     return judge(true);
-  const json deps = doc.value("deps", json());
-  const json findings = doc.value("findings", json()), suppressed = doc.value("suppressed", json());
-  const std::string stored_identity = doc.value("identity", ""), stored_content = doc.value("content", "");
-  if (!deps.is_array() || !findings.is_array() || !suppressed.is_array() || stored_content.empty()) return judge(true);
+  struct Dep {
+    std::string path, identity, state;
+  };
+  std::vector<Dep> deps(ndeps);
+  for (Dep& d : deps)
+    if (!in.str(d.path) || !in.str(d.identity) || !in.str(d.state)) return judge(true);
+  CachedResult r;
+  size_t nfindings = 0, nsuppressed = 0;
+  if (!in.count(nfindings, 2 * kFindingFields)) return judge(true);
+  r.findings.resize(nfindings);
+  for (Finding& f : r.findings)
+    if (!read_finding(in, f)) return judge(true);
+  if (!in.count(nsuppressed, 2 * kFindingFields + 4)) return judge(true);
+  r.suppressed.resize(nsuppressed);
+  for (SuppressedFinding& s : r.suppressed)
+    if (!read_finding(in, s.finding) || !in.str(s.kind) || !in.str(s.justification)) return judge(true);
+  if (!in.done()) return judge(true);
   // The model: its identity vouches for its bytes, else its bytes are hashed again.
   if (probe.identity.empty() || probe.identity != stored_identity) {
     const auto content = hash_file(model_path);
@@ -302,32 +366,16 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
     probe.content = stored_content;
   }
   std::string base;
-  for (const json& d : deps) {
-    if (!d.is_array() || d.size() != 3 || !d[0].is_string() || !d[1].is_string() || !d[2].is_string())
-      return judge(true);
-    const std::string dep = d[0].get<std::string>(), identity = d[1].get<std::string>();
-    if (dep.rfind(kListing, 0) != 0) {
-      const std::string now = identity_of(dep);
-      if (!identity.empty() && now == identity) continue;
+  for (const Dep& d : deps) {
+    if (d.path.rfind(kListing, 0) != 0) {
+      const std::string now = identity_of(d.path);
+      if (!d.identity.empty() && now == d.identity) continue;
       struct stat st {};
-      if (d[2] == "absent" && ::stat(dep.c_str(), &st) != 0 && errno == ENOENT) continue;  // still not there
+      if (d.state == "absent" && ::stat(d.path.c_str(), &st) != 0 && errno == ENOENT) continue;  // still not there
     }
     if (base.empty()) base = model_dir(model_path).string();
-    const auto state = dependency_state(dep, base);
-    if (!state || *state != d[2].get<std::string>()) return judge(false);
-  }
-  CachedResult r;
-  for (const json& f : findings) {
-    r.findings.emplace_back();
-    if (!finding_from(f, r.findings.back())) return judge(true);
-  }
-  for (const json& s : suppressed) {
-    if (!s.is_array() || s.size() != 3 || !s[1].is_string() || !s[2].is_string()) return judge(true);
-    SuppressedFinding sf;
-    if (!finding_from(s[0], sf.finding)) return judge(true);
-    sf.kind = s[1].get<std::string>();
-    sf.justification = s[2].get<std::string>();
-    r.suppressed.push_back(std::move(sf));
+    const auto state = dependency_state(d.path, base);
+    if (!state || *state != d.state) return judge(false);
   }
   ++stats_.reused;
   return r;
@@ -343,24 +391,30 @@ void ResultCache::store(Probe& probe, const std::vector<std::string>& dependenci
     probe.content = *content;
   }
   const std::string base = model_dir(probe.model).string();
-  json deps = json::array();
+  std::vector<std::string> deps;  // path, identity, state of each
   for (const auto& d : dependencies) {
-    const std::string identity = d.rfind(kListing, 0) == 0 ? "" : identity_of(d);
+    // The identity is taken before the bytes are hashed: a change while hashing leaves it stale, never vouching.
+    std::string identity = d.rfind(kListing, 0) == 0 ? "" : identity_of(d);
     const auto state = dependency_state(d, base);
     if (!state) {
       ++stats_.not_stored;
       return;
     }
-    deps.push_back(json::array({d, identity, *state}));
+    deps.insert(deps.end(), {d, std::move(identity), *state});
   }
-  json findings = json::array(), suppressed = json::array();
-  for (const auto& f : r.findings) findings.push_back(finding_json(f));
-  for (const auto& s : r.suppressed)
-    suppressed.push_back(json::array({finding_json(s.finding), s.kind, s.justification}));
-  const json doc{{"entry", probe.entry},     {"model", probe.model}, {"identity", probe.identity},
-                 {"content", probe.content}, {"deps", deps},         {"findings", findings},
-                 {"suppressed", suppressed}};
-  const std::string body = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+  FieldWriter w;
+  for (const std::string* f : {&probe.entry, &probe.model, &probe.identity, &probe.content}) w.str(*f);
+  w.num(static_cast<int64_t>(dependencies.size()));
+  for (const auto& d : deps) w.str(d);
+  w.num(static_cast<int64_t>(r.findings.size()));
+  for (const auto& f : r.findings) write_finding(w, f);
+  w.num(static_cast<int64_t>(r.suppressed.size()));
+  for (const auto& s : r.suppressed) {
+    write_finding(w, s.finding);
+    w.str(s.kind);
+    w.str(s.justification);
+  }
+  const std::string body = w.take();
   const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;
   if (!write_atomically((fs::path(dir_) / probe.entry).string(), text)) {
     ++stats_.write_errors;

@@ -4,10 +4,10 @@
 //
 // One entry per model and context: DIR/<32 hex>, named by a hash of the condlint version, the context (rules,
 // configuration) and the model's path. It holds the hash of the model's bytes and of each dependency's, and the
-// findings: a header line (format version, condlint version, digest of the body), then the body (JSON). An entry
-// that does not parse, whose digest, version, name or path differs, or whose hashes no longer match the files is
-// not used: the model is judged again and the entry replaced. Entries are written to a temporary name and renamed,
-// so a process sharing DIR never reads half an entry.
+// findings: a header line (format version, condlint version, digest of the body), then the body (length-prefixed
+// fields, see cache.cpp). An entry that does not parse, whose digest, version, name or path differs, or whose hashes
+// no longer match the files is not used: the model is judged again and the entry replaced. Entries are written to a
+// temporary name and renamed, so a process sharing DIR never reads half an entry.
 //
 // Hashing a file costs about as much as parsing it, so an entry also records each file's identity (device, inode,
 // size, modification and change times in ns) when it hashed it: a file whose identity is unchanged is not read
