@@ -1,53 +1,59 @@
 // JSON report: the contract in schemas/report.schema.json.
-#include <nlohmann/json.hpp>
-
+#include "report/json_stream.hpp"
 #include "report/report.hpp"
 
 namespace condlint {
 
-void write_json(std::ostream& os, const RunResult& r) {
+namespace {
+
+// Members are written in the order nlohmann::json keeps them (sorted by name), which the report always had.
+void write_finding(JsonStream& out, const Finding& x, const std::string& file, const ResultInfo* info) {
+  out.begin_object();
+  if (info && !info->baseline.empty()) out.member("baselineState", info->baseline);
+  out.member("level", to_string(x.level)).key("location").begin_object();
+  if (x.loc.line > 0) out.member("column", x.loc.column).member("line", x.loc.line);
+  out.member("node", x.loc.node).member("path", x.loc.file.empty() ? file : x.loc.file);
+  if (!x.loc.pointer.empty()) out.member("pointer", x.loc.pointer);
+  out.end_object().member("message", x.message).member("name", x.name).member("rule", x.rule);
+  out.end_object();
+}
+
+nlohmann::json shard_block(const RunResult& r) {
   using nlohmann::json;
-  json files = json::array();
+  const ShardInfo& sh = *r.run.shard;
+  json positions = json::array();
+  for (size_t i = 0; i < r.files.size(); ++i) positions.push_back(i < sh.positions.size() ? sh.positions[i] : i);
+  return json{{"shard", std::to_string(sh.index) + "/" + std::to_string(sh.count)},
+              {"run", sh.run},
+              {"totalFiles", sh.total_files},
+              {"positions", positions},
+              {"inputErrors", sh.input_errors},
+              {"baseline", r.run.has_baseline},
+              {"failOn", sh.fail_on},
+              {"maxWarnings", sh.max_warnings}};
+}
+
+}  // namespace
+
+void write_json(std::ostream& os, const RunResult& r) {
+  JsonStream out(os);
+  out.begin_object().key("files").begin_array();
   for (const auto& f : r.files) {
-    json jf{{"path", f.path}, {"format", f.format}, {"findings", json::array()}};
-    if (!f.io_error.empty()) jf["error"] = f.io_error;
-    for (size_t i = 0; i < f.findings.size(); ++i) {
-      const Finding& x = f.findings[i];
-      json loc{{"path", x.loc.file.empty() ? f.path : x.loc.file}, {"node", x.loc.node}};
-      if (x.loc.line > 0) {
-        loc["line"] = x.loc.line;
-        loc["column"] = x.loc.column;
-      }
-      if (!x.loc.pointer.empty()) loc["pointer"] = x.loc.pointer;
-      json jx{{"rule", x.rule},
-              {"name", x.name},
-              {"level", std::string(to_string(x.level))},
-              {"message", x.message},
-              {"location", loc}};
-      if (i < f.info.size() && !f.info[i].baseline.empty()) jx["baselineState"] = f.info[i].baseline;
-      jf["findings"].push_back(std::move(jx));
-    }
-    files.push_back(std::move(jf));
+    out.begin_object();
+    if (!f.io_error.empty()) out.member("error", f.io_error);
+    out.key("findings").begin_array();
+    for (size_t i = 0; i < f.findings.size(); ++i)
+      write_finding(out, f.findings[i], f.path, i < f.info.size() ? &f.info[i] : nullptr);
+    out.end_array().member("format", f.format).member("path", f.path).end_object();
   }
+  out.end_array();
+  if (r.run.shard) out.key("shard").value(shard_block(r));
   const Summary s = summarize(r);
-  json doc{{"tool", {{"name", "condlint"}, {"version", CONDLINT_VERSION}}},
-           {"files", files},
-           {"summary", {{"files", s.files}, {"errors", s.errors}, {"warnings", s.warnings}, {"notes", s.notes}}}};
-  if (r.run.shard) {
-    const ShardInfo& sh = *r.run.shard;
-    json positions = json::array();
-    for (size_t i = 0; i < r.files.size(); ++i) positions.push_back(i < sh.positions.size() ? sh.positions[i] : i);
-    doc["shard"] = json{{"shard", std::to_string(sh.index) + "/" + std::to_string(sh.count)},
-                        {"run", sh.run},
-                        {"totalFiles", sh.total_files},
-                        {"positions", positions},
-                        {"inputErrors", sh.input_errors},
-                        {"baseline", r.run.has_baseline},
-                        {"failOn", sh.fail_on},
-                        {"maxWarnings", sh.max_warnings}};
-  }
-  // Invalid UTF-8 from a hostile file must not abort the report: replace it.
-  os << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  out.key("summary").begin_object().member("errors", s.errors).member("files", s.files);
+  out.member("notes", s.notes).member("warnings", s.warnings).end_object();
+  out.key("tool").begin_object().member("name", "condlint").member("version", CONDLINT_VERSION).end_object();
+  out.end_object();
+  out.finish();
 }
 
 }  // namespace condlint

@@ -2,7 +2,10 @@
 // Everything comes from RunResult; nothing here depends on a model format.
 #include <nlohmann/json.hpp>
 
+#include <map>
+
 #include "report/embedded.hpp"
+#include "report/json_stream.hpp"
 #include "report/report.hpp"
 
 #ifndef CONDLINT_INFORMATION_URI
@@ -73,45 +76,154 @@ std::string mime_of(const std::string& format, const std::string& path) {
   return "application/octet-stream";
 }
 
-int rule_index(const std::string& id) {
-  const auto& rules = all_rules();
-  for (size_t i = 0; i < rules.size(); ++i)
-    if (rules[i]->id == id) return static_cast<int>(i);
-  return -1;
-}
+// A rule's place in the driver's rules array, by id.
+class RuleIndex {
+ public:
+  RuleIndex() {
+    const auto& rules = all_rules();
+    for (size_t i = 0; i < rules.size(); ++i) index_.emplace(rules[i]->id, static_cast<int>(i));
+  }
+  int operator()(const std::string& id) const {
+    const auto it = index_.find(id);
+    return it == index_.end() ? -1 : it->second;
+  }
 
-json location_of(const Finding& x, const std::string& uri, int artifact_index, int64_t file_size) {
-  json art{{"uri", uri}};
-  if (artifact_index >= 0) art["index"] = artifact_index;
-  json phys{{"artifactLocation", art}};
+ private:
+  std::map<std::string_view, int, std::less<>> index_;
+};
+
+void write_location(JsonStream& out, const Finding& x, const std::string& uri, int artifact_index, int64_t file_size) {
+  out.begin_object().key("physicalLocation").begin_object();
+  out.key("artifactLocation").begin_object().member("uri", uri);
+  if (artifact_index >= 0) out.member("index", artifact_index);
+  out.end_object().key("region").begin_object();
   if (x.loc.line > 0) {
-    json region{{"startLine", x.loc.line}};
-    if (x.loc.column > 0) region["startColumn"] = x.loc.column;
-    phys["region"] = region;
+    out.member("startLine", x.loc.line);
+    if (x.loc.column > 0) out.member("startColumn", x.loc.column);
   } else {
     // No lines (binary ONNX): the whole file as a binary region; the node path is in logicalLocations.
-    json region{{"byteOffset", 0}};
-    if (file_size >= 0) region["byteLength"] = file_size;
-    phys["region"] = region;
+    out.member("byteOffset", 0);
+    if (file_size >= 0) out.member("byteLength", file_size);
   }
-  json loc{{"physicalLocation", phys}};
+  out.end_object().end_object();
   if (!x.loc.node.empty()) {
-    json logical{{"fullyQualifiedName", x.loc.node}};
     const auto slash = x.loc.node.rfind('/');
-    logical["name"] = slash == std::string::npos ? x.loc.node : x.loc.node.substr(slash + 1);
-    loc["logicalLocations"] = json::array({logical});
+    out.key("logicalLocations").begin_array().begin_object().member("fullyQualifiedName", x.loc.node);
+    out.member("name", slash == std::string::npos ? std::string_view(x.loc.node)
+                                                  : std::string_view(x.loc.node).substr(slash + 1));
+    out.end_object().end_array();
   }
-  if (!x.loc.pointer.empty()) loc["properties"] = json{{"jsonPointer", x.loc.pointer}};
-  return loc;
+  if (!x.loc.pointer.empty()) out.key("properties").begin_object().member("jsonPointer", x.loc.pointer).end_object();
+  out.end_object();
 }
 
-json result_of(const Finding& x, const std::string& uri, int artifact_index, int64_t size, const ResultInfo& info) {
-  json r{{"ruleId", x.rule}, {"level", sarif_level(x.level)}, {"message", {{"text", sentence(x.message)}}}};
-  if (const int idx = rule_index(x.rule); idx >= 0) r["ruleIndex"] = idx;
-  r["locations"] = json::array({location_of(x, uri, artifact_index, size)});
-  if (!info.fingerprint.empty()) r["partialFingerprints"] = json{{"primaryLocationLineHash", info.fingerprint}};
-  if (!info.baseline.empty()) r["baselineState"] = info.baseline;
-  return r;
+// One result; `suppression` adds its suppressions array.
+void write_result(JsonStream& out, const RuleIndex& rule_index, const Finding& x, const std::string& uri,
+                  int artifact_index, int64_t size, const ResultInfo& info,
+                  const SuppressedFinding* suppression = nullptr) {
+  out.begin_object().member("ruleId", x.rule).member("level", sarif_level(x.level));
+  out.key("message").begin_object().member("text", sentence(x.message)).end_object();
+  if (const int idx = rule_index(x.rule); idx >= 0) out.member("ruleIndex", idx);
+  out.key("locations").begin_array();
+  write_location(out, x, uri, artifact_index, size);
+  out.end_array();
+  if (!info.fingerprint.empty())
+    out.key("partialFingerprints").begin_object().member("primaryLocationLineHash", info.fingerprint).end_object();
+  if (!info.baseline.empty()) out.member("baselineState", info.baseline);
+  if (suppression) {
+    out.key("suppressions").begin_array().begin_object();
+    out.member("kind", suppression->kind).member("status", "accepted");
+    if (!suppression->justification.empty()) out.member("justification", suppression->justification);
+    out.end_object().end_array();
+  }
+  out.end_object();
+}
+
+void write_rules(JsonStream& out) {
+  out.begin_array();
+  for (const RuleDef* d : all_rules()) {
+    const std::string_view page = embedded::rule_page(d->id);
+    std::string full = page_section(page, "What it checks");
+    if (full.empty()) full = std::string(d->summary);
+    out.begin_object().member("id", d->id).member("name", d->name);
+    out.key("shortDescription").begin_object().member("text", sentence(std::string(d->summary))).end_object();
+    out.key("fullDescription").begin_object().member("text", sentence(full)).end_object();
+    out.key("defaultConfiguration").begin_object().member("level", sarif_level(d->level)).end_object();
+    out.key("properties").begin_object().key("tags").value(formats_tags(d->formats));
+    out.member("precision", "very-high");
+    out.member("problem.severity", d->level == Level::Error     ? "error"
+                                   : d->level == Level::Warning ? "warning"
+                                                                : "recommendation");
+    out.end_object().key("help").begin_object();
+    if (!page.empty()) out.member("text", page).member("markdown", page);
+    else out.member("text", sentence(std::string(d->summary)));
+    out.end_object().end_object();
+  }
+  out.end_array();
+}
+
+void write_invocation(JsonStream& out, const RunResult& r, const RuleIndex& rule_index) {
+  out.begin_object().member("executionSuccessful", r.run.execution_successful).member("exitCode", r.run.exit_code);
+  if (!r.run.overrides.empty()) {
+    out.key("ruleConfigurationOverrides").begin_array();
+    for (const auto& o : r.run.overrides) {
+      out.begin_object().key("descriptor").begin_object().member("id", o.rule);
+      if (const int idx = rule_index(o.rule); idx >= 0) out.member("index", idx);
+      out.end_object().key("configuration").begin_object();
+      if (o.level == Level::Off) out.member("enabled", false);
+      else out.member("level", sarif_level(o.level));
+      out.end_object().end_object();
+    }
+    out.end_array();
+  }
+  if (!r.run.notifications.empty()) {
+    out.key("toolExecutionNotifications").begin_array();
+    for (const auto& n : r.run.notifications) {
+      out.begin_object().member("level", "error");
+      out.key("message").begin_object().member("text", sentence(n)).end_object().end_object();
+    }
+    out.end_array();
+  }
+  out.end_object();
+}
+
+void write_artifacts(JsonStream& out, const RunResult& r, const std::vector<std::string>& uris) {
+  out.begin_array();
+  for (size_t i = 0; i < r.files.size(); ++i) {
+    const FileResult& f = r.files[i];
+    out.begin_object().key("location").begin_object().member("uri", uris[i]).end_object();
+    out.member("mimeType", mime_of(f.format, f.path));
+    out.key("roles").begin_array().value("analysisTarget").end_array();
+    if (f.size >= 0) out.member("length", f.size);
+    out.end_object();
+  }
+  out.end_array();
+}
+
+void write_results(JsonStream& out, const RunResult& r, const std::vector<std::string>& uris,
+                   const RuleIndex& rule_index) {
+  CodePointColumns columns;  // byte columns (loaders) -> code points (run.columnKind)
+  auto in_code_points = [&](Finding x, const std::string& file) {
+    if (x.loc.line > 0 && x.loc.column > 1) x.loc.column = columns.column(file, x.loc.line, x.loc.column);
+    return x;
+  };
+  // A finding in this file refers to its artifact; one in another file (a .bin, external data) by its URI alone.
+  auto one = [&](const FileResult& f, size_t index, const Finding& finding, const ResultInfo& info,
+                 const SuppressedFinding* suppression) {
+    const bool other_file = !finding.loc.file.empty() && finding.loc.file != f.path;
+    const Finding x = in_code_points(finding, other_file ? finding.loc.file : f.path);
+    if (other_file) write_result(out, rule_index, x, artifact_uri(x.loc.file), -1, -1, info, suppression);
+    else write_result(out, rule_index, x, uris[index], static_cast<int>(index), f.size, info, suppression);
+  };
+  out.begin_array();
+  for (size_t index = 0; index < r.files.size(); ++index) {
+    const FileResult& f = r.files[index];
+    for (size_t i = 0; i < f.findings.size(); ++i)
+      one(f, index, f.findings[i], i < f.info.size() ? f.info[i] : ResultInfo{}, nullptr);
+    for (const auto& s : f.suppressed) one(f, index, s.finding, s.info, &s);
+  }
+  for (const auto& a : r.run.absent) write_result(out, rule_index, a.finding, a.uri, -1, -1, {a.fingerprint, "absent"});
+  out.end_array();
 }
 
 // The share's bookkeeping for `condlint merge` (ShardInfo): per file its place in the unsharded run, how many
@@ -143,96 +255,29 @@ json shard_block(const RunResult& r) {
 }  // namespace
 
 void write_sarif(std::ostream& os, const RunResult& r) {
-  json rules = json::array();
-  for (const RuleDef* d : all_rules()) {
-    const std::string_view page = embedded::rule_page(d->id);
-    std::string full = page_section(page, "What it checks");
-    if (full.empty()) full = std::string(d->summary);
-    json rule{{"id", std::string(d->id)},
-              {"name", std::string(d->name)},
-              {"shortDescription", {{"text", sentence(std::string(d->summary))}}},
-              {"fullDescription", {{"text", sentence(full)}}},
-              {"defaultConfiguration", {{"level", sarif_level(d->level)}}},
-              {"properties",
-               {{"tags", formats_tags(d->formats)},
-                {"precision", "very-high"},
-                {"problem.severity", d->level == Level::Error     ? "error"
-                                     : d->level == Level::Warning ? "warning"
-                                                                  : "recommendation"}}}};
-    if (!page.empty()) rule["help"] = json{{"text", std::string(page)}, {"markdown", std::string(page)}};
-    else rule["help"] = json{{"text", sentence(std::string(d->summary))}};
-    rules.push_back(std::move(rule));
-  }
+  const RuleIndex rule_index;
+  std::vector<std::string> uris;  // each file's artifact URI, computed once
+  uris.reserve(r.files.size());
+  for (const auto& f : r.files) uris.push_back(artifact_uri(f.path));
 
-  json artifacts = json::array();
-  json results = json::array();
-  CodePointColumns columns;  // byte columns (loaders) -> code points (run.columnKind)
-  auto in_code_points = [&](Finding x, const std::string& file) {
-    if (x.loc.line > 0 && x.loc.column > 1) x.loc.column = columns.column(file, x.loc.line, x.loc.column);
-    return x;
-  };
-  for (const auto& f : r.files) {
-    const std::string uri = artifact_uri(f.path);
-    const int index = static_cast<int>(artifacts.size());
-    json art{{"location", {{"uri", uri}}}, {"mimeType", mime_of(f.format, f.path)}, {"roles", {"analysisTarget"}}};
-    if (f.size >= 0) art["length"] = f.size;
-    artifacts.push_back(std::move(art));
-    for (size_t i = 0; i < f.findings.size(); ++i) {
-      const bool other_file = !f.findings[i].loc.file.empty() && f.findings[i].loc.file != f.path;
-      const Finding x = in_code_points(f.findings[i], other_file ? f.findings[i].loc.file : f.path);
-      results.push_back(result_of(x, other_file ? artifact_uri(x.loc.file) : uri, other_file ? -1 : index,
-                                  other_file ? -1 : f.size, i < f.info.size() ? f.info[i] : ResultInfo{}));
-    }
-    for (const auto& s : f.suppressed) {
-      const bool other_file = !s.finding.loc.file.empty() && s.finding.loc.file != f.path;
-      const Finding x = in_code_points(s.finding, other_file ? s.finding.loc.file : f.path);
-      json res = result_of(x, other_file ? artifact_uri(x.loc.file) : uri, other_file ? -1 : index,
-                           other_file ? -1 : f.size, s.info);
-      json sup{{"kind", s.kind}, {"status", "accepted"}};
-      if (!s.justification.empty()) sup["justification"] = s.justification;
-      res["suppressions"] = json::array({sup});
-      results.push_back(std::move(res));
-    }
-  }
-  for (const auto& a : r.run.absent) {
-    ResultInfo info{a.fingerprint, "absent"};
-    results.push_back(result_of(a.finding, a.uri, -1, -1, info));
-  }
-
-  json invocation{{"executionSuccessful", r.run.execution_successful}, {"exitCode", r.run.exit_code}};
-  if (!r.run.overrides.empty()) {
-    json ov = json::array();
-    for (const auto& o : r.run.overrides) {
-      json desc{{"id", o.rule}};
-      if (const int idx = rule_index(o.rule); idx >= 0) desc["index"] = idx;
-      json conf = o.level == Level::Off ? json{{"enabled", false}} : json{{"level", sarif_level(o.level)}};
-      ov.push_back(json{{"descriptor", desc}, {"configuration", conf}});
-    }
-    invocation["ruleConfigurationOverrides"] = ov;
-  }
-  if (!r.run.notifications.empty()) {
-    json notes = json::array();
-    for (const auto& n : r.run.notifications)
-      notes.push_back(json{{"level", "error"}, {"message", {{"text", sentence(n)}}}});
-    invocation["toolExecutionNotifications"] = notes;
-  }
-
-  json run{{"tool",
-            {{"driver",
-              {{"name", "condlint"},
-               {"version", CONDLINT_VERSION},
-               {"semanticVersion", CONDLINT_VERSION},
-               {"informationUri", CONDLINT_INFORMATION_URI},
-               {"rules", rules}}}}},
-           {"automationDetails", {{"id", r.run.automation_id}}},
-           {"invocations", json::array({invocation})},
-           {"artifacts", artifacts},
-           {"columnKind", "unicodeCodePoints"},
-           {"results", results}};
-  if (r.run.shard) run["properties"] = json{{"condlint.shard", shard_block(r)}};
-  json doc{
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  os << doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  JsonStream out(os);
+  out.begin_object().member("$schema", "https://json.schemastore.org/sarif-2.1.0.json").member("version", "2.1.0");
+  out.key("runs").begin_array().begin_object();
+  out.key("tool").begin_object().key("driver").begin_object();
+  out.member("name", "condlint").member("version", CONDLINT_VERSION).member("semanticVersion", CONDLINT_VERSION);
+  out.member("informationUri", CONDLINT_INFORMATION_URI).key("rules");
+  write_rules(out);
+  out.end_object().end_object();
+  out.key("automationDetails").begin_object().member("id", r.run.automation_id).end_object();
+  out.key("invocations").begin_array();
+  write_invocation(out, r, rule_index);
+  out.end_array().key("artifacts");
+  write_artifacts(out, r, uris);
+  out.member("columnKind", "unicodeCodePoints").key("results");
+  write_results(out, r, uris, rule_index);
+  if (r.run.shard) out.key("properties").begin_object().key("condlint.shard").value(shard_block(r)).end_object();
+  out.end_object().end_array().end_object();
+  out.finish();
 }
 
 }  // namespace condlint
