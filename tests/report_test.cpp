@@ -418,3 +418,21 @@ TEST(Config, TolerancesApplyToRunAndDiff) {
                 .exit_code,
             2);
 }
+
+TEST(Sarif, ArtifactUrisAreRelativeUnderTheWorkingDirectoryElseFileUris) {
+  const std::string cwd = std::filesystem::current_path().generic_string();
+  ASSERT_EQ(cwd.front(), '/');
+  const std::string parent = std::filesystem::current_path().parent_path().generic_string();
+  const std::string up = parent == "/" ? "" : parent;  // "/" + "x" is "/x", not "//x"
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"m/a b.onnx", "m/a%20b.onnx"},
+      {"./m/./a.onnx", "m/a.onnx"},
+      {"m//a.onnx", "m/a.onnx"},
+      {"m/x/../a.onnx", "m/a.onnx"},
+      {cwd + "/m/a.onnx", "m/a.onnx"},
+      {cwd + "x/a.onnx", "file://" + cwd + "x/a.onnx"},  // a sibling whose name starts with the directory's
+      {"/nowhere-condlint/a\xc3\xa9.onnx", "file:///nowhere-condlint/a%C3%A9.onnx"},
+      {"../a.onnx", "file://" + up + "/a.onnx"},
+  };
+  for (const auto& [path, uri] : cases) EXPECT_EQ(condlint::artifact_uri(path), uri) << path;
+}

@@ -12,7 +12,12 @@ void append_json_string(std::string& out, std::string_view s) {
     }
   static constexpr char kHex[] = "0123456789abcdef";
   out += '"';
-  for (const char c : s) {
+  size_t run = 0;  // start of the bytes not yet written that need no escape
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c != '"' && c != '\\' && static_cast<unsigned char>(c) >= 0x20) continue;
+    out.append(s.data() + run, i - run);
+    run = i + 1;
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -21,16 +26,13 @@ void append_json_string(std::string& out, std::string_view s) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += "\\u00";
-          out += kHex[(c >> 4) & 0xf];
-          out += kHex[c & 0xf];
-        } else {
-          out += c;
-        }
+      default: {
+        const char u[] = {'\\', 'u', '0', '0', kHex[(c >> 4) & 0xf], kHex[c & 0xf]};
+        out.append(u, sizeof u);
+      }
     }
   }
+  out.append(s.data() + run, s.size() - run);
   out += '"';
 }
 
@@ -108,10 +110,12 @@ JsonStream& JsonStream::subtree(const J& j) {
   } else {
     // A line break in the dump is always the dump's own (strings escape theirs): indent each to this depth.
     const std::string pad(empty_.size() * static_cast<size_t>(indent_), ' ');
-    for (const char c : text) {
-      buf_ += c;
-      if (c == '\n') buf_ += pad;
+    size_t start = 0;
+    for (size_t nl = text.find('\n'); nl != std::string::npos; start = nl + 1, nl = text.find('\n', start)) {
+      buf_.append(text, start, nl + 1 - start);
+      buf_ += pad;
     }
+    buf_.append(text, start, std::string::npos);
   }
   maybe_flush();
   return *this;

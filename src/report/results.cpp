@@ -11,9 +11,10 @@ namespace condlint {
 
 namespace fs = std::filesystem;
 
-static std::string percent_encode_path(const std::string& p) {
+static std::string percent_encode_path(std::string_view p) {
   static const char* hex = "0123456789ABCDEF";
   std::string out;
+  out.reserve(p.size());
   for (unsigned char c : p) {
     if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~') out += static_cast<char>(c);
     else {
@@ -25,9 +26,30 @@ static std::string percent_encode_path(const std::string& p) {
   return out;
 }
 
+// True when `p` is already what lexically_normal makes of it: no empty, "." or ".." segment, no trailing slash.
+static bool plainly_normal(std::string_view p) {
+  if (p.empty() || p.back() == '/') return false;
+  for (size_t i = p.front() == '/' ? 1 : 0; i <= p.size();) {
+    const size_t end = std::min(p.find('/', i), p.size());
+    const std::string_view segment = p.substr(i, end - i);
+    if (segment.empty() || segment == "." || segment == "..") return false;
+    i = end + 1;
+  }
+  return true;
+}
+
 std::string artifact_uri(const std::string& path) {
   std::error_code ec;
   static const fs::path cwd = fs::current_path(ec);  // condlint never changes its working directory
+  static const std::string cwd_text = cwd.generic_string();
+  // Paths as a directory walk gives them are already normal: the URI without building paths (a zoo has thousands).
+  if (plainly_normal(path) && plainly_normal(cwd_text) && cwd_text.front() == '/') {
+    if (path.front() != '/') return percent_encode_path(path);
+    if (path.size() > cwd_text.size() + 1 && path.compare(0, cwd_text.size(), cwd_text) == 0 &&
+        path[cwd_text.size()] == '/')
+      return percent_encode_path(path.substr(cwd_text.size() + 1));
+    return "file://" + percent_encode_path(path);
+  }
   fs::path abs = fs::absolute(fs::path(path), ec).lexically_normal();
   if (!ec && !cwd.empty()) {
     const fs::path rel = abs.lexically_relative(cwd);
@@ -61,9 +83,11 @@ std::string fingerprint_hash(const std::string& rule, const std::string& uri, co
 
 void compute_fingerprints(FileResult& f) {
   std::map<std::string, int> seen;
+  const std::string file_uri = artifact_uri(f.path);  // most findings are in the model's own file
   auto one = [&](const Finding& x) {
+    const bool own = x.loc.file.empty() || x.loc.file == f.path;
     const std::string h =
-        fingerprint_hash(x.rule, artifact_uri(x.loc.file.empty() ? f.path : x.loc.file), x.loc.node, x.loc.pointer);
+        fingerprint_hash(x.rule, own ? file_uri : artifact_uri(x.loc.file), x.loc.node, x.loc.pointer);
     return h + ":" + std::to_string(++seen[h]);
   };
   f.info.resize(f.findings.size());
