@@ -2,6 +2,8 @@
 // paths, scopes across sibling branches, truncations, external data that leaves the directory.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include <algorithm>
 
 #include <onnx/defs/data_type_utils.h>
@@ -328,6 +330,78 @@ TEST(OnnxLoader, ShortConstantDataIsReportedNotRead) {
   for (const auto& x : f)
     if (x.level == Level::Error) errors.insert(x.rule);
   EXPECT_EQ(errors, std::set<std::string>{"ONNX018"}) << dump(f);
+}
+
+// Each way a stored tensor can fail to hold its dims, as the loader measures it and ONNX018 says it.
+TEST(OnnxLoader, EveryWayATensorCannotHoldItsDimsHasItsMessage) {
+  using TP = onnx::TensorProto;
+  struct Case {
+    int type;
+    std::vector<int64_t> dims;
+    std::function<void(TP&)> data;
+    std::string message;  // after "initializer 'w' in the main graph: "; "" = holds its dims
+  };
+  const std::vector<Case> cases = {
+      {TP::FLOAT, {2, 3}, [](TP& t) { t.add_float_data(1); }, "float_data holds 1 value; 2 x 3 elements need 6"},
+      {TP::FLOAT, {2}, [](TP& t) { t.add_float_data(1), t.add_float_data(2); }, ""},
+      {TP::INT64,
+       {2, 3},
+       [](TP& t) { t.set_raw_data("abcd"); },
+       "raw_data holds 4 bytes; 2 x 3 elements of 8 bytes need 48"},
+      {TP::UINT8, {5}, [](TP& t) { t.set_raw_data("abcde"); }, ""},
+      {TP::FLOAT,
+       {},
+       [](TP&) {},
+       "it holds no values in float_data and no raw_data, but declares 1 element (a scalar)"},
+      {TP::FLOAT,
+       {},
+       [](TP& t) { t.set_raw_data("ab"); },
+       "raw_data holds 2 bytes; 1 element (a scalar) of 4 bytes needs 4"},
+      {TP::FLOAT,
+       {2},
+       [](TP& t) { t.add_int64_data(1); },
+       "it holds no values in float_data (they are in a field its type does not use) and no raw_data, but declares 2 "
+       "elements"},
+      {TP::COMPLEX64,
+       {2},
+       [](TP& t) { t.add_float_data(1), t.add_float_data(2); },
+       "float_data holds 2 values; 2 elements need 4"},
+      {TP::STRING, {2}, [](TP& t) { t.add_string_data("a"); }, "string_data holds 1 value; 2 strings need 2"},
+      {TP::STRING, {2}, [](TP& t) { t.set_raw_data("ab"); }, ""},  // onnx's checker judges string raw_data
+      {TP::FLOAT,
+       {1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+       [](TP& t) { t.set_raw_data("ab"); },
+       "raw_data holds 2 bytes; 1 x 1 x 1 x 1 x 1 x 1 x 1 x 1 x ... elements of 4 bytes need 4"},
+      {TP::FLOAT, {1, 1, 1, 1, 1, 1, 1, 1, 1, -3}, [](TP& t) { t.add_float_data(1); }, "dimension 9 is negative (-3)"},
+      {TP::FLOAT,
+       {int64_t{1} << 40, int64_t{1} << 40},
+       [](TP& t) { t.set_raw_data("abcd"); },
+       "its 2 dims multiply past 2^64 elements"},
+      {TP::DOUBLE,
+       {int64_t{1} << 31, int64_t{1} << 31, 2},
+       [](TP& t) { t.set_raw_data("abcd"); },
+       "its 9223372036854775808 elements overflow a byte count"},
+  };
+  for (const Case& c : cases) {
+    onnx::ModelProto m = gen::onnx_model_base(13);
+    auto* g = m.mutable_graph();
+    gen::onnx_node(g, "Identity", "id", {"x"}, {"y"});
+    gen::onnx_value(g->add_input(), "x", onnx::TensorProto::FLOAT, {1});
+    gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {1});
+    TP* w = g->add_initializer();
+    w->set_name("w");
+    w->set_data_type(c.type);
+    for (int64_t d : c.dims) w->add_dims(d);
+    c.data(*w);
+    auto model = load_onnx("w.onnx", m.SerializeAsString());
+    std::vector<std::string> got;
+    for (const auto& x : run_rules(*model, RuleSelection{}))
+      if (x.rule == "ONNX018") got.push_back(x.message);
+    const std::vector<std::string> want =
+        c.message.empty() ? std::vector<std::string>{}
+                          : std::vector<std::string>{"initializer 'w' in the main graph: " + c.message};
+    EXPECT_EQ(got, want) << c.message;
+  }
 }
 
 }  // namespace

@@ -312,11 +312,14 @@ class OnnxBuilder {
   void check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner);
   // Where an external data location leads, without opening anything; the file's size when it is there.
   OnnxExternalData::Place resolve_external(const std::string& location, int64_t& file_size);
-  // False (and ONNX018 recorded) when the tensor's data cannot hold its dims.
-  bool tensor_data_ok(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
-    const std::string why = tensor_data_problem(t);
-    if (why.empty()) return true;
-    problem(PKind::TensorData, owner + " in " + where(g) + ": " + why, loc(g, n));
+  // False, and the measure recorded for ONNX018, when the tensor's data cannot hold its dims. `initializer`: its
+  // name; empty for the value of Constant node n.
+  bool tensor_data_ok(const onnx::TensorProto& t, int g, int n, const std::string& initializer) {
+    OnnxTensorSize size = measure_tensor(t);
+    if (size.holds_dims()) return true;
+    size.initializer = initializer;
+    size.loc = loc(g, n);
+    data_->tensor_sizes.push_back(std::move(size));
     return false;
   }
   ValueDesc desc_of(int value_id, const std::string& label) const;
@@ -639,7 +642,7 @@ void OnnxBuilder::begin_graph(int g) {
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
     check_external(t, g, -1, "initializer " + qname(t.name()));
     // Data that cannot hold its dims is reported and never handed to onnx's inference (which would read past it).
-    const bool data_ok = sparse || tensor_data_ok(t, g, -1, "initializer " + qname(t.name()));
+    const bool data_ok = sparse || tensor_data_ok(t, g, -1, t.name());
     onnx::TypeProto& tp = *new_type();
     auto* tt = sparse ? tp.mutable_sparse_tensor_type() : nullptr;
     auto* dt = sparse ? nullptr : tp.mutable_tensor_type();
@@ -1026,20 +1029,32 @@ void OnnxBuilder::finish_node(int g, int n) {
     if (decl && inferred[k] && !name.empty() && decl != inferred[k] && !is_if) {
       const TypeDesc dt = onnx_type_desc(*decl), it = onnx_type_desc(*inferred[k]);
       const Shape ds = onnx_shape(*decl), is = onnx_shape(*inferred[k]);
-      std::string what;
-      if (!same_type(dt, it)) what = "is declared " + dt.str() + " but the node computes " + it.str();
-      else if (!compatible(ds, is)) what = "is declared with shape " + ds.str() + " but the node computes " + is.str();
-      else if (onnx_type_depth(*decl) <= kMaxInferTypeDepth && onnx_type_depth(*inferred[k]) <= kMaxInferTypeDepth &&
-               !refine_onnx_type(*inferred[k], *decl, refined))
-        what = "is declared " + dt.str() + " with an element shape that contradicts what the node computes (" +
-               inner_shape_str(*decl) + " declared, " + inner_shape_str(*inferred[k]) + " computed)";
-      if (!what.empty()) {
-        // One root cause, one finding: a contradiction that rests on a reported problem is not reported again.
-        if (!bad)
-          problem(PKind::DeclaredVsInferred,
-                  "in " + where(g) + ", output " + std::to_string(k) + " " + qname(name) + " of " + node_label(g, n) +
-                      " " + what,
-                  loc(g, n));
+      using Differs = OnnxDeclaredVsComputed::Differs;
+      std::optional<OnnxDeclaredVsComputed> c;
+      auto differs = [&](Differs d, std::string declared, std::string computed) {
+        c.emplace();
+        c->differs = d;
+        c->declared = std::move(declared);
+        c->computed = std::move(computed);
+      };
+      if (!same_type(dt, it)) {
+        differs(Differs::Type, dt.str(), it.str());
+      } else if (!compatible(ds, is)) {
+        differs(Differs::Shape, ds.str(), is.str());
+      } else if (onnx_type_depth(*decl) <= kMaxInferTypeDepth && onnx_type_depth(*inferred[k]) <= kMaxInferTypeDepth &&
+                 !refine_onnx_type(*inferred[k], *decl, refined)) {
+        differs(Differs::ElementShape, dt.str(), it.str());
+        c->declared_element_shape = inner_shape_str(*decl);
+        c->computed_element_shape = inner_shape_str(*inferred[k]);
+      }
+      if (c) {
+        c->graph = g;
+        c->node = n;
+        c->output = k;
+        c->name = name;
+        c->rests_on_reported = bad;  // one root cause, one finding: ONNX007 leaves these out
+        c->loc = loc(g, n);
+        data_->declared_vs_computed.push_back(std::move(*c));
         type = inferred[k];
         bad = true;
       } else if (onnx_type_depth(*decl) <= kMaxInferTypeDepth && onnx_type_depth(*inferred[k]) <= kMaxInferTypeDepth &&
@@ -1060,7 +1075,7 @@ void OnnxBuilder::finish_node(int g, int n) {
       if (np.op_type() == "Constant" && k == 0)
         for (const auto& a : np.attribute())
           if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL) {
-            if (tensor_data_ok(a.t(), g, n, node_label(g, n) + " value")) v.data = &a.t();
+            if (tensor_data_ok(a.t(), g, n, "")) v.data = &a.t();
             else v.tainted = true;
           }
       id = define(g, std::move(v), g > 0);
@@ -1386,7 +1401,7 @@ void OnnxBuilder::checker_graph(int g) {
         if (t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
             t.raw_data().size() || t.double_data_size() || t.uint64_data_size())
           checker_problem(g, -1, where_g(), qname(t.name()) + " is stored externally and also holds data");
-      } else if (tensor_data_problem(t).empty()) {  // data that cannot hold its dims is ONNX018's
+      } else if (measure_tensor(t).holds_dims()) {  // data that cannot hold its dims is ONNX018's
         onnx::checker::check_tensor(t, ctx);
       }
     } catch (const std::exception& e) {

@@ -426,114 +426,66 @@ bool refine_onnx_type(const TypeProto& inf, const TypeProto& dec, TypeProto& out
 
 namespace condlint {
 
-std::string tensor_data_problem(const onnx::TensorProto& t) {
+namespace {
+
+// How each element type this build sizes is stored: bits per element, the typed field that holds its values when
+// there is no raw_data, and the entries each element takes there. A type not listed is not judged (float8, int4).
+struct StoredAs {
+  int32_t type;
+  unsigned bits;  // 0: strings (sized by count)
+  std::string_view field;
+  int per_element;
+};
+constexpr StoredAs kStoredAs[] = {
+    {onnx::TensorProto::FLOAT, 32, "float_data", 1},   {onnx::TensorProto::COMPLEX64, 64, "float_data", 2},
+    {onnx::TensorProto::DOUBLE, 64, "double_data", 1}, {onnx::TensorProto::COMPLEX128, 128, "double_data", 2},
+    {onnx::TensorProto::INT64, 64, "int64_data", 1},   {onnx::TensorProto::UINT32, 32, "uint64_data", 1},
+    {onnx::TensorProto::UINT64, 64, "uint64_data", 1}, {onnx::TensorProto::INT32, 32, "int32_data", 1},
+    {onnx::TensorProto::INT16, 16, "int32_data", 1},   {onnx::TensorProto::UINT16, 16, "int32_data", 1},
+    {onnx::TensorProto::FLOAT16, 16, "int32_data", 1}, {onnx::TensorProto::BFLOAT16, 16, "int32_data", 1},
+    {onnx::TensorProto::INT8, 8, "int32_data", 1},     {onnx::TensorProto::UINT8, 8, "int32_data", 1},
+    {onnx::TensorProto::BOOL, 8, "int32_data", 1},     {onnx::TensorProto::STRING, 0, "string_data", 1},
+};
+
+int64_t typed_values(const onnx::TensorProto& t, std::string_view field) {
+  if (field == "float_data") return t.float_data_size();
+  if (field == "double_data") return t.double_data_size();
+  if (field == "int64_data") return t.int64_data_size();
+  if (field == "uint64_data") return t.uint64_data_size();
+  if (field == "int32_data") return t.int32_data_size();
+  return t.string_data_size();
+}
+
+}  // namespace
+
+OnnxTensorSize measure_tensor(const onnx::TensorProto& t) {
   using TP = onnx::TensorProto;
-  if (t.data_location() == TP::EXTERNAL) return "";
-  uint64_t count = 1;
-  bool overflow = false;
-  std::string dims;
+  OnnxTensorSize m;
+  if (t.data_location() == TP::EXTERNAL) return m;  // ONNX014 / ONNX015 judge where its data lies
+  m.rank = t.dims_size();
   for (int i = 0; i < t.dims_size(); ++i) {
     const int64_t d = t.dims(i);
-    if (i < 8) dims += (i ? " x " : "") + std::to_string(d);
-    else if (i == 8) dims += " x ...";
-    if (d < 0) return "dimension " + std::to_string(i) + " is negative (" + std::to_string(d) + ")";
-    if (d != 0 && count > UINT64_MAX / static_cast<uint64_t>(d)) overflow = true;
-    else count *= static_cast<uint64_t>(d);
-  }
-  if (t.dims_size() == 0) dims = "a scalar";
-  if (overflow) return "its " + std::to_string(t.dims_size()) + " dims multiply past 2^64 elements";
-  const int32_t dt = t.data_type();
-  // Bits per element, and the typed field that holds the values with how many entries each element takes.
-  unsigned bits = 0;
-  int field_len = -1, per_element = 1;
-  const char* field = "";
-  switch (dt) {
-    case TP::FLOAT:
-      bits = 32;
-      field = "float_data";
-      field_len = t.float_data_size();
-      break;
-    case TP::COMPLEX64:
-      bits = 64;
-      field = "float_data";
-      field_len = t.float_data_size();
-      per_element = 2;
-      break;
-    case TP::DOUBLE:
-      bits = 64;
-      field = "double_data";
-      field_len = t.double_data_size();
-      break;
-    case TP::COMPLEX128:
-      bits = 128;
-      field = "double_data";
-      field_len = t.double_data_size();
-      per_element = 2;
-      break;
-    case TP::INT64:
-      bits = 64;
-      field = "int64_data";
-      field_len = t.int64_data_size();
-      break;
-    case TP::UINT32:
-      bits = 32;
-      field = "uint64_data";
-      field_len = t.uint64_data_size();
-      break;
-    case TP::UINT64:
-      bits = 64;
-      field = "uint64_data";
-      field_len = t.uint64_data_size();
-      break;
-    case TP::INT32:
-      bits = 32;
-      field = "int32_data";
-      field_len = t.int32_data_size();
-      break;
-    case TP::INT16:
-    case TP::UINT16:
-    case TP::FLOAT16:
-    case TP::BFLOAT16:
-      bits = 16;
-      field = "int32_data";
-      field_len = t.int32_data_size();
-      break;
-    case TP::INT8:
-    case TP::UINT8:
-    case TP::BOOL:
-      bits = 8;
-      field = "int32_data";
-      field_len = t.int32_data_size();
-      break;
-    case TP::STRING:
-      field = "string_data";
-      field_len = t.string_data_size();
-      break;
-    default: return "";  // a type this build does not size (float8, int4, ...): not judged
-  }
-  const std::string what = dims + " " + (dt == TP::STRING ? std::string("strings") : "elements");
-  if (!t.raw_data().empty()) {
-    if (dt == TP::STRING) return "";  // onnx's checker reports string raw_data (ONNX017)
-    if (count > UINT64_MAX / bits) return "its " + std::to_string(count) + " elements overflow a byte count";
-    const uint64_t need = count * bits / 8;
-    if (t.raw_data().size() != need)
-      return "raw_data holds " + std::to_string(t.raw_data().size()) + " bytes; " + what + " of " +
-             std::to_string(bits / 8) + " bytes need " + std::to_string(need);
-    return "";
-  }
-  const uint64_t want = count * static_cast<uint64_t>(per_element);
-  if (static_cast<uint64_t>(field_len) != want) {
-    if (field_len == 0 && count > 0) {
-      // No typed values and no raw_data: the values are absent altogether (another typed field may hold them).
-      const bool other = t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
-                         t.double_data_size() || t.uint64_data_size();
-      return std::string("it holds no values in ") + field +
-             (other ? " (they are in a field its type does not use)" : "") + " and no raw_data, but declares " + what;
+    if (i < 8) m.dims.push_back(d);
+    if (d < 0) {
+      if (m.negative_dim < 0) m.negative_dim = i, m.negative_value = d;
+      continue;
     }
-    return std::string(field) + " holds " + std::to_string(field_len) + " values; " + what + " need " +
-           std::to_string(want);
+    if (d != 0 && m.count > UINT64_MAX / static_cast<uint64_t>(d)) m.count_overflows = true;
+    else m.count *= static_cast<uint64_t>(d);
   }
-  return "";
+  for (const StoredAs& k : kStoredAs)
+    if (k.type == t.data_type()) {
+      m.bits = k.bits;
+      m.strings = k.type == TP::STRING;
+      m.field = k.field;
+      m.field_values = typed_values(t, k.field);
+      m.per_element = k.per_element;
+    }
+  m.raw = !t.raw_data().empty();
+  m.raw_bytes = t.raw_data().size();
+  m.values_elsewhere = t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
+                       t.double_data_size() || t.uint64_data_size();
+  return m;
 }
 
 }  // namespace condlint

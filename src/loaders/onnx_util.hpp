@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/onnx_data.hpp"
 #include "model/types.hpp"
 
 namespace onnx {
@@ -60,9 +61,8 @@ class TensorProto;
 
 namespace condlint {
 
-// Why a tensor's data cannot hold what its dims declare ("raw_data holds 4 bytes; 2 x 3 int64 need 48"), or "" when
-// it can (or when the data lies in an external file, which ONNX014 / ONNX015 judge). Checks negative dims, an
-// element count that overflows 64 bits, raw_data's length and the typed field's count. Never reads the data.
-std::string tensor_data_problem(const onnx::TensorProto& t);
+// A tensor's dims, element type and the size of its data, measured without reading the data (OnnxTensorSize; a
+// tensor whose data lies in an external file is not measured: ONNX014 / ONNX015 judge it).
+OnnxTensorSize measure_tensor(const onnx::TensorProto& t);
 
 }  // namespace condlint

@@ -34,17 +34,9 @@ inline std::string onnx_attribute_of_role(const std::string& op, const std::stri
 
 struct OnnxProblem {
   enum class Kind {
-    Parse,               // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
-    IfForm,              // ONNX003: If node form (attributes, input count)
-    BranchKind,          // ONNX005: a branch output kind the If version does not allow
-    DeclaredVsInferred,  // ONNX007: a declared type/shape in a branch contradicts the producing node
-    InferenceFailed,     // ONNX008: onnx's inference or type check for a node fails (any graph)
-    UndefinedName,       // ONNX009: a node or graph output reads a name not defined in any scope
-    DuplicateName,       // ONNX010: a name defined twice in one graph (SSA)
-    ShadowsOuter,        // ONNX011: a subgraph defines a name that an enclosing scope already has
-    OutputTypeUnknown,   // ONNX013: a branch output's type is neither declared nor inferable
-    CheckerRejects,      // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
-    TensorData           // ONNX018: a tensor's data cannot hold the elements its dims declare
+    Parse,            // ONNX001: not a ModelProto (truncated, wrong bytes, no graph)
+    InferenceFailed,  // ONNX008: onnx's inference or type check for a node fails (any graph)
+    CheckerRejects    // ONNX017: onnx's checker (check_model) rejects the model, a graph or a node
   };
   Kind kind;
   std::string message;
@@ -157,6 +149,50 @@ struct OnnxBranchOutputType {
   std::string onnx_type;  // "" when onnx has no spelling for it (a map, a sparse tensor)
 };
 
+// A stored tensor (an initializer, a Constant's value) measured against its dims, as the loader read it (ONNX018
+// says what is wrong). Recorded only when its data cannot hold what its dims declare (holds_dims); the loader then
+// never hands the data to inference or to onnx's check_tensor, which would read past it.
+struct OnnxTensorSize {
+  std::string initializer;  // the initializer's name; empty: the value of the Constant node at loc
+  int rank = 0;
+  std::vector<int64_t> dims;      // the first eight dims
+  int negative_dim = -1;          // the first negative dim; -1: none
+  int64_t negative_value = 0;     // its value
+  bool count_overflows = false;   // the dims multiply past 2^64 elements
+  uint64_t count = 1;             // the elements the dims declare (while it does not overflow)
+  bool strings = false;           // a string tensor
+  unsigned bits = 0;              // bits per element; 0 (not a string): a type this build does not size
+  bool raw = false;               // the values are in raw_data
+  uint64_t raw_bytes = 0;         // raw_data's length
+  std::string field;              // the typed field its type uses ("float_data", "int32_data", ...)
+  int64_t field_values = 0;       // entries in that field
+  int per_element = 1;            // entries per element (2 for complex)
+  bool values_elsewhere = false;  // a typed field its type does not use holds values
+  SourceLocation loc;
+  // The data holds exactly the elements the dims declare (or the tensor is of a kind this build does not size: a
+  // type it does not know, strings in raw_data, which onnx's checker judges).
+  bool holds_dims() const {
+    if (negative_dim >= 0 || count_overflows) return false;
+    if (bits == 0 && !strings) return true;
+    if (raw) return strings || (count <= UINT64_MAX / bits && raw_bytes == count * bits / 8);
+    return static_cast<uint64_t>(field_values) == count * static_cast<uint64_t>(per_element);
+  }
+};
+
+// A node output whose declared type or shape contradicts what the node computes, inside a branch or anywhere
+// (ONNX007 says it). The walk goes on with what the node computes.
+struct OnnxDeclaredVsComputed {
+  enum class Differs { Type, Shape, ElementShape };
+  Differs differs = Differs::Type;
+  int graph = -1, node = -1, output = -1;
+  std::string name;                    // the output's name
+  std::string declared, computed;      // types (Type, ElementShape) or shapes (Shape) as condlint writes them
+  std::string declared_element_shape;  // ElementShape: the element shapes as onnx's TypeProto holds them
+  std::string computed_element_shape;
+  bool rests_on_reported = false;  // an input of the node already has a reported problem (one root cause)
+  SourceLocation loc;
+};
+
 struct OnnxData {
   int64_t ir_version = 0;
   std::map<std::string, int64_t> opsets;   // domain ("" = ai.onnx) -> version
@@ -173,6 +209,8 @@ struct OnnxData {
   std::vector<OnnxUnknownOutput> unknown_outputs;
   std::vector<OnnxIfForm> if_forms;
   std::vector<OnnxBranchOutputType> branch_output_types;
+  std::vector<OnnxTensorSize> tensor_sizes;
+  std::vector<OnnxDeclaredVsComputed> declared_vs_computed;
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
