@@ -80,8 +80,9 @@ struct InputState {
 };
 
 struct GraphInfo {
-  const onnx::GraphProto* proto = nullptr;
-  std::vector<int> defs;  // values defined here, in order
+  const onnx::GraphProto* proto = nullptr;  // null once released (release_subgraphs)
+  onnx::AttributeProto* holder = nullptr;   // the attribute whose `g` it is (a GRAPHS list member: null)
+  std::vector<int> defs;                    // values defined here, in order
   // value_info + outputs by name: a short list is scanned, a long one hashed.
   std::vector<const onnx::ValueInfoProto*> declared_list;
   std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
@@ -154,6 +155,7 @@ size_t weight_bytes(std::string_view b) {
 // iteratively.
 struct Counts {
   size_t nodes = 0, values = 0, graphs = 0, ifs = 0;
+  size_t subgraph_nodes = 0;  // nodes held by a node's graph attribute (`g`): released as the walk leaves them
 };
 Counts count_nodes(const onnx::GraphProto& root) {
   Counts n;
@@ -163,6 +165,7 @@ Counts count_nodes(const onnx::GraphProto& root) {
     todo.pop_back();
     ++n.graphs;
     n.nodes += static_cast<size_t>(g->node_size());
+    if (g != &root) n.subgraph_nodes += static_cast<size_t>(g->node_size());
     n.values += static_cast<size_t>(g->input_size() + g->initializer_size() + g->sparse_initializer_size());
     for (const auto& node : g->node()) {
       n.values += static_cast<size_t>(node.output_size());
@@ -323,6 +326,10 @@ class OnnxBuilder {
     return false;
   }
   ValueDesc desc_of(int value_id, const std::string& label) const;
+  // The Conditional view of ifs_[index], when the If is finished (its branches walked, its outputs typed).
+  void build_view(size_t index);
+  // Frees the subgraphs of node n of graph g once it is finished, unless something may still point into them.
+  void release_subgraphs(int g, int n);
   void build_views();
   Port port_of(std::string_view name, int value_id) const;
 
@@ -334,6 +341,11 @@ class OnnxBuilder {
   onnx::ModelProto* proto_ = new onnx::ModelProto;
   bool keep_proto_ = false;  // hand the parsed model to OnnxData::proto
   bool parsed_on_big_stack_ = false;
+  // Walked subgraphs are freed as the walk leaves them (not when the executor keeps the parsed model, nor when it
+  // was parsed on the big stack, where it must be freed too): a big model's parsed branches and its Model are then
+  // never all in memory at once.
+  bool release_walked_ = false;
+  std::vector<char> view_built_;  // per ifs_ entry
   google::protobuf::Arena arena_;
   std::unique_ptr<Model> model_;
   OnnxData* data_ = nullptr;
@@ -743,6 +755,7 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
       model_->graphs.push_back(std::move(sub));
       GraphInfo info;
       info.proto = subs[k];
+      if (a.has_g() && k == 0) info.holder = const_cast<onnx::AttributeProto*>(&a);  // the builder owns proto_
       if (is_if && branch_name && a.has_g()) {
         const int b = a.name() == "then_branch" ? 0 : 1;
         if (ii.branch[b] < 0) {  // a second one is ONNX003's (OnnxIfForm)
@@ -1084,6 +1097,7 @@ void OnnxBuilder::finish_node(int g, int n) {
     model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);
   }
   (void)node;
+  if (const auto at = if_at_.find(here); at != if_at_.end()) build_view(static_cast<size_t>(at->second));
 }
 
 bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
@@ -1245,6 +1259,71 @@ ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
   return d;
 }
 
+void OnnxBuilder::build_view(size_t index) {
+  const IfInfo& ii = ifs_[index];
+  if (view_built_.size() <= index) view_built_.resize(index + 1);
+  const Node& node = model_->graphs[ii.graph].nodes[ii.node];
+  ConditionalView view;
+  view.graph = ii.graph;
+  view.node = ii.node;
+  view.name = "If " + qname(node.name);
+  view.loc = node.loc;
+  if (ii.has_cond_name && ii.cond_value >= 0) {
+    const Value& v = values_[ii.cond_value];
+    std::string label = v.src == Value::Input ? "graph input " + qname(v.name)
+                        : v.src == Value::Initializer
+                            ? "initializer " + qname(v.name)
+                            : "output " + qname(v.name) + " of " + node_label(v.graph, v.node);
+    view.has_condition = true;
+    view.condition = desc_of(ii.cond_value, label);
+    view.condition.loc = node.loc;
+  }
+  const onnx::NodeProto& np = gi_[ii.graph].proto->node(ii.node);
+  for (int j = 0; j < np.output_size(); ++j) {
+    ValueDesc d;
+    d.present = true;
+    d.label = "If output " + std::to_string(j) + " " + qname(np.output(j));
+    d.loc = node.loc;
+    if (const onnx::TypeProto* t = np.output(j).empty() ? nullptr : declared_type(ii.graph, np.output(j))) {
+      d.type = onnx_type_desc(*t);
+      d.shape = onnx_shape(*t);
+    }
+    view.outputs.push_back(std::move(d));
+  }
+  for (int b = 0; b < 2; ++b) {
+    BranchView& br = view.branch[b];
+    br.name = b == 0 ? "then" : "else";
+    br.graph = ii.branch[b];
+    if (br.graph < 0) continue;
+    const GraphInfo& info = gi_[br.graph];
+    const auto& outs = info.proto->output();
+    for (int k = 0; k < outs.size(); ++k) {
+      OutputBinding ob;
+      ob.output_index = k;
+      ob.loc = loc(br.graph);
+      const onnx::TypeProto* tp = nullptr;
+      const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
+      if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
+      else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET)
+        tp = declared_of(outs[k], br.graph);
+      else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
+      ob.value.present = true;
+      ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
+      ob.value.loc = loc(br.graph);
+      if (tp) {
+        ob.value.type = onnx_type_desc(*tp);
+        ob.value.shape = onnx_shape(*tp);
+        data_->branch_output_types.push_back({static_cast<int>(index), b, k, onnx_type_string(*tp)});
+      }
+      br.outputs.push_back(std::move(ob));
+    }
+  }
+  view.provenance = ii.provenance;
+  if (model_->conditionals.size() <= index) model_->conditionals.resize(index + 1);
+  model_->conditionals[index] = std::move(view);
+  view_built_[index] = 1;
+}
+
 void OnnxBuilder::build_views() {
   const onnx::OpSchema* schema =
       onnx_opset_ > 0 ? onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), "") : nullptr;
@@ -1254,66 +1333,37 @@ void OnnxBuilder::build_views() {
       if (c.type_param_str == param)
         data_->if_allowed_types.insert(c.allowed_type_strs.begin(), c.allowed_type_strs.end());
   }
-  for (const IfInfo& ii : ifs_) {
-    const Node& node = model_->graphs[ii.graph].nodes[ii.node];
-    ConditionalView view;
-    view.graph = ii.graph;
-    view.node = ii.node;
-    view.name = "If " + qname(node.name);
-    view.loc = node.loc;
-    if (ii.has_cond_name && ii.cond_value >= 0) {
-      const Value& v = values_[ii.cond_value];
-      std::string label = v.src == Value::Input ? "graph input " + qname(v.name)
-                          : v.src == Value::Initializer
-                              ? "initializer " + qname(v.name)
-                              : "output " + qname(v.name) + " of " + node_label(v.graph, v.node);
-      view.has_condition = true;
-      view.condition = desc_of(ii.cond_value, label);
-      view.condition.loc = node.loc;
-    }
-    const onnx::NodeProto& np = gi_[ii.graph].proto->node(ii.node);
-    for (int j = 0; j < np.output_size(); ++j) {
-      ValueDesc d;
-      d.present = true;
-      d.label = "If output " + std::to_string(j) + " " + qname(np.output(j));
-      d.loc = node.loc;
-      if (const onnx::TypeProto* t = np.output(j).empty() ? nullptr : declared_type(ii.graph, np.output(j))) {
-        d.type = onnx_type_desc(*t);
-        d.shape = onnx_shape(*t);
-      }
-      view.outputs.push_back(std::move(d));
-    }
-    for (int b = 0; b < 2; ++b) {
-      BranchView& br = view.branch[b];
-      br.name = b == 0 ? "then" : "else";
-      br.graph = ii.branch[b];
-      if (br.graph < 0) continue;
-      const GraphInfo& info = gi_[br.graph];
-      const auto& outs = info.proto->output();
-      for (int k = 0; k < outs.size(); ++k) {
-        OutputBinding ob;
-        ob.output_index = k;
-        ob.loc = loc(br.graph);
-        const onnx::TypeProto* tp = nullptr;
-        const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
-        if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
-        else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET)
-          tp = declared_of(outs[k], br.graph);
-        else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
-        ob.value.present = true;
-        ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
-        ob.value.loc = loc(br.graph);
-        if (tp) {
-          ob.value.type = onnx_type_desc(*tp);
-          ob.value.shape = onnx_shape(*tp);
-          data_->branch_output_types.push_back(
-              {static_cast<int>(model_->conditionals.size()), b, k, onnx_type_string(*tp)});
-        }
-        br.outputs.push_back(std::move(ob));
-      }
-    }
-    view.provenance = ii.provenance;
-    model_->conditionals.push_back(std::move(view));
+  // An If the walk never finished (none today) gets its view here; the views are in the order the Ifs were read.
+  view_built_.resize(ifs_.size());
+  for (size_t i = 0; i < ifs_.size(); ++i)
+    if (!view_built_[i]) build_view(i);
+  std::stable_sort(
+      data_->branch_output_types.begin(), data_->branch_output_types.end(),
+      [](const OnnxBranchOutputType& x, const OnnxBranchOutputType& y) { return x.conditional < y.conditional; });
+}
+
+void OnnxBuilder::release_subgraphs(int g, int n) {
+  if (!release_walked_) return;
+  const onnx::NodeProto& np = gi_[g].proto->node(n);
+  // An output whose type could not be interned (nested too deep) may point into a subgraph: keep them all.
+  for (const std::string& name : np.output()) {
+    const int id = name.empty() ? -1 : lookup(name);
+    if (id >= 0 && values_[id].graph == g && values_[id].node == n && values_[id].tp &&
+        !interned_.count(values_[id].tp))
+      return;
+  }
+  for (const auto& [role, sub] : model_->graphs[g].nodes[n].bodies) {
+    GraphInfo& info = gi_[sub];
+    if (!info.holder || !info.proto) continue;
+    // Addresses in it may be handed out again: the over-limit records it keyed must not match what comes next.
+    for (const auto* list : {&info.proto->input(), &info.proto->output(), &info.proto->value_info()})
+      for (const auto& vi : *list) over_limit_seen_.erase(&vi.type());
+    for (const auto& t : info.proto->initializer()) over_limit_seen_.erase(&t);
+    info.proto = nullptr;
+    info.declared_list.clear();
+    info.declared.clear();
+    info.holder->set_allocated_g(nullptr);  // deletes it; its own subgraphs went when their nodes finished
+    info.holder = nullptr;
   }
 }
 
@@ -1489,9 +1539,15 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   if (!parse()) return std::move(model_);
   // Then about 0.85 KB of model, values and inferred types per node (measured on the 10,000-If chain of
-  // bench/onnx_gen.hpp); weights add nothing. A larger hint only pre-faults pages nobody uses: they count as RSS.
+  // bench/onnx_gen.hpp), less the parsed subgraphs the walk releases as it goes (their memory is reused); weights
+  // add nothing. A larger hint only pre-faults pages nobody uses: they count as RSS.
   const Counts counts = count_nodes(proto_->graph());
-  const MemoryHint build_hint(counts.nodes * 850);
+  release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
+  const size_t parsed = (bytes_.size() - weights) * 9;
+  const size_t released = release_walked_ && counts.nodes > 0
+                              ? static_cast<size_t>(double(parsed) * counts.subgraph_nodes / counts.nodes)
+                              : 0;
+  const MemoryHint build_hint(counts.nodes * 850 > released ? counts.nodes * 850 - released : 0);
 
   data_->ir_version = proto_->ir_version();
   for (const auto& os : proto_->opset_import()) {
@@ -1528,6 +1584,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     }
     if (stack[top].pending >= 0) {
       finish_node(g, stack[top].pending);
+      release_subgraphs(g, stack[top].pending);
       stack[top].pending = -1;
     }
     if (stack[top].next < gi_[g].proto->node_size()) {
