@@ -264,7 +264,7 @@ LoadResult load_file(const std::string& path, bool keep_onnx_proto) {
   }
   switch (*fmt) {
     case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
-    case Format::ONNX: r.model = load_onnx(path, bytes, keep_onnx_proto); break;
+    case Format::ONNX: r.model = load_onnx(path, std::move(bytes), keep_onnx_proto); break;
     case Format::NNAPI: r.model = load_nnapi(path, bytes); break;
   }
   if (!r.model) r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";

@@ -32,8 +32,11 @@ LoadResult load_file(const std::string& path, bool keep_onnx_proto = false);
 // FlatXml only (nullptr when it declines). The last two exist for the tests that compare the readers.
 enum class IrXmlReader { Auto, Pugixml, Flat };
 std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXmlReader reader = IrXmlReader::Auto);
+// ONNX: given the bytes to keep (an rvalue), the loader frees them once they are parsed (the parsed messages hold
+// their own copy of raw_data weights); given a reference, they stay the caller's.
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes,
-                                 bool keep_proto = false);                             // onnx_loader.cpp
+                                 bool keep_proto = false);  // onnx_loader.cpp
+std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, bool keep_proto = false);
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively

@@ -55,6 +55,14 @@ constexpr int kMaxInferTypeDepth = 32;
 constexpr int64_t kNewestIrVersion = 14;  // the newest IR version any onnx release defines (onnx.proto)          //
                                           // deeper nested input types are not handed to onnx
 
+// A type as the loader keeps it: the TypeProto onnx's inference reads, with its TypeDesc and Shape converted once.
+// Inferred and declared types are interned (one per distinct type); values share them.
+struct Interned {
+  const onnx::TypeProto* tp;
+  TypeDesc type;
+  Shape shape;
+};
+
 // One value visible in a scope.
 struct Value {
   enum Src { Input, Initializer, NodeOutput } src = Input;
@@ -62,8 +70,15 @@ struct Value {
   std::string_view name;
   const onnx::TypeProto* tp = nullptr;      // declared (or inferred when undeclared); null: unknown
   const onnx::TensorProto* data = nullptr;  // initializer / Constant value, for inference
-  TypeDesc type;
-  Shape shape;
+  const Interned* typed = nullptr;          // tp converted; null when tp is
+  const TypeDesc& type() const {
+    static const TypeDesc unknown;
+    return typed ? typed->type : unknown;
+  }
+  const Shape& shape() const {
+    static const Shape unknown;
+    return typed ? typed->shape : unknown;
+  }
   int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
   // The type rests on a problem already reported (an inference failure, a declaration that contradicts what the
   // node computes): nothing that follows from it is reported again.
@@ -232,6 +247,9 @@ class OnnxBuilder {
  public:
   OnnxBuilder(const std::string& path, const std::string& bytes, bool keep_proto)
       : path_(path), bytes_(bytes), keep_proto_(keep_proto) {}
+  // Owns the bytes and frees them once they are parsed.
+  OnnxBuilder(const std::string& path, std::string&& bytes, bool keep_proto)
+      : path_(path), owned_bytes_(std::move(bytes)), bytes_(owned_bytes_), keep_proto_(keep_proto) {}
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
@@ -334,6 +352,7 @@ class OnnxBuilder {
   Port port_of(std::string_view name, int value_id) const;
 
   const std::string& path_;
+  std::string owned_bytes_;  // the file's bytes when the builder owns them (declared before bytes_)
   const std::string& bytes_;
   // The parsed model on the heap (with mimalloc a fifth smaller and faster to parse than on an arena); freed on a
   // big stack when it needed one to be parsed (parse(), ~OnnxBuilder). The TypeProtos the loader makes live on an
@@ -356,15 +375,11 @@ class OnnxBuilder {
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
   // Inferred types are immutable once made, and a model has few distinct ones (float [2] ...): one copy each, with
-  // its TypeDesc and Shape converted once.
-  struct Interned {
-    const onnx::TypeProto* tp;
-    TypeDesc type;
-    Shape shape;
-  };
+  // its TypeDesc and Shape converted once (Interned).
   std::unordered_map<std::string, const Interned*> interned_types_;       // serialized type -> the copy
   std::unordered_map<const onnx::TypeProto*, const Interned*> interned_;  // the copy -> itself
   std::deque<Interned> interned_store_;
+  std::deque<Interned> uninterned_;  // the converted types of values whose type is not interned (nested too deep)
   std::string type_key_;
   const Interned& intern(const onnx::TypeProto& t) {
     if (auto it = interned_.find(&t); it != interned_.end()) return *it->second;
@@ -540,11 +555,9 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow) {
     // Declared types too: one copy per distinct type, so that nodes reading equal types share an inference.
     const Interned& t = intern(*v.tp);
     v.tp = t.tp;
-    v.type = t.type;
-    v.shape = t.shape;
+    v.typed = &t;
   } else if (v.tp) {  // nested too deep to serialize on this stack (and never handed to onnx's inference)
-    v.type = onnx_type_desc(*v.tp);
-    v.shape = onnx_shape(*v.tp);
+    v.typed = &uninterned_.emplace_back(Interned{v.tp, onnx_type_desc(*v.tp), onnx_shape(*v.tp)});
   }
   const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
@@ -677,8 +690,7 @@ void OnnxBuilder::begin_graph(int g) {
       if (!data_ok || too_many_dims) v.tainted = true;
       if (!v.tp) {
         v.tp = &tp;
-        v.type = onnx_type_desc(tp);
-        v.shape = onnx_shape(tp);
+        v.typed = &uninterned_.emplace_back(Interned{&tp, onnx_type_desc(tp), onnx_shape(tp)});
       }
       return;
     }
@@ -704,8 +716,8 @@ Port OnnxBuilder::port_of(std::string_view name, int value_id) const {
   Port p;
   p.id = std::string(name);
   if (value_id >= 0) {
-    p.type = values_[value_id].type;
-    p.shape = values_[value_id].shape;
+    p.type = values_[value_id].type();
+    p.shape = values_[value_id].shape();
   }
   return p;
 }
@@ -901,7 +913,7 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
                                                 : CondValue::Kind::NodeOutput;
         if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
         cv.data = v.data;
-        if (!v.tainted) cv.shape = v.shape;
+        if (!v.tainted) cv.shape = v.shape();
         return cv;
       });
     if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
@@ -1252,8 +1264,8 @@ ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
   d.present = true;
   // A type that rests on a reported problem is not compared again by the generic rules (one root cause, one finding).
   if (!v.tainted) {
-    d.type = v.type;
-    d.shape = v.shape;
+    d.type = v.type();
+    d.shape = v.shape();
   }
   d.loc = loc(v.graph, v.src == Value::NodeOutput ? v.node : -1);
   return d;
@@ -1537,17 +1549,18 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   // The parsed messages take about nine times their bytes, weights once (bench/README.md).
   const size_t weights = weight_bytes(bytes_);
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
+  const size_t parsed = (bytes_.size() - weights) * 9;
   if (!parse()) return std::move(model_);
-  // Then about 0.85 KB of model, values and inferred types per node (measured on the 10,000-If chain of
+  std::string().swap(owned_bytes_);  // parsed: the messages hold what the walk needs (raw_data weights too)
+  // Then about 0.75 KB of model, values and inferred types per node (measured on the 10,000-If chain of
   // bench/onnx_gen.hpp), less the parsed subgraphs the walk releases as it goes (their memory is reused); weights
   // add nothing. A larger hint only pre-faults pages nobody uses: they count as RSS.
   const Counts counts = count_nodes(proto_->graph());
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
-  const size_t parsed = (bytes_.size() - weights) * 9;
   const size_t released = release_walked_ && counts.nodes > 0
                               ? static_cast<size_t>(double(parsed) * counts.subgraph_nodes / counts.nodes)
                               : 0;
-  const MemoryHint build_hint(counts.nodes * 850 > released ? counts.nodes * 850 - released : 0);
+  const MemoryHint build_hint(counts.nodes * 750 > released ? counts.nodes * 750 - released : 0);
 
   data_->ir_version = proto_->ir_version();
   for (const auto& os : proto_->opset_import()) {
@@ -1606,10 +1619,13 @@ std::unique_ptr<Model> OnnxBuilder::build() {
 
 }  // namespace
 
-std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
+namespace {
+
+template <typename Bytes>
+std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bool keep_proto) {
   std::string error;
   try {
-    auto b = std::make_unique<OnnxBuilder>(path, bytes, keep_proto);
+    auto b = std::make_unique<OnnxBuilder>(path, std::forward<Bytes>(bytes), keep_proto);
     auto m = b->build();
     // The parsed messages and the builder's tables: freed here, or left to the process's exit when the
     // process lints this one model (a 10,000-If model spends tens of milliseconds freeing them).
@@ -1631,6 +1647,16 @@ std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& byt
   l.graph = 0;
   m->onnx->problems.push_back({PKind::Parse, error, l});
   return m;
+}
+
+}  // namespace
+
+std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
+  return load_onnx_from(path, bytes, keep_proto);
+}
+
+std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, bool keep_proto) {
+  return load_onnx_from(path, std::move(bytes), keep_proto);
 }
 
 }  // namespace condlint
