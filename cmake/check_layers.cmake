@@ -1,22 +1,12 @@
-# The layers of src/ (docs/DESIGN.md): which folders the code of each folder may include. Run on every build
-# (target condlint_layers, a dependency of condlint_core), so an include that goes the wrong way fails the build
-# with the file, the line and the rule it breaks.
+# The layers of src/ (cmake/layers.cmake, the same table the build links the folders' libraries by): which folders
+# the code of each folder may include. Run on every build (target condlint_layers, a dependency of every folder's
+# library), so an include that goes the wrong way fails the build with the file, the line and the rule it breaks.
 #   cmake -DSRC=<dir with the folders> -P cmake/check_layers.cmake
 if(NOT SRC)
   message(FATAL_ERROR "check_layers: pass -DSRC=<the src directory>")
 endif()
 
-set(layer_model      model)
-set(layer_loaders    model loaders)
-set(layer_rules      model rules)
-set(layer_exec       model loaders rules exec)
-set(layer_onnx_graph onnx_graph)
-set(layer_export     model loaders exec onnx_graph export)
-set(layer_diff       model loaders rules exec onnx_graph export diff)
-set(layer_importers  model loaders importers)
-set(layer_report     model loaders rules exec onnx_graph diff report)
-set(layer_lint       model loaders rules exec report lint)
-set(layer_cli        model loaders rules exec onnx_graph export diff importers report lint cli)
+include(${CMAKE_CURRENT_LIST_DIR}/layers.cmake)
 
 set(problems "")
 file(GLOB folders LIST_DIRECTORIES true RELATIVE ${SRC} ${SRC}/*)
@@ -25,7 +15,7 @@ foreach(folder ${folders})
     continue()
   endif()
   if(NOT DEFINED layer_${folder})
-    string(APPEND problems "  src/${folder}/: a folder with no layer: add it to cmake/check_layers.cmake and docs/DESIGN.md\n")
+    string(APPEND problems "  src/${folder}/: a folder with no layer: add it to cmake/layers.cmake and docs/DESIGN.md\n")
     continue()
   endif()
   file(GLOB_RECURSE sources ${SRC}/${folder}/*.cpp ${SRC}/${folder}/*.hpp)
