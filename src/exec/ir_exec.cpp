@@ -905,70 +905,40 @@ ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const 
     mr.error = e;
     return mr;
   }
-  const std::vector<DataSet>& sets = plan.sets;
-  const bool synthetic = plan.synthetic;
-  int save_index = 0;
-  bool synthesized = false;
-  PinState state;
-  for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
-    for (size_t s = 0; s < sets.size(); ++s) {
-      const DataSet& ds = sets[s];
-      const std::string name = synthetic ? "" : ds.dir.string();
-      if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
-      if (state.phase == PinState::kSynthesize && synthesized) continue;
-      CaseResult bad;
-      bad.data_set = name;
-      bad.status = CaseStatus::Failed;
-      if (!ds.pins_error.empty()) {
-        bad.message = ds.pins_error;
-        mr.cases.push_back(bad);
-        continue;
+  ExecBackend b;
+  b.outputs = n_results;
+  b.load = [&](const DataSet& ds) {
+    LoadedSet l;
+    try {
+      if (ds.inputs.size() > n_params)
+        fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " +
+             std::to_string(n_params) + " Parameters");
+      for (size_t k = 0; k < n_params; ++k) {
+        if (k >= ds.inputs.size() || ds.inputs[k].empty()) fail("data set has no input_" + std::to_string(k));
+        l.inputs.push_back(read_golden(ds.inputs[k]));
       }
-      std::vector<Value> inputs;
-      std::vector<std::optional<Value>> golden;
-      try {
-        if (auto m = memory.inputs.find(s); m != memory.inputs.end()) {
-          inputs = m->second;
-          golden.resize(n_results);
-        } else if (!synthetic) {
-          if (ds.inputs.size() > n_params)
-            fail("data set has input_" + std::to_string(ds.inputs.size() - 1) + ", the model has " +
-                 std::to_string(n_params) + " Parameters");
-          for (size_t k = 0; k < n_params; ++k) {
-            if (k >= ds.inputs.size() || ds.inputs[k].empty()) fail("data set has no input_" + std::to_string(k));
-            inputs.push_back(read_golden(ds.inputs[k]));
-          }
-          if (ds.outputs.size() > n_results)
-            fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " +
-                 std::to_string(n_results) + " Results");
-          for (size_t k = 0; k < n_results; ++k) {
-            if (k >= ds.outputs.size() || ds.outputs[k].empty()) golden.emplace_back();
-            else golden.emplace_back(read_golden(ds.outputs[k]));
-          }
-        }
-      } catch (const ExecError& e) {
-        bad.message = e.what();
-        mr.cases.push_back(bad);
-        continue;
+      if (ds.outputs.size() > n_results)
+        fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " +
+             std::to_string(n_results) + " Results");
+      for (size_t k = 0; k < n_results; ++k) {
+        if (k >= ds.outputs.size() || ds.outputs[k].empty()) l.golden.emplace_back();
+        else l.golden.emplace_back(read_golden(ds.outputs[k]));
       }
-      if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
-        synthesized = true;
-        synthesize_ir(*model, cfg, plan, s, name, inputs, mr, state, memory, save_index);
-        continue;
-      }
-      skip_pins_already_run(plan, s, memory, state);
-      run_pin_sets(
-          plan, s, name, cfg, mr, state,
-          [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-            CaseResult cr = run_case(*model, cfg, inputs, derived ? nullptr : &golden, pins, trace, outputs);
-            if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
-            return cr;
-          },
-          [&](const PinSet& pins, const std::vector<Value>& outputs) {
-            return save_case(cfg.save_dir, save_index++, inputs, outputs, pins);
-          });
+    } catch (const ExecError& e) {
+      l.error = e.what();  // every unreadable data set fails its case
     }
-  tally(mr);
+    return l;
+  };
+  b.synthesize = [&](DataPlan& p, size_t s, const std::string& name, const std::vector<Value>& inputs, ModelResult& r,
+                     PinState& state, MemorySets& mem,
+                     int& save_index) { synthesize_ir(*model, cfg, p, s, name, inputs, r, state, mem, save_index); };
+  b.run = [&](const std::vector<Value>& inputs, const std::vector<std::optional<Value>>* golden, const PinSet& pins,
+              Trace& trace,
+              std::vector<Value>& outputs) { return run_case(*model, cfg, inputs, golden, pins, trace, outputs); };
+  b.save = [&](int index, const std::vector<Value>& inputs, const std::vector<Value>& outputs, const PinSet& pins) {
+    return save_case(cfg.save_dir, index, inputs, outputs, pins);
+  };
+  run_data_sets(plan, memory, cfg, mr, b);
   return mr;
 }
 

@@ -41,15 +41,8 @@ Value read_golden(const fs::path& p, const onnx::TypeProto* type) {
   }
 }
 
-struct Loaded {
-  std::vector<Value> inputs;
-  std::vector<std::optional<Value>> outputs;
-  std::string error;
-  ErrKind kind = ErrKind::Invalid;
-};
-
-Loaded load_data_set(const DataSet& ds, const Interpreter& ip) {
-  Loaded l;
+LoadedSet load_data_set(const DataSet& ds, const Interpreter& ip) {
+  LoadedSet l;
   try {
     const auto ins = ip.data_inputs();
     const auto outs = ip.data_outputs();
@@ -65,12 +58,12 @@ Loaded load_data_set(const DataSet& ds, const Interpreter& ip) {
       fail("data set has output_" + std::to_string(ds.outputs.size() - 1) + ", the model has " +
            std::to_string(outs.size()) + " outputs");
     for (size_t k = 0; k < outs.size(); ++k) {
-      if (k >= ds.outputs.size() || ds.outputs[k].empty()) l.outputs.emplace_back();
-      else l.outputs.emplace_back(read_golden(ds.outputs[k], outs[k]->has_type() ? &outs[k]->type() : nullptr));
+      if (k >= ds.outputs.size() || ds.outputs[k].empty()) l.golden.emplace_back();
+      else l.golden.emplace_back(read_golden(ds.outputs[k], outs[k]->has_type() ? &outs[k]->type() : nullptr));
     }
   } catch (const ExecError& e) {
     l.error = e.what();
-    l.kind = e.kind;
+    l.status = e.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
   }
   return l;
 }
@@ -357,6 +350,53 @@ void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& mem
   state.done_by_input[plan.input_keys[s]].insert(ran.begin(), ran.end());
 }
 
+void run_data_sets(DataPlan& plan, MemorySets& memory, const RunConfig& cfg, ModelResult& mr, const ExecBackend& b) {
+  int save_index = 0;
+  bool synthesized = false;
+  PinState state;
+  for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
+    for (size_t s = 0; s < plan.sets.size(); ++s) {
+      const DataSet& ds = plan.sets[s];
+      const std::string name = plan.synthetic ? "" : ds.dir.string();
+      if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
+      if (state.phase == PinState::kSynthesize && synthesized) continue;
+      LoadedSet l;
+      if (!ds.pins_error.empty()) {
+        l.error = ds.pins_error;
+      } else if (auto m = memory.inputs.find(s); m != memory.inputs.end()) {
+        l.inputs = m->second;
+        l.golden.resize(b.outputs);
+      } else if (!plan.synthetic) {
+        l = b.load(ds);
+      }
+      if (!l.error.empty()) {
+        CaseResult cr;
+        cr.data_set = name;
+        cr.status = l.status;
+        cr.message = l.error;
+        mr.cases.push_back(std::move(cr));
+        continue;
+      }
+      if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran (it adds sets to plan)
+        synthesized = true;
+        b.synthesize(plan, s, name, l.inputs, mr, state, memory, save_index);
+        continue;
+      }
+      skip_pins_already_run(plan, s, memory, state);
+      run_pin_sets(
+          plan, s, name, cfg, mr, state,
+          [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
+            CaseResult cr = b.run(l.inputs, derived ? nullptr : &l.golden, pins, trace, outputs);
+            if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
+            return cr;
+          },
+          [&](const PinSet& pins, const std::vector<Value>& outputs) {
+            return b.save(save_index++, l.inputs, outputs, pins);
+          });
+    }
+  tally(mr);
+}
+
 void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Value* expected, const RunConfig& cfg) {
   if (expected) {
     o.compared = true;
@@ -435,60 +475,20 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
     mr.error = e;
     return mr;
   }
-  const std::vector<DataSet>& sets = plan.sets;
-  const bool synthetic = plan.synthetic;
-
-  int save_index = 0;
-  bool synthesized = false;
-  PinState state;
-  for (state.phase = 0; state.phase < state.phases(cfg); ++state.phase)
-    for (size_t s = 0; s < sets.size(); ++s) {
-      const DataSet& ds = sets[s];
-      const std::string name = synthetic ? "" : ds.dir.string();
-      if (state.phase > 0 && !state.natural_runs.count(s)) continue;  // its problem is reported once, in phase 0
-      if (state.phase == PinState::kSynthesize && synthesized) continue;
-      if (!ds.pins_error.empty()) {
-        CaseResult cr;
-        cr.data_set = name;
-        cr.status = CaseStatus::Failed;
-        cr.message = ds.pins_error;
-        mr.cases.push_back(cr);
-        continue;
-      }
-      Loaded l;
-      if (auto r = memory.inputs.find(s); r != memory.inputs.end()) {
-        l.inputs = r->second;
-        l.outputs.resize(probe.data_outputs().size());
-      } else if (!synthetic) {
-        l = load_data_set(ds, probe);
-      }
-      if (!l.error.empty()) {
-        CaseResult cr;
-        cr.data_set = name;
-        cr.status = l.kind == ErrKind::Unsupported ? CaseStatus::Unsupported : CaseStatus::Failed;
-        cr.message = l.error;
-        mr.cases.push_back(cr);
-        continue;
-      }
-      if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran
-        if (!synthesized) synthesize_onnx(model, cfg, plan, s, name, l.inputs, mr, state, memory, save_index);
-        synthesized = true;
-        continue;
-      }
-      skip_pins_already_run(plan, s, memory, state);
-      run_pin_sets(
-          plan, s, name, cfg, mr, state,
-          [&](const PinSet& pins, bool derived, Trace& trace, std::vector<Value>& outputs) {
-            CaseResult cr = run_case(model, cfg, l.inputs, derived ? nullptr : &l.outputs, pins, trace, outputs);
-            if (auto it = memory.synthesized.find(s); it != memory.synthesized.end()) cr.synthesized = it->second;
-            return cr;
-          },
-          [&](const PinSet& pins, const std::vector<Value>& outputs) {
-            const Interpreter ip(model, RunOptions{});
-            return save_case(cfg.save_dir, save_index++, ip, l.inputs, outputs, pins);
-          });
-    }
-  tally(mr);
+  ExecBackend b;
+  b.outputs = probe.data_outputs().size();
+  b.load = [&](const DataSet& ds) { return load_data_set(ds, probe); };
+  b.synthesize = [&](DataPlan& p, size_t s, const std::string& name, const std::vector<Value>& inputs, ModelResult& r,
+                     PinState& state, MemorySets& mem,
+                     int& save_index) { synthesize_onnx(model, cfg, p, s, name, inputs, r, state, mem, save_index); };
+  b.run = [&](const std::vector<Value>& inputs, const std::vector<std::optional<Value>>* golden, const PinSet& pins,
+              Trace& trace,
+              std::vector<Value>& outputs) { return run_case(model, cfg, inputs, golden, pins, trace, outputs); };
+  b.save = [&](int index, const std::vector<Value>& inputs, const std::vector<Value>& outputs, const PinSet& pins) {
+    const Interpreter ip(model, RunOptions{});
+    return save_case(cfg.save_dir, index, ip, inputs, outputs, pins);
+  };
+  run_data_sets(plan, memory, cfg, mr, b);
   return mr;
 }
 }  // namespace

@@ -190,6 +190,35 @@ std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig
 // Before the pin phase of a synthesized set: the pins the data sets ran are not run again for it.
 void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state);
 
+// One data set's inputs and golden outputs as a driver read them.
+struct LoadedSet {
+  std::vector<Value> inputs;
+  std::vector<std::optional<Value>> golden;  // per model output; empty where the set has none
+  std::string error;                         // the set cannot be run: its one case says this
+  CaseStatus status = CaseStatus::Failed;    // that case's status
+};
+// A format's executor as the shared driver (run_data_sets) uses it: the ONNX interpreter, the IR executor. The NNAPI
+// driver runs examples, not data sets, in the same phases with the same pieces (nnapi_exec.cpp).
+struct ExecBackend {
+  size_t outputs = 0;                             // the model's outputs: golden slots of a set made in memory
+  std::function<LoadedSet(const DataSet&)> load;  // a data set's files
+  // Phase kSynthesize, from data set s (synthesize_phase with this executor).
+  std::function<void(DataPlan&, size_t s, const std::string& name, const std::vector<Value>& inputs, ModelResult&,
+                     PinState&, MemorySets&, int& save_index)>
+      synthesize;
+  // One case: the inputs with these pins, compared with `golden` when it is not null.
+  std::function<CaseResult(const std::vector<Value>& inputs, const std::vector<std::optional<Value>>* golden,
+                           const PinSet& pins, Trace& trace, std::vector<Value>& outputs)>
+      run;
+  // --save: writes a case as test_data_set_<index> and says where.
+  std::function<std::string(int index, const std::vector<Value>& inputs, const std::vector<Value>& outputs,
+                            const PinSet& pins)>
+      save;
+};
+// The driver of the ONNX and IR executors: every set of `plan` (data sets, then those made in `memory`) through the
+// phases of PinState, each case into `mr`, then tally(mr).
+void run_data_sets(DataPlan& plan, MemorySets& memory, const RunConfig& cfg, ModelResult& mr, const ExecBackend& b);
+
 // Judges one output of a run (shared by the ONNX, IR and NNAPI drivers): `o` arrives with its name and
 // any declared-type problem already set; compares `actual` with `expected` when there is one, and
 // turns the first failing output into the case's Mismatch.
