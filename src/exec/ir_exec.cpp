@@ -784,23 +784,8 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
 
 std::string save_case(const fs::path& dir, int index, const std::vector<Value>& inputs,
                       const std::vector<Value>& outputs, const std::map<std::string, bool>& pins) {
-  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
-  std::error_code ec;
-  fs::create_directories(d, ec);
-  if (ec) return "";
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(inputs[k], "input_" + std::to_string(k));
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(outputs[k], "output_" + std::to_string(k));
-  }
-  if (!pins.empty()) {
-    std::ofstream f(d / "pins.json", std::ios::binary);
-    f << pins_json(pins);
-  }
-  return d.string();
+  return save_case(dir, index, inputs, outputs, pins,
+                   [](bool output, size_t k) { return (output ? "output_" : "input_") + std::to_string(k); });
 }
 
 }  // namespace

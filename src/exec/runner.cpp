@@ -229,25 +229,12 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
 
 std::string save_case(const fs::path& dir, int index, const Interpreter& ip, const std::vector<Value>& inputs,
                       const std::vector<Value>& outputs, const std::map<std::string, bool>& pins) {
-  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
-  std::error_code ec;
-  fs::create_directories(d, ec);
-  if (ec) return "";
   const auto ins = ip.data_inputs();
   const auto outs = ip.data_outputs();
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(inputs[k], k < ins.size() ? ins[k]->name() : "");
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(outputs[k], k < outs.size() ? outs[k]->name() : "");
-  }
-  if (!pins.empty()) {
-    std::ofstream f(d / "pins.json", std::ios::binary);
-    f << pins_json(pins);
-  }
-  return d.string();
+  return save_case(dir, index, inputs, outputs, pins, [&](bool output, size_t k) {
+    const auto& values = output ? outs : ins;
+    return k < values.size() ? values[k]->name() : std::string();
+  });
 }
 
 // Phase kSynthesize of the ONNX driver: synthesize_phase with the ONNX interpreter.
@@ -348,6 +335,28 @@ void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& mem
   std::set<std::pair<std::string, bool>> ran;
   for (const auto& [key, done] : state.done_by_input) ran.insert(done.begin(), done.end());
   state.done_by_input[plan.input_keys[s]].insert(ran.begin(), ran.end());
+}
+
+std::string save_case(const fs::path& dir, int index, const std::vector<Value>& inputs,
+                      const std::vector<Value>& outputs, const PinSet& pins,
+                      const std::function<std::string(bool output, size_t k)>& name_of) {
+  const fs::path d = dir / ("test_data_set_" + std::to_string(index));
+  std::error_code ec;
+  fs::create_directories(d, ec);
+  if (ec) return "";
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(inputs[k], name_of(false, k));
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
+    f << write_pb_value(outputs[k], name_of(true, k));
+  }
+  if (!pins.empty()) {
+    std::ofstream f(d / "pins.json", std::ios::binary);
+    f << pins_json(pins);
+  }
+  return d.string();
 }
 
 void run_data_sets(DataPlan& plan, MemorySets& memory, const RunConfig& cfg, ModelResult& mr, const ExecBackend& b) {

@@ -190,6 +190,12 @@ std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig
 // Before the pin phase of a synthesized set: the pins the data sets ran are not run again for it.
 void skip_pins_already_run(const DataPlan& plan, size_t s, const MemorySets& memory, PinState& state);
 
+// --save: one case as `dir`/test_data_set_<index>: input_K.pb and output_K.pb (each value named name_of(output, K)),
+// pins.json when it ran pinned. The directory it wrote, or "" when it cannot be made.
+std::string save_case(const std::filesystem::path& dir, int index, const std::vector<Value>& inputs,
+                      const std::vector<Value>& outputs, const PinSet& pins,
+                      const std::function<std::string(bool output, size_t k)>& name_of);
+
 // One data set's inputs and golden outputs as a driver read them.
 struct LoadedSet {
   std::vector<Value> inputs;
