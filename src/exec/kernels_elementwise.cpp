@@ -329,7 +329,7 @@ void k_sign(OpCtx& c) {
 }
 void k_relu(OpCtx& c) {
   c.set(0, unary(
-               c.t(0), [](double x) { return x > 0 ? x : (x == 0 ? 0.0 : 0.0); },
+               c.t(0), [](double x) { return x > 0 ? x : 0.0; },
                [](int64_t x) { return std::max<int64_t>(x, 0); }));
 }
 void k_not(OpCtx& c) {

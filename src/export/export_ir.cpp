@@ -99,7 +99,7 @@ class Exporter {
     os->set_domain("");
     os->set_version(o_.opset);
     auto* g = model.mutable_graph();
-    g->set_name(m_.graphs[0].nodes.empty() ? "main" : "main");
+    g->set_name("main");
     g->set_doc_string("exported by condlint from the OpenVINO IR " + m_.path);
     Work w;
     w.g = 0;

@@ -52,7 +52,9 @@ class Parser {
       if (!stack.empty()) {
         Node& parent = doc_.nodes[static_cast<size_t>(stack.back())];
         parent.extra().children.push_back(id);
-        if (parent.kind == Node::Object) parent.extra().keys.emplace_back(std::move(pending_key), pending_key_off);
+        // key() below sets pending_key again before the next member reads it.
+        if (parent.kind == Node::Object)
+          parent.extra().keys.emplace_back(std::move(pending_key), pending_key_off);  // NOLINT(bugprone-use-after-move)
       }
       bool opened = false;
       if (c == '{' || c == '[') {
