@@ -405,3 +405,62 @@ TEST(OnnxLoader, EveryWayATensorCannotHoldItsDimsHasItsMessage) {
 }
 
 }  // namespace
+
+namespace {
+
+// Main graph: inputs c (bool), x (float [2,3]), z (float [6]). If 'outer' on `outer_cond` gives x in its then branch;
+// its else branch holds If 'inner' on c, whose branches give x ([2,3]) and z ([6]): C011 for 'inner' wherever it
+// runs.
+std::string outer_with_inner_in_else(bool outer_decided) {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  g->clear_input();
+  g->clear_initializer();
+  gen::onnx_value(g->add_input(), "c", onnx::TensorProto::BOOL, {});
+  gen::onnx_value(g->add_input(), "x", onnx::TensorProto::FLOAT, {2, 3});
+  gen::onnx_value(g->add_input(), "z", onnx::TensorProto::FLOAT, {6});
+  std::string outer_cond = "c";
+  if (outer_decided) {  // a constant true: the else branch never runs (C012)
+    auto* k = gen::onnx_node(g, "Constant", "always", {}, {"t"});
+    auto* a = k->add_attribute();
+    a->set_name("value");
+    a->set_type(onnx::AttributeProto::TENSOR);
+    a->mutable_t()->set_data_type(onnx::TensorProto::BOOL);
+    a->mutable_t()->add_int32_data(1);
+    outer_cond = "t";
+  }
+  auto* outer = gen::onnx_node(g, "If", "outer", {outer_cond}, {"y"});
+  auto* then_b = branch(outer, "then_branch");
+  gen::onnx_node(then_b, "Identity", "keep", {"x"}, {"y_then"});
+  then_b->add_output()->set_name("y_then");
+  auto* else_b = branch(outer, "else_branch");
+  auto* inner = gen::onnx_node(else_b, "If", "inner", {"c"}, {"y_inner"});
+  auto* inner_then = branch(inner, "then_branch");
+  gen::onnx_node(inner_then, "Identity", "from_x", {"x"}, {"ix"});
+  inner_then->add_output()->set_name("ix");
+  auto* inner_else = branch(inner, "else_branch");
+  gen::onnx_node(inner_else, "Identity", "from_z", {"z"}, {"iz"});
+  inner_else->add_output()->set_name("iz");
+  else_b->add_output()->set_name("y_inner");
+  g->add_output()->set_name("y");
+  return m.SerializeAsString();
+}
+
+size_t count_rule(const std::vector<Finding>& f, const std::string& rule, const std::string& text) {
+  return static_cast<size_t>(std::count_if(f.begin(), f.end(), [&](const Finding& x) {
+    return x.rule == rule && x.message.find(text) != std::string::npos;
+  }));
+}
+
+}  // namespace
+
+// One root cause, one finding: an If inside a branch C012 proves dead gets no C011 (its shapes are never given) and
+// no C012 of its own; the same If where it can run gets its C011.
+TEST(OnnxLoader, NothingIsSaidOfIfsInABranchThatNeverRuns) {
+  const auto dead = run_rules(*load_onnx("dead.onnx", outer_with_inner_in_else(true)), RuleSelection{});
+  EXPECT_EQ(count_rule(dead, "C012", "If 'outer'"), 1u) << dump(dead);
+  EXPECT_EQ(count_rule(dead, "C011", "'inner'"), 0u) << dump(dead);
+  const auto live = run_rules(*load_onnx("live.onnx", outer_with_inner_in_else(false)), RuleSelection{});
+  EXPECT_EQ(count_rule(live, "C012", ""), 0u) << dump(live);
+  EXPECT_EQ(count_rule(live, "C011", "'inner'"), 1u) << dump(live);
+}
