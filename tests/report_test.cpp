@@ -5,7 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
+#include "exec/runner.hpp"
 #include "lint/config.hpp"
+#include "report/checks.hpp"
 #include "report/report.hpp"
 #include "test_support.hpp"
 
@@ -435,4 +437,26 @@ TEST(Sarif, ArtifactUrisAreRelativeUnderTheWorkingDirectoryElseFileUris) {
       {"../a.onnx", "file://" + up + "/a.onnx"},
   };
   for (const auto& [path, uri] : cases) EXPECT_EQ(condlint::artifact_uri(path), uri) << path;
+}
+
+// `run`'s text report says every branch problem: a mismatch says its first as its message, and a run that failed
+// later (an op refused what a branch gave it) lists them after its error, where the cause usually is.
+TEST(RunText, AFailedRunListsTheBranchProblemsBeforeIt) {
+  exec::ModelResult r;
+  r.model = "m.onnx";
+  exec::CaseResult failed;
+  failed.status = exec::CaseStatus::Failed;
+  failed.message = "at main/LSTM (LSTM): X, W and R must be 3-D";
+  failed.branch_problems = {"If 'main/If_1' then branch output 0 has shape [1,1,128,4], declared f32[1,?,128]"};
+  exec::CaseResult mismatch;
+  mismatch.status = exec::CaseStatus::Mismatch;
+  mismatch.branch_problems = {"If 'a' then branch output 0 has element type i64, declared f32", "If 'b' second"};
+  mismatch.message = mismatch.branch_problems.front();
+  r.cases = {failed, mismatch};
+  std::ostringstream os;
+  write_run_text(os, r);
+  const std::string out = os.str();
+  EXPECT_NE(out.find("before it: If 'main/If_1' then branch output 0 has shape [1,1,128,4]"), std::string::npos) << out;
+  EXPECT_EQ(count(out, "If 'a' then branch output 0"), 1) << out;
+  EXPECT_NE(out.find("      If 'b' second"), std::string::npos) << out;
 }

@@ -84,7 +84,11 @@ void write_run_text(std::ostream& os, const ModelResult& r) {
       if (o.compared && o.ok)
         os << "      output '" << term_safe(o.name) << "': max abs err " << o.max_abs << ", max rel err " << o.max_rel
            << " (" << o.tolerance << ")\n";
-    for (size_t k = 1; k < c.branch_problems.size(); ++k) os << "      " << term_safe(c.branch_problems[k]) << "\n";
+    // A mismatch says its first branch problem as its message; a run that failed says what failed, and the branch
+    // problems before it (often the cause: a branch gave a shape the layers after it cannot take) follow.
+    const bool first_said = !c.branch_problems.empty() && c.message == c.branch_problems.front();
+    for (size_t k = first_said ? 1 : 0; k < c.branch_problems.size(); ++k)
+      os << "      " << (first_said ? "" : "before it: ") << term_safe(c.branch_problems[k]) << "\n";
     if (!c.saved_to.empty()) os << "      saved to " << term_safe(c.saved_to) << "\n";
   }
   write_coverage_text(os, exec::branch_coverage(r));
