@@ -65,7 +65,7 @@ before="rm -rf '$tmp/cache'" results+=("$(one cold --cache "$tmp/cache")")
 "$bin" lint "$tree" -j 2 --cache "$tmp/cache" --format sarif -o /dev/null --fail-on never 2>/dev/null || true
 before="" results+=("$(one warm --cache "$tmp/cache")")
 if [ $# -eq 0 ]; then
-  victim=$(find "$tree" -name '*.xml' | sort | head -1)
+  victim=$(find "$tree" -name '*.xml' | sort | awk 'NR == 1')  # awk reads all: no SIGPIPE under pipefail
   # Each timed run first edits one model (a comment at its end), so exactly one is judged again.
   before="echo '<!-- edit -->' >> '$victim'" results+=("$(one one_changed --cache "$tmp/cache")")
   # A fresh checkout: every file has new times (so a new identity) but the same bytes: all are hashed again.

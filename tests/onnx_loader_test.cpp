@@ -464,3 +464,70 @@ TEST(OnnxLoader, NothingIsSaidOfIfsInABranchThatNeverRuns) {
   EXPECT_EQ(count_rule(live, "C012", ""), 0u) << dump(live);
   EXPECT_EQ(count_rule(live, "C011", "'inner'"), 1u) << dump(live);
 }
+
+namespace {
+
+// x reshaped to a shape of unknown length (float, no rank known) -> Conv with weights [channels,4,3] -> Sigmoid; If on
+// dim 1 of that == 1: the squeeze guard PyTorch exports write. The then branch squeezes axis 1, the else branch passes
+// the value on.
+std::string conv_channel_guard(int channels) {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  g->clear_input();
+  g->clear_initializer();
+  gen::onnx_value(g->add_input(), "x", onnx::TensorProto::FLOAT, {24});
+  gen::onnx_value(g->add_input(), "to", onnx::TensorProto::INT64, {});  // a shape of unknown length
+  g->mutable_input(1)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim();
+  auto* w = g->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : {int64_t(channels), int64_t(4), int64_t(3)}) w->add_dims(d);
+  for (int k = 0; k < channels * 12; ++k) w->add_float_data(0.5f);
+  auto scalar = [&](const char* name, int64_t v) {
+    auto* t = g->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    t->add_int64_data(v);
+  };
+  scalar("one", 1);
+  gen::onnx_node(g, "Reshape", "any_rank", {"x", "to"}, {"xr"});  // no rank known: onnx infers no shape of the Conv
+  gen::onnx_node(g, "Conv", "conv", {"xr", "w"}, {"y"});
+  gen::onnx_node(g, "Sigmoid", "sig", {"y"}, {"s"});
+  gen::onnx_node(g, "Shape", "shape", {"s"}, {"sh"});
+  gen::onnx_node(g, "Gather", "dim1", {"sh", "one"}, {"d1"});
+  gen::onnx_node(g, "Equal", "is_one", {"d1", "one"}, {"c"});
+  auto* n = gen::onnx_node(g, "If", "squeeze_guard", {"c"}, {"out"});
+  auto* then_b = branch(n, "then_branch");
+  auto* axes = gen::onnx_node(then_b, "Constant", "axes", {}, {"ax"});
+  auto* a = axes->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto::TENSOR);
+  a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+  a->mutable_t()->add_dims(1);
+  a->mutable_t()->add_int64_data(1);
+  gen::onnx_node(then_b, "Squeeze", "squeeze", {"s", "ax"}, {"sq"});
+  then_b->add_output()->set_name("sq");
+  auto* else_b = branch(n, "else_branch");
+  gen::onnx_node(else_b, "Identity", "keep", {"s"}, {"kept"});
+  else_b->add_output()->set_name("kept");
+  auto* out = g->add_output();
+  out->set_name("out");
+  out->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int d = 0; d < 3; ++d) out->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim();
+  return m.SerializeAsString();
+}
+
+}  // namespace
+
+// A Conv's output has the rank of its weights and their dim 0 as its channels whatever its input is, so a guard on
+// those channels is decided even when the input's shape is unknown: dead else with one output channel, dead then
+// with two. Only the condition uses it: the Squeeze in the dead then branch is not inferred with it (onnx and ONNX
+// Runtime do not know the channels there either), so nothing fails in it.
+TEST(OnnxLoader, AConvsChannelsComeFromItsWeights) {
+  const auto one = run_rules(*load_onnx("one.onnx", conv_channel_guard(1)), RuleSelection{});
+  EXPECT_EQ(count_rule(one, "C012", "the else branch of If 'squeeze_guard' never runs"), 1u) << dump(one);
+  const auto two = run_rules(*load_onnx("two.onnx", conv_channel_guard(2)), RuleSelection{});
+  EXPECT_EQ(count_rule(two, "C012", "the then branch of If 'squeeze_guard' never runs"), 1u) << dump(two);
+  EXPECT_TRUE(std::none_of(two.begin(), two.end(), [](const Finding& f) { return f.level != Level::Note; }))
+      << dump(two);
+}

@@ -192,7 +192,39 @@ class Tracer {
     int64_t start = 0, end = std::numeric_limits<int64_t>::max();
     if (const auto* a = attr(n, "start")) start = a->i();
     if (const auto* a = attr(n, "end")) end = a->i();
-    return cond_shape_of(x, lookup_(x).shape, start, end);
+    return cond_shape_of(x, shape_known(x, 0), start, end);
+  }
+
+  // The shape of x, and where condlint's inference leaves it unknown, what the ops that make x fix whatever their
+  // inputs are: an element-wise op of one input keeps that input's shape, and a Conv gives [N, M, ?, ...] with the
+  // rank of its weights W and M = W's dim 0 (a Conv that runs at all has an input of W's rank). Exporters guard on
+  // those channels (Shape(Conv(...))[1] == 1 before a Squeeze). These facts only decide conditions: they never reach
+  // onnx's inference of other nodes, whose verdicts must not rest on what onnx itself cannot know (an op in a dead
+  // branch would fail its inference here and not in ONNX Runtime).
+  Shape shape_known(const std::string& x, int depth) {
+    const CondValue v = lookup_(x);
+    if (v.shape.rank_known || depth > kMaxDepth || ++steps_ > kMaxSteps) return v.shape;
+    if (v.kind != CondValue::Kind::NodeOutput || !v.producer) return v.shape;
+    const onnx::NodeProto& p = *v.producer;
+    if ((!p.domain().empty() && p.domain() != "ai.onnx") || p.output_size() < 1 || p.output(0) != x) return v.shape;
+    static const std::set<std::string> kSameShape = {"Abs",       "Ceil",     "Celu",       "Clip",  "Cos",
+                                                     "Elu",       "Erf",      "Exp",        "Floor", "HardSigmoid",
+                                                     "HardSwish", "Identity", "LeakyRelu",  "Log",   "LogSoftmax",
+                                                     "Mish",      "Neg",      "Reciprocal", "Relu",  "Round",
+                                                     "Selu",      "Sigmoid",  "Sign",       "Sin",   "Softmax",
+                                                     "Softplus",  "Softsign", "Sqrt",       "Tanh",  "ThresholdedRelu"};
+    if (kSameShape.count(p.op_type()) && p.input_size() >= 1 && !p.input(0).empty())
+      return shape_known(p.input(0), depth + 1);
+    if (p.op_type() == "Conv" && p.input_size() >= 2 && !p.input(0).empty() && !p.input(1).empty()) {
+      const Shape w = lookup_(p.input(1)).shape;
+      if (!w.rank_known || w.dims.size() < 3 || !w.dims[0].is_static() || w.dims[0].lo < 1) return v.shape;
+      std::vector<Dim> dims(w.dims.size(), Dim::dynamic());
+      dims[1] = Dim::fixed(w.dims[0].lo);
+      const Shape in = shape_known(p.input(0), depth + 1);
+      if (in.rank_known && in.dims.size() == w.dims.size()) dims[0] = in.dims[0];
+      return Shape::of(std::move(dims));
+    }
+    return v.shape;
   }
 
   Sym size_of(const onnx::NodeProto& n) {
@@ -203,7 +235,7 @@ class Tracer {
     if (xv.kind == CondValue::Kind::NodeOutput && xv.producer && xv.producer->op_type() == "Shape" &&
         !attr(*xv.producer, "start") && !attr(*xv.producer, "end") && xv.producer->input_size() >= 1) {
       const std::string& y = xv.producer->input(0);
-      return cond_rank_of(y, lookup_(y).shape, facts_);
+      return cond_rank_of(y, shape_known(y, 0), facts_);
     }
     facts_.tested.insert(x);
     Sym s;
