@@ -408,25 +408,37 @@ TEST(OnnxLoader, EveryWayATensorCannotHoldItsDimsHasItsMessage) {
 
 namespace {
 
+// A model of opset 13 whose main graph has no inputs or initializers yet.
+onnx::ModelProto bare_model() {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  m.mutable_graph()->clear_input();
+  m.mutable_graph()->clear_initializer();
+  return m;
+}
+
+// A Constant node in `g` named `name` whose value is `t`, giving `out`.
+void add_constant(onnx::GraphProto* g, const std::string& name, const std::string& out, onnx::TensorProto t) {
+  auto* a = gen::onnx_node(g, "Constant", name, {}, {out})->add_attribute();
+  a->set_name("value");
+  a->set_type(onnx::AttributeProto::TENSOR);
+  *a->mutable_t() = std::move(t);
+}
+
 // Main graph: inputs c (bool), x (float [2,3]), z (float [6]). If 'outer' on `outer_cond` gives x in its then branch;
 // its else branch holds If 'inner' on c, whose branches give x ([2,3]) and z ([6]): C011 for 'inner' wherever it
 // runs.
 std::string outer_with_inner_in_else(bool outer_decided) {
-  onnx::ModelProto m = gen::onnx_model_base(13);
+  onnx::ModelProto m = bare_model();
   auto* g = m.mutable_graph();
-  g->clear_input();
-  g->clear_initializer();
   gen::onnx_value(g->add_input(), "c", onnx::TensorProto::BOOL, {});
   gen::onnx_value(g->add_input(), "x", onnx::TensorProto::FLOAT, {2, 3});
   gen::onnx_value(g->add_input(), "z", onnx::TensorProto::FLOAT, {6});
   std::string outer_cond = "c";
   if (outer_decided) {  // a constant true: the else branch never runs (C012)
-    auto* k = gen::onnx_node(g, "Constant", "always", {}, {"t"});
-    auto* a = k->add_attribute();
-    a->set_name("value");
-    a->set_type(onnx::AttributeProto::TENSOR);
-    a->mutable_t()->set_data_type(onnx::TensorProto::BOOL);
-    a->mutable_t()->add_int32_data(1);
+    onnx::TensorProto t;
+    t.set_data_type(onnx::TensorProto::BOOL);
+    t.add_int32_data(1);
+    add_constant(g, "always", "t", std::move(t));
     outer_cond = "t";
   }
   auto* outer = gen::onnx_node(g, "If", "outer", {outer_cond}, {"y"});
@@ -471,10 +483,8 @@ namespace {
 // dim 1 of that == 1: the squeeze guard PyTorch exports write. The then branch squeezes axis 1, the else branch passes
 // the value on.
 std::string conv_channel_guard(int channels) {
-  onnx::ModelProto m = gen::onnx_model_base(13);
+  onnx::ModelProto m = bare_model();
   auto* g = m.mutable_graph();
-  g->clear_input();
-  g->clear_initializer();
   gen::onnx_value(g->add_input(), "x", onnx::TensorProto::FLOAT, {24});
   gen::onnx_value(g->add_input(), "to", onnx::TensorProto::INT64, {});  // a shape of unknown length
   g->mutable_input(1)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim();
@@ -498,13 +508,11 @@ std::string conv_channel_guard(int channels) {
   gen::onnx_node(g, "Equal", "is_one", {"d1", "one"}, {"c"});
   auto* n = gen::onnx_node(g, "If", "squeeze_guard", {"c"}, {"out"});
   auto* then_b = branch(n, "then_branch");
-  auto* axes = gen::onnx_node(then_b, "Constant", "axes", {}, {"ax"});
-  auto* a = axes->add_attribute();
-  a->set_name("value");
-  a->set_type(onnx::AttributeProto::TENSOR);
-  a->mutable_t()->set_data_type(onnx::TensorProto::INT64);
-  a->mutable_t()->add_dims(1);
-  a->mutable_t()->add_int64_data(1);
+  onnx::TensorProto axes;
+  axes.set_data_type(onnx::TensorProto::INT64);
+  axes.add_dims(1);
+  axes.add_int64_data(1);
+  add_constant(then_b, "axes", "ax", std::move(axes));
   gen::onnx_node(then_b, "Squeeze", "squeeze", {"s", "ax"}, {"sq"});
   then_b->add_output()->set_name("sq");
   auto* else_b = branch(n, "else_branch");

@@ -6,11 +6,11 @@ namespace condlint::rules::C011 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
-  const std::vector<bool> dead = dead_graphs(m);
+  const DeadCode dead(m);
   for (const auto& c : m.conditionals) {
     if (c.provenance.decided >= 0) continue;  // one branch never runs (C012): its shape is never given
     // In a branch that never runs (C012 names it), neither shape is ever given.
-    if (c.graph >= 0 && static_cast<size_t>(c.graph) < dead.size() && dead[static_cast<size_t>(c.graph)]) continue;
+    if (dead.contains(c.graph)) continue;
     const auto& t = c.branch[0].outputs;
     const auto& e = c.branch[1].outputs;
     for (size_t i = 0; i < t.size() && i < e.size(); ++i) {

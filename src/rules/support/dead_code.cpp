@@ -4,10 +4,10 @@
 
 namespace condlint {
 
-std::vector<bool> dead_graphs(const Model& m) {
+DeadCode::DeadCode(const Model& m) {
   const size_t n = m.graphs.size();
-  std::vector<bool> dead(n, false);
-  if (m.format == Format::NNAPI) return dead;
+  dead_.assign(n, false);
+  if (m.format == Format::NNAPI) return;
   std::vector<int8_t> state(n, -1);  // -1: not known yet; 0 live; 1 dead
   for (const auto& c : m.conditionals) {
     const ConditionProvenance& p = c.provenance;
@@ -29,8 +29,7 @@ std::vector<bool> dead_graphs(const Model& m) {
     const int8_t s = x >= 0 && static_cast<size_t>(x) < n && path.size() <= n ? state[static_cast<size_t>(x)] : 0;
     for (size_t p : path) state[p] = s < 0 ? 0 : s;
   }
-  for (size_t g = 0; g < n; ++g) dead[g] = state[g] == 1;
-  return dead;
+  for (size_t g = 0; g < n; ++g) dead_[g] = state[g] == 1;
 }
 
 }  // namespace condlint
