@@ -189,7 +189,7 @@ TEST(IrXmlReaders, FlatXmlDeclinesWhatNeedsPugixmlAndTheLoaderStillReadsIt) {
     EXPECT_EQ(dump_ir_model(*m), dump_ir_model(*load_ir(name, bytes, IrXmlReader::Pugixml))) << name;
   }
   EXPECT_EQ(load_ir("amp.xml", declined[0].second)->graphs[0].nodes[0].name, "a&b");
-  EXPECT_EQ(load_ir("charref.xml", declined[1].second)->graphs[0].nodes[0].outputs[0].shape.str(), "[2]");
+  EXPECT_EQ(load_ir("charref.xml", declined[1].second)->graphs[0].nodes[0].outputs[0].shape().str(), "[2]");
 }
 
 // Layer lookups go through the loader's id table when every id is a small canonical integer, else through a

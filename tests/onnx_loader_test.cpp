@@ -115,6 +115,23 @@ TEST(OnnxLoader, ThousandNestedIfsLoadWithOnlyTheStockDepthWarning) {
   EXPECT_EQ(path.rfind("main/If_0/then/If_1/then/If_2/", 0), 0u) << path.substr(0, 80);
 }
 
+TEST(OnnxLoader, PortsOfEqualTypeShareOneCopy) {
+  // A chain of 50 Ifs has hundreds of ports and a handful of distinct types: every port points at one of them.
+  auto m = load_onnx("chain.onnx", gen::flat_if_chain_onnx(50));
+  ASSERT_TRUE(m);
+  std::set<const TypeDesc*> distinct;
+  size_t ports = 0;
+  for (const Graph& g : m->graphs)
+    for (const Node& n : g.nodes)
+      for (const auto* list : {&n.inputs, &n.outputs})
+        for (const Port& p : *list) {
+          ++ports;
+          distinct.insert(&p.type());
+        }
+  EXPECT_GT(ports, 500u);
+  EXPECT_LT(distinct.size(), 10u);
+}
+
 TEST(OnnxLoader, ThirtyOneLevelsAreSilentThirtyTwoWarn) {
   EXPECT_TRUE(run_rules(*load_onnx("d31.onnx", gen::nested_if_onnx(31)), RuleSelection{}).empty());
   EXPECT_EQ(rules_of(run_rules(*load_onnx("d32.onnx", gen::nested_if_onnx(32)), RuleSelection{})),

@@ -89,3 +89,33 @@ TEST(Attributes, SortedByNameAndTheLastValueOfANameWins) {
   EXPECT_EQ(a.find("zz"), nullptr);
   EXPECT_EQ(Attributes().find("x"), nullptr);
 }
+
+TEST(ValueTypeTable, EqualTypesAndShapesShareOneCopy) {
+  ValueTypeTable t;
+  const auto f2 = t.get(TypeDesc::tensor(ElemType::F32), Shape::of({Dim::fixed(2)}));
+  EXPECT_EQ(f2.get(), t.get(TypeDesc::tensor(ElemType::F32), Shape::of({Dim::fixed(2)})).get());
+  EXPECT_NE(f2.get(), t.get(TypeDesc::tensor(ElemType::F32), Shape::of({Dim::fixed(3)})).get());
+  EXPECT_NE(f2.get(), t.get(TypeDesc::tensor(ElemType::F64), Shape::of({Dim::fixed(2)})).get());
+  EXPECT_NE(f2.get(), t.get(TypeDesc::tensor(ElemType::F32), Shape::unknown()).get());
+  // Nested types compare all the way down.
+  auto seq = [](ElemType e) {
+    TypeDesc s;
+    s.kind = TypeDesc::Kind::Sequence;
+    s.inner = std::make_shared<const TypeDesc>(TypeDesc::tensor(e));
+    return s;
+  };
+  const auto s32 = t.get(seq(ElemType::F32), Shape::unknown());
+  EXPECT_EQ(s32.get(), t.get(seq(ElemType::F32), Shape::unknown()).get());
+  EXPECT_NE(s32.get(), t.get(seq(ElemType::I32), Shape::unknown()).get());
+  EXPECT_EQ(s32->type.str(), "sequence(f32)");
+}
+
+TEST(Port, StatesNothingUntilATypeIsSet) {
+  Port p;
+  EXPECT_EQ(p.type().kind, TypeDesc::Kind::Unknown);
+  EXPECT_FALSE(p.shape().rank_known);
+  ValueTypeTable t;
+  p.set_type(t.get(TypeDesc::tensor(ElemType::I64), Shape::scalar()));
+  EXPECT_EQ(p.type().str(), "i64");
+  EXPECT_EQ(p.shape().str(), "[]");
+}

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 #include <mimalloc.h>
@@ -48,7 +49,7 @@ void prefault_hook(size_t bytes) {
   if (pages > 0 && page > 0) cap = std::min(cap, static_cast<size_t>(pages) * static_cast<size_t>(page) / 4);
   const size_t given = g_given.load();
   if (given >= cap) return;
-  const size_t size = (std::min(bytes, cap - given) + kAlign - 1) / kAlign * kAlign;
+  const size_t size = std::min(bytes, cap - given) / kAlign * kAlign;  // down: pages nobody uses still count as RSS
   if (size < kMin) return;
   g_given.fetch_add(size);
   // mimalloc wants its arenas aligned to its segment size: map one alignment more and start at a boundary.
@@ -73,7 +74,38 @@ void prefault_hook(size_t bytes) {
   }
 }
 
+// Young allocations (model/memory_hint.hpp) come from a mimalloc heap of their own: its pages hold nothing that
+// outlives the walk, so each one the walk empties goes back to the thread's segments, for any size.
+struct YoungHeap {
+  mi_heap_t* heap;
+  mi_heap_t* previous;
+};
+
+void* young_open() {
+  mi_heap_t* h = mi_heap_new();
+  if (!h) return nullptr;
+  auto* y = new (std::nothrow) YoungHeap{h, nullptr};
+  if (!y) {
+    mi_heap_delete(h);
+    return nullptr;
+  }
+  y->previous = mi_heap_set_default(h);
+  return y;
+}
+
+void young_close(void* token) {
+  auto* y = static_cast<YoungHeap*>(token);
+  mi_heap_set_default(y->previous);
+}
+
+void young_release(void* token) {
+  auto* y = static_cast<YoungHeap*>(token);
+  mi_heap_delete(y->heap);  // blocks still allocated move to the thread's default heap
+  delete y;
+}
+
 [[gnu::constructor(101)]] void condlint_tune_allocator() {
+  condlint::set_young_allocation_hooks({&young_open, &young_close, &young_release});
   if (const char* e = std::getenv("CONDLINT_NO_PREFAULT"); e && *e && *e != '0') return;
   condlint::set_memory_hint_hook(&prefault_hook);
 }

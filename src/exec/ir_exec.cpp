@@ -98,11 +98,11 @@ std::string check_port(const Value& v, const Port& p) {
   if (!v.is_tensor()) return "is not a tensor";
   const Tensor& t = *v.t;
   std::string want;
-  if (p.type.kind == TypeDesc::Kind::Tensor)
-    if (auto d = dt_of(p.type.elem); d && *d != t.dt)
-      return "gives " + t.describe() + ", declared " + dt_name(*d) + (p.attrs_no_dims ? "" : shape_str(p.shape));
-  if (!p.attrs_no_dims && !dims_match(t.shape, p.shape))
-    return "gives " + t.describe() + ", declared shape " + shape_str(p.shape);
+  if (p.type().kind == TypeDesc::Kind::Tensor)
+    if (auto d = dt_of(p.type().elem); d && *d != t.dt)
+      return "gives " + t.describe() + ", declared " + dt_name(*d) + (p.attrs_no_dims ? "" : shape_str(p.shape()));
+  if (!p.attrs_no_dims && !dims_match(t.shape, p.shape()))
+    return "gives " + t.describe() + ", declared shape " + shape_str(p.shape());
   return "";
 }
 
@@ -127,7 +127,7 @@ class IrRunner {
     for (size_t k = 0; k < ps.size(); ++k) {
       const Node& p = m_.node(0, ps[k]);
       if (!p.outputs.empty())
-        if (auto d = dt_of(p.outputs[0].type.elem); d && inputs[k].is_tensor() && inputs[k].t->dt != *d)
+        if (auto d = dt_of(p.outputs[0].type().elem); d && inputs[k].is_tensor() && inputs[k].t->dt != *d)
           fail("input_" + std::to_string(k) + " for Parameter '" + p.display() + "' is " + inputs[k].t->describe() +
                ", the model declares " + dt_name(*d));
       bound[ps[k]] = inputs[k];
@@ -686,7 +686,7 @@ class IrRunner {
       if (iter_node >= 0) {
         const DT dt = bnodes[iter_node].outputs.empty()
                           ? DT::I64
-                          : dt_of(bnodes[iter_node].outputs[0].type.elem).value_or(DT::I64);
+                          : dt_of(bnodes[iter_node].outputs[0].type().elem).value_or(DT::I64);
         bound[iter_node] = Value::tensor(scalar_tensor(dt, static_cast<double>(it_n)));
       }
       vals = run_graph(body, bound, depth + 1);
@@ -801,10 +801,11 @@ std::vector<InputDecl> input_decls(const Model& m) {
     if (n.op != "Parameter") continue;
     InputDecl d;
     d.name = n.display();
-    if (!n.outputs.empty() && n.outputs[0].type.kind == TypeDesc::Kind::Tensor) d.dt = dt_of(n.outputs[0].type.elem);
-    if (!n.outputs.empty() && n.outputs[0].shape.rank_known) {
+    if (!n.outputs.empty() && n.outputs[0].type().kind == TypeDesc::Kind::Tensor)
+      d.dt = dt_of(n.outputs[0].type().elem);
+    if (!n.outputs.empty() && n.outputs[0].shape().rank_known) {
       d.has_shape = true;
-      for (const Dim& dim : n.outputs[0].shape.dims) {
+      for (const Dim& dim : n.outputs[0].shape().dims) {
         d.dims.push_back(dim.is_dynamic() ? std::nullopt : std::optional<int64_t>(dim.lo));
         d.dim_names.emplace_back();
       }

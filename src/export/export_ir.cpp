@@ -68,8 +68,8 @@ std::optional<std::vector<int64_t>> parse_int_list(const std::string& s) { retur
 
 // A declared shape worth writing into a ValueInfo: the port lists its dims.
 std::optional<Shape> port_shape(const Port& p) {
-  if (p.attrs_no_dims || !p.shape.rank_known) return std::nullopt;
-  return p.shape;
+  if (p.attrs_no_dims || !p.shape().rank_known) return std::nullopt;
+  return p.shape();
 }
 
 void set_type(onnx::ValueInfoProto& vi, ElemType e, const std::optional<Shape>& s) {
@@ -180,7 +180,7 @@ class Exporter {
   ElemType param_elem(const Node& p) const {
     if (const std::string* v = p.attrs.find("element_type"))
       if (auto e = parse_ov_elem_type(*v)) return *e;
-    if (!p.outputs.empty() && p.outputs[0].type.kind == TypeDesc::Kind::Tensor) return p.outputs[0].type.elem;
+    if (!p.outputs.empty() && p.outputs[0].type().kind == TypeDesc::Kind::Tensor) return p.outputs[0].type().elem;
     return ElemType::Unknown;
   }
   std::optional<Shape> param_shape(const Node& p) const {
@@ -413,12 +413,12 @@ class Exporter {
     st.names[k].assign(std::max<size_t>(node.outputs.size(), 1), "");
     st.elems[k].assign(st.names[k].size(), ElemType::Unknown);
     for (size_t o = 0; o < node.outputs.size(); ++o)
-      if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor) st.elems[k][o] = node.outputs[o].type.elem;
+      if (node.outputs[o].type().kind == TypeDesc::Kind::Tensor) st.elems[k][o] = node.outputs[o].type().elem;
     // Declared element types ONNX cannot hold.
     bool type_bad = false;
     for (size_t o = 0; o < node.outputs.size(); ++o) {
-      const ElemType e = node.outputs[o].type.elem;
-      if (node.outputs[o].type.kind == TypeDesc::Kind::Tensor && is_concrete(e) && !dt_of(e)) {
+      const ElemType e = node.outputs[o].type().elem;
+      if (node.outputs[o].type().kind == TypeDesc::Kind::Tensor && is_concrete(e) && !dt_of(e)) {
         problem(g, k, "output " + std::to_string(o) + ": " + no_onnx_type(e));
         type_bad = true;
       }
@@ -437,9 +437,9 @@ class Exporter {
       }
       st.names[k][0] = in[0];
       st.elems[k][0] = elem_in(st, node, 0);
-      if (node.inputs.size() == 1 && node.inputs[0].type.kind == TypeDesc::Kind::Tensor &&
-          is_concrete(node.inputs[0].type.elem) && !is_concrete(st.elems[k][0]))
-        st.elems[k][0] = node.inputs[0].type.elem;
+      if (node.inputs.size() == 1 && node.inputs[0].type().kind == TypeDesc::Kind::Tensor &&
+          is_concrete(node.inputs[0].type().elem) && !is_concrete(st.elems[k][0]))
+        st.elems[k][0] = node.inputs[0].type().elem;
       return;
     }
     for (size_t o = 0; o < st.names[k].size(); ++o)
@@ -958,7 +958,7 @@ class Exporter {
           "TensorIterator is not exported (condlint's IR executor does not run it, so an export could not be checked)");
     else
       problem(g, k,
-              "op " + op + (node.version.empty() ? "" : " (" + node.version + ")") +
+              "op " + op + (node.version.empty() ? "" : " (" + node.version.str() + ")") +
                   " has no ONNX export (condlint's IR executor does not run it either)");
     return false;
   }
@@ -1276,7 +1276,7 @@ class Exporter {
       set_type(*vi, ElemType::Boolean, Shape::scalar());
     }
     if (iter_node >= 0) {
-      const ElemType ie = bnodes[iter_node].outputs.empty() ? ElemType::I64 : bnodes[iter_node].outputs[0].type.elem;
+      const ElemType ie = bnodes[iter_node].outputs.empty() ? ElemType::I64 : bnodes[iter_node].outputs[0].type().elem;
       auto dt = dt_of(ie);
       if (!dt || ie == ElemType::I64) {
         cw.bound[iter_node] = iter_in;

@@ -10,7 +10,7 @@ void put(std::ostringstream& os, const SourceLocation& l) {
   os << " @" << l.line << ':' << l.column << '+' << l.offset << " g" << l.graph << " n" << l.node_index;
 }
 void put(std::ostringstream& os, const Port& p) {
-  os << "    port id=" << p.id << " type=" << p.type.str() << " shape=" << p.shape.str()
+  os << "    port id=" << p.id << " type=" << p.type().str() << " shape=" << p.shape().str()
      << (p.attrs_no_dims ? " nodims" : "");
   put(os, p.loc);
   os << '\n';
@@ -33,7 +33,7 @@ std::string dump_ir_model(const Model& m) {
     put(os, gr.loc);
     os << '\n';
     for (const Node& n : gr.nodes) {
-      os << "  node id=" << n.id << " name=" << n.name << " op=" << n.op << " version=" << n.version;
+      os << "  node id=" << n.id << " name=" << n.name << " op=" << n.op << " version=" << n.version.str();
       put(os, n.loc);
       os << '\n';
       for (const auto& [k, v] : n.attrs) os << "    attr " << k << '=' << v << '\n';

@@ -143,6 +143,8 @@ class IrReader {
   const LineIndex& lines_;
   GraphAdditions* out_;
   mutable size_t line_hint_ = 0;
+  ValueTypeTable types_;  // the ports' types, one copy per distinct type and shape
+  TextTable texts_;       // the layers' opsets, one copy each
 };
 
 // A name against a literal, inline: the loader compares a few names per element and attribute, and a libc
@@ -264,30 +266,33 @@ Port IrReader<X>::read_port(const X& p, Where node_path, bool output) {
   port.id = id_a.value();
   if (!id_a) bad_attr(p, node_path, "<port> has no 'id' attribute");
   else int_value(p, id_a, "id", node_path, true);
-  port.type.kind = TypeDesc::Kind::Tensor;
+  TypeDesc type;
+  type.kind = TypeDesc::Kind::Tensor;
   if (prec) {
-    if (auto t = parse_ov_elem_type(prec.value())) port.type.elem = *t;
+    if (auto t = parse_ov_elem_type(prec.value())) type.elem = *t;
     else bad_attr(p, node_path, "port precision \"" + str(prec.value()) + "\" is not an OpenVINO element type");
   } else if (!output) {
-    port.type.kind = TypeDesc::Kind::Unknown;  // input ports usually state no precision
+    type.kind = TypeDesc::Kind::Unknown;  // input ports usually state no precision
   }
   size_t dims = 0;
   for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) ++dims;
   if (dims > static_cast<size_t>(kMaxRank)) {  // not built: the port's rank stays unknown
     over_limit(p, node_path, "the <dim> list of this port", static_cast<int64_t>(dims));
+    port.set_type(types_.get(std::move(type), Shape::unknown()));
     return port;
   }
-  port.shape.rank_known = true;
-  port.shape.dims.reserve(dims);
+  Shape shape = Shape::scalar();
+  shape.dims.reserve(dims);
   for (auto d = first_named(p, "dim"); d; d = next_named(d, "dim")) {
     if (auto dim = parse_ov_dim(d.child_value())) {
-      port.shape.dims.push_back(*dim);
+      shape.dims.push_back(*dim);
     } else {
       bad_attr(d, node_path, "<dim>" + str(d.child_value()) + "</dim> is not a dimension");
-      port.shape.dims.push_back(Dim::dynamic());
+      shape.dims.push_back(Dim::dynamic());
     }
   }
   if (dims == 0) port.attrs_no_dims = true;
+  port.set_type(types_.get(std::move(type), std::move(shape)));
   return port;
 }
 
@@ -359,7 +364,7 @@ void IrReader<X>::read_layer(const PlannedGraph<X>& job, const X& l, size_t& pla
   node.id = id_a.value();
   node.name = name_a.value();
   node.op = type_a.value();
-  node.version = version_a.value();
+  node.version = texts_.get(version_a.value());
   const Where npath{job.graph, node_index};
   node.loc = loc_of(l, job.graph, node_index);
   int_value(l, id_a, "id", npath, true);
@@ -425,12 +430,10 @@ void IrReader<X>::read_value_data(Node& node, const X& data, Where npath, bool i
       if (!shape) bad_attr(data, npath, "shape=\"" + str(a.value()) + "\": " + why);
     }
   }
-  if (!node.outputs.empty()) {
-    if (et) node.outputs[0].type = TypeDesc::tensor(*et);
-    if (shape) {
-      node.outputs[0].shape = *shape;
-      node.outputs[0].attrs_no_dims = false;
-    }
+  if (!node.outputs.empty() && (et || shape)) {
+    Port& out = node.outputs[0];
+    out.set_type(types_.get(et ? TypeDesc::tensor(*et) : out.type(), shape ? *shape : out.shape()));
+    if (shape) out.attrs_no_dims = false;
   }
   if (is_const) {
     IrConst c;
@@ -617,8 +620,8 @@ ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
   const Node& n = model_->graphs[g].nodes[src.node];
   const Port& p = n.outputs[src.output];
   v.present = true;
-  v.type = p.type;
-  v.shape = p.shape;
+  v.type = p.type();
+  v.shape = p.shape();
   v.scalar_or_dynamic_rank = p.attrs_no_dims;
   v.label = n.op + " '" + (n.name.empty() ? n.id : n.name) + "'";
   v.loc = p.loc;
@@ -638,14 +641,14 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
   for (size_t i = 0; i < node.inputs.size(); ++i) {
     outer[i] = value_of(info.graph, node.sources[i]);
     if (!outer[i].present) {
-      outer[i].type = node.inputs[i].type;
-      outer[i].shape = node.inputs[i].shape;
+      outer[i].type = node.inputs[i].type();
+      outer[i].shape = node.inputs[i].shape();
       outer[i].scalar_or_dynamic_rank = node.inputs[i].attrs_no_dims;
       outer[i].label = "If input " + std::to_string(i);
     } else {
       // The If's own port states the shape it expects; prefer it when the producer left dims out.
       if (outer[i].scalar_or_dynamic_rank && !node.inputs[i].attrs_no_dims) {
-        outer[i].shape = node.inputs[i].shape;
+        outer[i].shape = node.inputs[i].shape();
         outer[i].scalar_or_dynamic_rank = false;
       }
     }
@@ -661,8 +664,8 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
   for (size_t j = 0; j < node.outputs.size(); ++j) {
     ValueDesc d;
     d.present = true;
-    d.type = node.outputs[j].type;
-    d.shape = node.outputs[j].shape;
+    d.type = node.outputs[j].type();
+    d.shape = node.outputs[j].shape();
     d.scalar_or_dynamic_rank = node.outputs[j].attrs_no_dims;
     d.label = "If output " + std::to_string(j);
     d.loc = node.outputs[j].loc;
@@ -701,8 +704,8 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
       ib.outer = outer[static_cast<size_t>(ext)];
       ib.inner.present = true;
       if (!param.outputs.empty()) {
-        ib.inner.type = param.outputs[0].type;
-        ib.inner.shape = param.outputs[0].shape;
+        ib.inner.type = param.outputs[0].type();
+        ib.inner.shape = param.outputs[0].shape();
         ib.inner.scalar_or_dynamic_rank = param.outputs[0].attrs_no_dims;
       }
       ib.inner.label = "Parameter '" + (param.name.empty() ? param.id : param.name) + "'";
@@ -722,8 +725,8 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
         if (!res.sources.empty()) ob.value = value_of(br.graph, res.sources[0]);
         if (!ob.value.present && !res.inputs.empty()) {
           ob.value.present = true;
-          ob.value.type = res.inputs[0].type;
-          ob.value.shape = res.inputs[0].shape;
+          ob.value.type = res.inputs[0].type();
+          ob.value.shape = res.inputs[0].shape();
           ob.value.scalar_or_dynamic_rank = res.inputs[0].attrs_no_dims;
         }
         ob.value.label = "Result '" + (res.name.empty() ? res.id : res.name) + "'";

@@ -790,6 +790,7 @@ void NnBuilder::build_graphs() {
   auto& graphs = model_->graphs;
   const size_t n = nn_->subgraphs.size();
   graphs.resize(n);
+  ValueTypeTable types;  // the ports' types, one copy per distinct type and shape
   for (size_t g = 0; g < n; ++g) {
     const NnSubgraph& sg = nn_->subgraphs[g];
     Graph& gr = graphs[g];
@@ -816,8 +817,7 @@ void NnBuilder::build_graphs() {
         Port p;
         const ValueDesc v = value_of(static_cast<int>(g), idx);
         p.id = std::to_string(idx);
-        p.type = v.type;
-        p.shape = v.shape;
+        p.set_type(types.get(v.type, v.shape));
         p.loc = l;
         p.loc.node_index = static_cast<int>(k);
         return p;

@@ -59,8 +59,7 @@ constexpr int64_t kNewestIrVersion = 14;  // the newest IR version any onnx rele
 // Inferred and declared types are interned (one per distinct type); values share them.
 struct Interned {
   const onnx::TypeProto* tp;
-  TypeDesc type;
-  Shape shape;
+  ValueTypeRef vt;  // never null; the Model's ports share it
 };
 
 // One value visible in a scope.
@@ -73,11 +72,11 @@ struct Value {
   const Interned* typed = nullptr;          // tp converted; null when tp is
   const TypeDesc& type() const {
     static const TypeDesc unknown;
-    return typed ? typed->type : unknown;
+    return typed ? typed->vt->type : unknown;
   }
   const Shape& shape() const {
     static const Shape unknown;
-    return typed ? typed->shape : unknown;
+    return typed ? typed->vt->shape : unknown;
   }
   int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
   // The type rests on a problem already reported (an inference failure, a declaration that contradicts what the
@@ -348,6 +347,7 @@ class OnnxBuilder {
   void build_view(size_t index);
   // Frees the subgraphs of node n of graph g once it is finished, unless something may still point into them.
   void release_subgraphs(int g, int n);
+  void compact_root_nodes();
   void build_views();
   Port port_of(std::string_view name, int value_id) const;
 
@@ -364,7 +364,9 @@ class OnnxBuilder {
   // was parsed on the big stack, where it must be freed too): a big model's parsed branches and its Model are then
   // never all in memory at once.
   bool release_walked_ = false;
-  std::vector<char> view_built_;  // per ifs_ entry
+  TextTable texts_;                        // the nodes' domains, one copy each
+  std::optional<YoungAllocations> young_;  // the parsed messages' pages, apart from the Model's
+  std::vector<char> view_built_;           // per ifs_ entry
   google::protobuf::Arena arena_;
   std::unique_ptr<Model> model_;
   OnnxData* data_ = nullptr;
@@ -381,6 +383,9 @@ class OnnxBuilder {
   std::deque<Interned> interned_store_;
   std::deque<Interned> uninterned_;  // the converted types of values whose type is not interned (nested too deep)
   std::string type_key_;
+  static Interned converted(const onnx::TypeProto& t) {
+    return {&t, std::make_shared<const ValueType>(ValueType{onnx_type_desc(t), onnx_shape(t)})};
+  }
   const Interned& intern(const onnx::TypeProto& t) {
     if (auto it = interned_.find(&t); it != interned_.end()) return *it->second;
     type_key_.clear();
@@ -389,7 +394,7 @@ class OnnxBuilder {
     if (fresh) {
       onnx::TypeProto* keep = new_type();
       keep->CopyFrom(t);
-      it->second = &interned_store_.emplace_back(Interned{keep, onnx_type_desc(*keep), onnx_shape(*keep)});
+      it->second = &interned_store_.emplace_back(converted(*keep));
       interned_.emplace(keep, it->second);
     }
     return *it->second;
@@ -557,7 +562,7 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow) {
     v.tp = t.tp;
     v.typed = &t;
   } else if (v.tp) {  // nested too deep to serialize on this stack (and never handed to onnx's inference)
-    v.typed = &uninterned_.emplace_back(Interned{v.tp, onnx_type_desc(*v.tp), onnx_shape(*v.tp)});
+    v.typed = &uninterned_.emplace_back(converted(*v.tp));
   }
   const auto [seen, fresh] = visible_.emplace(v.name, id);
   const int n = v.src == Value::NodeOutput ? v.node : -1;
@@ -690,7 +695,7 @@ void OnnxBuilder::begin_graph(int g) {
       if (!data_ok || too_many_dims) v.tainted = true;
       if (!v.tp) {
         v.tp = &tp;
-        v.typed = &uninterned_.emplace_back(Interned{&tp, onnx_type_desc(tp), onnx_shape(tp)});
+        v.typed = &uninterned_.emplace_back(converted(tp));
       }
       return;
     }
@@ -715,10 +720,7 @@ void OnnxBuilder::begin_graph(int g) {
 Port OnnxBuilder::port_of(std::string_view name, int value_id) const {
   Port p;
   p.id = std::string(name);
-  if (value_id >= 0) {
-    p.type = values_[value_id].type();
-    p.shape = values_[value_id].shape();
-  }
+  if (value_id >= 0 && values_[value_id].typed) p.set_type(values_[value_id].typed->vt);
   return p;
 }
 
@@ -809,7 +811,7 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     node.op = np.op_type();
     node.name = np.name().empty() ? node.op + "#" + node.id : np.name();  // as the executor names it
     const std::string& dom = np.domain();
-    node.version = (dom.empty() ? std::string("ai.onnx") : dom);
+    node.version = texts_.get(dom.empty() ? std::string_view("ai.onnx") : std::string_view(dom));
     node.loc = loc(g, n);
     node.inputs.reserve(np.input_size());
     node.sources.reserve(np.input_size());
@@ -1379,6 +1381,38 @@ void OnnxBuilder::release_subgraphs(int g, int n) {
   }
 }
 
+// The main graph's nodes live until the walk ends, while the subgraphs under them are freed as it goes. As parsed,
+// their messages sit among those of the subgraphs parsed between them, and an allocator gives a page back for
+// other sizes only when its last block is freed: a few live messages would hold every page of the subgraphs.
+// Copied to fresh memory (their subgraphs moved, not copied), they leave those pages to the Model built next.
+void OnnxBuilder::compact_root_nodes() {
+  auto& nodes = *proto_->mutable_graph()->mutable_node();
+  bool any_subgraph = false;
+  for (const auto& np : nodes)
+    for (const auto& a : np.attribute()) any_subgraph = any_subgraph || a.has_g() || a.graphs_size() > 0;
+  if (!any_subgraph) return;  // nothing is freed during the walk
+  std::vector<onnx::GraphProto*> taken;
+  std::vector<google::protobuf::RepeatedPtrField<onnx::GraphProto>> taken_lists;
+  for (auto& np : nodes) {
+    const auto na = static_cast<size_t>(np.attribute_size());
+    taken.assign(na, nullptr);
+    taken_lists.clear();
+    taken_lists.resize(na);
+    for (size_t i = 0; i < na; ++i) {
+      auto* a = np.mutable_attribute(static_cast<int>(i));
+      if (a->has_g()) taken[i] = a->release_g();
+      taken_lists[i].Swap(a->mutable_graphs());
+    }
+    onnx::NodeProto fresh(np);
+    for (size_t i = 0; i < na; ++i) {
+      auto* a = fresh.mutable_attribute(static_cast<int>(i));
+      if (taken[i]) a->set_allocated_g(taken[i]);
+      a->mutable_graphs()->Swap(&taken_lists[i]);
+    }
+    np.Swap(&fresh);  // `np` keeps its address and takes the fresh memory; the parsed copy goes with `fresh`
+  }
+}
+
 void OnnxBuilder::checker_problem(int g, int n, const std::string& what, const std::string& why) {
   if (error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
   std::string reason = why;
@@ -1550,13 +1584,18 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   const size_t weights = weight_bytes(bytes_);
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   const size_t parsed = (bytes_.size() - weights) * 9;
-  if (!parse()) return std::move(model_);
+  // The parsed messages are freed as the walk goes (unless the executor keeps them): kept apart from what lives on.
+  if (!keep_proto_) young_.emplace();
+  const bool parse_ok = parse();
+  if (young_) young_->close();
+  if (!parse_ok) return std::move(model_);
   std::string().swap(owned_bytes_);  // parsed: the messages hold what the walk needs (raw_data weights too)
   // Then about 0.75 KB of model, values and inferred types per node (measured on the 10,000-If chain of
   // bench/onnx_gen.hpp), less the parsed subgraphs the walk releases as it goes (their memory is reused); weights
   // add nothing. A larger hint only pre-faults pages nobody uses: they count as RSS.
   const Counts counts = count_nodes(proto_->graph());
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
+  if (release_walked_) compact_root_nodes();
   const size_t released = release_walked_ && counts.nodes > 0
                               ? static_cast<size_t>(double(parsed) * counts.subgraph_nodes / counts.nodes)
                               : 0;

@@ -73,7 +73,7 @@ const Shape* declared_input_shape(const Model& m, const ValueRef& ref) {
   if (g.parent_graph >= 0 || ref.node >= static_cast<int>(g.nodes.size())) return nullptr;
   const Node& n = g.nodes[ref.node];
   if (n.op != "Parameter" || !n.attrs.find("shape") || n.outputs.empty() || ref.output != 0) return nullptr;
-  return n.outputs[0].shape.rank_known ? &n.outputs[0].shape : nullptr;
+  return n.outputs[0].shape().rank_known ? &n.outputs[0].shape() : nullptr;
 }
 
 // A conversion keeps a known value only where every integer and floating type holds it exactly.

@@ -10,6 +10,33 @@ std::atomic<MemoryHintHook> g_hook{nullptr};
 
 void set_memory_hint_hook(MemoryHintHook hook) { g_hook.store(hook); }
 
+namespace {
+std::atomic<bool> g_young_set{false};
+YoungAllocationHooks g_young{};  // written once, before g_young_set, at start-up
+}  // namespace
+
+void set_young_allocation_hooks(const YoungAllocationHooks& hooks) {
+  g_young = hooks;
+  g_young_set.store(true);
+}
+
+YoungAllocations::YoungAllocations() {
+  if (g_young_set.load() && g_young.open) {
+    token_ = g_young.open();
+    open_ = token_ != nullptr;
+  }
+}
+
+void YoungAllocations::close() {
+  if (open_) g_young.close(token_);
+  open_ = false;
+}
+
+YoungAllocations::~YoungAllocations() {
+  close();
+  if (token_) g_young.release(token_);
+}
+
 MemoryHint::MemoryHint(size_t expected_bytes) {
   if (auto* h = g_hook.load(); h && expected_bytes > 0) {
     h(expected_bytes);

@@ -7,6 +7,18 @@
 
 namespace condlint {
 
+const std::string& SharedText::str() const {
+  static const std::string empty;
+  return s_ ? *s_ : empty;
+}
+
+SharedText TextTable::get(std::string_view s) {
+  if (auto it = by_text_.find(s); it != by_text_.end()) return SharedText(it->second);
+  auto keep = std::make_shared<const std::string>(s);
+  by_text_.emplace(std::string_view(*keep), keep);
+  return SharedText(std::move(keep));
+}
+
 const std::string* Attributes::find(std::string_view name) const {
   auto it = std::lower_bound(items_.begin(), items_.end(), name,
                              [](const Entry& e, std::string_view n) { return e.first < n; });

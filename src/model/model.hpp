@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "model/types.hpp"
@@ -53,13 +54,21 @@ struct ValueRef {
   bool valid() const { return graph >= 0 && node >= 0 && output >= 0; }
 };
 
-struct Port {
+class Port {
+ public:
   std::string id;              // the format's own id (IR port id, ONNX value name, NNAPI operand index)
-  TypeDesc type;               // declared type, Kind::Unknown when the file does not state it
-  Shape shape;                 // declared shape (rank_known=false when not stated)
   bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
                                // OpenVINO's serializer writes it
   Position loc;
+
+  // The declared type (Kind::Unknown when the file does not state it) and shape (rank_known = false when not
+  // stated). Ports share one ValueType per distinct pair (a loader interns them: ValueTypeTable).
+  const TypeDesc& type() const { return vt_ ? vt_->type : ValueType::unknown().type; }
+  const Shape& shape() const { return vt_ ? vt_->shape : ValueType::unknown().shape; }
+  void set_type(ValueTypeRef t) { vt_ = std::move(t); }
+
+ private:
+  ValueTypeRef vt_;  // null: nothing stated
 };
 
 // A layer's <data> attributes (IR; empty for the other formats): sorted by name, one entry per name.
@@ -79,11 +88,32 @@ class Attributes {
   std::vector<Entry> items_;
 };
 
+// A short text that many nodes repeat (an opset, a domain), in 16 bytes; a loader gives equal values one copy
+// (TextTable).
+class SharedText {
+ public:
+  SharedText() = default;
+  explicit SharedText(std::shared_ptr<const std::string> s) : s_(std::move(s)) {}
+  const std::string& str() const;
+  bool empty() const { return !s_ || s_->empty(); }
+
+ private:
+  std::shared_ptr<const std::string> s_;
+};
+
+class TextTable {
+ public:
+  SharedText get(std::string_view s);
+
+ private:
+  std::unordered_map<std::string_view, std::shared_ptr<const std::string>> by_text_;  // keys view the values
+};
+
 struct Node {
   std::string id;  // format id (IR layer id)
   std::string name;
-  std::string op;       // "If", "Add", "Parameter", ...
-  std::string version;  // IR opset ("opset8"), ONNX domain:version
+  std::string op;      // "If", "Add", "Parameter", ...
+  SharedText version;  // IR opset ("opset8"), ONNX domain ("ai.onnx")
   std::vector<Port> inputs;
   std::vector<Port> outputs;
   std::vector<ValueRef> sources;  // one per input; invalid when unconnected

@@ -282,6 +282,42 @@ bool same_type(const TypeDesc& a, const TypeDesc& b) {
   }
 }
 
+bool identical(const TypeDesc& a, const TypeDesc& b) {
+  // Along the chain of inner types (a sequence of optionals of ...) in a loop: a file decides how deep it goes.
+  const TypeDesc* x = &a;
+  const TypeDesc* y = &b;
+  while (x != y) {
+    if (x->kind != y->kind || x->elem != y->elem || !x->inner != !y->inner) return false;
+    if (!x->inner) return true;
+    x = x->inner.get();
+    y = y->inner.get();
+  }
+  return true;
+}
+
+const ValueType& ValueType::unknown() {
+  static const ValueType u;
+  return u;
+}
+
+ValueTypeRef ValueTypeTable::get(TypeDesc type, Shape shape) {
+  size_t h = std::hash<int>()(static_cast<int>(type.kind)) * 31 + static_cast<size_t>(type.elem);
+  for (const TypeDesc* t = type.inner.get(); t; t = t->inner.get())
+    h = h * 131 + static_cast<size_t>(t->kind) * 37 + static_cast<size_t>(t->elem);
+  h = h * 2 + (shape.rank_known ? 1 : 0);
+  for (const Dim& d : shape.dims) h = (h * 1000003) ^ (std::hash<int64_t>()(d.lo) * 7 + std::hash<int64_t>()(d.hi));
+  auto& bucket = by_hash_[h];
+  for (const ValueTypeRef& v : bucket)
+    if (v->shape == shape && identical(v->type, type)) return v;
+  // A bucket this full means colliding keys (a file can be made to collide): the pair is not shared, so the work
+  // per port stays bounded.
+  constexpr size_t kMaxBucket = 8;
+  if (bucket.size() >= kMaxBucket)
+    return std::make_shared<const ValueType>(ValueType{std::move(type), std::move(shape)});
+  bucket.push_back(std::make_shared<const ValueType>(ValueType{std::move(type), std::move(shape)}));
+  return bucket.back();
+}
+
 std::optional<std::vector<int64_t>> parse_int64_list(std::string_view s) {
   std::vector<int64_t> out;
   size_t k = 0;

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace condlint {
@@ -105,6 +106,26 @@ struct TypeDesc {
 };
 // Equal where both are known; an unknown part is compatible with anything.
 bool same_type(const TypeDesc& a, const TypeDesc& b);
+// Equal in every part (an unknown part equals only an unknown part).
+bool identical(const TypeDesc& a, const TypeDesc& b);
+
+// A value's declared type and shape, immutable once built: the ports of a model share one per distinct pair.
+struct ValueType {
+  TypeDesc type;
+  Shape shape;
+  static const ValueType& unknown();  // nothing stated
+};
+using ValueTypeRef = std::shared_ptr<const ValueType>;
+
+// Interns ValueTypes: a model of a million ports declares a few hundred distinct types, so a loader hands every
+// port that states the same type and shape the same copy. Holds what it handed out until it is destroyed.
+class ValueTypeTable {
+ public:
+  ValueTypeRef get(TypeDesc type, Shape shape);
+
+ private:
+  std::unordered_map<size_t, std::vector<ValueTypeRef>> by_hash_;
+};
 
 bool parse_int64(std::string_view s, int64_t& out);
 // "1,2, 3" / "1 2 3" / "": the integers of an IR attribute list; nullopt when one is not an integer.

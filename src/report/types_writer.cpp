@@ -18,11 +18,11 @@ std::vector<ValueTypeEntry> collect_value_types(const Model& m) {
         ValueTypeEntry e;
         e.node = path;
         e.name = p.id;
-        e.type = p.type.kind == TypeDesc::Kind::Tensor ? "tensor(" + p.type.str() + ")" : p.type.str();
-        if (p.type.kind == TypeDesc::Kind::Tensor && is_concrete(p.type.elem))
-          e.elem = std::string(to_string(p.type.elem));
-        e.rank_known = p.shape.rank_known;
-        for (const Dim& d : p.shape.dims) e.dims.push_back(d.is_static() ? d.lo : -1);
+        e.type = p.type().kind == TypeDesc::Kind::Tensor ? "tensor(" + p.type().str() + ")" : p.type().str();
+        if (p.type().kind == TypeDesc::Kind::Tensor && is_concrete(p.type().elem))
+          e.elem = std::string(to_string(p.type().elem));
+        e.rank_known = p.shape().rank_known;
+        for (const Dim& d : p.shape().dims) e.dims.push_back(d.is_static() ? d.lo : -1);
         out.push_back(std::move(e));
       }
     }

@@ -7,7 +7,7 @@ using namespace condlint;
 void check(const Model& m, Reporter& r) {
   for (const auto& f : m.ir->ifs) {
     const Node& n = m.node(f.graph, f.node);
-    const std::string& v = n.version;
+    const std::string& v = n.version.str();
     int64_t number = 0;
     if (v.rfind("opset", 0) == 0 && parse_int64(std::string_view(v).substr(5), number)) {
       if (number >= 8) continue;
