@@ -9,10 +9,10 @@ namespace {
 void put(std::ostringstream& os, const SourceLocation& l) {
   os << " @" << l.line << ':' << l.column << '+' << l.offset << " g" << l.graph << " n" << l.node_index;
 }
-void put(std::ostringstream& os, const Port& p) {
+void put(std::ostringstream& os, const Port& p, const Node& n) {
   os << "    port id=" << p.id << " type=" << p.type().str() << " shape=" << p.shape().str()
      << (p.attrs_no_dims ? " nodims" : "");
-  put(os, p.loc);
+  put(os, p.loc(n));
   os << '\n';
 }
 void put(std::ostringstream& os, const ValueDesc& v) {
@@ -37,9 +37,9 @@ std::string dump_ir_model(const Model& m) {
       put(os, n.loc);
       os << '\n';
       for (const auto& [k, v] : n.attrs) os << "    attr " << k << '=' << v << '\n';
-      for (const Port& p : n.inputs) put(os, p);
+      for (const Port& p : n.inputs) put(os, p, n);
       os << "    --\n";
-      for (const Port& p : n.outputs) put(os, p);
+      for (const Port& p : n.outputs) put(os, p, n);
       for (const ValueRef& s : n.sources) os << "    source " << s.graph << '/' << s.node << '/' << s.output << '\n';
       for (const auto& [role, b] : n.bodies) os << "    body " << role << ' ' << b << '\n';
     }

@@ -255,7 +255,7 @@ std::optional<int64_t> IrReader<X>::int_value(const X& n, const A& a, const char
 template <class X>
 Port IrReader<X>::read_port(const X& p, Where node_path, bool output) {
   Port port;
-  port.loc = loc_of(p, node_path.g, node_path.n);
+  port.set_loc(loc_of(p, node_path.g, node_path.n));
   // One pass over the attributes (the first of each name counts, as pugixml's lookup would find it).
   A id_a, prec;
   for (auto a = p.first_attribute(); a; a = a.next_attribute()) {
@@ -624,7 +624,7 @@ ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
   v.shape = p.shape();
   v.scalar_or_dynamic_rank = p.attrs_no_dims;
   v.label = n.op + " '" + (n.name.empty() ? n.id : n.name) + "'";
-  v.loc = p.loc;
+  v.loc = p.loc(n);
   return v;
 }
 
@@ -652,7 +652,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
         outer[i].scalar_or_dynamic_rank = false;
       }
     }
-    outer[i].loc = node.inputs[i].loc;
+    outer[i].loc = node.inputs[i].loc(node);
   }
   if (!node.inputs.empty() && node.sources[0].valid()) {
     view.has_condition = true;
@@ -668,7 +668,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     d.shape = node.outputs[j].shape();
     d.scalar_or_dynamic_rank = node.outputs[j].attrs_no_dims;
     d.label = "If output " + std::to_string(j);
-    d.loc = node.outputs[j].loc;
+    d.loc = node.outputs[j].loc(node);
     view.outputs.push_back(d);
   }
   for (int b = 0; b < 2; ++b) {

@@ -818,8 +818,7 @@ void NnBuilder::build_graphs() {
         const ValueDesc v = value_of(static_cast<int>(g), idx);
         p.id = std::to_string(idx);
         p.set_type(types.get(v.type, v.shape));
-        p.loc = l;
-        p.loc.node_index = static_cast<int>(k);
+        p.set_loc(l);
         return p;
       };
       for (size_t j = 0; j < op.inputs.size(); ++j) {

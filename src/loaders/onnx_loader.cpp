@@ -738,7 +738,6 @@ void OnnxBuilder::read_inputs(int g, int n, const onnx::NodeProto& np) {
     }
     input_ids_.push_back(id);
     node.inputs.push_back(port_of(in, id));
-    node.inputs.back().loc = node.loc;
     ValueRef ref;
     if (id >= 0 && values_[id].src == Value::NodeOutput)
       ref = ValueRef{values_[id].graph, values_[id].node, values_[id].output};
@@ -1108,7 +1107,6 @@ void OnnxBuilder::finish_node(int g, int n) {
       id = define(g, std::move(v), g > 0);
     }
     model_->graphs[g].nodes[n].outputs.push_back(port_of(name, id));
-    model_->graphs[g].nodes[n].outputs.back().loc = loc(g, n);
   }
   (void)node;
   if (const auto at = if_at_.find(here); at != if_at_.end()) build_view(static_cast<size_t>(at->second));
@@ -1583,7 +1581,6 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   // The parsed messages take about nine times their bytes, weights once (bench/README.md).
   const size_t weights = weight_bytes(bytes_);
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
-  const size_t parsed = (bytes_.size() - weights) * 9;
   // The parsed messages are freed as the walk goes (unless the executor keeps them): kept apart from what lives on.
   if (!keep_proto_) young_.emplace();
   const bool parse_ok = parse();
@@ -1591,15 +1588,14 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   if (!parse_ok) return std::move(model_);
   std::string().swap(owned_bytes_);  // parsed: the messages hold what the walk needs (raw_data weights too)
   // Then about 0.75 KB of model, values and inferred types per node (measured on the 10,000-If chain of
-  // bench/onnx_gen.hpp), less the parsed subgraphs the walk releases as it goes (their memory is reused); weights
-  // add nothing. A larger hint only pre-faults pages nobody uses: they count as RSS.
+  // bench/onnx_gen.hpp); weights add nothing. When the walk frees parsed subgraphs as it goes, the Model is built in
+  // the pages they leave (the young heap above) and no region is pre-faulted: its pages would mostly stay unused,
+  // and they count as RSS (9 MiB more on that chain, for no time measured).
   const Counts counts = count_nodes(proto_->graph());
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
   if (release_walked_) compact_root_nodes();
-  const size_t released = release_walked_ && counts.nodes > 0
-                              ? static_cast<size_t>(double(parsed) * counts.subgraph_nodes / counts.nodes)
-                              : 0;
-  const MemoryHint build_hint(counts.nodes * 750 > released ? counts.nodes * 750 - released : 0);
+  const bool walk_frees = release_walked_ && counts.subgraph_nodes > 0;
+  const MemoryHint build_hint(walk_frees ? 0 : counts.nodes * 750);
 
   data_->ir_version = proto_->ir_version();
   for (const auto& os : proto_->opset_import()) {

@@ -2,6 +2,7 @@
 // and the Conditional view that gives every If the same face in all formats.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -54,12 +55,21 @@ struct ValueRef {
   bool valid() const { return graph >= 0 && node >= 0 && output >= 0; }
 };
 
+struct Node;
+
+// 64 bytes: a model has millions of ports.
 class Port {
  public:
-  std::string id;              // the format's own id (IR port id, ONNX value name, NNAPI operand index)
-  bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
-                               // OpenVINO's serializer writes it
-  Position loc;
+  std::string id;  // the format's own id (IR port id, ONNX value name, NNAPI operand index)
+
+  // Where the port stands in the file: its own line, column and offset, when the format gives it one (IR, NNAPI),
+  // else its node's; its graph and node are those of `owner`, the node it belongs to.
+  Position loc(const Node& owner) const;
+  void set_loc(const Position& p) {
+    line_ = p.line;
+    column_ = p.column;
+    offset_ = p.offset >= 0 && p.offset <= INT32_MAX ? static_cast<int32_t>(p.offset) : -1;  // files are < 2 GiB
+  }
 
   // The declared type (Kind::Unknown when the file does not state it) and shape (rank_known = false when not
   // stated). Ports share one ValueType per distinct pair (a loader interns them: ValueTypeTable).
@@ -69,6 +79,11 @@ class Port {
 
  private:
   ValueTypeRef vt_;  // null: nothing stated
+  int32_t line_ = 0, column_ = 0, offset_ = -1;
+
+ public:
+  bool attrs_no_dims = false;  // IR: the port lists no <dim>: a scalar, or a dynamic rank as
+                               // OpenVINO's serializer writes it
 };
 
 // A layer's <data> attributes (IR; empty for the other formats): sorted by name, one entry per name.
@@ -122,6 +137,16 @@ struct Node {
   Position loc;
   std::string display() const { return name.empty() ? "layer" + id : name; }
 };
+
+inline Position Port::loc(const Node& owner) const {
+  Position p = owner.loc;
+  if (line_ > 0 || offset_ >= 0) {
+    p.line = line_;
+    p.column = column_;
+    p.offset = offset_;
+  }
+  return p;
+}
 
 struct Graph {
   int parent_graph = -1;

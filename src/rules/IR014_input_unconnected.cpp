@@ -9,8 +9,8 @@ void check(const Model& m, Reporter& r) {
     for (const Node& n : g.nodes)
       for (size_t i = 0; i < n.inputs.size(); ++i)
         if (!n.sources[i].valid())
-          r.report(n.inputs[i].loc, "input " + std::to_string(i) + " (port " + n.inputs[i].id + ") of " + n.op + " '" +
-                                        n.display() + "' has no incoming edge");
+          r.report(n.inputs[i].loc(n), "input " + std::to_string(i) + " (port " + n.inputs[i].id + ") of " + n.op +
+                                           " '" + n.display() + "' has no incoming edge");
 }
 }  // namespace condlint::rules::IR014
 
