@@ -15,13 +15,14 @@ void set_memory_hint_hook(MemoryHintHook hook);
 // Allocations that die young, kept apart. A loader parses a file into messages that it frees as it walks them,
 // while what it builds from them lives on. An allocator that serves both from the same pages can give no page back
 // for other sizes while one long-lived block sits in it, so the walk would free much and reuse little. While a
-// YoungAllocations is open, the hook serves this thread from pages of their own; close() goes back to the usual
-// ones (what was allocated stays valid); the destructor, on the same thread, merges what is left of those pages
-// into the usual ones. Without a hook (tests, sanitizer builds) it does nothing.
+// YoungAllocations is open, the hook serves this thread from pages of their own (the same ones for every load on
+// the thread); close() goes back to the usual ones (what was allocated stays valid); the destructor, on the same
+// thread, hands the pages the load emptied back for any size. Without a hook (tests, sanitizer builds) it does
+// nothing.
 struct YoungAllocationHooks {
   void* (*open)();         // starts serving this thread apart; returns a token (null: not done)
   void (*close)(void*);    // this thread is served as before
-  void (*release)(void*);  // what is left of the pages kept apart joins the usual ones
+  void (*release)(void*);  // the pages kept apart that are empty now serve any size again
 };
 void set_young_allocation_hooks(const YoungAllocationHooks& hooks);
 
