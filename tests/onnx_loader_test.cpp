@@ -132,6 +132,41 @@ TEST(OnnxLoader, PortsOfEqualTypeShareOneCopy) {
   EXPECT_LT(distinct.size(), 10u);
 }
 
+TEST(OnnxLoader, MainGraphNodesKeepEveryGraphAttributeWhenTheWalkFreesSubgraphs) {
+  // The loader moves the main graph's nodes to fresh memory before the walk (their subgraphs moved, not copied):
+  // a node with a list of graphs (`graphs`) keeps both, and a chain of Ifs (`g`) keeps every branch.
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  auto* multi = gen::onnx_node(g, "Branches", "multi", {"x"}, {"m_out"});
+  multi->set_domain("com.example");
+  auto* list = multi->add_attribute();
+  list->set_name("bodies");
+  list->set_type(onnx::AttributeProto::GRAPHS);
+  gen::onnx_branch(list->add_graphs(), "b0", "x", "b0_out", 2, true);
+  gen::onnx_branch(list->add_graphs(), "b1", "x", "b1_out", 3, true);
+  auto* opset = m.add_opset_import();
+  opset->set_domain("com.example");
+  opset->set_version(1);
+  onnx::ModelProto chain;
+  ASSERT_TRUE(chain.ParseFromString(gen::flat_if_chain_onnx(3)));
+  auto model = load_onnx("multi.onnx", m.SerializeAsString());
+  ASSERT_TRUE(model);
+  const Node& node = model->graphs[0].nodes[0];
+  ASSERT_EQ(node.bodies.size(), 2u);
+  EXPECT_EQ(model->graphs[node.bodies[0].second].nodes.size(), 2u);
+  EXPECT_EQ(model->graphs[node.bodies[1].second].nodes.size(), 3u);
+  // The same for a chain of Ifs: every branch read, every node of the main graph as written.
+  auto ifs = load_onnx("chain.onnx", chain.SerializeAsString());
+  ASSERT_TRUE(ifs);
+  ASSERT_EQ(ifs->conditionals.size(), 3u);
+  for (const auto& c : ifs->conditionals)
+    for (const auto& b : c.branch) {
+      ASSERT_GE(b.graph, 0);
+      EXPECT_EQ(ifs->graphs[b.graph].nodes.size(), 10u);
+    }
+  EXPECT_EQ(ifs->graphs[0].nodes.size(), static_cast<size_t>(chain.graph().node_size()));
+}
+
 TEST(OnnxLoader, ThirtyOneLevelsAreSilentThirtyTwoWarn) {
   EXPECT_TRUE(run_rules(*load_onnx("d31.onnx", gen::nested_if_onnx(31)), RuleSelection{}).empty());
   EXPECT_EQ(rules_of(run_rules(*load_onnx("d32.onnx", gen::nested_if_onnx(32)), RuleSelection{})),
