@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 
 // A fresh directory for one test.
 fs::path fresh_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("condlint-hostile-" + std::to_string(getpid())) / name;
+  const fs::path d = test::temp_dir("hostile") / name;
   std::error_code ec;
   fs::remove_all(d, ec);
   fs::create_directories(d);

@@ -98,10 +98,16 @@ inline std::string slurp(const std::filesystem::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// A directory of this test process under the system's temporary directory: condlint-<tag>-<pid>.
+// Removes `dir` (and what is in it) when the test process exits: the tests leave nothing under the temporary
+// directory.
+void remove_at_exit(const std::filesystem::path& dir);
+
+// A directory of this test process under the system's temporary directory: condlint-<tag>-<pid>, removed when the
+// process exits.
 inline std::filesystem::path temp_dir(const std::string& tag = "test") {
   auto d = std::filesystem::temp_directory_path() / ("condlint-" + tag + "-" + std::to_string(getpid()));
   std::filesystem::create_directories(d);
+  remove_at_exit(d);
   return d;
 }
 
@@ -134,7 +140,7 @@ inline int count(const std::string& s, const std::string& needle) {
 }
 
 inline std::string write_temp(const std::string& name, const std::string& content) {
-  auto dir = std::filesystem::temp_directory_path() / ("condlint-test-" + std::to_string(getpid()));
+  auto dir = temp_dir("test");
   auto p = dir / name;
   std::filesystem::create_directories(p.parent_path());
   std::ofstream(p, std::ios::binary) << content;
