@@ -80,19 +80,19 @@ void prefault_hook(size_t bytes) {
 thread_local mi_heap_t* t_young = nullptr;
 thread_local mi_heap_t* t_previous = nullptr;
 
-void* young_open() {
+bool young_open() {
   if (!t_young) t_young = mi_heap_new();
-  if (!t_young || t_previous) return nullptr;  // no heap, or already open on this thread
+  if (!t_young || t_previous) return false;  // no heap, or already open on this thread
   t_previous = mi_heap_set_default(t_young);
-  return t_young;
+  return true;
 }
 
-void young_close(void*) {
+void young_close() {
   if (t_previous) mi_heap_set_default(t_previous);
   t_previous = nullptr;
 }
 
-void young_release(void*) {
+void young_release() {
   if (t_young) mi_heap_collect(t_young, false);  // pages the load emptied go back for any size
 }
 

@@ -70,14 +70,8 @@ struct Value {
   const onnx::TypeProto* tp = nullptr;      // declared (or inferred when undeclared); null: unknown
   const onnx::TensorProto* data = nullptr;  // initializer / Constant value, for inference
   const Interned* typed = nullptr;          // tp converted; null when tp is
-  const TypeDesc& type() const {
-    static const TypeDesc unknown;
-    return typed ? typed->vt->type : unknown;
-  }
-  const Shape& shape() const {
-    static const Shape unknown;
-    return typed ? typed->vt->shape : unknown;
-  }
+  const TypeDesc& type() const { return (typed ? *typed->vt : ValueType::unknown()).type; }
+  const Shape& shape() const { return (typed ? *typed->vt : ValueType::unknown()).shape; }
   int hides = -1;  // the value of the same name this one hides (outer scope or duplicate), -1: none
   // The type rests on a problem already reported (an inference failure, a declaration that contradicts what the
   // node computes): nothing that follows from it is reported again.
@@ -169,7 +163,7 @@ size_t weight_bytes(std::string_view b) {
 // iteratively.
 struct Counts {
   size_t nodes = 0, values = 0, graphs = 0, ifs = 0;
-  size_t subgraph_nodes = 0;  // nodes held by a node's graph attribute (`g`): released as the walk leaves them
+  size_t subgraph_nodes = 0;  // nodes held by a node's graph attributes: released as the walk leaves them
 };
 Counts count_nodes(const onnx::GraphProto& root) {
   Counts n;
@@ -1385,10 +1379,6 @@ void OnnxBuilder::release_subgraphs(int g, int n) {
 // Copied to fresh memory (their subgraphs moved, not copied), they leave those pages to the Model built next.
 void OnnxBuilder::compact_root_nodes() {
   auto& nodes = *proto_->mutable_graph()->mutable_node();
-  bool any_subgraph = false;
-  for (const auto& np : nodes)
-    for (const auto& a : np.attribute()) any_subgraph = any_subgraph || a.has_g() || a.graphs_size() > 0;
-  if (!any_subgraph) return;  // nothing is freed during the walk
   std::vector<onnx::GraphProto*> taken;
   std::vector<google::protobuf::RepeatedPtrField<onnx::GraphProto>> taken_lists;
   for (auto& np : nodes) {
@@ -1593,8 +1583,8 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   // and they count as RSS (9 MiB more on that chain, for no time measured).
   const Counts counts = count_nodes(proto_->graph());
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
-  if (release_walked_) compact_root_nodes();
   const bool walk_frees = release_walked_ && counts.subgraph_nodes > 0;
+  if (walk_frees) compact_root_nodes();
   const MemoryHint build_hint(walk_frees ? 0 : counts.nodes * 750);
 
   data_->ir_version = proto_->ir_version();

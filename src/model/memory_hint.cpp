@@ -21,20 +21,17 @@ void set_young_allocation_hooks(const YoungAllocationHooks& hooks) {
 }
 
 YoungAllocations::YoungAllocations() {
-  if (g_young_set.load() && g_young.open) {
-    token_ = g_young.open();
-    open_ = token_ != nullptr;
-  }
+  if (g_young_set.load() && g_young.open) opened_ = open_ = g_young.open();
 }
 
 void YoungAllocations::close() {
-  if (open_) g_young.close(token_);
+  if (open_) g_young.close();
   open_ = false;
 }
 
 YoungAllocations::~YoungAllocations() {
   close();
-  if (token_) g_young.release(token_);
+  if (opened_) g_young.release();
 }
 
 MemoryHint::MemoryHint(size_t expected_bytes) {

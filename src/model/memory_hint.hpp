@@ -20,9 +20,9 @@ void set_memory_hint_hook(MemoryHintHook hook);
 // thread, hands the pages the load emptied back for any size. Without a hook (tests, sanitizer builds) it does
 // nothing.
 struct YoungAllocationHooks {
-  void* (*open)();         // starts serving this thread apart; returns a token (null: not done)
-  void (*close)(void*);    // this thread is served as before
-  void (*release)(void*);  // the pages kept apart that are empty now serve any size again
+  bool (*open)();     // starts serving this thread apart; false: not done
+  void (*close)();    // this thread is served as before
+  void (*release)();  // the pages kept apart that are empty now serve any size again
 };
 void set_young_allocation_hooks(const YoungAllocationHooks& hooks);
 
@@ -35,7 +35,7 @@ class YoungAllocations {
   YoungAllocations& operator=(const YoungAllocations&) = delete;
 
  private:
-  void* token_ = nullptr;
+  bool opened_ = false;  // the hook took it: release() is owed
   bool open_ = false;
 };
 

@@ -6,11 +6,11 @@ namespace condlint::rules::C011 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
-  const DeadCode dead(m);
+  const DeadCode never_runs(m);
   for (const auto& c : m.conditionals) {
     if (c.provenance.decided >= 0) continue;  // one branch never runs (C012): its shape is never given
     // In a branch that never runs (C012 names it), neither shape is ever given.
-    if (dead.contains(c.graph)) continue;
+    if (never_runs.contains(c.graph)) continue;
     const auto& t = c.branch[0].outputs;
     const auto& e = c.branch[1].outputs;
     for (size_t i = 0; i < t.size() && i < e.size(); ++i) {

@@ -8,12 +8,12 @@ namespace condlint::rules::C012 {
 using namespace condlint;
 
 void check(const Model& m, Reporter& r) {
-  const DeadCode dead(m);
+  const DeadCode never_runs(m);
   for (const auto& c : m.conditionals) {
     const ConditionProvenance& p = c.provenance;
     if (!p.traced || p.decided < 0 || c.branch[0].graph < 0 || c.branch[1].graph < 0) continue;
     // Inside a branch that never runs, the outer finding already says all of it is code to remove.
-    if (dead.contains(c.graph)) continue;
+    if (never_runs.contains(c.graph)) continue;
     if (c.branch[0].graph == c.branch[1].graph) continue;  // one subgraph for both: no branch of it is dead code
     const char* dead = p.decided == 1 ? "else" : "then";
     // A decision that rests on shapes holds for every input the declared types allow; one on constants for all.
