@@ -132,4 +132,26 @@ TEST(JsonStream, EveryByteInAStringIsEscapedAsNlohmannEscapesIt) {
   }
 }
 
+// Long strings take the 8-bytes-at-a-time path: every piece at every alignment, and every pair of bytes after a
+// lead byte (all two-byte sequences, the starts of the longer ones), escaped as nlohmann escapes them.
+TEST(JsonStream, LongStringsAndEveryTwoByteSequenceAreEscapedAsNlohmannEscapesThem) {
+  std::mt19937_64 rng(20261126);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s;
+    const int pieces = static_cast<int>(rng() % 12);
+    for (int i = 0; i < pieces; ++i) s += std::string(rng() % 11, 'a' + static_cast<char>(i)) + random_string(rng);
+    std::string out = "[";  // appended to, as the stream's buffer is
+    condlint::append_json_string(out, s);
+    ASSERT_EQ(out, "[" + ojson(s).dump(-1, ' ', false, ojson::error_handler_t::replace)) << "round " << round;
+  }
+  for (int a = 0x80; a < 256; ++a)
+    for (int b = 0; b < 256; ++b)
+      for (const char* tail : {"", "\x80", "\x80\x80", "abcdefgh"}) {
+        const std::string s = std::string("01234567") + static_cast<char>(a) + static_cast<char>(b) + tail;
+        std::string out;
+        condlint::append_json_string(out, s);
+        ASSERT_EQ(out, ojson(s).dump(-1, ' ', false, ojson::error_handler_t::replace)) << a << " " << b;
+      }
+}
+
 }  // namespace

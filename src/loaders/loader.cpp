@@ -197,7 +197,7 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       if (*fmt == Format::IR && !xml_root_is_net(it->path())) continue;
       found.push_back(it->path());
     }
-    std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.string() < b.string(); });
+    std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
     for (const fs::path& f : found) {
       c.files.push_back(f.string());
       c.keys.push_back(f.lexically_relative(p).generic_string());
