@@ -346,6 +346,22 @@ std::string validate(const std::string& file) {
   return problems;
 }
 
+// IR: the Parameter 'y' (renamed with multi-byte characters) and the If on one line: the C006 finding at the If's
+// <layer> has 4 two-, three- and four-byte characters before it. Returns the file's path ("" when the corpus file
+// changed shape) and its text in `xml`.
+std::string write_utf8_ir(const fs::path& dir, std::string& xml) {
+  xml = slurp((source_dir() / "corpus/ir/invalid/C006_branch_types.xml").string());
+  const size_t a = xml.find("<layer id=\"2\""), b = xml.find("<layer id=\"3\"");
+  if (a == std::string::npos || b == std::string::npos || a > b) return "";
+  std::string joined = std::regex_replace(xml.substr(a, b - a), std::regex("\\n\\s*"), "");
+  joined.replace(joined.find("name=\"y\""), 8,
+                 "name=\"y\xC3\xBF\xE5\x90\x8D\xE5\x89\x8D\xF0\x9F\x98\x80\"");  // yÿ名前😀
+  xml = xml.substr(0, a) + joined + xml.substr(b);
+  const std::string ir = (dir / "branch_types_utf8.xml").string();
+  std::ofstream(ir, std::ios::binary) << xml;
+  return ir;
+}
+
 TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
   EXPECT_EQ(CodePointColumns::column_in("ab", 0, 3), 3);
   EXPECT_EQ(CodePointColumns::column_in("\xC3\xA9x", 0, 3), 2);                      // é is 2 bytes
@@ -355,17 +371,9 @@ TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
 
   const fs::path dir = temp_dir() / "sarif-columns";
   fs::create_directories(dir);
-  // IR: the Parameter 'y' (renamed with multi-byte characters) and the If on one line: the C006 finding at
-  // the If's <layer> has 4 two-, three- and four-byte characters before it.
-  std::string xml = slurp((source_dir() / "corpus/ir/invalid/C006_branch_types.xml").string());
-  const size_t a = xml.find("<layer id=\"2\""), b = xml.find("<layer id=\"3\"");
-  ASSERT_TRUE(a != std::string::npos && b != std::string::npos && a < b);
-  std::string joined = std::regex_replace(xml.substr(a, b - a), std::regex("\\n\\s*"), "");
-  joined.replace(joined.find("name=\"y\""), 8,
-                 "name=\"y\xC3\xBF\xE5\x90\x8D\xE5\x89\x8D\xF0\x9F\x98\x80\"");  // yÿ名前😀
-  xml = xml.substr(0, a) + joined + xml.substr(b);
-  const std::string ir = (dir / "branch_types_utf8.xml").string();
-  std::ofstream(ir, std::ios::binary) << xml;
+  std::string xml;
+  const std::string ir = write_utf8_ir(dir, xml);
+  ASSERT_FALSE(ir.empty());
   const ColumnCase c1 = columns_of(ir, (dir / "ir.sarif").string());
   EXPECT_EQ(c1.rule, "C006");
   EXPECT_EQ(c1.sarif_col, code_points_before(xml, c1.line, c1.byte_col));
@@ -394,6 +402,50 @@ TEST(SarifColumns, CodePointsNotBytesOnNonAsciiLines) {
     if (v == "SKIP")
       GTEST_SKIP() << "validation skipped: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
     EXPECT_EQ(v, "") << f;
+  }
+}
+
+// The code point column is computed where the model is judged and kept with the finding (and in the result
+// cache): the writer reads no model for it, and a run from the cache gives the same column.
+TEST(SarifColumns, ComputedWhereTheModelIsJudgedAndKeptInTheCache) {
+  const fs::path dir = temp_dir() / "sarif-columns-kept";
+  fs::create_directories(dir);
+  std::string xml;
+  const std::string ir = write_utf8_ir(dir, xml);
+  ASSERT_FALSE(ir.empty());
+  const ColumnCase c = columns_of(ir, (dir / "plain.sarif").string());
+  ASSERT_GT(c.byte_col, c.sarif_col);
+
+  FileResult f;
+  f.path = ir;
+  Finding x;
+  x.rule = "C006";
+  x.message = "m.";
+  x.loc.line = c.line;
+  x.loc.column = c.byte_col;
+  f.findings.push_back(x);
+  compute_code_point_columns(f);
+  EXPECT_EQ(f.findings[0].loc.code_point_column, c.sarif_col);
+
+  // The writer takes the kept column as it is: the file named here does not exist.
+  auto sarif_column = [](const FileResult& one) {
+    RunResult rr;
+    rr.files.push_back(one);
+    std::ostringstream os;
+    write_sarif(os, rr);
+    return json::parse(os.str())["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startColumn"]
+        .get<int>();
+  };
+  f.path = (dir / "absent.xml").string();
+  EXPECT_EQ(sarif_column(f), c.sarif_col);
+  f.findings[0].loc.code_point_column = 0;
+  EXPECT_EQ(sarif_column(f), c.byte_col) << "an unreadable file keeps the byte column";
+
+  const std::string cache = (dir / "cache").string();
+  for (const char* pass : {"cold", "warm"}) {
+    const std::string out = (dir / (std::string(pass) + ".sarif")).string();
+    run(condlint_cmd() + " lint --cache " + q(cache) + " --sarif " + q(out) + " " + q(ir) + " >/dev/null");
+    EXPECT_EQ(slurp(out), slurp((dir / "plain.sarif").string())) << pass;
   }
 }
 

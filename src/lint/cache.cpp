@@ -25,7 +25,7 @@ namespace {
 
 constexpr uint64_t kK1 = 0xa0761d6478bd642full, kK2 = 0xe7037ed1a0b428dbull, kK3 = 0x8ebc6af09c88c6e3ull,
                    kK4 = 0x589965cc75374cc3ull;
-constexpr const char* kMagic = "condlint-cache 3";
+constexpr const char* kMagic = "condlint-cache 4";
 constexpr const char* kListing = "dir-listing:";
 
 uint64_t mum(uint64_t x, uint64_t y) {
@@ -142,7 +142,7 @@ class FieldReader {
   std::string_view rest_;
 };
 
-constexpr size_t kFindingFields = 12;
+constexpr size_t kFindingFields = 13;
 
 void write_finding(FieldWriter& w, const Finding& f) {
   const auto& l = f.loc;
@@ -154,6 +154,7 @@ void write_finding(FieldWriter& w, const Finding& f) {
   w.str(l.node);
   w.num(l.line);
   w.num(l.column);
+  w.num(l.code_point_column);
   w.num(l.offset);
   w.num(l.graph);
   w.num(l.node_index);
@@ -164,7 +165,7 @@ bool read_finding(FieldReader& r, Finding& f) {
   std::string level;
   auto& l = f.loc;
   return r.str(f.rule) && r.str(f.name) && r.str(level) && parse_level(level, f.level) && r.str(f.message) &&
-         r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.offset) && r.num(l.graph) &&
+         r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.code_point_column) && r.num(l.offset) && r.num(l.graph) &&
          r.num(l.node_index) && r.str(l.pointer);
 }
 

@@ -369,6 +369,7 @@ class Session {
     fr.findings = run_rules(model, sel);
     if (o_.value_types) fr.value_types = collect_value_types(model);
     apply_suppressions(model, file_config_[i], fr);
+    compute_code_point_columns(fr);
     if (cache_) {
       std::vector<std::string> deps(model.sources.begin(), model.sources.end());
       if (o_.exec)

@@ -45,6 +45,9 @@ struct ReportedLocation : SourceLocation {
   ReportedLocation(const SourceLocation& l) : SourceLocation(l) {}  // NOLINT: implicit on purpose
   std::string file;                                                 // path as given on the command line
   std::string node;  // logical path, computed from graph/node_index by Model::path_of
+  // The column counted in code points (SARIF's columnKind) where `column` counts bytes; 0 when not computed
+  // (compute_code_point_columns, report/report.hpp).
+  int code_point_column = 0;
 };
 
 // Where a node input reads from: a node output in this graph or in an enclosing one.

@@ -95,6 +95,16 @@ void compute_fingerprints(FileResult& f) {
   for (auto& s : f.suppressed) s.info.fingerprint = one(s.finding);
 }
 
+void compute_code_point_columns(FileResult& f) {
+  CodePointColumns columns;
+  auto one = [&](Finding& x) {
+    if (x.loc.line <= 0 || x.loc.column <= 1) return;
+    x.loc.code_point_column = columns.column(x.loc.file.empty() ? f.path : x.loc.file, x.loc.line, x.loc.column);
+  };
+  for (auto& x : f.findings) one(x);
+  for (auto& s : f.suppressed) one(s.finding);
+}
+
 int CodePointColumns::column_in(std::string_view text, size_t line_start, int byte_column) {
   if (byte_column <= 1 || line_start > text.size()) return byte_column;
   size_t end = std::min(text.size(), line_start + static_cast<size_t>(byte_column - 1));

@@ -211,7 +211,8 @@ void write_results(JsonStream& out, const RunResult& r, const std::vector<std::s
   static const ResultInfo kNoInfo;
   CodePointColumns columns;  // byte columns (loaders) -> code points (run.columnKind)
   auto in_code_points = [&](const Finding& x, const std::string& file) {
-    return x.loc.line > 0 && x.loc.column > 1 ? columns.column(file, x.loc.line, x.loc.column) : x.loc.column;
+    if (x.loc.line <= 0 || x.loc.column <= 1) return x.loc.column;
+    return x.loc.code_point_column > 0 ? x.loc.code_point_column : columns.column(file, x.loc.line, x.loc.column);
   };
   // A finding in this file refers to its artifact; one in another file (a .bin, external data) by its URI alone.
   auto one = [&](const FileResult& f, size_t index, const Finding& x, const ResultInfo& info,
