@@ -65,6 +65,27 @@ TEST(Shard, TheHashIsOfThePathRelativeToTheTree) {
   EXPECT_GT(total, 5u);
 }
 
+// However the tree is spelt (a trailing slash, "." or ".." in it, absolute or relative), a file's key is its path
+// relative to the tree, as lexically_relative gives it.
+TEST(Shard, TheKeyIsTheSameHoweverTheTreeIsSpelt) {
+  const fs::path top = condlint::test::temp_dir("shard-spelt");
+  fs::create_directories(top / "models" / "sub");
+  fs::copy(condlint::test::source_dir() / "corpus/onnx/valid", top / "models" / "sub",
+           fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  const std::vector<std::string> expected = condlint::collect_inputs({(top / "models").string()}).keys;
+  ASSERT_GT(expected.size(), 5u);
+  for (const std::string& spelt :
+       {(top / "models").string() + "/", (top / "models").string() + "//", (top / "models" / ".").string(),
+        (top / "models" / "sub" / "..").string(), (top / "." / "models").string()}) {
+    const condlint::Collected c = condlint::collect_inputs({spelt});
+    EXPECT_EQ(c.keys, expected) << spelt;
+    ASSERT_EQ(c.keys.size(), c.files.size());
+    for (size_t i = 0; i < c.files.size(); ++i)
+      EXPECT_EQ(c.keys[i], fs::path(c.files[i]).lexically_relative(spelt).generic_string()) << spelt;
+  }
+  for (const auto& k : expected) EXPECT_EQ(k.rfind("sub/", 0), 0u) << k;
+}
+
 TEST(Shard, BadShardIsAUsageError) {
   for (const char* s : {"0/3", "4/3", "3", "a/b", "1/0", "1/3x"}) {
     const auto r = run(condlint_cmd() + " lint --shard " + s + " " +

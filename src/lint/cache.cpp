@@ -76,19 +76,27 @@ std::vector<std::string> golden_listing(const fs::path& dir, std::vector<std::st
 }
 
 // A file's identity ("dev ino size mtime ctime", times in ns); "" when it cannot be read or changed less than two
-// seconds ago (see cache.hpp).
-std::string identity_of(const std::string& path) {
+// seconds ago (see cache.hpp). `size`, when given, receives the size of a regular file.
+std::string identity_of(const std::string& path, int64_t* size = nullptr) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
+  if (size) *size = static_cast<int64_t>(st.st_size);
   auto ns = [](const timespec& t) { return static_cast<long long>(t.tv_sec) * 1000000000LL + t.tv_nsec; };
   const long long now =
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
   if (now - std::max(ns(st.st_mtim), ns(st.st_ctim)) < 2000000000LL) return {};
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%llu %llu %lld %lld %lld", static_cast<unsigned long long>(st.st_dev),
-                static_cast<unsigned long long>(st.st_ino), static_cast<long long>(st.st_size), ns(st.st_mtim),
-                ns(st.st_ctim));
-  return buf;
+  std::string out;
+  auto put = [&](auto v) {
+    char digits[24];  // a 64-bit number in decimal, with its sign
+    if (!out.empty()) out += ' ';
+    out.append(digits, std::to_chars(digits, digits + sizeof digits, v).ptr);
+  };
+  put(static_cast<unsigned long long>(st.st_dev));
+  put(static_cast<unsigned long long>(st.st_ino));
+  put(static_cast<long long>(st.st_size));
+  put(ns(st.st_mtim));
+  put(ns(st.st_ctim));
+  return out;
 }
 
 // The body of an entry is a sequence of fields, each its length in decimal, ':' and its bytes; numbers are
@@ -229,10 +237,12 @@ std::string Hasher::hex() const {
   b = mum(b ^ load64(last + 8) ^ kK1, a ^ length_ ^ kK3);
   a = mum(a ^ kK4, b ^ kK1);
   b = mum(b ^ kK2, a ^ kK3);
-  char buf[33];
-  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(a),
-                static_cast<unsigned long long>(b));
-  return buf;
+  std::string out(32, '0');  // a then b, 16 lower-case hex digits each
+  for (int i = 15; i >= 0; --i, a >>= 4, b >>= 4) {
+    out[static_cast<size_t>(i)] = "0123456789abcdef"[a & 0xf];
+    out[static_cast<size_t>(16 + i)] = "0123456789abcdef"[b & 0xf];
+  }
+  return out;
 }
 
 std::string hash_bytes(std::string_view bytes) {
@@ -341,7 +351,8 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
     name.update(part);
     name.update(std::string_view("\0", 1));
   }
-  probe = Probe{name.hex(), model_path, identity_of(model_path), ""};
+  probe = Probe{name.hex(), model_path, "", "", -1};
+  probe.identity = identity_of(model_path, &probe.size);
   const std::string path = dir_ + "/" + probe.entry;
   std::string text;
   const EntryRead read = read_entry(path, text);

@@ -69,6 +69,7 @@ class ResultCache {
     std::string model;     // the model's path
     std::string identity;  // the model's identity now ("" none or too recent)
     std::string content;   // the hash of its bytes ("" not computed yet)
+    int64_t size = -1;     // its size in bytes when it is a regular file
   };
   // The result stored for this model and context when its entry is intact and the model and every dependency
   // still have the bytes they had.

@@ -331,17 +331,23 @@ class Session {
     FileResult& fr = files_[i];
     fr.path = path;
     if (auto fmt = format_from_name(path)) fr.format = std::string(to_string(*fmt));
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec) fr.size = static_cast<int64_t>(size);
     ResultCache::Probe probe;
-    if (cache_)
-      if (auto hit = cache_->find(path, cache_context_[i], probe)) {
-        fr.findings = std::move(hit->findings);
-        fr.suppressed = std::move(hit->suppressed);
-        compute_fingerprints(fr);
-        return;
-      }
+    std::optional<CachedResult> hit;
+    if (cache_) {
+      hit = cache_->find(path, cache_context_[i], probe);
+      fr.size = probe.size;  // the cache took the file's status: no second stat
+    }
+    if (fr.size < 0) {
+      std::error_code ec;
+      const auto size = std::filesystem::file_size(path, ec);
+      if (!ec) fr.size = static_cast<int64_t>(size);
+    }
+    if (hit) {
+      fr.findings = std::move(hit->findings);
+      fr.suppressed = std::move(hit->suppressed);
+      compute_fingerprints(fr);
+      return;
+    }
     LoadResult lr = load_file(path, o_.exec);
     if (!lr.model) {
       fr.io_error = lr.io_error;

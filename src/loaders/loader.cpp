@@ -198,9 +198,15 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       found.push_back(it->path());
     }
     std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
+    // The walk names each file `p/<entries>`, so its key is what follows `p` and a separator; lexically_relative
+    // gives the same, component by component, for any other shape.
     for (const fs::path& f : found) {
-      c.files.push_back(f.string());
-      c.keys.push_back(f.lexically_relative(p).generic_string());
+      const std::string& s = f.native();
+      const bool below = !p.empty() && s.size() > p.size() && s.compare(0, p.size(), p) == 0;
+      if (below && p.back() == '/') c.keys.push_back(s.substr(p.size()));
+      else if (below && s[p.size()] == '/') c.keys.push_back(s.substr(p.size() + 1));
+      else c.keys.push_back(f.lexically_relative(p).generic_string());
+      c.files.push_back(s);
     }
   }
   return c;

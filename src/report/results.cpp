@@ -76,9 +76,9 @@ std::string fingerprint_hash(const std::string& rule, const std::string& uri, co
   h = fnv1a(h, uri);
   h = fnv1a(h, node);
   h = fnv1a(h, pointer);
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  std::string out(16, '0');  // 16 lower-case hex digits (findings are many: no printf)
+  for (int i = 15; i >= 0; --i, h >>= 4) out[static_cast<size_t>(i)] = "0123456789abcdef"[h & 0xf];
+  return out;
 }
 
 void compute_fingerprints(FileResult& f) {
