@@ -39,23 +39,26 @@ files=$("$bin" lint "$tree" --format json --fail-on never 2>/dev/null |
 bytes=$(du -sbL "$tree" | cut -f1)
 echo "bench: ${files} files, $((bytes / 1048576)) MiB; median of ${runs} runs; -j 2; --format $format; $(nproc) cores"
 
-# one NAME ARGS...: runs condlint RUNS times, prints the median wall time (ms) and the largest peak RSS (MiB).
+# one NAME ARGS...: runs condlint RUNS times, prints the median wall time (ms) and the peak RSS (MiB) of one more
+# run. The clock is bash's own ($EPOCHREALTIME): nothing but condlint runs between the two readings (a `date` or
+# `/usr/bin/time` process there costs a few ms, a tenth of an unchanged run).
 one() {
   local name="$1"; shift
-  local times=() rss=0
+  local times=()
   for _ in $(seq 1 "$runs"); do
     [ -n "${before:-}" ] && eval "$before"
-    local t0 t1 r
-    t0=$(date +%s%N)
-    /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" lint "$tree" -j 2 --format "$format" -o "$tmp/$name.sarif" \
-      --fail-on never "$@" 2>/dev/null || true
-    t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000000 )))
-    r=$(tail -1 "$tmp/rss"); [ "$r" -gt "$rss" ] && rss=$r
+    local t0 t1
+    t0=$EPOCHREALTIME
+    "$bin" lint "$tree" -j 2 --format "$format" -o "$tmp/$name.sarif" --fail-on never "$@" 2>/dev/null || true
+    t1=$EPOCHREALTIME
+    times+=($(( (${t1//[.,]/} - ${t0//[.,]/}) / 1000 )))  # ms, from µs written with the locale's decimal mark
   done
+  [ -n "${before:-}" ] && eval "$before"
+  /usr/bin/time -f '%M' -o "$tmp/rss" "$bin" lint "$tree" -j 2 --format "$format" -o "$tmp/rss.out" \
+    --fail-on never "$@" 2>/dev/null || true
   local median
   median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
-  echo "$name $median $((rss / 1024))"
+  echo "$name $median $(( $(tail -1 "$tmp/rss") / 1024 ))"
 }
 
 results=()
