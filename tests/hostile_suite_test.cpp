@@ -54,6 +54,25 @@ TEST(HostileSuite, SymbolicLinkLoopsNeitherHangNorRepeat) {
   EXPECT_NE(direct.out.find("a.onnx"), std::string::npos) << direct.out;
 }
 
+// A FIFO, a device or a socket named as a model is an I/O error said at once, never a wait for a writer; in a
+// tree it is not a model at all.
+TEST(HostileSuite, AFifoNamedAsAModelIsAnErrorNotAWait) {
+  const fs::path d = fresh("hostile-fifo");
+  fs::create_directories(d / "models");
+  const fs::path fifo = d / "models" / "model.xml";
+  ASSERT_EQ(run("mkfifo " + shell_quote(fifo.string())).exit_code, 0);
+  const auto named = run("timeout 60 " + condlint_cmd() + " lint " + shell_quote(fifo.string()) + " 2>&1");
+  EXPECT_EQ(named.exit_code, 2) << named.out;  // 124 when it waited for a writer
+  EXPECT_NE(named.out.find("not a regular file"), std::string::npos) << named.out;
+  const auto device = run("timeout 60 " + condlint_cmd() + " lint --format json --baseline /dev/zero " +
+                          shell_quote((condlint::test::source_dir() / "corpus/onnx/valid").string()) + " 2>&1");
+  EXPECT_EQ(device.exit_code, 2) << device.out;  // a device read to its end would never end
+  const auto tree = run("timeout 60 " + condlint_cmd() + " lint --format json " + shell_quote((d / "models").string()) +
+                        " 2>&1");
+  EXPECT_NE(tree.exit_code, 124) << tree.out;
+  EXPECT_EQ(condlint::test::count(tree.out, "\"path\""), 0) << tree.out;
+}
+
 TEST(HostileSuite, XIncludeIsNotFollowed) {
   const fs::path d = fresh("hostile-xinclude");
   const fs::path secret = d / "outside" / "secret.txt";

@@ -1,6 +1,7 @@
 #include "loaders/loader.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,29 +27,35 @@ std::optional<Format> format_from_name(const fs::path& p) {
 }
 
 bool read_file(const std::string& path, std::string& out, std::string& err) {
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) {
-    err = "is a directory";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // Non-blocking open, then fstat of what was opened: a FIFO (with no writer, an open or a read would wait for
+  // ever), a device or a socket is refused, also when it replaced the file after a check by name.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
     err = std::string("cannot open: ") + std::strerror(errno);
     return false;
   }
-  in.seekg(0, std::ios::end);
-  const auto size = in.tellg();
-  if (size < 0) {
-    err = "cannot determine the file size";
-    return false;
+  struct stat st {};
+  bool ok = false;
+  if (::fstat(fd, &st) != 0) {
+    err = std::string("cannot read its status: ") + std::strerror(errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    err = "is a directory";
+  } else if (!S_ISREG(st.st_mode)) {
+    err = "not a regular file (a FIFO, a device or a socket)";
+  } else {
+    out.resize(static_cast<size_t>(st.st_size));
+    size_t got = 0;
+    while (got < out.size()) {
+      const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<size_t>(n);
+    }
+    ok = got == out.size();
+    if (!ok) err = "read failed";
   }
-  in.seekg(0, std::ios::beg);
-  out.resize(static_cast<size_t>(size));
-  if (size > 0 && !in.read(out.data(), size)) {
-    err = "read failed";
-    return false;
-  }
-  return true;
+  ::close(fd);
+  return ok;
 }
 
 uint64_t max_model_file_bytes() {
