@@ -61,7 +61,7 @@ inline void onnx_branch(onnx::GraphProto* b, const std::string& tag, const std::
 }
 
 // A flat chain of `ifs` Ifs; If k reads v{k-1} from the main graph in both branches of `ops` nodes.
-// Valid: lints clean. 10,000 Ifs with 10-node branches is about 16 MiB.
+// Valid: lints clean. 10,000 Ifs with 10-node branches is 8.4 MiB (12.3 MiB saved with inferred value_info).
 inline std::string flat_if_chain_onnx(int ifs, int ops = 10, int opset = 13) {
   onnx::ModelProto m = onnx_model_base(opset);
   auto* g = m.mutable_graph();
