@@ -173,8 +173,8 @@ bool read_finding(FieldReader& r, Finding& f) {
   std::string level;
   auto& l = f.loc;
   return r.str(f.rule) && r.str(f.name) && r.str(level) && parse_level(level, f.level) && r.str(f.message) &&
-         r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.code_point_column) && r.num(l.offset) && r.num(l.graph) &&
-         r.num(l.node_index) && r.str(l.pointer);
+         r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.code_point_column) &&
+         r.num(l.offset) && r.num(l.graph) && r.num(l.node_index) && r.str(l.pointer);
 }
 
 enum class EntryRead { kRead, kAbsent, kUnreadable };

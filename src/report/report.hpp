@@ -155,8 +155,8 @@ void compute_fingerprints(FileResult& f);
 std::string fingerprint_hash(const std::string& rule, const std::string& uri, const std::string& node,
                              const std::string& pointer);
 // Fills loc.code_point_column of each finding (and suppressed finding) that has a line and a column past 1, from
-// the bytes of its file: done where the model was judged, in parallel, and kept in the result cache, so that
-// writing a SARIF report reads no model again.
+// the bytes of its file: done where the model was judged, in parallel, and kept in the result cache. The SARIF
+// writer reads no file: it writes this column, or the byte column where none was computed.
 void compute_code_point_columns(FileResult& f);
 // SARIF columns: the loaders record 1-based byte columns; SARIF's run.columnKind "unicodeCodePoints" counts
 // code points. Converts from the file's bytes, read once per file and only when a column is asked for;

@@ -92,15 +92,16 @@ class RuleIndex {
   std::map<std::string_view, int, std::less<>> index_;
 };
 
-// `column`: the finding's column in code points (SARIF's columnKind), 0 when it has none.
-void write_location(JsonStream& out, const Finding& x, int column, const std::string& uri, int artifact_index,
-                    int64_t file_size) {
+void write_location(JsonStream& out, const Finding& x, const std::string& uri, int artifact_index, int64_t file_size) {
   out.begin_object().key("physicalLocation").begin_object();
   out.key("artifactLocation").begin_object().member("uri", uri);
   if (artifact_index >= 0) out.member("index", artifact_index);
   out.end_object().key("region").begin_object();
   if (x.loc.line > 0) {
     out.member("startLine", x.loc.line);
+    // run.columnKind counts code points: the column compute_code_point_columns took from the file where the model
+    // was judged, else the loader's (a byte column, the same on an ASCII line).
+    const int column = x.loc.code_point_column > 0 ? x.loc.code_point_column : x.loc.column;
     if (column > 0) out.member("startColumn", column);
   } else {
     // No lines (binary ONNX): the whole file as a binary region; the node path is in logicalLocations.
@@ -120,18 +121,17 @@ void write_location(JsonStream& out, const Finding& x, int column, const std::st
 }
 
 // One result; `suppression` adds its suppressions array.
-void write_result(JsonStream& out, const RuleIndex& rule_index, const Finding& x, int column, const std::string& uri,
+void write_result(JsonStream& out, const RuleIndex& rule_index, const Finding& x, const std::string& uri,
                   int artifact_index, int64_t size, const ResultInfo& info,
                   const SuppressedFinding* suppression = nullptr) {
   out.begin_object().member("ruleId", x.rule).member("level", sarif_level(x.level));
   const std::string_view m = x.message;  // most messages are sentences already: written without a copy
   if (!m.empty() && (m.back() == '.' || m.back() == '!' || m.back() == '?'))
     out.key("message").begin_object().member("text", m).end_object();
-  else
-    out.key("message").begin_object().member("text", sentence(x.message)).end_object();
+  else out.key("message").begin_object().member("text", sentence(x.message)).end_object();
   if (const int idx = rule_index(x.rule); idx >= 0) out.member("ruleIndex", idx);
   out.key("locations").begin_array();
-  write_location(out, x, column, uri, artifact_index, size);
+  write_location(out, x, uri, artifact_index, size);
   out.end_array();
   if (!info.fingerprint.empty())
     out.key("partialFingerprints").begin_object().member("primaryLocationLineHash", info.fingerprint).end_object();
@@ -209,18 +209,12 @@ void write_artifacts(JsonStream& out, const RunResult& r, const std::vector<std:
 void write_results(JsonStream& out, const RunResult& r, const std::vector<std::string>& uris,
                    const RuleIndex& rule_index) {
   static const ResultInfo kNoInfo;
-  CodePointColumns columns;  // byte columns (loaders) -> code points (run.columnKind)
-  auto in_code_points = [&](const Finding& x, const std::string& file) {
-    if (x.loc.line <= 0 || x.loc.column <= 1) return x.loc.column;
-    return x.loc.code_point_column > 0 ? x.loc.code_point_column : columns.column(file, x.loc.line, x.loc.column);
-  };
   // A finding in this file refers to its artifact; one in another file (a .bin, external data) by its URI alone.
   auto one = [&](const FileResult& f, size_t index, const Finding& x, const ResultInfo& info,
                  const SuppressedFinding* suppression) {
-    const bool other_file = !x.loc.file.empty() && x.loc.file != f.path;
-    const int column = in_code_points(x, other_file ? x.loc.file : f.path);
-    if (other_file) write_result(out, rule_index, x, column, artifact_uri(x.loc.file), -1, -1, info, suppression);
-    else write_result(out, rule_index, x, column, uris[index], static_cast<int>(index), f.size, info, suppression);
+    if (!x.loc.file.empty() && x.loc.file != f.path)
+      write_result(out, rule_index, x, artifact_uri(x.loc.file), -1, -1, info, suppression);
+    else write_result(out, rule_index, x, uris[index], static_cast<int>(index), f.size, info, suppression);
   };
   out.begin_array();
   for (size_t index = 0; index < r.files.size(); ++index) {
@@ -229,8 +223,7 @@ void write_results(JsonStream& out, const RunResult& r, const std::vector<std::s
       one(f, index, f.findings[i], i < f.info.size() ? f.info[i] : kNoInfo, nullptr);
     for (const auto& s : f.suppressed) one(f, index, s.finding, s.info, &s);
   }
-  for (const auto& a : r.run.absent)
-    write_result(out, rule_index, a.finding, a.finding.loc.column, a.uri, -1, -1, {a.fingerprint, "absent"});
+  for (const auto& a : r.run.absent) write_result(out, rule_index, a.finding, a.uri, -1, -1, {a.fingerprint, "absent"});
   out.end_array();
 }
 
