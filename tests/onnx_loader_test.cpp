@@ -591,3 +591,88 @@ TEST(OnnxLoader, AConvsChannelsComeFromItsWeights) {
   EXPECT_TRUE(std::none_of(two.begin(), two.end(), [](const Finding& f) { return f.level != Level::Note; }))
       << dump(two);
 }
+
+namespace {
+
+// Every finding with everything it says and where, one per line.
+std::string all_of(const std::vector<Finding>& fs) {
+  std::string s;
+  for (const auto& f : fs)
+    s += f.rule + " " + std::to_string(static_cast<int>(f.level)) + " " + std::to_string(f.loc.graph) + ":" +
+         std::to_string(f.loc.node_index) + " @" + std::to_string(f.loc.offset) + " " + f.message + "\n";
+  return s;
+}
+
+// The findings on a model parsed node by node as the walk reaches them (how `lint` loads), and on the same bytes
+// parsed whole (how `--exec` loads them, keeping the parsed model).
+std::pair<std::string, std::string> split_and_whole(const std::string& bytes) {
+  const auto split = run_rules(*load_onnx("m.onnx", bytes, false), RuleSelection{});
+  const auto whole = run_rules(*load_onnx("m.onnx", bytes, true), RuleSelection{});
+  return {all_of(split), all_of(whole)};
+}
+
+// A length-delimited field: its tag byte (field number < 16), the length, the payload.
+std::string wire_field(char tag, const std::string& payload) {
+  std::string out(1, tag);
+  for (uint64_t v = payload.size();; v >>= 7) {
+    if (v < 0x80) {
+      out += static_cast<char>(v);
+      break;
+    }
+    out += static_cast<char>((v & 0x7f) | 0x80);
+  }
+  return out + payload;
+}
+
+}  // namespace
+
+// The main graph's nodes are parsed one at a time as the walk reaches them, so that the parsed branches of all of
+// them are never in memory at once. Pieces parsed in order are the model parsed whole: the same findings on every
+// ONNX file of the corpus and the pinned real models, on a model whose graph and model fields come before, between
+// and after the nodes, and on one whose last node protobuf rejects (the file is then parsed whole, and the finding
+// is the one a whole parse gives).
+TEST(OnnxLoader, NodesParsedAsTheWalkReachesThemGiveTheFindingsOfTheWholeParse) {
+  size_t files = 0;
+  for (const char* dir : {"corpus", "tools/models"}) {
+    const fs::path root = source_dir() / dir;
+    if (!fs::exists(root)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(root)) {
+      if (!e.is_regular_file() || e.path().extension() != ".onnx") continue;
+      const auto [split, whole] = split_and_whole(slurp(e.path()));
+      EXPECT_EQ(split, whole) << e.path();
+      ++files;
+    }
+  }
+  EXPECT_GE(files, 30u);
+
+  onnx::ModelProto m;
+  ASSERT_TRUE(m.ParseFromString(gen::flat_if_chain_onnx(3)));
+  onnx::GraphProto rest = m.graph();
+  rest.clear_node();
+  onnx::GraphProto between;  // graph fields between the nodes: a declared type for an output of the second node
+  auto* vi = between.add_value_info();
+  vi->set_name(m.graph().node(1).output(0));
+  vi->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);  // contradicts: a finding
+  std::string graph = wire_field('\x0a', m.graph().node(0).SerializeAsString()) + between.SerializeAsString();
+  for (int i = 1; i < m.graph().node_size(); ++i) {
+    graph += wire_field('\x0a', m.graph().node(i).SerializeAsString());
+    if (i == 1) graph += rest.SerializeAsString();
+  }
+  onnx::ModelProto head = m;
+  head.clear_graph();
+  onnx::ModelProto tail;  // model fields after the graph
+  auto* md = tail.add_metadata_props();
+  md->set_key("k");
+  md->set_value("v");
+  const std::string model = head.SerializeAsString() + wire_field('\x3a', graph) + tail.SerializeAsString();
+  const auto [split, whole] = split_and_whole(model);
+  EXPECT_EQ(split, whole);
+  EXPECT_NE(split, "");
+
+  // A last node whose attribute is one byte of a truncated tag: the model scans, the node does not parse.
+  const std::string bad_node = wire_field('\x2a', std::string(1, '\xff'));
+  const std::string bad = head.SerializeAsString() + wire_field('\x3a', graph + wire_field('\x0a', bad_node));
+  const auto [bad_split, bad_whole] = split_and_whole(bad);
+  EXPECT_EQ(bad_split, bad_whole);
+  EXPECT_NE(bad_split.find("protobuf rejects the bytes"), std::string::npos) << bad_split;
+}

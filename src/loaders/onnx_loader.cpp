@@ -112,48 +112,11 @@ std::string qname(std::string_view s) { return "'" + std::string(s) + "'"; }
 // Bytes of the main graph's initializers and sparse initializers, by a shallow scan of the wire format (the
 // model's field 7, and in it fields 5 and 15), without parsing. 0 when the bytes do not scan.
 size_t weight_bytes(std::string_view b) {
-  auto varint = [](std::string_view& s, uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64 && !s.empty(); shift += 7) {
-      const auto c = static_cast<unsigned char>(s.front());
-      s.remove_prefix(1);
-      v |= uint64_t(c & 0x7f) << shift;
-      if (!(c & 0x80)) return true;
-    }
-    return false;
-  };
-  // Calls f(field, payload) for each length-delimited field; false on anything it cannot skip.
-  auto scan = [&](std::string_view s, auto&& f) {
-    while (!s.empty()) {
-      uint64_t tag = 0, v = 0;
-      if (!varint(s, tag)) return false;
-      switch (tag & 7) {
-        case 0:
-          if (!varint(s, v)) return false;
-          break;
-        case 1:
-          if (s.size() < 8) return false;
-          s.remove_prefix(8);
-          break;
-        case 5:
-          if (s.size() < 4) return false;
-          s.remove_prefix(4);
-          break;
-        case 2:
-          if (!varint(s, v) || v > s.size()) return false;
-          f(tag >> 3, s.substr(0, v));
-          s.remove_prefix(v);
-          break;
-        default: return false;
-      }
-    }
-    return true;
-  };
   size_t total = 0;
-  const bool ok = scan(b, [&](uint64_t field, std::string_view graph) {
-    if (field == 7)
-      (void)scan(graph, [&](uint64_t f, std::string_view p) {
-        if (f == 5 || f == 15) total += p.size();
+  const bool ok = for_each_wire_field(b, [&](const WireField& f) {
+    if (f.number == 7 && f.wire == 2)
+      (void)for_each_wire_field(f.payload, [&](const WireField& gf) {
+        if ((gf.number == 5 || gf.number == 15) && gf.wire == 2) total += gf.payload.size();
       });
   });
   return ok ? std::min(total, b.size()) : 0;
@@ -185,6 +148,80 @@ Counts count_nodes(const onnx::GraphProto& root) {
     }
   }
   return n;
+}
+
+// The main graph cut out of a model's bytes: the model's fields around its graph, the runs of the graph's fields
+// between its nodes, and each node's bytes. Parsed piece by piece in this order they give the model parsed whole
+// (protobuf merges a message's fields in the order they come), so the walk can parse the main graph's nodes one at a
+// time as it reaches them, and the parsed branches of all of them are never in memory at once.
+struct MainGraphSplit {
+  std::string_view before, after;             // the model's fields before and after its graph
+  std::vector<std::string_view> graph_parts;  // the graph's fields, without its nodes
+  std::vector<std::string_view> nodes;        // each of graph.node, in order
+};
+// False when the bytes do not scan, or hold no graph field or more than one: they are then parsed whole.
+bool split_main_graph(std::string_view b, MainGraphSplit& out) {
+  size_t graphs = 0;
+  WireField graph;
+  const bool scanned = for_each_wire_field(b, [&](const WireField& f) {
+    if (f.number == 7) {
+      ++graphs;
+      graph = f;
+    }
+  });
+  if (!scanned || graphs != 1 || graph.wire != 2) return false;
+  out.before = b.substr(0, graph.begin);
+  out.after = b.substr(graph.end);
+  const std::string_view g = graph.payload;
+  size_t run = 0;  // where the current run of other fields starts
+  const bool ok = for_each_wire_field(g, [&](const WireField& f) {
+    if (f.number != 1 || f.wire != 2) return;
+    if (f.begin > run) out.graph_parts.push_back(g.substr(run, f.begin - run));
+    out.nodes.push_back(f.payload);
+    run = f.end;
+  });
+  if (!ok) return false;
+  if (run < g.size()) out.graph_parts.push_back(g.substr(run));
+  return true;
+}
+
+// count_nodes' counts for nodes still in their bytes (the main graph's, split_main_graph), by a scan of the wire
+// format (NodeProto output 2, op_type 4, attribute 5; AttributeProto g 6, graphs 11; GraphProto node 1, input 11,
+// initializer 5, sparse_initializer 15). They size the walk's lists; bytes that do not scan are counted as far as
+// they scan (the node then fails to parse).
+void count_wire_nodes(const std::vector<std::string_view>& nodes, Counts& n) {
+  std::vector<std::pair<std::string_view, bool>> todo;  // bytes, is a graph (else a node)
+  for (std::string_view node : nodes) todo.emplace_back(node, false);
+  n.nodes += nodes.size();
+  while (!todo.empty()) {
+    const auto [bytes, is_graph] = todo.back();
+    todo.pop_back();
+    if (is_graph) {
+      ++n.graphs;
+      (void)for_each_wire_field(bytes, [&](const WireField& f) {
+        if (f.wire != 2) return;
+        if (f.number == 1) {
+          ++n.nodes;
+          ++n.subgraph_nodes;
+          todo.emplace_back(f.payload, false);
+        } else if (f.number == 5 || f.number == 11 || f.number == 15) {
+          ++n.values;
+        }
+      });
+      continue;
+    }
+    std::string_view op;
+    (void)for_each_wire_field(bytes, [&](const WireField& f) {
+      if (f.wire != 2) return;
+      if (f.number == 2) ++n.values;
+      else if (f.number == 4) op = f.payload;
+      else if (f.number == 5)
+        (void)for_each_wire_field(f.payload, [&](const WireField& a) {
+          if (a.wire == 2 && (a.number == 6 || a.number == 11)) todo.emplace_back(a.payload, true);
+        });
+    });
+    if (op == "If") ++n.ifs;
+  }
 }
 
 // The inference context onnx's per-node inference functions read. One per loader, reset for every node: its
@@ -246,7 +283,13 @@ class OnnxBuilder {
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
+  // Null when a node of the main graph, parsed on its own as the walk reached it, did not parse: the file is then
+  // to be read by a builder that parses it whole (parse_whole), which says what protobuf rejects.
   std::unique_ptr<Model> build();
+  void parse_whole() { stream_ = false; }
+  bool owns_bytes() const { return &bytes_ == &owned_bytes_; }
+  const std::string& bytes() const { return bytes_; }
+  std::string take_bytes() { return std::move(owned_bytes_); }
 
  private:
   struct Frame {
@@ -302,6 +345,9 @@ class OnnxBuilder {
   }
 
   bool parse();
+  bool parse_main_graph_apart();
+  bool parse_root_node(int i);
+  int node_count(int g) const { return g == 0 && stream_ ? root_node_count_ : gi_[g].proto->node_size(); }
   void begin_graph(int g);
   void read_node(size_t frame, std::vector<Frame>& stack);
   void read_inputs(int g, int n, const onnx::NodeProto& np);
@@ -354,6 +400,12 @@ class OnnxBuilder {
   onnx::ModelProto* proto_ = new onnx::ModelProto;
   bool keep_proto_ = false;  // hand the parsed model to OnnxData::proto
   bool parsed_on_big_stack_ = false;
+  // The main graph's nodes are parsed one at a time, as the walk reaches them (parse_main_graph_apart): not when the
+  // executor keeps the parsed model, nor for bytes that do not split (they are parsed whole).
+  bool stream_ = true;
+  bool stream_failed_ = false;                 // a node did not parse on its own: build() gives up (null)
+  std::vector<std::string_view> root_nodes_;   // their bytes, until the last one is parsed
+  int root_node_count_ = 0;
   // Walked subgraphs are freed as the walk leaves them (not when the executor keeps the parsed model, nor when it
   // was parsed on the big stack, where it must be freed too): a big model's parsed branches and its Model are then
   // never all in memory at once.
@@ -448,15 +500,53 @@ bool on_big_stack(F& fn) {
   return ran;
 }
 
-bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
+// Merges serialized bytes (< 2 GiB) into a message; false when protobuf rejects them or they nest past `limit`.
+bool merge_bytes(std::string_view bytes, google::protobuf::MessageLite& m, int limit) {
+  if (bytes.empty()) return true;
   try {
     google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()),
                                               static_cast<int>(bytes.size()));
     in.SetRecursionLimit(limit);
-    return proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
+    return m.MergeFromCodedStream(&in) && in.ConsumedEntireMessage();
   } catch (const std::exception&) {
     return false;
   }
+}
+
+bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
+  proto.Clear();
+  return merge_bytes(bytes, proto, limit);
+}
+
+// Everything but the main graph's nodes, whose bytes are kept for parse_root_node. False (and nothing kept) when the
+// bytes do not split or a piece does not parse within the inline limit: the model is then parsed whole.
+bool OnnxBuilder::parse_main_graph_apart() {
+  MainGraphSplit split;
+  if (!split_main_graph(bytes_, split)) return false;
+  onnx::GraphProto* graph = proto_->mutable_graph();
+  bool ok = merge_bytes(split.before, *proto_, kInlineRecursionLimit);
+  for (std::string_view part : split.graph_parts) ok = ok && merge_bytes(part, *graph, kInlineRecursionLimit - 1);
+  ok = ok && merge_bytes(split.after, *proto_, kInlineRecursionLimit);
+  if (!ok) {
+    proto_->Clear();
+    return false;
+  }
+  root_nodes_ = std::move(split.nodes);
+  root_node_count_ = static_cast<int>(root_nodes_.size());
+  return true;
+}
+
+// Parses node i of the main graph (the walk reaches them in order) into the graph; its bytes are let go after the
+// last one. False when protobuf rejects the node or it nests past the inline limit.
+bool OnnxBuilder::parse_root_node(int i) {
+  onnx::GraphProto* graph = proto_->mutable_graph();
+  if (graph->node_size() != i || i >= root_node_count_) return false;
+  if (!merge_bytes(root_nodes_[static_cast<size_t>(i)], *graph->add_node(), kInlineRecursionLimit - 2)) return false;
+  if (i + 1 == root_node_count_) {
+    std::vector<std::string_view>().swap(root_nodes_);
+    std::string().swap(owned_bytes_);
+  }
+  return true;
 }
 
 OnnxBuilder::~OnnxBuilder() {
@@ -489,7 +579,10 @@ bool OnnxBuilder::parse() {
     } catch (const std::exception&) {  // no thread: the first inference builds it
     }
   }
-  if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
+  if (bytes_.size() <= static_cast<size_t>(INT32_MAX) && stream_ && parse_main_graph_apart()) {
+    ok = true;
+  } else if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
+    stream_ = false;
     ok = parse_model(bytes_, *proto_, kInlineRecursionLimit);
     if (!ok) {
       delete proto_;
@@ -633,7 +726,7 @@ void OnnxBuilder::begin_graph(int g) {
   GraphInfo& info = gi_[g];
   const onnx::GraphProto& gp = *info.proto;
   checker_graph(g);
-  model_->graphs[g].nodes.reserve(gp.node_size());
+  model_->graphs[g].nodes.reserve(static_cast<size_t>(node_count(g)));
   if (gp.value_info_size() + gp.output_size() <= 8) {
     for (const auto& vi : gp.value_info()) info.declared_list.push_back(&vi);
     for (const auto& vi : gp.output()) info.declared_list.push_back(&vi);
@@ -796,6 +889,10 @@ void OnnxBuilder::record_if_form(int g, int n, const onnx::NodeProto& np) {
 void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   Frame& f = stack[frame];
   const int g = f.graph;
+  if (g == 0 && stream_ && !parse_root_node(f.next)) {
+    stream_failed_ = true;
+    return;
+  }
   const onnx::NodeProto& np = gi_[g].proto->node(f.next);
   const int n = static_cast<int>(model_->graphs[g].nodes.size());
   {
@@ -1573,18 +1670,22 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
   // The parsed messages are freed as the walk goes (unless the executor keeps them): kept apart from what lives on.
   if (!keep_proto_) young_.emplace();
+  if (keep_proto_) stream_ = false;
   const bool parse_ok = parse();
   if (young_) young_->close();
   if (!parse_ok) return std::move(model_);
-  std::string().swap(owned_bytes_);  // parsed: the messages hold what the walk needs (raw_data weights too)
+  // Parsed: the messages hold what the walk needs (raw_data weights too), but for the main graph's nodes when they
+  // are parsed as the walk goes (their bytes go after the last one).
+  if (!stream_ || root_node_count_ == 0) std::string().swap(owned_bytes_);
   // Then about 0.75 KB of model, values and inferred types per node (measured on the 10,000-If chain of
   // bench/onnx_gen.hpp); weights add nothing. When the walk frees parsed subgraphs as it goes, the Model is built in
   // the pages they leave (the young heap above) and no region is pre-faulted: its pages would mostly stay unused,
   // and they count as RSS (9 MiB more on that chain, for no time measured).
-  const Counts counts = count_nodes(proto_->graph());
+  Counts counts = count_nodes(proto_->graph());
+  if (stream_) count_wire_nodes(root_nodes_, counts);
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
   const bool walk_frees = release_walked_ && counts.subgraph_nodes > 0;
-  if (walk_frees) compact_root_nodes();
+  if (walk_frees && !stream_) compact_root_nodes();
   const MemoryHint build_hint(walk_frees ? 0 : counts.nodes * 750);
 
   data_->ir_version = proto_->ir_version();
@@ -1625,8 +1726,9 @@ std::unique_ptr<Model> OnnxBuilder::build() {
       release_subgraphs(g, stack[top].pending);
       stack[top].pending = -1;
     }
-    if (stack[top].next < gi_[g].proto->node_size()) {
+    if (stack[top].next < node_count(g)) {
       read_node(top, stack);
+      if (stream_failed_) return nullptr;
       continue;
     }
     end_graph(g);
@@ -1652,6 +1754,21 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
   try {
     auto b = std::make_unique<OnnxBuilder>(path, std::forward<Bytes>(bytes), keep_proto);
     auto m = b->build();
+    if (!m) {  // a node of the main graph did not parse on its own: the whole file is parsed, as protobuf sees it
+      std::unique_ptr<OnnxBuilder> whole;
+      if (b->owns_bytes()) {
+        std::string taken = b->take_bytes();
+        b.reset();
+        whole = std::make_unique<OnnxBuilder>(path, std::move(taken), keep_proto);
+      } else {
+        const std::string& same = b->bytes();  // the caller's
+        b.reset();
+        whole = std::make_unique<OnnxBuilder>(path, same, keep_proto);
+      }
+      whole->parse_whole();
+      b = std::move(whole);
+      m = b->build();
+    }
     // The parsed messages and the builder's tables: freed here, or left to the process's exit when the
     // process lints this one model (a 10,000-If model spends tens of milliseconds freeing them).
     if (loader_teardown_skipped()) (void)b.release();

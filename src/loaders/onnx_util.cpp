@@ -157,26 +157,13 @@ Shape onnx_shape(const onnx::TypeProto& t) {
   return s;
 }
 
-namespace {
-bool read_varint(std::string_view b, size_t& pos, uint64_t& out) {
-  out = 0;
-  for (int shift = 0; shift < 64; shift += 7) {
-    if (pos >= b.size()) return false;
-    const auto byte = static_cast<uint8_t>(b[pos++]);
-    out |= static_cast<uint64_t>(byte & 0x7f) << shift;
-    if (!(byte & 0x80)) return true;
-  }
-  return false;
-}
-}  // namespace
-
 WireScan scan_wire(std::string_view b, int) {
   WireScan r;
   size_t pos = 0;
   while (pos < b.size()) {
     const size_t start = pos;
     uint64_t tag = 0;
-    if (!read_varint(b, pos, tag)) {
+    if (!read_wire_varint(b, pos, tag)) {
       r.offset = static_cast<int64_t>(start);
       r.error = "a field tag runs past the end of the file (truncated?)";
       return r;
@@ -192,7 +179,7 @@ WireScan scan_wire(std::string_view b, int) {
     switch (wire) {
       case 0: {
         uint64_t v;
-        if (!read_varint(b, pos, v)) {
+        if (!read_wire_varint(b, pos, v)) {
           r.offset = static_cast<int64_t>(start);
           r.error = fdesc + "'s integer runs past the end of the file (truncated?)";
           return r;
@@ -212,7 +199,7 @@ WireScan scan_wire(std::string_view b, int) {
       }
       case 2: {
         uint64_t len;
-        if (!read_varint(b, pos, len)) {
+        if (!read_wire_varint(b, pos, len)) {
           r.offset = static_cast<int64_t>(start);
           r.error = fdesc + "'s length runs past the end of the file (truncated?)";
           return r;

@@ -31,6 +31,64 @@ std::string onnx_type_string(const onnx::TypeProto& t);
 // dim_param and unset dims are dynamic.
 Shape onnx_shape(const onnx::TypeProto& t);
 
+// One field of a serialized protobuf message: its number, wire type, where it starts and ends in the message, and
+// the payload of a length-delimited field (wire type 2).
+struct WireField {
+  uint64_t number = 0;
+  unsigned wire = 0;
+  size_t begin = 0, end = 0;
+  std::string_view payload;
+};
+
+// A base-128 varint at b[pos]; advances pos. False when it runs past the end or over 10 bytes.
+inline bool read_wire_varint(std::string_view b, size_t& pos, uint64_t& out) {
+  out = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (pos >= b.size()) return false;
+    const auto byte = static_cast<uint8_t>(b[pos++]);
+    out |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (!(byte & 0x80)) return true;
+  }
+  return false;
+}
+
+// Calls f(const WireField&) for each top-level field of `bytes`, in order, without recursion. False at the first
+// field that cannot be read (a tag or varint past the end, a length past the end, field number 0, a group or an
+// unknown wire type): the fields before it have been handed to f.
+template <class F>
+bool for_each_wire_field(std::string_view bytes, F&& f) {
+  size_t pos = 0;
+  while (pos < bytes.size()) {
+    WireField fd;
+    fd.begin = pos;
+    uint64_t tag = 0, v = 0;
+    if (!read_wire_varint(bytes, pos, tag) || (tag >> 3) == 0) return false;
+    fd.number = tag >> 3;
+    fd.wire = static_cast<unsigned>(tag & 7);
+    switch (fd.wire) {
+      case 0:
+        if (!read_wire_varint(bytes, pos, v)) return false;
+        break;
+      case 1:
+      case 5: {
+        const size_t n = fd.wire == 1 ? 8 : 4;
+        if (bytes.size() - pos < n) return false;
+        pos += n;
+        break;
+      }
+      case 2:
+        if (!read_wire_varint(bytes, pos, v) || v > bytes.size() - pos) return false;
+        fd.payload = bytes.substr(pos, v);
+        pos += v;
+        break;
+      default: return false;
+    }
+    fd.end = pos;
+    f(static_cast<const WireField&>(fd));
+  }
+  return true;
+}
+
 struct WireScan {
   int64_t offset = -1;  // where the first problem starts; -1 when the top level scans clean
   std::string error;
