@@ -18,6 +18,8 @@
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <google/protobuf/arena.h>
 #include <google/protobuf/io/coded_stream.h>
@@ -283,13 +285,7 @@ class OnnxBuilder {
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
-  // Null when a node of the main graph, parsed on its own as the walk reached it, did not parse: the file is then
-  // to be read by a builder that parses it whole (parse_whole), which says what protobuf rejects.
   std::unique_ptr<Model> build();
-  void parse_whole() { stream_ = false; }
-  bool owns_bytes() const { return &bytes_ == &owned_bytes_; }
-  const std::string& bytes() const { return bytes_; }
-  std::string take_bytes() { return std::move(owned_bytes_); }
 
  private:
   struct Frame {
@@ -344,9 +340,12 @@ class OnnxBuilder {
     return node.op + " " + qname(node.name);
   }
 
+  void start_model();
   bool parse();
+  void reject_bytes(const WireScan& scan);
   bool parse_main_graph_apart();
   bool parse_root_node(int i);
+  void drop_read_bytes(size_t upto);
   int node_count(int g) const { return g == 0 && stream_ ? root_node_count_ : gi_[g].proto->node_size(); }
   void begin_graph(int g);
   void read_node(size_t frame, std::vector<Frame>& stack);
@@ -403,9 +402,10 @@ class OnnxBuilder {
   // The main graph's nodes are parsed one at a time, as the walk reaches them (parse_main_graph_apart): not when the
   // executor keeps the parsed model, nor for bytes that do not split (they are parsed whole).
   bool stream_ = true;
-  bool stream_failed_ = false;                 // a node did not parse on its own: build() gives up (null)
-  std::vector<std::string_view> root_nodes_;   // their bytes, until the last one is parsed
+  bool stream_failed_ = false;                // a node did not parse: the file is rejected as a whole parse would be
+  std::vector<std::string_view> root_nodes_;  // their bytes, until the last one is parsed
   int root_node_count_ = 0;
+  size_t bytes_dropped_ = 0;  // the owned bytes before this offset are read no more: their pages went back
   // Walked subgraphs are freed as the walk leaves them (not when the executor keeps the parsed model, nor when it
   // was parsed on the big stack, where it must be freed too): a big model's parsed branches and its Model are then
   // never all in memory at once.
@@ -518,6 +518,17 @@ bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
   return merge_bytes(bytes, proto, limit);
 }
 
+// The finding for bytes protobuf rejects, where the scan of their top level says the problem starts.
+void OnnxBuilder::reject_bytes(const WireScan& scan) {
+  SourceLocation l = loc(0);
+  l.offset = scan.offset;
+  std::string msg = "not a valid ONNX ModelProto";
+  if (bytes_.size() > static_cast<size_t>(INT32_MAX)) msg += ": the file is larger than protobuf's 2 GiB limit";
+  else if (!scan.error.empty()) msg += ": " + scan.error + " at byte " + std::to_string(scan.offset);
+  else msg += ": protobuf rejects the bytes (a field holds the wrong wire type or invalid UTF-8)";
+  problem(PKind::Parse, msg, l);
+}
+
 // Everything but the main graph's nodes, whose bytes are kept for parse_root_node. False (and nothing kept) when the
 // bytes do not split or a piece does not parse within the inline limit: the model is then parsed whole.
 bool OnnxBuilder::parse_main_graph_apart() {
@@ -536,17 +547,52 @@ bool OnnxBuilder::parse_main_graph_apart() {
   return true;
 }
 
-// Parses node i of the main graph (the walk reaches them in order) into the graph; its bytes are let go after the
-// last one. False when protobuf rejects the node or it nests past the inline limit.
+// Parses node i of the main graph (the walk reaches them in order) into the graph, as parse() parses a model: within
+// the inline limit on this thread, else on a big stack (and then the model is freed there, and no more subgraphs are
+// freed on this thread as the walk leaves them). False when protobuf rejects the node. The owned bytes before the
+// next node are read no more: their pages go back to the system as the walk goes, all of them after the last node.
 bool OnnxBuilder::parse_root_node(int i) {
   onnx::GraphProto* graph = proto_->mutable_graph();
   if (graph->node_size() != i || i >= root_node_count_) return false;
-  if (!merge_bytes(root_nodes_[static_cast<size_t>(i)], *graph->add_node(), kInlineRecursionLimit - 2)) return false;
+  const std::string_view bytes = root_nodes_[static_cast<size_t>(i)];
+  bool ok = merge_bytes(bytes, *graph->add_node(), kInlineRecursionLimit - 2);
+  if (!ok) {
+    graph->mutable_node()->RemoveLast();  // what was parsed of it nests within the inline limit: cleared here
+    auto* node = new onnx::NodeProto;
+    auto job = [&] {
+      ok = merge_bytes(bytes, *node, kRecursionLimit);
+      if (!ok) delete node;  // may nest deep: freed on this stack
+    };
+    if (on_big_stack(job)) {
+      parsed_on_big_stack_ = parsed_on_big_stack_ || ok;
+    } else {
+      ok = merge_bytes(bytes, *node, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
+      if (!ok) delete node;
+    }
+    if (!ok) return false;
+    graph->mutable_node()->AddAllocated(node);
+    if (parsed_on_big_stack_) release_walked_ = false;
+  }
   if (i + 1 == root_node_count_) {
     std::vector<std::string_view>().swap(root_nodes_);
     std::string().swap(owned_bytes_);
+  } else if (&bytes_ == &owned_bytes_) {
+    drop_read_bytes(static_cast<size_t>(root_nodes_[static_cast<size_t>(i) + 1].data() - owned_bytes_.data()));
   }
   return true;
+}
+
+// Gives the whole pages of the owned bytes before `upto` back to the system (they read as zeros after), a megabyte
+// or more at a time. Only the builder's own copy: the caller's bytes are never touched.
+void OnnxBuilder::drop_read_bytes(size_t upto) {
+  constexpr size_t kBatch = size_t(1) << 20;
+  const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  if (page == 0 || upto < bytes_dropped_ + kBatch) return;
+  const auto base = reinterpret_cast<uintptr_t>(owned_bytes_.data());
+  const uintptr_t from = (base + bytes_dropped_ + page - 1) / page * page;
+  const uintptr_t to = (base + upto) / page * page;
+  if (to > from) (void)madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
+  bytes_dropped_ = upto;
 }
 
 OnnxBuilder::~OnnxBuilder() {
@@ -602,14 +648,7 @@ bool OnnxBuilder::parse() {
     }
   }
   if (!ok) {
-    const WireScan scan = scan_wire(bytes_, kRecursionLimit);
-    SourceLocation l = loc(0);
-    l.offset = scan.offset;
-    std::string msg = "not a valid ONNX ModelProto";
-    if (bytes_.size() > static_cast<size_t>(INT32_MAX)) msg += ": the file is larger than protobuf's 2 GiB limit";
-    else if (!scan.error.empty()) msg += ": " + scan.error + " at byte " + std::to_string(scan.offset);
-    else msg += ": protobuf rejects the bytes (a field holds the wrong wire type or invalid UTF-8)";
-    problem(PKind::Parse, msg, l);
+    reject_bytes(scan_wire(bytes_, kRecursionLimit));
     return false;
   }
   if (!proto_->has_graph()) {
@@ -1654,17 +1693,22 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
   }
 }
 
-std::unique_ptr<Model> OnnxBuilder::build() {
+// A Model with its main graph and nothing read into it yet.
+void OnnxBuilder::start_model() {
   model_ = std::make_unique<Model>();
   model_->format = Format::ONNX;
   model_->path = path_;
   model_->onnx = std::make_unique<OnnxData>();
   data_ = model_->onnx.get();
-  dir_ = fs::path(path_).parent_path();
   Graph main;
   main.role = "main";
   main.loc = loc(0);
   model_->graphs.push_back(main);
+}
+
+std::unique_ptr<Model> OnnxBuilder::build() {
+  start_model();
+  dir_ = fs::path(path_).parent_path();
   // The parsed messages take about nine times their bytes, weights once (bench/README.md).
   const size_t weights = weight_bytes(bytes_);
   const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
@@ -1728,7 +1772,12 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     }
     if (stack[top].next < node_count(g)) {
       read_node(top, stack);
-      if (stream_failed_) return nullptr;
+      if (stream_failed_) {
+        // A node protobuf rejects: nothing of the file is read, as when the whole parse fails (its top level scans).
+        start_model();
+        reject_bytes(WireScan{});
+        return std::move(model_);
+      }
       continue;
     }
     end_graph(g);
@@ -1754,21 +1803,6 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
   try {
     auto b = std::make_unique<OnnxBuilder>(path, std::forward<Bytes>(bytes), keep_proto);
     auto m = b->build();
-    if (!m) {  // a node of the main graph did not parse on its own: the whole file is parsed, as protobuf sees it
-      std::unique_ptr<OnnxBuilder> whole;
-      if (b->owns_bytes()) {
-        std::string taken = b->take_bytes();
-        b.reset();
-        whole = std::make_unique<OnnxBuilder>(path, std::move(taken), keep_proto);
-      } else {
-        const std::string& same = b->bytes();  // the caller's
-        b.reset();
-        whole = std::make_unique<OnnxBuilder>(path, same, keep_proto);
-      }
-      whole->parse_whole();
-      b = std::move(whole);
-      m = b->build();
-    }
     // The parsed messages and the builder's tables: freed here, or left to the process's exit when the
     // process lints this one model (a 10,000-If model spends tens of milliseconds freeing them).
     if (loader_teardown_skipped()) (void)b.release();
