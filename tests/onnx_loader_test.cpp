@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <iostream>
 
 #include <algorithm>
 
@@ -628,14 +629,18 @@ std::string wire_field(char tag, const std::string& payload) {
 
 // The main graph's nodes are parsed one at a time as the walk reaches them, so that the parsed branches of all of
 // them are never in memory at once. Pieces parsed in order are the model parsed whole: the same findings on every
-// ONNX file of the corpus and the pinned real models, on a model whose graph and model fields come before, between
+// ONNX file of the corpus, the pinned real models and libonnx-testdata, on a model whose graph and model fields come before, between
 // and after the nodes, and on one whose last node protobuf rejects (the file is then parsed whole, and the finding
 // is the one a whole parse gives).
 TEST(OnnxLoader, NodesParsedAsTheWalkReachesThemGiveTheFindingsOfTheWholeParse) {
   size_t files = 0;
-  for (const char* dir : {"corpus", "tools/models"}) {
-    const fs::path root = source_dir() / dir;
-    if (!fs::exists(root)) continue;
+  // The pinned real models (scripts/install-deps.sh) and Debian's libonnx-testdata when installed.
+  for (const fs::path& root : {source_dir() / "corpus", source_dir() / "tools/models",
+                               fs::path("/usr/share/libonnx-testdata/data")}) {
+    if (!fs::exists(root)) {
+      std::cout << "[ NOTE     ] " << root << " is not there: its models are not compared\n";
+      continue;
+    }
     for (const auto& e : fs::recursive_directory_iterator(root)) {
       if (!e.is_regular_file() || e.path().extension() != ".onnx") continue;
       const auto [split, whole] = split_and_whole(slurp(e.path()));

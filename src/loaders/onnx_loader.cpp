@@ -92,7 +92,7 @@ struct InputState {
 struct GraphInfo {
   const onnx::GraphProto* proto = nullptr;  // null once released (release_subgraphs)
   onnx::AttributeProto* holder = nullptr;   // the attribute whose `g` it is (a GRAPHS list member: null)
-  std::vector<int> defs;                    // values defined here, in order
+  std::vector<int> defs;                    // values defined here, in order (kept after the walk leaves the graph)
   // value_info + outputs by name: a short list is scanned, a long one hashed.
   std::vector<const onnx::ValueInfoProto*> declared_list;
   std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
@@ -418,6 +418,7 @@ class OnnxBuilder {
   OnnxData* data_ = nullptr;
   std::vector<GraphInfo> gi_;
   std::vector<Value> values_;
+  std::vector<int> free_values_;  // slots of values_ whose graph was freed (release_subgraphs), for define()
   NameTable visible_;  // the scope chain as seen from the current graph: name -> value id
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
@@ -680,7 +681,11 @@ const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) 
 
 // Adds a name to graph g's scope. Returns the value id.
 int OnnxBuilder::define(int g, Value v, bool check_shadow) {
-  const int id = static_cast<int>(values_.size());
+  int id = static_cast<int>(values_.size());
+  if (!free_values_.empty()) {
+    id = free_values_.back();
+    free_values_.pop_back();
+  }
   v.graph = g;
   if (v.tp && onnx_type_depth(*v.tp) <= kMaxInferTypeDepth) {
     // Declared types too: one copy per distinct type, so that nodes reading equal types share an inference.
@@ -706,7 +711,8 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow) {
   }
   if (!fresh) visible_.assign(v.name, id);
   gi_[g].defs.push_back(id);
-  values_.push_back(std::move(v));
+  if (id == static_cast<int>(values_.size())) values_.push_back(std::move(v));
+  else values_[id] = std::move(v);
   return id;
 }
 
@@ -1382,8 +1388,8 @@ void OnnxBuilder::leave_graph(int g) {
     if (v.hides >= 0) visible_.assign(v.name, v.hides);
     else visible_.erase(v.name);
   }
-  defs.clear();
-  defs.shrink_to_fit();
+  // A subgraph's values are recycled when its node is finished and the graph freed (release_subgraphs).
+  if (g == 0 || !release_walked_) std::vector<int>().swap(defs);
 }
 
 ValueDesc OnnxBuilder::desc_of(int value_id, const std::string& label) const {
@@ -1502,8 +1508,12 @@ void OnnxBuilder::release_subgraphs(int g, int n) {
       for (const auto& vi : *list) over_limit_seen_.erase(&vi.type());
     for (const auto& t : info.proto->initializer()) over_limit_seen_.erase(&t);
     info.proto = nullptr;
-    info.declared_list.clear();
-    info.declared.clear();
+    // Its values are out of scope and nothing reads them again: their slots serve the values defined next.
+    free_values_.insert(free_values_.end(), info.defs.begin(), info.defs.end());
+    std::vector<int>().swap(info.defs);
+    std::vector<int>().swap(info.output_values);
+    std::vector<const onnx::ValueInfoProto*>().swap(info.declared_list);
+    std::unordered_map<std::string_view, const onnx::ValueInfoProto*>().swap(info.declared);
     info.holder->set_allocated_g(nullptr);  // deletes it; its own subgraphs went when their nodes finished
     info.holder = nullptr;
   }
@@ -1748,7 +1758,8 @@ std::unique_ptr<Model> OnnxBuilder::build() {
 
   // Size the lists once (the counts above are exact), so the walk does not move hundreds of thousands of values,
   // graphs and views as they grow.
-  values_.reserve(counts.values + 16);  // the scope table stays small: it holds only the names in scope
+  // (When the walk frees subgraphs it recycles their values' slots: values_ then holds about the main graph's.)
+  if (!release_walked_) values_.reserve(counts.values + 16);  // the scope table stays small: only names in scope
   model_->graphs.reserve(counts.graphs);
   gi_.reserve(counts.graphs);
   ifs_.reserve(counts.ifs);
