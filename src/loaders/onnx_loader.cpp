@@ -1500,6 +1500,7 @@ void OnnxBuilder::release_subgraphs(int g, int n) {
         !interned_.count(values_[id].tp))
       return;
   }
+  std::vector<const onnx::AttributeProto*> emptied;
   for (const auto& [role, sub] : model_->graphs[g].nodes[n].bodies) {
     GraphInfo& info = gi_[sub];
     if (!info.holder || !info.proto) continue;
@@ -1515,8 +1516,15 @@ void OnnxBuilder::release_subgraphs(int g, int n) {
     std::vector<const onnx::ValueInfoProto*>().swap(info.declared_list);
     std::unordered_map<std::string_view, const onnx::ValueInfoProto*>().swap(info.declared);
     info.holder->set_allocated_g(nullptr);  // deletes it; its own subgraphs went when their nodes finished
+    emptied.push_back(info.holder);
     info.holder = nullptr;
   }
+  // The main graph's nodes live until the walk ends (a later condition may be traced through them): the attributes
+  // whose graphs went are removed from them too (a few hundred bytes each; nothing reads a graph attribute again).
+  if (g != 0 || emptied.empty()) return;
+  auto& attrs = *proto_->mutable_graph()->mutable_node(n)->mutable_attribute();
+  for (int i = attrs.size(); i-- > 0;)
+    if (std::find(emptied.begin(), emptied.end(), &attrs[i]) != emptied.end()) attrs.DeleteSubrange(i, 1);
 }
 
 // The main graph's nodes live until the walk ends, while the subgraphs under them are freed as it goes. As parsed,
