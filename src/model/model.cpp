@@ -31,8 +31,13 @@ void Attributes::set(std::string name, std::string value) {
                 ? items_.end()
                 : std::lower_bound(items_.begin(), items_.end(), name,
                                    [](const Entry& e, const std::string& n) { return e.first < n; });
-  if (it != items_.end() && it->first == name) it->second = std::move(value);
-  else items_.emplace(it, std::move(name), std::move(value));
+  if (it != items_.end() && it->first == name) {
+    it->second = std::move(value);
+  } else {
+    const auto at = it - items_.begin();
+    auto& v = items_.vec();
+    v.emplace(v.begin() + at, std::move(name), std::move(value));
+  }
 }
 
 std::string_view to_string(Format f) {

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "model/name.hpp"
 #include "model/types.hpp"
 
 namespace condlint {
@@ -60,10 +61,10 @@ struct ValueRef {
 
 struct Node;
 
-// 64 bytes: a model has millions of ports.
+// 48 bytes: a model has millions of ports.
 class Port {
  public:
-  std::string id;  // the format's own id (IR port id, ONNX value name, NNAPI operand index)
+  Name id;  // the format's own id (IR port id, ONNX value name, NNAPI operand index)
 
   // Where the port stands in the file: its own line, column and offset, when the format gives it one (IR, NNAPI),
   // else its node's; its graph and node are those of `owner`, the node it belongs to.
@@ -89,6 +90,42 @@ class Port {
                                // OpenVINO's serializer writes it
 };
 
+// A list most nodes leave empty (an IR layer's attributes, a node's subgraphs): 8 bytes in the node, the elements
+// on the heap when there are any.
+template <class T>
+class RareList {
+ public:
+  RareList() = default;
+  RareList(const RareList& o) : v_(o.v_ ? std::make_unique<std::vector<T>>(*o.v_) : nullptr) {}
+  RareList(RareList&&) noexcept = default;
+  RareList& operator=(const RareList& o) {
+    if (this != &o) v_ = o.v_ ? std::make_unique<std::vector<T>>(*o.v_) : nullptr;
+    return *this;
+  }
+  RareList& operator=(RareList&&) noexcept = default;
+  size_t size() const { return v_ ? v_->size() : 0; }
+  bool empty() const { return !v_ || v_->empty(); }
+  const T* begin() const { return v_ ? v_->data() : nullptr; }
+  const T* end() const { return v_ ? v_->data() + v_->size() : nullptr; }
+  T* begin() { return v_ ? v_->data() : nullptr; }
+  T* end() { return v_ ? v_->data() + v_->size() : nullptr; }
+  const T& operator[](size_t i) const { return (*v_)[i]; }
+  T& operator[](size_t i) { return (*v_)[i]; }
+  const T& back() const { return v_->back(); }
+  template <class... A>
+  T& emplace_back(A&&... a) {
+    return vec().emplace_back(std::forward<A>(a)...);
+  }
+  void push_back(T x) { vec().push_back(std::move(x)); }
+  std::vector<T>& vec() {  // the elements as a vector (made when there is none)
+    if (!v_) v_ = std::make_unique<std::vector<T>>();
+    return *v_;
+  }
+
+ private:
+  std::unique_ptr<std::vector<T>> v_;
+};
+
 // A layer's <data> attributes (IR; empty for the other formats): sorted by name, one entry per name.
 class Attributes {
  public:
@@ -99,11 +136,11 @@ class Attributes {
   void set(std::string name, std::string value);
   size_t size() const { return items_.size(); }
   bool empty() const { return items_.empty(); }
-  std::vector<Entry>::const_iterator begin() const { return items_.begin(); }
-  std::vector<Entry>::const_iterator end() const { return items_.end(); }
+  const Entry* begin() const { return items_.begin(); }
+  const Entry* end() const { return items_.end(); }
 
  private:
-  std::vector<Entry> items_;
+  RareList<Entry> items_;
 };
 
 // A short text that many nodes repeat (an opset, a domain), in 16 bytes; a loader gives equal values one copy
@@ -127,18 +164,19 @@ class TextTable {
   std::unordered_map<std::string_view, std::shared_ptr<const std::string>> by_text_;  // keys view the values
 };
 
+// 176 bytes: a model may have millions of nodes.
 struct Node {
-  std::string id;  // format id (IR layer id)
-  std::string name;
-  std::string op;      // "If", "Add", "Parameter", ...
+  Name id;  // format id (IR layer id)
+  Name name;
+  Name op;             // "If", "Add", "Parameter", ...
   SharedText version;  // IR opset ("opset8"), ONNX domain ("ai.onnx")
   std::vector<Port> inputs;
   std::vector<Port> outputs;
   std::vector<ValueRef> sources;  // one per input; invalid when unconnected
   Attributes attrs;
-  std::vector<std::pair<std::string, int>> bodies;  // role ("then", "else", "body") -> graph index
+  RareList<std::pair<std::string, int>> bodies;  // role ("then", "else", "body") -> graph index
   Position loc;
-  std::string display() const { return name.empty() ? "layer" + id : name; }
+  std::string display() const { return name.empty() ? "layer" + id : name.str(); }
 };
 
 inline Position Port::loc(const Node& owner) const {
