@@ -1730,9 +1730,10 @@ void OnnxBuilder::start_model() {
 std::unique_ptr<Model> OnnxBuilder::build() {
   start_model();
   dir_ = fs::path(path_).parent_path();
-  // The parsed messages take about nine times their bytes, weights once (bench/README.md).
+  // The parsed messages take about nine times their bytes, weights once (bench/README.md). Parsed as the walk goes
+  // (below), only the weights are parsed up front.
   const size_t weights = weight_bytes(bytes_);
-  const MemoryHint parse_hint((bytes_.size() - weights) * 9 + weights);
+  const MemoryHint parse_hint(keep_proto_ ? (bytes_.size() - weights) * 9 + weights : weights);
   // The parsed messages are freed as the walk goes (unless the executor keeps them): kept apart from what lives on.
   if (!keep_proto_) young_.emplace();
   if (keep_proto_) stream_ = false;
@@ -1742,16 +1743,18 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   // Parsed: the messages hold what the walk needs (raw_data weights too), but for the main graph's nodes when they
   // are parsed as the walk goes (their bytes go after the last one).
   if (!stream_ || root_node_count_ == 0) std::string().swap(owned_bytes_);
-  // Then about 0.75 KB of model, values and inferred types per node (measured on the 10,000-If chain of
-  // bench/onnx_gen.hpp); weights add nothing. When the walk frees parsed subgraphs as it goes, the Model is built in
-  // the pages they leave (the young heap above) and no region is pre-faulted: its pages would mostly stay unused,
-  // and they count as RSS (9 MiB more on that chain, for no time measured).
+  // Then about 0.75 KB of model, values and inferred types per node when the whole model was parsed first, 0.55 KB
+  // when its main graph's nodes are parsed as the walk goes (measured on the 10,000-If chain of
+  // bench/onnx_gen.hpp); weights add nothing. The hint is what the walk surely touches: pages of the pre-faulted
+  // region that no allocation reaches count as RSS all the same (the chain: 121 MiB with 300 bytes per node, as fast
+  // as with 600, which took 159 MiB). When a whole parse's subgraphs are freed as the walk goes, the Model is built
+  // in the pages they leave (the young heap above) and no region is pre-faulted.
   Counts counts = count_nodes(proto_->graph());
   if (stream_) count_wire_nodes(root_nodes_, counts);
   release_walked_ = !keep_proto_ && !parsed_on_big_stack_;
   const bool walk_frees = release_walked_ && counts.subgraph_nodes > 0;
   if (walk_frees && !stream_) compact_root_nodes();
-  const MemoryHint build_hint(walk_frees ? 0 : counts.nodes * 750);
+  const MemoryHint build_hint(stream_ ? counts.nodes * 300 : walk_frees ? 0 : counts.nodes * 750);
 
   data_->ir_version = proto_->ir_version();
   for (const auto& os : proto_->opset_import()) {
