@@ -448,7 +448,7 @@ TEST(Hostile, IrShapeAttributeOfMillionsStaysWithinTheMemoryBound) {
 
 TEST(Hostile, DenseOnnxModelStaysWithinTheMemoryBound) {
   // Not hostile, only dense: 5,000 Ifs with 10 nodes per branch in 4.2 MB, the file whose Model costs the most per
-  // byte (tiny nodes, a port per value). 82 MiB against a bound of 130 (it took 134 while ports carried their own
+  // byte (tiny nodes, a port per value). 70 MiB against a bound of 130 (it took 134 while ports carried their own
   // types and the Model was built beside the parsed subgraphs' pages, 104 while the whole model was parsed first).
   if (kAddressSanitizer)
     GTEST_SKIP() << "the bound is the release build's: AddressSanitizer's allocator and quarantine are not";
