@@ -27,6 +27,7 @@
 namespace {
 
 using namespace condlint;
+using condlint::test::kAddressSanitizer;
 using condlint::test::rules_of;
 using condlint::test::slurp;
 namespace fs = std::filesystem;
@@ -375,19 +376,6 @@ TEST(Hostile, OnnxDimensionsOverflow64Bits) {
   EXPECT_EQ(rules_of(f), std::set<std::string>{"ONNX018"}) << dump(f);
   EXPECT_TRUE(any_message_has(f, "ONNX018", "multiply past 2^64")) << dump(f);
 }
-
-// Built under AddressSanitizer (g++ says so with __SANITIZE_ADDRESS__, clang with __has_feature).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
 
 // Memory proportional to the file: peak RSS at most 16 x the file + 64 MiB (docs/hardening.md). A figure of the
 // release build: under AddressSanitizer (its allocator, quarantine and shadow memory) it is not checked.

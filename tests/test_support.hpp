@@ -57,6 +57,19 @@ inline constexpr const char* kNnapiWhileWithIfInCondition = R"({"format":"nnapi-
 
 std::filesystem::path source_dir();
 const char* condlint_binary();
+// Built under AddressSanitizer (g++ says so with __SANITIZE_ADDRESS__, clang with __has_feature).
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 inline std::filesystem::path shared_dir() { return source_dir().parent_path() / "shared"; }
 
 // The rule ids among findings.
