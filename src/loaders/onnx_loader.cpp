@@ -419,7 +419,7 @@ class OnnxBuilder {
   std::vector<GraphInfo> gi_;
   std::vector<Value> values_;
   std::vector<int> free_values_;  // slots of values_ whose graph was freed (release_subgraphs), for define()
-  NameTable visible_;  // the scope chain as seen from the current graph: name -> value id
+  NameTable visible_;             // the scope chain as seen from the current graph: name -> value id
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;

@@ -17,8 +17,8 @@ namespace condlint {
 class Name {
  public:
   Name() noexcept { clear_small(); }
-  Name(std::string_view s) { assign(s); }              // NOLINT: implicit on purpose (a drop-in for std::string)
-  Name(const std::string& s) { assign(s); }            // NOLINT
+  Name(std::string_view s) { assign(s); }               // NOLINT: implicit on purpose (a drop-in for std::string)
+  Name(const std::string& s) { assign(s); }             // NOLINT
   Name(const char* s) { assign(std::string_view(s)); }  // NOLINT
   Name(const Name& o) { assign(o.view()); }
   Name(Name&& o) noexcept {
@@ -121,9 +121,7 @@ class Name {
     std::memcpy(&n, b_ + sizeof(char*), sizeof n);
     return n;
   }
-  void clear_small() {
-    std::memset(b_, 0, sizeof b_);
-  }
+  void clear_small() { std::memset(b_, 0, sizeof b_); }
   void release() {
     if (large()) delete[] heap_ptr();
   }
