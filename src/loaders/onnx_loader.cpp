@@ -514,9 +514,26 @@ bool merge_bytes(std::string_view bytes, google::protobuf::MessageLite& m, int l
   }
 }
 
-bool parse_model(const std::string& bytes, onnx::ModelProto& proto, int limit) {
-  proto.Clear();
-  return merge_bytes(bytes, proto, limit);
+// What does not parse within the inline limit: parsed again into a fresh *m, as deep as kRecursionLimit, on a thread
+// with a big stack, where a failed parse's partial messages are freed too (*m is then an empty message); without such
+// a thread, as deep as the caller's stack bears. `big`: parsed on the big stack, so to be freed there.
+template <class M>
+bool parse_past_inline_limit(std::string_view bytes, M*& m, bool& big) {
+  m = new M;
+  bool ok = false;
+  auto job = [&] {
+    ok = merge_bytes(bytes, *m, kRecursionLimit);
+    if (!ok) {
+      delete m;
+      m = new M;
+    }
+  };
+  if (on_big_stack(job)) {
+    big = ok;
+    return ok;
+  }
+  big = false;
+  return merge_bytes(bytes, *m, kFallbackRecursionLimit);
 }
 
 // The finding for bytes protobuf rejects, where the scan of their top level says the problem starts.
@@ -557,23 +574,19 @@ bool OnnxBuilder::parse_root_node(int i) {
   onnx::GraphProto* graph = proto_->mutable_graph();
   if (graph->node_size() != i || i >= root_node_count_) return false;
   const std::string_view bytes = root_nodes_[static_cast<size_t>(i)];
-  bool ok = merge_bytes(bytes, *graph->add_node(), kInlineRecursionLimit - 2);
-  if (!ok) {
+  if (!merge_bytes(bytes, *graph->add_node(), kInlineRecursionLimit - 2)) {
     graph->mutable_node()->RemoveLast();  // what was parsed of it nests within the inline limit: cleared here
-    auto* node = new onnx::NodeProto;
-    auto job = [&] {
-      ok = merge_bytes(bytes, *node, kRecursionLimit);
-      if (!ok) delete node;  // may nest deep: freed on this stack
-    };
-    if (on_big_stack(job)) {
-      parsed_on_big_stack_ = parsed_on_big_stack_ || ok;
-    } else {
-      ok = merge_bytes(bytes, *node, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
-      if (!ok) delete node;
+    onnx::NodeProto* node = nullptr;
+    bool big = false;
+    if (!parse_past_inline_limit(bytes, node, big)) {
+      delete node;  // empty, or nested no deeper than the caller's stack bears
+      return false;
     }
-    if (!ok) return false;
     graph->mutable_node()->AddAllocated(node);
-    if (parsed_on_big_stack_) release_walked_ = false;
+    if (big) {
+      parsed_on_big_stack_ = true;
+      release_walked_ = false;
+    }
   }
   if (i + 1 == root_node_count_) {
     std::vector<std::string_view>().swap(root_nodes_);
@@ -633,22 +646,10 @@ bool OnnxBuilder::parse() {
     ok = true;
   } else if (bytes_.size() <= static_cast<size_t>(INT32_MAX)) {
     stream_ = false;
-    ok = parse_model(bytes_, *proto_, kInlineRecursionLimit);
+    ok = merge_bytes(bytes_, *proto_, kInlineRecursionLimit);  // proto_ is empty: nothing or a failed split was in it
     if (!ok) {
       delete proto_;
-      proto_ = new onnx::ModelProto;
-      auto job = [&] {
-        ok = parse_model(bytes_, *proto_, kRecursionLimit);
-        if (!ok) {  // the partial messages may nest deep: freed on this stack
-          delete proto_;
-          proto_ = new onnx::ModelProto;
-        }
-      };
-      if (on_big_stack(job)) {
-        parsed_on_big_stack_ = ok;
-      } else {
-        ok = parse_model(bytes_, *proto_, kFallbackRecursionLimit);  // no thread: stay within the caller's stack
-      }
+      ok = parse_past_inline_limit(bytes_, proto_, parsed_on_big_stack_);
     }
   }
   if (!ok) {

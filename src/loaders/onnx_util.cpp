@@ -158,66 +158,26 @@ Shape onnx_shape(const onnx::TypeProto& t) {
 }
 
 WireScan scan_wire(std::string_view b, int) {
+  WireStop why;
   WireScan r;
-  size_t pos = 0;
-  while (pos < b.size()) {
-    const size_t start = pos;
-    uint64_t tag = 0;
-    if (!read_wire_varint(b, pos, tag)) {
-      r.offset = static_cast<int64_t>(start);
-      r.error = "a field tag runs past the end of the file (truncated?)";
-      return r;
-    }
-    const uint64_t field = tag >> 3;
-    const unsigned wire = tag & 7;
-    if (field == 0) {
-      r.offset = static_cast<int64_t>(start);
-      r.error = "field number 0 is not a valid protobuf tag (wrong bytes?)";
-      return r;
-    }
-    const std::string fdesc = "field " + std::to_string(field);
-    switch (wire) {
-      case 0: {
-        uint64_t v;
-        if (!read_wire_varint(b, pos, v)) {
-          r.offset = static_cast<int64_t>(start);
-          r.error = fdesc + "'s integer runs past the end of the file (truncated?)";
-          return r;
-        }
-        break;
-      }
-      case 1:
-      case 5: {
-        const size_t n = wire == 1 ? 8 : 4;
-        if (b.size() - pos < n) {
-          r.offset = static_cast<int64_t>(start);
-          r.error = fdesc + "'s fixed-size value runs past the end of the file (truncated?)";
-          return r;
-        }
-        pos += n;
-        break;
-      }
-      case 2: {
-        uint64_t len;
-        if (!read_wire_varint(b, pos, len)) {
-          r.offset = static_cast<int64_t>(start);
-          r.error = fdesc + "'s length runs past the end of the file (truncated?)";
-          return r;
-        }
-        if (len > b.size() - pos) {
-          r.offset = static_cast<int64_t>(start);
-          r.error = fdesc + " declares " + std::to_string(len) + " bytes but only " + std::to_string(b.size() - pos) +
-                    " remain (truncated?)";
-          return r;
-        }
-        pos += len;
-        break;
-      }
-      default:
-        r.offset = static_cast<int64_t>(start);
-        r.error = fdesc + " has wire type " + std::to_string(wire) + ", which ModelProto never uses (wrong bytes?)";
-        return r;
-    }
+  const auto skip = [](const WireField&) {};
+  if (for_each_wire_field(b, skip, &why)) return r;
+  r.offset = static_cast<int64_t>(why.begin);
+  const std::string fdesc = "field " + std::to_string(why.field);
+  switch (why.kind) {
+    case WireStop::kTag: r.error = "a field tag runs past the end of the file (truncated?)"; break;
+    case WireStop::kFieldZero: r.error = "field number 0 is not a valid protobuf tag (wrong bytes?)"; break;
+    case WireStop::kInteger: r.error = fdesc + "'s integer runs past the end of the file (truncated?)"; break;
+    case WireStop::kFixed: r.error = fdesc + "'s fixed-size value runs past the end of the file (truncated?)"; break;
+    case WireStop::kLength: r.error = fdesc + "'s length runs past the end of the file (truncated?)"; break;
+    case WireStop::kPastEnd:
+      r.error = fdesc + " declares " + std::to_string(why.length) + " bytes but only " + std::to_string(why.remain) +
+                " remain (truncated?)";
+      break;
+    case WireStop::kWireType:
+      r.error = fdesc + " has wire type " + std::to_string(why.wire) + ", which ModelProto never uses (wrong bytes?)";
+      break;
+    case WireStop::kNone: break;
   }
   return r;
 }

@@ -1,5 +1,6 @@
-// Conversions from onnx protobuf types to condlint's types, and a wire-format scan that says where
-// bytes stop being a valid protobuf message. Used by the ONNX loader and the ONNX tests.
+// Conversions from onnx protobuf types to condlint's types, the one reader of protobuf's wire format
+// (for_each_wire_field), and the scan built on it that says where bytes stop being a valid protobuf message. Used by
+// the ONNX loader and the ONNX tests.
 #pragma once
 
 #include <cstdint>
@@ -52,36 +53,52 @@ inline bool read_wire_varint(std::string_view b, size_t& pos, uint64_t& out) {
   return false;
 }
 
+// Where and why for_each_wire_field stopped before the end (what scan_wire words as a message).
+struct WireStop {
+  enum Kind { kNone, kTag, kFieldZero, kInteger, kFixed, kLength, kPastEnd, kWireType } kind = kNone;
+  size_t begin = 0;     // where the field that could not be read starts
+  uint64_t field = 0;   // its number (kInteger and after)
+  unsigned wire = 0;    // its wire type (kWireType)
+  uint64_t length = 0;  // the length it declares (kPastEnd)
+  size_t remain = 0;    // the bytes left after that length (kPastEnd)
+};
+
 // Calls f(const WireField&) for each top-level field of `bytes`, in order, without recursion. False at the first
 // field that cannot be read (a tag or varint past the end, a length past the end, field number 0, a group or an
-// unknown wire type): the fields before it have been handed to f.
+// unknown wire type): the fields before it have been handed to f, and `why` (when given) says where and why.
 template <class F>
-bool for_each_wire_field(std::string_view bytes, F&& f) {
+bool for_each_wire_field(std::string_view bytes, F&& f, WireStop* why = nullptr) {
   size_t pos = 0;
   while (pos < bytes.size()) {
     WireField fd;
     fd.begin = pos;
     uint64_t tag = 0, v = 0;
-    if (!read_wire_varint(bytes, pos, tag) || (tag >> 3) == 0) return false;
+    auto stop = [&](WireStop::Kind k) {
+      if (why) *why = WireStop{k, fd.begin, fd.number, fd.wire, v, bytes.size() - pos};
+      return false;
+    };
+    if (!read_wire_varint(bytes, pos, tag)) return stop(WireStop::kTag);
+    if ((tag >> 3) == 0) return stop(WireStop::kFieldZero);
     fd.number = tag >> 3;
     fd.wire = static_cast<unsigned>(tag & 7);
     switch (fd.wire) {
       case 0:
-        if (!read_wire_varint(bytes, pos, v)) return false;
+        if (!read_wire_varint(bytes, pos, v)) return stop(WireStop::kInteger);
         break;
       case 1:
       case 5: {
         const size_t n = fd.wire == 1 ? 8 : 4;
-        if (bytes.size() - pos < n) return false;
+        if (bytes.size() - pos < n) return stop(WireStop::kFixed);
         pos += n;
         break;
       }
       case 2:
-        if (!read_wire_varint(bytes, pos, v) || v > bytes.size() - pos) return false;
+        if (!read_wire_varint(bytes, pos, v)) return stop(WireStop::kLength);
+        if (v > bytes.size() - pos) return stop(WireStop::kPastEnd);
         fd.payload = bytes.substr(pos, v);
         pos += v;
         break;
-      default: return false;
+      default: return stop(WireStop::kWireType);
     }
     fd.end = pos;
     f(static_cast<const WireField&>(fd));

@@ -116,7 +116,6 @@ class RareList {
   T& emplace_back(A&&... a) {
     return vec().emplace_back(std::forward<A>(a)...);
   }
-  void push_back(T x) { vec().push_back(std::move(x)); }
   std::vector<T>& vec() {  // the elements as a vector (made when there is none)
     if (!v_) v_ = std::make_unique<std::vector<T>>();
     return *v_;

@@ -59,15 +59,11 @@ class Name {
   const char* data() const { return large() ? heap_ptr() : reinterpret_cast<const char*>(b_); }
   const char* c_str() const { return data(); }
   size_t size() const { return large() ? heap_size() : b_[kTag]; }
-  size_t length() const { return size(); }
   bool empty() const { return size() == 0; }
   std::string_view view() const { return {data(), size()}; }
   std::string str() const { return std::string(view()); }
   operator std::string_view() const { return view(); }  // NOLINT: implicit on purpose
   operator std::string() const { return str(); }        // NOLINT: implicit on purpose
-  char operator[](size_t i) const { return data()[i]; }
-  char front() const { return data()[0]; }
-  char back() const { return data()[size() - 1]; }
   const char* begin() const { return data(); }
   const char* end() const { return data() + size(); }
   void clear() { *this = Name(); }
@@ -75,12 +71,8 @@ class Name {
 
   size_t find(std::string_view s, size_t pos = 0) const { return view().find(s, pos); }
   size_t find(char c, size_t pos = 0) const { return view().find(c, pos); }
-  size_t rfind(std::string_view s, size_t pos = std::string_view::npos) const { return view().rfind(s, pos); }
-  size_t rfind(char c, size_t pos = std::string_view::npos) const { return view().rfind(c, pos); }
   std::string substr(size_t pos, size_t n = std::string_view::npos) const { return std::string(view().substr(pos, n)); }
   bool starts_with(std::string_view s) const { return view().starts_with(s); }
-  bool ends_with(std::string_view s) const { return view().ends_with(s); }
-  int compare(std::string_view s) const { return view().compare(s); }
 
   friend bool operator==(const Name& a, const Name& b) { return a.view() == b.view(); }
   friend bool operator==(const Name& a, std::string_view b) { return a.view() == b; }
