@@ -25,7 +25,7 @@ struct Lint {
 };
 
 // Lints `args` with SARIF and JSON reports; with `cache`, also reads the cache statistics from the debug log.
-Lint lint(const fs::path& work, const std::string& args, const std::string& cache = "") {
+Lint lint_tree(const fs::path& work, const std::string& args, const std::string& cache = "") {
   const fs::path sarif = work / "r.sarif", json = work / "r.json";
   const auto r =
       run(condlint_cmd() + " -v lint " + args + (cache.empty() ? "" : " --cache " + shell_quote(cache)) +
@@ -43,23 +43,16 @@ Lint lint(const fs::path& work, const std::string& args, const std::string& cach
   return l;
 }
 
-fs::path fresh(const std::string& tag) {
-  const fs::path d = condlint::test::temp_dir(tag);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 TEST(Cache, TheReportsAreTheSameWithAndWithoutIt) {
-  const fs::path work = fresh("cache-same");
+  const fs::path work = condlint::test::fresh_dir("cache-same");
   fs::copy(condlint::test::source_dir() / "corpus", work / "models", fs::copy_options::recursive);
   std::ofstream(work / "models" / "onnx" / ".condlint.yaml")
       << "rules:\n  C011: warning\nsuppress:\n  - rule: C003\n    justification: tracked elsewhere\n";
   const std::string args = shell_quote((work / "models").string());
   const std::string cache = (work / "cache").string();
-  const Lint plain = lint(work, args);
-  const Lint cold = lint(work, args, cache);
-  const Lint warm = lint(work, args, cache);
+  const Lint plain = lint_tree(work, args);
+  const Lint cold = lint_tree(work, args, cache);
+  const Lint warm = lint_tree(work, args, cache);
   ASSERT_GT(plain.sarif.size(), 1000u);
   EXPECT_EQ(cold.exit_code, plain.exit_code);
   EXPECT_EQ(warm.exit_code, plain.exit_code);
@@ -71,13 +64,13 @@ TEST(Cache, TheReportsAreTheSameWithAndWithoutIt) {
   EXPECT_EQ(warm.judged, cold.judged - cold.stored) << "only what could not be stored is judged again";
 
   // Another rule selection is another result.
-  const Lint other = lint(work, args + " --disable C0", cache);
+  const Lint other = lint_tree(work, args + " --disable C0", cache);
   EXPECT_EQ(other.reused, 0u);
-  EXPECT_TRUE(other.sarif == lint(work, args + " --disable C0").sarif);
+  EXPECT_TRUE(other.sarif == lint_tree(work, args + " --disable C0").sarif);
 }
 
 TEST(Cache, AChangedModelBinExternalDataOrConfigIsJudgedAgainAndOnlyIt) {
-  const fs::path work = fresh("cache-change");
+  const fs::path work = condlint::test::fresh_dir("cache-change");
   const fs::path src = condlint::test::source_dir() / "corpus";
   fs::create_directories(work / "m");
   for (const char* f : {"ir/valid/cond_from_const.xml", "ir/valid/cond_from_const.bin", "ir/valid/nested_if.xml",
@@ -85,67 +78,67 @@ TEST(Cache, AChangedModelBinExternalDataOrConfigIsJudgedAgainAndOnlyIt) {
     fs::copy_file(src / f, work / "m" / fs::path(f).filename());
   const std::string args = shell_quote((work / "m").string());
   const std::string cache = (work / "cache").string();
-  const Lint first = lint(work, args, cache);
+  const Lint first = lint_tree(work, args, cache);
   EXPECT_EQ(first.stored, 4u) << first.log;  // four models
 
   // The .bin of one IR model: that model alone.
   std::ofstream(work / "m" / "cond_from_const.bin", std::ios::app) << "x";
-  Lint l = lint(work, args, cache);
+  Lint l = lint_tree(work, args, cache);
   EXPECT_EQ(l.judged, 1u) << l.log;
   EXPECT_EQ(l.reused, 3u);
-  EXPECT_TRUE(l.sarif == lint(work, args).sarif);
+  EXPECT_TRUE(l.sarif == lint_tree(work, args).sarif);
 
   // The external data file that was missing appears: the ONNX015 finding goes.
   EXPECT_NE(l.json.find("ONNX015"), std::string::npos);
   std::ofstream(work / "m" / "no_such_weights.bin", std::ios::binary) << std::string(64, '\0');
-  l = lint(work, args, cache);
+  l = lint_tree(work, args, cache);
   EXPECT_EQ(l.judged, 1u) << l.log;
-  EXPECT_TRUE(l.sarif == lint(work, args).sarif);
+  EXPECT_TRUE(l.sarif == lint_tree(work, args).sarif);
 
   // A model's own bytes.
   std::ofstream(work / "m" / "nested_if.xml", std::ios::app) << "\n<!-- edited -->\n";
-  l = lint(work, args, cache);
+  l = lint_tree(work, args, cache);
   EXPECT_EQ(l.judged, 1u) << l.log;
 
   // A configuration beside the models changes every result under it.
   std::ofstream(work / "m" / ".condlint.yaml") << "rules:\n  C011: warning\n";
-  l = lint(work, args, cache);
+  l = lint_tree(work, args, cache);
   EXPECT_EQ(l.reused, 0u) << l.log;
-  l = lint(work, args, cache);
+  l = lint_tree(work, args, cache);
   EXPECT_EQ(l.reused, 4u) << l.log;
 }
 
 TEST(Cache, GoldenDataIsPartOfTheKeyWithExec) {
-  const fs::path work = fresh("cache-golden");
+  const fs::path work = condlint::test::fresh_dir("cache-golden");
   fs::copy(condlint::test::source_dir() / "corpus/ir/exec/if_in_loop", work / "m", fs::copy_options::recursive);
   const std::string args = "--exec " + shell_quote((work / "m").string());
   const std::string cache = (work / "cache").string();
-  const Lint first = lint(work, args, cache);
+  const Lint first = lint_tree(work, args, cache);
   EXPECT_EQ(first.stored, 1u) << first.log;
-  EXPECT_EQ(lint(work, args, cache).reused, 1u);
+  EXPECT_EQ(lint_tree(work, args, cache).reused, 1u);
   // A changed expected output: judged again, and the mismatch is found.
   const fs::path out = work / "m" / "test_data_set_0" / "output_0.pb";
   std::string bytes = slurp(out);
   ASSERT_GT(bytes.size(), 8u);
   bytes[bytes.size() - 1] ^= 0x40;
   std::ofstream(out, std::ios::binary | std::ios::trunc) << bytes;
-  Lint l = lint(work, args, cache);
+  Lint l = lint_tree(work, args, cache);
   EXPECT_EQ(l.judged, 1u) << l.log;
-  EXPECT_TRUE(l.json == lint(work, args).json);
+  EXPECT_TRUE(l.json == lint_tree(work, args).json);
   // A new data set directory.
   fs::copy(work / "m" / "test_data_set_1", work / "m" / "test_data_set_9", fs::copy_options::recursive);
-  EXPECT_EQ(lint(work, args, cache).judged, 1u);
+  EXPECT_EQ(lint_tree(work, args, cache).judged, 1u);
   // Without --exec the golden data does not matter: its own entry.
-  EXPECT_EQ(lint(work, shell_quote((work / "m").string()), cache).stored, 1u);
+  EXPECT_EQ(lint_tree(work, shell_quote((work / "m").string()), cache).stored, 1u);
 }
 
 TEST(Cache, DamagedCutOrForeignEntriesAreRecomputed) {
-  const fs::path work = fresh("cache-damaged");
+  const fs::path work = condlint::test::fresh_dir("cache-damaged");
   fs::copy(condlint::test::source_dir() / "corpus/onnx/invalid", work / "m", fs::copy_options::recursive);
   const std::string args = shell_quote((work / "m").string());
   const fs::path cache = work / "cache";
-  const Lint plain = lint(work, args);
-  const Lint first = lint(work, args, cache.string());
+  const Lint plain = lint_tree(work, args);
+  const Lint first = lint_tree(work, args, cache.string());
   ASSERT_GT(first.stored, 10u);
   std::vector<fs::path> entries;
   for (const auto& e : fs::recursive_directory_iterator(cache))
@@ -162,17 +155,17 @@ TEST(Cache, DamagedCutOrForeignEntriesAreRecomputed) {
   rewrite(entries[2], [](std::string& t) { t.replace(15, 1, "9"); });   // another format
   rewrite(entries[3], [](std::string& t) { t = ""; });                  // empty
   rewrite(entries[4], [&](std::string& t) { t = slurp(entries[5]); });  // another key's entry
-  const Lint again = lint(work, args, cache.string());
+  const Lint again = lint_tree(work, args, cache.string());
   EXPECT_EQ(again.rejected, 5u) << again.log;
   EXPECT_TRUE(again.sarif == plain.sarif && again.json == plain.json);
-  EXPECT_EQ(lint(work, args, cache.string()).reused, first.stored) << "the entries were written anew";
+  EXPECT_EQ(lint_tree(work, args, cache.string()).reused, first.stored) << "the entries were written anew";
 }
 
 TEST(Cache, TwoProcessesShareTheDirectory) {
-  const fs::path work = fresh("cache-shared");
+  const fs::path work = condlint::test::fresh_dir("cache-shared");
   fs::copy(condlint::test::source_dir() / "corpus", work / "models", fs::copy_options::recursive);
   const std::string tree = shell_quote((work / "models").string()), cache = shell_quote((work / "cache").string());
-  const Lint plain = lint(work, tree);
+  const Lint plain = lint_tree(work, tree);
   std::string cmd;
   for (int p = 0; p < 4; ++p)
     cmd += condlint_cmd() + " -q lint " + tree + " --cache " + cache + " -j 2 --format sarif -o " +
@@ -184,7 +177,7 @@ TEST(Cache, TwoProcessesShareTheDirectory) {
 }
 
 TEST(Cache, NotUsedForHtmlAndAnUnusableDirectoryIsAnError) {
-  const fs::path work = fresh("cache-html");
+  const fs::path work = condlint::test::fresh_dir("cache-html");
   const std::string model = shell_quote((condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx").string());
   auto r = run(condlint_cmd() + " lint " + model + " --cache " + shell_quote((work / "c").string()) + " --html " +
                shell_quote((work / "r.html").string()) + " 2>&1");

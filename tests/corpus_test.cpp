@@ -87,7 +87,7 @@ std::string render(const std::vector<Finding>& fs) {
 // data run.
 std::vector<Finding> findings_of(const std::string& corpus_file) {
   const fs::path model = source_dir() / corpus_file;
-  if (corpus_file.find("/exec-cases/") == std::string::npos) return lint(model.string());
+  if (corpus_file.find("/exec-cases/") == std::string::npos) return lint_file(model.string());
   LoadResult lr = load_file(model.string());
   EXPECT_TRUE(lr.model) << lr.io_error;
   if (!lr.model) return {};

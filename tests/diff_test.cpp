@@ -16,12 +16,12 @@
 namespace fs = std::filesystem;
 using namespace condlint;
 using namespace condlint::diff;
+using condlint::test::kOnnxNodeTestDir;
+using condlint::test::shell_quote;
 
 namespace {
 
 const fs::path kNested = test::source_dir() / "tests/data/diff/nested_if/model.onnx";
-const fs::path kNodeDir = "/usr/share/libonnx-testdata/data/node";
-
 onnx::ModelProto load(const fs::path& p) {
   std::string b;
   EXPECT_EQ(exec::read_file_bytes(p, b), "");
@@ -37,8 +37,6 @@ std::string perturb_runtime(const std::string& args) {
   return "cmd:/usr/bin/python3 " + (test::source_dir() / "tests/diff_runtime_perturb.py").string() + " --condlint " +
          condlint::test::condlint_binary() + " " + args + " {model} {inputs} {outputs}";
 }
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
 
 test::CmdResult diff_cli(const std::string& args) {
   return test::run(test::condlint_cmd() + " diff " + args + " 2>/dev/null");
@@ -247,26 +245,27 @@ TEST(DiffRef, RandomInputsAreReproducible) {
 }
 
 TEST(DiffCli, UsageErrorsExit2) {
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref").exit_code, 2);
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref --runtime tflite").exit_code, 2);
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref --runtime 'cmd:echo {model}'").exit_code, 2);
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref --runtime ref --random 1 --range x=3").exit_code, 2);
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref --runtime ref --tolerance y=1").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime tflite").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime 'cmd:echo {model}'").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime ref --random 1 --range x=3").exit_code,
+            2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime ref --tolerance y=1").exit_code, 2);
   EXPECT_EQ(diff_cli("/nonexistent/m.onnx --runtime ref --runtime ref").exit_code, 2);
-  EXPECT_EQ(diff_cli(q(kNested.string()) + " --runtime ref --runtime ref --data /nonexistent").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime ref --data /nonexistent").exit_code, 2);
   const auto nnapi = test::write_temp("diff/m.nnapi.json", "{}");
-  EXPECT_EQ(diff_cli(q(nnapi) + " --runtime ref --runtime ref").exit_code, 2);
+  EXPECT_EQ(diff_cli(shell_quote(nnapi) + " --runtime ref --runtime ref").exit_code, 2);
 }
 
 TEST(DiffCli, MissingOrtAdapterIsAUsageError) {
   const auto r = test::run("CONDLINT_ORT_ADAPTER=/nonexistent/ort_run.js " + test::condlint_cmd() + " diff " +
-                           q(kNested.string()) + " --runtime ref --runtime onnxruntime 2>&1");
+                           shell_quote(kNested.string()) + " --runtime ref --runtime onnxruntime 2>&1");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("adapter tools/ort/ort_run.js was not found"), std::string::npos) << r.out;
 }
 
 TEST(DiffCli, AgreeExit0) {
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime ref");
+  const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime ref");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("main/outer=then, main/outer/then/inner=else"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("7 agree, 0 diverge, 0 failed"), std::string::npos) << r.out;
@@ -279,7 +278,8 @@ TEST(DiffCli, AgreeExit0) {
 
 TEST(DiffCli, WorkDirKeepsVariantsInputsAndOutputs) {
   const fs::path w = fs::temp_directory_path() / ("condlint-diffwork-" + std::to_string(getpid()));
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime ref --work-dir " + q(w.string()));
+  const auto r =
+      diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime ref --work-dir " + shell_quote(w.string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(fs::exists(w / "model_0/inputs_0/input_2.pb"));
   // variant 4: outer=then, inner=else; its pins are Constants named as docs/diff.md says
@@ -294,8 +294,8 @@ TEST(DiffCli, WorkDirKeepsVariantsInputsAndOutputs) {
 
 TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--delta 0.5")) +
-                          " --format json");
+  const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--delta 0.5")) + " --format json");
   EXPECT_EQ(r.exit_code, 1) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto& m = j["models"][0];
@@ -313,7 +313,8 @@ TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {
 
 TEST(DiffCmd, DivergenceInOneBranchOnlyIsNamed) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--when else")));
+  const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--when else")));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   // Both variants with an else pin diverge, nothing else does.
   EXPECT_NE(r.out.find("diverge  test_data_set_0  branch: main/outer=else\n"), std::string::npos) << r.out;
@@ -328,40 +329,41 @@ TEST(DiffCmd, DivergenceInOneBranchOnlyIsNamed) {
   EXPECT_NE(r.out.find("5 agree, 2 diverge"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("first mismatch at [2]: ref 8, cmd:python3 9"), std::string::npos) << r.out;
   // --branches taken never pins, so the data's branch (then/then) hides the problem.
-  const auto t =
-      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--when else")));
+  const auto t = diff_cli(shell_quote(kNested.string()) + " --branches taken --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--when else")));
   EXPECT_EQ(t.exit_code, 0) << t.out;
   // A tolerance wide enough for the perturbation accepts it.
-  const auto w = diff_cli(q(kNested.string()) + " --tolerance y=1.5,0 --runtime ref --runtime " +
-                          q(perturb_runtime("--when else")));
+  const auto w = diff_cli(shell_quote(kNested.string()) + " --tolerance y=1.5,0 --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--when else")));
   EXPECT_EQ(w.exit_code, 0) << w.out;
-  const auto n = diff_cli(q(kNested.string()) + " --tolerance z=1.5,0 --runtime ref --runtime " +
-                          q(perturb_runtime("--when else")));
+  const auto n = diff_cli(shell_quote(kNested.string()) + " --tolerance z=1.5,0 --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--when else")));
   EXPECT_EQ(n.exit_code, 1) << n.out;
 }
 
 TEST(DiffCmd, RuntimeFailureAndUnsupportedOutputs) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
-  const auto f =
-      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime " + q(perturb_runtime("--fail")));
+  const auto f = diff_cli(shell_quote(kNested.string()) + " --branches taken --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--fail")));
   EXPECT_EQ(f.exit_code, 1) << f.out;
   EXPECT_NE(f.out.find("cmd:python3 failed: exit code 3: perturb runtime: asked to fail"), std::string::npos) << f.out;
-  const auto u = diff_cli(q(kNested.string()) + " --runtime ref --runtime " + q(perturb_runtime("--unsupported 0")));
+  const auto u = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime " +
+                          shell_quote(perturb_runtime("--unsupported 0")));
   EXPECT_EQ(u.exit_code, 1) << u.out;  // nothing could be compared: not agreement
   EXPECT_NE(u.out.find("not comparable (cmd:python3: this test runtime cannot return output 0)"), std::string::npos)
       << u.out;
   EXPECT_NE(u.out.find("0 agree, 0 diverge, 0 failed, 7 not comparable"), std::string::npos) << u.out;
   // A runtime that writes nothing fails the run.
-  const auto e =
-      diff_cli(q(kNested.string()) + " --branches taken --runtime ref --runtime 'cmd:true {model} {inputs} {outputs}'");
+  const auto e = diff_cli(shell_quote(kNested.string()) +
+                          " --branches taken --runtime ref --runtime 'cmd:true {model} {inputs} {outputs}'");
   EXPECT_EQ(e.exit_code, 1) << e.out;
   EXPECT_NE(e.out.find("wrote no output_0.pb"), std::string::npos) << e.out;
 }
 
 TEST(DiffOrt, NestedIfAgreesWithRef) {
   if (auto why = ort_unavailable(); !why.empty()) GTEST_SKIP() << why;
-  const auto r = diff_cli(q(kNested.string()) + " --runtime ref --runtime onnxruntime --random 2 --data " +
-                          q((kNested.parent_path() / "test_data_set_0").string()));
+  const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime onnxruntime --random 2 --data " +
+                          shell_quote((kNested.parent_path() / "test_data_set_0").string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   // 3 input sets x (as given + 4 pinned variants), + 2 synthesized sets (c1 = false, c2 = false)
   EXPECT_NE(r.out.find("17 agree, 0 diverge"), std::string::npos) << r.out;
@@ -409,10 +411,11 @@ const std::map<std::string, std::string> kOrtKnown = {
 
 TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
   std::error_code ec;
-  if (!fs::is_directory(kNodeDir, ec)) GTEST_SKIP() << "libonnx-testdata is not installed (" << kNodeDir << " absent)";
+  if (!fs::is_directory(kOnnxNodeTestDir, ec))
+    GTEST_SKIP() << "libonnx-testdata is not installed (" << kOnnxNodeTestDir << " absent)";
   if (auto why = ort_unavailable(); !why.empty()) GTEST_SKIP() << why;
   std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(kNodeDir, ec))
+  for (const auto& e : fs::directory_iterator(kOnnxNodeTestDir, ec))
     if (e.is_directory() && fs::exists(e.path() / "model.onnx")) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   // The tests the executor passes (golden data matched).

@@ -18,15 +18,11 @@
 namespace fs = std::filesystem;
 using namespace condlint::exec;
 using condlint::test::source_dir;
+using condlint::test::write_file;
 
 namespace {
 
 fs::path corpus_model(const std::string& name) { return source_dir() / "corpus/ir/exec" / name / (name + ".xml"); }
-
-void write(const fs::path& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
 
 // A temporary model directory with one data set.
 struct TmpModel {
@@ -38,26 +34,26 @@ struct TmpModel {
   }
   ~TmpModel() { fs::remove_all(dir); }
   void input(int k, const Tensor& t) {
-    write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
+    write_file(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
   }
   void output(int k, const Tensor& t) {
-    write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
+    write_file(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(Value::tensor(t), ""));
   }
 };
 
-Tensor f32(std::vector<double> v) {
+Tensor ir_f32(std::vector<double> v) {
   Tensor t(DT::F32, {static_cast<int64_t>(v.size())});
   t.f = v;
   return t;
 }
-Tensor boolean(bool b) {
+Tensor ir_bool(bool b) {
   Tensor t(DT::Bool, {});
   t.i[0] = b;
   return t;
 }
 
 // cond, x f32[2] -> If(then: Relu(x), else: <else_op>(x)) declared `out_prec`.
-std::string if_model(const std::string& else_op, const std::string& out_prec = "FP32") {
+std::string relu_if_ir(const std::string& else_op, const std::string& out_prec = "FP32") {
   return condlint::gen::if_relu_ir(else_op, "f32", "FP32", out_prec);
 }
 
@@ -164,10 +160,10 @@ TEST(ExecIr, PinThatMatchesNoIfFails) {
 
 TEST(ExecIr, WrongGoldenValueIsAMismatchWithIndex) {
   TmpModel m("mismatch");
-  write(m.dir / "m.xml", if_model("Negative"));
-  m.input(0, boolean(false));
-  m.input(1, f32({1.0, -2.0}));
-  m.output(0, f32({-1.0, 2.5}));  // -x would be 2.0 at index 1
+  write_file(m.dir / "m.xml", relu_if_ir("Negative"));
+  m.input(0, ir_bool(false));
+  m.input(1, ir_f32({1.0, -2.0}));
+  m.output(0, ir_f32({-1.0, 2.5}));  // -x would be 2.0 at index 1
   const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.error, "");
   ASSERT_FALSE(r.cases.empty());
@@ -183,9 +179,9 @@ TEST(ExecIr, WrongGoldenValueIsAMismatchWithIndex) {
 
 TEST(ExecIr, BranchOutputContradictingTheIfTypeIsABranchProblem) {
   TmpModel m("branchtype");
-  write(m.dir / "m.xml", if_model("Negative", "I64"));
-  m.input(0, boolean(true));
-  m.input(1, f32({1.0, -2.0}));
+  write_file(m.dir / "m.xml", relu_if_ir("Negative", "I64"));
+  m.input(0, ir_bool(true));
+  m.input(1, ir_f32({1.0, -2.0}));
   const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.error, "");
   ASSERT_EQ(r.cases.size(), 2u);
@@ -200,10 +196,10 @@ TEST(ExecIr, BranchOutputContradictingTheIfTypeIsABranchProblem) {
 
 TEST(ExecIr, UnsupportedOpInTheOtherBranchIsReportedWithItsPath) {
   TmpModel m("unsupported");
-  write(m.dir / "m.xml", if_model("HSwish"));
-  m.input(0, boolean(true));
-  m.input(1, f32({1.0, -2.0}));
-  m.output(0, f32({1.0, 0.0}));
+  write_file(m.dir / "m.xml", relu_if_ir("HSwish"));
+  m.input(0, ir_bool(true));
+  m.input(1, ir_f32({1.0, -2.0}));
+  m.output(0, ir_f32({1.0, 0.0}));
   const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.cases.size(), 2u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
@@ -214,13 +210,13 @@ TEST(ExecIr, UnsupportedOpInTheOtherBranchIsReportedWithItsPath) {
 
 TEST(ExecIr, ConstOutsideTheWeightsFileFailsCleanly) {
   TmpModel m("const");
-  write(m.dir / "m.xml", R"(<?xml version="1.0"?>
+  write_file(m.dir / "m.xml", R"(<?xml version="1.0"?>
 <net name="c" version="11"><layers>
 <layer id="0" name="k" type="Const" version="opset1"><data element_type="f32" shape="4" offset="4" size="16"/><output><port id="0" precision="FP32"><dim>4</dim></port></output></layer>
 <layer id="1" name="out" type="Result" version="opset1"><input><port id="0"><dim>4</dim></port></input></layer>
 </layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></edges></net>
 )");
-  write(m.dir / "m.bin", std::string(8, '\0'));
+  write_file(m.dir / "m.bin", std::string(8, '\0'));
   fs::remove_all(m.dir / "test_data_set_0");
   // lint reports IR017, so run refuses the file with lint's verdict.
   const ModelResult refused = run_ir_model(m.dir / "m.xml", RunConfig{});
@@ -235,7 +231,7 @@ TEST(ExecIr, ConstOutsideTheWeightsFileFailsCleanly) {
   EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
   EXPECT_NE(r.cases[0].message.find("outside the weights file"), std::string::npos) << r.cases[0].message;
   // In bounds: runs and gives zeros.
-  write(m.dir / "m.bin", std::string(20, '\0'));
+  write_file(m.dir / "m.bin", std::string(20, '\0'));
   const ModelResult ok = run_ir_model(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(ok.cases.size(), 1u);
   EXPECT_EQ(ok.cases[0].status, CaseStatus::Passed) << ok.cases[0].message;

@@ -8,13 +8,13 @@
 #include <set>
 
 #include "exec/runner.hpp"
+#include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
 using namespace condlint::exec;
+using condlint::test::kOnnxNodeTestDir;
 
 namespace {
-
-const fs::path kNodeDir = "/usr/share/libonnx-testdata/data/node";
 
 // Tests whose golden data the executor does not reproduce, with the reason (docs/golden-data.md keeps the same list).
 const std::map<std::string, std::string> kKnownWrong = {
@@ -53,9 +53,10 @@ Outcome judge(const ModelResult& r) {
 
 TEST(ExecOnnxConformance, NodeTests) {
   std::error_code ec;
-  if (!fs::is_directory(kNodeDir, ec)) GTEST_SKIP() << "libonnx-testdata is not installed (" << kNodeDir << " absent)";
+  if (!fs::is_directory(kOnnxNodeTestDir, ec))
+    GTEST_SKIP() << "libonnx-testdata is not installed (" << kOnnxNodeTestDir << " absent)";
   std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(kNodeDir, ec))
+  for (const auto& e : fs::directory_iterator(kOnnxNodeTestDir, ec))
     if (e.is_directory() && fs::exists(e.path() / "model.onnx")) dirs.push_back(e.path());
   std::sort(dirs.begin(), dirs.end());
   ASSERT_GT(dirs.size(), 900u);
@@ -105,7 +106,7 @@ TEST(ExecOnnxConformance, NodeTests) {
   }
   for (const char* t : {"test_if", "test_if_seq", "test_if_opt"}) {
     RunConfig cfg;
-    const ModelResult r = run_model(kNodeDir / t / "model.onnx", cfg);
+    const ModelResult r = run_model(kOnnxNodeTestDir / t / "model.onnx", cfg);
     EXPECT_FALSE(r.if_coverage.empty()) << t << ": no If ran";
     for (auto& [p, b] : r.if_coverage) EXPECT_EQ(b.size(), 2u) << t << " " << p;
   }

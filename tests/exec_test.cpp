@@ -19,6 +19,7 @@
 
 namespace fs = std::filesystem;
 using namespace condlint::exec;
+using condlint::test::write_file;
 
 namespace {
 
@@ -128,19 +129,14 @@ struct TempDir {
   ~TempDir() { fs::remove_all(p); }
 };
 
-void write(const fs::path& p, const std::string& bytes) {
-  fs::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << bytes;
-}
-
 // Writes model.onnx and test_data_set_0 (inputs; outputs when given).
 void write_case(const fs::path& dir, const onnx::ModelProto& m, const std::vector<Value>& in,
                 const std::vector<Value>& out) {
-  write(dir / "model.onnx", m.SerializeAsString());
+  write_file(dir / "model.onnx", m.SerializeAsString());
   for (size_t k = 0; k < in.size(); ++k)
-    write(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(in[k], ""));
+    write_file(dir / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"), write_pb_value(in[k], ""));
   for (size_t k = 0; k < out.size(); ++k)
-    write(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(out[k], ""));
+    write_file(dir / "test_data_set_0" / ("output_" + std::to_string(k) + ".pb"), write_pb_value(out[k], ""));
 }
 
 }  // namespace
@@ -209,10 +205,10 @@ TEST(ExecGolden, NpyRoundTripAndPinsJson) {
   EXPECT_THROW(read_npy("not numpy"), ExecError);
 
   TempDir d;
-  write(d.p / "test_data_set_0" / "input_0.npy", write_npy(t));
-  write(d.p / "test_data_set_0" / "pins.json", pins_json({{"main/outer", false}}));
-  write(d.p / "test_data_set_1" / "input_0.pb", write_pb_value(Value::tensor(t), "x"));
-  write(d.p / "test_data_set_1" / "pins.json", "{\"pins\": {\"main/outer\": 3}}");
+  write_file(d.p / "test_data_set_0" / "input_0.npy", write_npy(t));
+  write_file(d.p / "test_data_set_0" / "pins.json", pins_json({{"main/outer", false}}));
+  write_file(d.p / "test_data_set_1" / "input_0.pb", write_pb_value(Value::tensor(t), "x"));
+  write_file(d.p / "test_data_set_1" / "pins.json", "{\"pins\": {\"main/outer\": 3}}");
   auto sets = find_data_sets(d.p);
   ASSERT_EQ(sets.size(), 2u);
   EXPECT_EQ(sets[0].pins.at("main/outer"), false);
@@ -290,13 +286,13 @@ TEST(ExecRun, GoldenMismatchAndPinsFromDataSet) {
   EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch);
   EXPECT_EQ(r.cases[0].outputs[0].first_index, "[1]");
   // A second data set pins the outer If to else: golden x * 3 is compared, and no derived run repeats it.
-  write(d.p / "test_data_set_0" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
+  write_file(d.p / "test_data_set_0" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
   for (int k = 0; k < 3; ++k)
     fs::copy_file(d.p / "test_data_set_0" / ("input_" + std::to_string(k) + ".pb"),
                   d.p / "test_data_set_1" / ("input_" + std::to_string(k) + ".pb"),
                   (fs::create_directories(d.p / "test_data_set_1"), fs::copy_options::overwrite_existing));
-  write(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({3, 6}, {2}), ""));
-  write(d.p / "test_data_set_1" / "pins.json", pins_json({{"main/outer", false}}));
+  write_file(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({3, 6}, {2}), ""));
+  write_file(d.p / "test_data_set_1" / "pins.json", pins_json({{"main/outer", false}}));
   r = run_model(d.p / "model.onnx", RunConfig{});
   EXPECT_EQ(r.failed, 0);
   int golden_pinned = 0, derived_outer = 0;
@@ -307,7 +303,7 @@ TEST(ExecRun, GoldenMismatchAndPinsFromDataSet) {
   EXPECT_EQ(golden_pinned, 1);
   EXPECT_EQ(derived_outer, 0);
   // Wrong golden data for the pinned branch is caught.
-  write(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
+  write_file(d.p / "test_data_set_1" / "output_0.pb", write_pb_value(f32({2, 3}, {2}), ""));
   r = run_model(d.p / "model.onnx", RunConfig{});
   EXPECT_EQ(r.failed, 1);
 }
@@ -379,7 +375,7 @@ TEST(ExecRun, UnsupportedOpLoopLimitAndHugeTensorAreResultsNotCrashes) {
     a->add_ints(1000000);
     a->add_ints(1000000);
     node(g, "ConstantOfShape", {"shape"}, {"y"}, "huge");
-    write(d.p / "h" / "model.onnx", model_with(g).SerializeAsString());
+    write_file(d.p / "h" / "model.onnx", model_with(g).SerializeAsString());
     ModelResult r = run_model(d.p / "h" / "model.onnx", RunConfig{});
     ASSERT_EQ(r.cases.size(), 1u);
     EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
@@ -387,7 +383,7 @@ TEST(ExecRun, UnsupportedOpLoopLimitAndHugeTensorAreResultsNotCrashes) {
     EXPECT_NE(r.cases[0].message.find("main/huge"), std::string::npos) << r.cases[0].message;
   }
   {
-    write(d.p / "g" / "model.onnx", "this is not protobuf");
+    write_file(d.p / "g" / "model.onnx", "this is not protobuf");
     ModelResult r = run_model(d.p / "g" / "model.onnx", RunConfig{});
     EXPECT_FALSE(r.error.empty());
   }
@@ -587,7 +583,7 @@ TEST(ExecCli, RandomInputsFromTheCommandLineAndTheConfiguration) {
   using condlint::test::condlint_cmd;
   using condlint::test::run;
   TempDir d;
-  write(d.p / "m" / "model.onnx", nested_if_model().SerializeAsString());
+  write_file(d.p / "m" / "model.onnx", nested_if_model().SerializeAsString());
   const std::string m = (d.p / "m" / "model.onnx").string();
   EXPECT_EQ(run(condlint_cmd() + " run " + m).exit_code, 2);  // no data, no --random
   auto r = run(condlint_cmd() + " run " + m + " --random 2 --seed 3 --format json");

@@ -22,7 +22,9 @@
 
 namespace fs = std::filesystem;
 using namespace condlint;
+using condlint::test::shell_quote;
 using condlint::test::source_dir;
+using condlint::test::write_file;
 
 namespace {
 
@@ -35,11 +37,6 @@ struct TmpDir {
   }
   ~TmpDir() { fs::remove_all(dir); }
 };
-
-void write(const fs::path& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
 
 std::vector<fs::path> ir_models(const fs::path& root) {
   std::vector<fs::path> out;
@@ -71,7 +68,7 @@ exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::
   const fs::path onnx = dir / (xml.stem().string() + ".onnx");
   std::string bytes;
   EXPECT_TRUE(ex.model.SerializeToString(&bytes));
-  write(onnx, bytes);
+  write_file(onnx, bytes);
   int n = 0;
   EXPECT_EQ(xport::write_data_sets(xml, ex, dir, &n), "");
   return exec::run_model(onnx, pin_every_branch());
@@ -84,7 +81,8 @@ std::string summary(const exec::ModelResult& r) {
 }
 
 // cond, x f32[2] -> If(then: Relu(x), else: <op>(x)).
-std::string if_model(const std::string& else_op, const std::string& x_type = "f32", const std::string& prec = "FP32") {
+std::string export_if_ir(const std::string& else_op, const std::string& x_type = "f32",
+                         const std::string& prec = "FP32") {
   return gen::if_relu_ir(else_op, x_type, prec, prec);
 }
 
@@ -93,8 +91,6 @@ std::string joined(const std::vector<std::string>& v) {
   for (const auto& x : v) s += x + "\n";
   return s;
 }
-
-std::string q(const std::string& s) { return "'" + s + "'"; }
 
 }  // namespace
 
@@ -144,7 +140,7 @@ TEST(ExportIr, OpsetsThirteenToTwentyOne) {
       TmpDir tmp("opset" + std::to_string(opset) + name);
       std::string bytes;
       ASSERT_TRUE(ex.model.SerializeToString(&bytes));
-      write(tmp.dir / "m.onnx", bytes);
+      write_file(tmp.dir / "m.onnx", bytes);
       ASSERT_EQ(xport::write_data_sets(xml, ex, tmp.dir), "");
       const auto on = exec::run_model(tmp.dir / "m.onnx", {});
       EXPECT_GT(on.passed, 0);
@@ -225,7 +221,7 @@ TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
 </edges></net>
 )";
   TmpDir tmp("loop");
-  write(tmp.dir / "loop.xml", xml);
+  write_file(tmp.dir / "loop.xml", xml);
   for (int64_t trip : {1, 3}) {
     SCOPED_TRACE(trip);
     fs::remove_all(tmp.dir / "test_data_set_0");
@@ -237,9 +233,9 @@ TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
     c.i[0] = 1;
     exec::Tensor x(exec::DT::F32, {1, 2});
     x.f = {1.5, -2};
-    write(tmp.dir / "test_data_set_0/input_0.pb", exec::write_pb_value(exec::Value::tensor(t), ""));
-    write(tmp.dir / "test_data_set_0/input_1.pb", exec::write_pb_value(exec::Value::tensor(c), ""));
-    write(tmp.dir / "test_data_set_0/input_2.pb", exec::write_pb_value(exec::Value::tensor(x), ""));
+    write_file(tmp.dir / "test_data_set_0/input_0.pb", exec::write_pb_value(exec::Value::tensor(t), ""));
+    write_file(tmp.dir / "test_data_set_0/input_1.pb", exec::write_pb_value(exec::Value::tensor(c), ""));
+    write_file(tmp.dir / "test_data_set_0/input_2.pb", exec::write_pb_value(exec::Value::tensor(x), ""));
     // The IR executor's outputs become the golden data of the exported model.
     exec::RunConfig cfg;
     cfg.save_dir = tmp.dir / "golden";
@@ -250,7 +246,7 @@ TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
     ASSERT_TRUE(ex.ok()) << joined(ex.problems);
     std::string bytes;
     ASSERT_TRUE(ex.model.SerializeToString(&bytes));
-    write(tmp.dir / "loop.onnx", bytes);
+    write_file(tmp.dir / "loop.onnx", bytes);
     exec::RunConfig oc;
     oc.data_dirs = {tmp.dir / "golden"};
     const exec::ModelResult on = exec::run_model(tmp.dir / "loop.onnx", oc);
@@ -286,7 +282,7 @@ TEST(ExportIr, EveryCorpusIrExportsOrSaysWhy) {
 
 TEST(ExportIr, UnsupportedOpIsAProblemNamingTheNode) {
   TmpDir tmp("unsupported");
-  write(tmp.dir / "m.xml", if_model("Erf"));
+  write_file(tmp.dir / "m.xml", export_if_ir("Erf"));
   const auto ex = xport::export_ir(tmp.dir / "m.xml", {});
   ASSERT_FALSE(ex.ok());
   ASSERT_EQ(ex.problems.size(), 1u) << joined(ex.problems);
@@ -302,12 +298,12 @@ TEST(ExportIr, ElementTypesOnnxLacksAreProblems) {
   TmpDir tmp("types");
   for (const auto& [t, prec] :
        std::vector<std::pair<std::string, std::string>>{{"u1", "BIN"}, {"i4", "I4"}, {"nf4", "NF4"}}) {
-    write(tmp.dir / "m.xml", if_model("Relu", t, prec));
+    write_file(tmp.dir / "m.xml", export_if_ir("Relu", t, prec));
     const auto ex = xport::export_ir(tmp.dir / "m.xml", {});
     EXPECT_FALSE(ex.ok()) << t;
     EXPECT_NE(joined(ex.problems).find(t), std::string::npos) << joined(ex.problems);
   }
-  write(tmp.dir / "m.xml", if_model("Negative", "f16", "FP16"));
+  write_file(tmp.dir / "m.xml", export_if_ir("Negative", "f16", "FP16"));
   EXPECT_TRUE(xport::export_ir(tmp.dir / "m.xml", {}).ok());
 }
 
@@ -376,7 +372,7 @@ TEST(ExportIr, DeepNestingIsWalkedIteratively) {
   xml += R"(<layer id="2" name="out" type="Result" version="opset1"><input><port id="0"/></input></layer>
 </layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges></net>)";
   TmpDir tmp("deep");
-  write(tmp.dir / "deep.xml", xml);
+  write_file(tmp.dir / "deep.xml", xml);
   const auto ex = xport::export_ir(tmp.dir / "deep.xml", {});
   ASSERT_TRUE(ex.ok()) << joined(ex.problems).substr(0, 2000);
   EXPECT_EQ(ex.if_paths.size(), 64u);  // listed as deep as pins can reach
@@ -391,37 +387,41 @@ TEST(ExportCli, ExitCodesAndOutputFile) {
   TmpDir tmp("cli");
   const std::string xml = (source_dir() / "corpus/ir/exec/spec_if/spec_if.xml").string();
   const std::string out = (tmp.dir / "m.onnx").string();
-  auto r = run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --data-out " +
-               q((tmp.dir / "data").string()));
+  auto r = run(condlint_cmd() + " export " + shell_quote(xml) + " --to onnx -o " + shell_quote(out) + " --data-out " +
+               shell_quote((tmp.dir / "data").string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_TRUE(fs::is_regular_file(out));
   EXPECT_TRUE(fs::is_regular_file(tmp.dir / "data/test_data_set_0/input_0.pb")) << r.out;
   EXPECT_TRUE(fs::is_regular_file(tmp.dir / "data/test_data_set_0/output_0.pb")) << r.out;
   // The written model runs on the written data.
-  r = run(condlint_cmd() + " run " + q(out) + " --data " + q((tmp.dir / "data").string()));
+  r = run(condlint_cmd() + " run " + shell_quote(out) + " --data " + shell_quote((tmp.dir / "data").string()));
   EXPECT_EQ(r.exit_code, 0) << r.out;
   // Pinned, JSON report.
-  r = run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --pin main/if_cond=true --format json");
+  r = run(condlint_cmd() + " export " + shell_quote(xml) + " --to onnx -o " + shell_quote(out) +
+          " --pin main/if_cond=true --format json");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("\"ok\": true"), std::string::npos) << r.out;
   // Not exportable: exit 1, the problem names the node, nothing written.
-  write(tmp.dir / "bad.xml", if_model("Erf"));
+  write_file(tmp.dir / "bad.xml", export_if_ir("Erf"));
   const std::string out2 = (tmp.dir / "bad.onnx").string();
-  r = run(condlint_cmd() + " export " + q((tmp.dir / "bad.xml").string()) + " --to onnx -o " + q(out2));
+  r = run(condlint_cmd() + " export " + shell_quote((tmp.dir / "bad.xml").string()) + " --to onnx -o " +
+          shell_quote(out2));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("main/sel/else/op (Erf)"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(out2));
   // Usage and I/O: exit 2.
-  EXPECT_EQ(run(condlint_cmd() + " export " + q((tmp.dir / "missing.xml").string()) + " --to onnx -o " + q(out2) +
-                " 2>/dev/null")
+  EXPECT_EQ(run(condlint_cmd() + " export " + shell_quote((tmp.dir / "missing.xml").string()) + " --to onnx -o " +
+                shell_quote(out2) + " 2>/dev/null")
                 .exit_code,
             2);
-  EXPECT_EQ(
-      run(condlint_cmd() + " export " + q(xml) + " --to onnx -o " + q(out) + " --pin main/if_cond=maybe 2>/dev/null")
-          .exit_code,
-      2);
-  EXPECT_EQ(run(condlint_cmd() + " export " + q(xml) + " --to tflite -o " + q(out) + " 2>/dev/null").exit_code, 2);
-  EXPECT_EQ(run(condlint_cmd() + " export " + q(xml) + " 2>/dev/null").exit_code, 2);  // no -o
+  EXPECT_EQ(run(condlint_cmd() + " export " + shell_quote(xml) + " --to onnx -o " + shell_quote(out) +
+                " --pin main/if_cond=maybe 2>/dev/null")
+                .exit_code,
+            2);
+  EXPECT_EQ(run(condlint_cmd() + " export " + shell_quote(xml) + " --to tflite -o " + shell_quote(out) + " 2>/dev/null")
+                .exit_code,
+            2);
+  EXPECT_EQ(run(condlint_cmd() + " export " + shell_quote(xml) + " 2>/dev/null").exit_code, 2);  // no -o
   // Help teaches; the top-level help lists the command.
   r = run(condlint_cmd() + " export --help");
   EXPECT_EQ(r.exit_code, 0);
@@ -435,9 +435,9 @@ TEST(ExportCli, DiffOfAnUnexportableIrIsAUsageErrorNamingTheOp) {
   using condlint::test::condlint_cmd;
   using condlint::test::run;
   TmpDir tmp("diffbad");
-  write(tmp.dir / "bad.xml", if_model("Erf"));
-  const auto r =
-      run(condlint_cmd() + " diff " + q((tmp.dir / "bad.xml").string()) + " --runtime ref --runtime ref --random 1");
+  write_file(tmp.dir / "bad.xml", export_if_ir("Erf"));
+  const auto r = run(condlint_cmd() + " diff " + shell_quote((tmp.dir / "bad.xml").string()) +
+                     " --runtime ref --runtime ref --random 1");
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("Erf"), std::string::npos) << r.out;
 }
@@ -447,7 +447,7 @@ TEST(ExportCli, DiffOfAnIrModelUsesItsIfPaths) {
   using condlint::test::condlint_cmd;
   using condlint::test::run;
   const std::string xml = (source_dir() / "corpus/ir/exec/if_in_loop/if_in_loop.xml").string();
-  const auto r = run(condlint_cmd() + " diff " + q(xml) + " --runtime ref --runtime ref");
+  const auto r = run(condlint_cmd() + " diff " + shell_quote(xml) + " --runtime ref --runtime ref");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("main/loop/body/step_if=else"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0 diverge, 0 failed"), std::string::npos) << r.out;
@@ -465,8 +465,8 @@ TEST(ExportDiff, IrCorpusAgreesWithOnnxRuntime) {
   int agree_models = 0, runs = 0;
   const auto models = ir_models(source_dir() / "corpus/ir/exec");
   for (const auto& xml : models) {
-    const auto r =
-        run(condlint_cmd() + " diff " + q(xml.string()) + " --runtime ref --runtime onnxruntime --format json");
+    const auto r = run(condlint_cmd() + " diff " + shell_quote(xml.string()) +
+                       " --runtime ref --runtime onnxruntime --format json");
     EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;
     if (r.exit_code == 0) ++agree_models;
     const auto pos = r.out.rfind("\"agree\": ");
@@ -488,10 +488,10 @@ TEST(ExportIr, OnnxCheckerAcceptsTheExports) {
     std::string bytes;
     ASSERT_TRUE(ex.model.SerializeToString(&bytes));
     const fs::path p = tmp.dir / (xml.stem().string() + ".onnx");
-    write(p, bytes);
+    write_file(p, bytes);
     const auto r = run(
         "/usr/bin/python3 -c 'import onnx,sys; onnx.checker.check_model(onnx.load(sys.argv[1]), full_check=True)' " +
-        q(p.string()) + " 2>&1");
+        shell_quote(p.string()) + " 2>&1");
     EXPECT_EQ(r.exit_code, 0) << xml << ": " << r.out;
   }
 }
@@ -525,7 +525,7 @@ TEST(ExportShared, OpenVinoIrCorpusCounts) {
   int agree = 0, runs = 0;
   for (const auto& xml : models) {
     if (!xport::export_ir(xml, {}).ok()) continue;
-    const auto r = condlint::test::run(condlint::test::condlint_cmd() + " diff " + q(xml.string()) +
+    const auto r = condlint::test::run(condlint::test::condlint_cmd() + " diff " + shell_quote(xml.string()) +
                                        " --runtime ref --runtime onnxruntime --random 3 --seed 1 --format json");
     EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;
     agree += r.exit_code == 0;

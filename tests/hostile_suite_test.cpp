@@ -19,13 +19,6 @@ using condlint::test::run;
 using condlint::test::shell_quote;
 using condlint::test::slurp;
 
-fs::path fresh(const std::string& tag) {
-  const fs::path d = condlint::test::temp_dir(tag);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
-
 // Every path under `dir` (links not followed), relative to it.
 std::set<std::string> listing(const fs::path& dir) {
   std::set<std::string> out;
@@ -37,7 +30,7 @@ std::set<std::string> listing(const fs::path& dir) {
 }
 
 TEST(HostileSuite, SymbolicLinkLoopsNeitherHangNorRepeat) {
-  const fs::path d = fresh("hostile-links");
+  const fs::path d = condlint::test::fresh_dir("hostile-links");
   fs::create_directories(d / "models" / "sub");
   fs::copy_file(condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx", d / "models" / "sub" / "m.onnx");
   fs::create_directory_symlink("..", d / "models" / "sub" / "up");  // a directory loop
@@ -57,7 +50,7 @@ TEST(HostileSuite, SymbolicLinkLoopsNeitherHangNorRepeat) {
 // A FIFO, a device or a socket named as a model is an I/O error said at once, never a wait for a writer; in a
 // tree it is not a model at all.
 TEST(HostileSuite, AFifoNamedAsAModelIsAnErrorNotAWait) {
-  const fs::path d = fresh("hostile-fifo");
+  const fs::path d = condlint::test::fresh_dir("hostile-fifo");
   fs::create_directories(d / "models");
   const fs::path fifo = d / "models" / "model.xml";
   ASSERT_EQ(run("mkfifo " + shell_quote(fifo.string())).exit_code, 0);
@@ -74,7 +67,7 @@ TEST(HostileSuite, AFifoNamedAsAModelIsAnErrorNotAWait) {
 }
 
 TEST(HostileSuite, XIncludeIsNotFollowed) {
-  const fs::path d = fresh("hostile-xinclude");
+  const fs::path d = condlint::test::fresh_dir("hostile-xinclude");
   const fs::path secret = d / "outside" / "secret.txt";
   fs::create_directories(secret.parent_path());
   std::ofstream(secret) << "TOP-SECRET-CONTENT\n";
@@ -95,7 +88,7 @@ TEST(HostileSuite, XIncludeIsNotFollowed) {
 }
 
 TEST(HostileSuite, ShellMetacharactersInPathsReachCmdRuntimesQuoted) {
-  const fs::path d = fresh("hostile-shell");
+  const fs::path d = condlint::test::fresh_dir("hostile-shell");
   // Directory and file names a shell would act on if they were pasted into the command unquoted.
   const fs::path dir = d / "a;touch INJECTED_1;b $(touch INJECTED_2) `touch INJECTED_3` 'q\"";
   fs::create_directories(dir);
@@ -116,12 +109,12 @@ TEST(HostileSuite, ShellMetacharactersInPathsReachCmdRuntimesQuoted) {
 }
 
 TEST(HostileSuite, NoCommandWritesNextToItsInput) {
-  const fs::path d = fresh("hostile-nowrite");
+  const fs::path d = condlint::test::fresh_dir("hostile-nowrite");
   fs::copy(condlint::test::source_dir() / "corpus/ir/exec/if_in_loop", d / "ir", fs::copy_options::recursive);
   fs::create_directories(d / "onnx");
   fs::copy_file(condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx", d / "onnx" / "m.onnx");
   const auto before = listing(d);
-  const fs::path out = fresh("hostile-nowrite-out");
+  const fs::path out = condlint::test::fresh_dir("hostile-nowrite-out");
   const std::string ir = shell_quote((d / "ir" / "if_in_loop.xml").string());
   const std::string onnx = shell_quote((d / "onnx" / "m.onnx").string());
   const std::string o = shell_quote(out.string());

@@ -51,7 +51,7 @@ struct Reports {
 };
 
 // Lints the tree (one share when `shard` is given), writing SARIF and JSON in one run.
-Reports lint(const std::string& args, const std::string& shard, const std::string& tag) {
+Reports lint_shares(const std::string& args, const std::string& shard, const std::string& tag) {
   const fs::path sarif = tree().dir / (tag + ".sarif"), json = tree().dir / (tag + ".json");
   const auto r =
       run(condlint_cmd() + " -q lint " + args + (shard.empty() ? "" : " --shard " + shard) + " --format json -o " +
@@ -60,12 +60,12 @@ Reports lint(const std::string& args, const std::string& shard, const std::strin
 }
 
 void expect_merge_gives_unsharded(const std::string& args, const std::string& what) {
-  const Reports whole = lint(args, "", "whole");
+  const Reports whole = lint_shares(args, "", "whole");
   ASSERT_NE(whole.exit_code, -1);
   for (int n : {1, 3, 7}) {
     std::string sarifs, jsons;
     for (int k = 1; k <= n; ++k) {
-      const Reports share = lint(args, std::to_string(k) + "/" + std::to_string(n), "share" + std::to_string(k));
+      const Reports share = lint_shares(args, std::to_string(k) + "/" + std::to_string(n), "share" + std::to_string(k));
       // Listed from the last share to the first: the order given does not matter.
       sarifs = " " + shell_quote(share.sarif) + sarifs;
       jsons = " " + shell_quote(share.json) + jsons;
@@ -91,7 +91,7 @@ TEST(Merge, SharesGiveTheUnshardedReportByteForByte) {
 
 TEST(Merge, TheBaselineStatesSurviveTheMerge) {
   const std::string args = shell_quote(tree().root.string()) + " --baseline " + shell_quote(tree().baseline.string());
-  const Reports whole = lint(args, "", "whole-baseline");
+  const Reports whole = lint_shares(args, "", "whole-baseline");
   const std::string s = slurp(whole.sarif);
   EXPECT_NE(s.find("\"baselineState\": \"absent\""), std::string::npos);
   EXPECT_NE(s.find("\"baselineState\": \"unchanged\""), std::string::npos);
@@ -108,7 +108,7 @@ Shares three_shares(const std::string& extra = "", const std::string& tag = "s")
   Shares s;
   for (int k = 1; k <= 3; ++k) {
     const Reports r =
-        lint(shell_quote(tree().root.string()) + extra, std::to_string(k) + "/3", tag + std::to_string(k));
+        lint_shares(shell_quote(tree().root.string()) + extra, std::to_string(k) + "/3", tag + std::to_string(k));
     s.sarif.push_back(r.sarif);
     s.json.push_back(r.json);
   }
@@ -143,7 +143,7 @@ TEST(Merge, AMissingRepeatedCutOrForeignShareIsAnError) {
   const Shares other = three_shares(" --disable C0", "o");
   expect_error(merge({s.sarif[0], other.sarif[1], s.sarif[2]}), "different runs");
 
-  const Reports whole = lint(shell_quote(tree().root.string()), "", "plain");
+  const Reports whole = lint_shares(shell_quote(tree().root.string()), "", "plain");
   expect_error(merge({whole.sarif}), "not the report of a share");
   expect_error(merge({"/no/such/report.sarif"}), "cannot read");
 }

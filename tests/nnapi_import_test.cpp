@@ -16,15 +16,10 @@ namespace {
 
 const fs::path kFixtures = source_dir() / "tests/fixtures/nnapi_testmodel";
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::vector<ImportedModel> convert(const std::string& file) {
   std::vector<ImportedModel> out;
   std::string err;
-  EXPECT_TRUE(convert_nnapi_testmodels(read(kFixtures / file), out, err)) << err;
+  EXPECT_TRUE(convert_nnapi_testmodels(slurp(kFixtures / file), out, err)) << err;
   return out;
 }
 
@@ -83,7 +78,7 @@ TEST(NnapiImport, BadInputIsAnErrorNotACrash) {
   std::string err;
   EXPECT_FALSE(convert_nnapi_testmodels("int main() { return 0; }", out, err));
   EXPECT_NE(err.find("registration"), std::string::npos);
-  std::string src = read(kFixtures / "if_add_or_sub.example.cpp");
+  std::string src = slurp(kFixtures / "if_add_or_sub.example.cpp");
   // A registered name that would leave the output directory.
   std::string evil = src;
   evil.replace(evil.find("\"if_add_or_sub_true\""), 20, "\"../../escape\"");

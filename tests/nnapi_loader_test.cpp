@@ -15,11 +15,6 @@ using namespace condlint::test;
 
 namespace {
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 std::vector<Finding> lint_text(const std::string& name, const std::string& text,
                                const std::string& target = "runtime") {
   const std::string p = write_temp(name, text);
@@ -35,10 +30,10 @@ bool has(const std::vector<Finding>& fs, const std::string& rule) {
   return std::any_of(fs.begin(), fs.end(), [&](const Finding& f) { return f.rule == rule; });
 }
 
-const std::string kValid = read(source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
+const std::string kValidJson = slurp(source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
 
 TEST(NnapiLoader, BuildsGraphsNodesAndTheIfView) {
-  auto m = load_nnapi("x.nnapi.json", kValid);
+  auto m = load_nnapi("x.nnapi.json", kValidJson);
   ASSERT_TRUE(m && m->nnapi && m->nnapi->structurally_valid);
   ASSERT_EQ(m->graphs.size(), 3u);
   EXPECT_EQ(m->graphs[0].role, "main");
@@ -66,7 +61,7 @@ TEST(NnapiLoader, BuildsGraphsNodesAndTheIfView) {
 
 TEST(NnapiLoader, ValueShorthandIsPackedBehindOperandValues) {
   // The worked example of docs/nnapi-json.md: 8 bytes already there, then 10.0 and 0 at 8 and 12.
-  auto m = load_nnapi("x.nnapi.json", kValid);
+  auto m = load_nnapi("x.nnapi.json", kValidJson);
   ASSERT_TRUE(m && m->nnapi);
   const auto& d = *m->nnapi;
   ASSERT_EQ(d.operand_values.size(), 16u);
@@ -122,7 +117,7 @@ TEST(NnapiLoader, Float16OverflowIsAFinding) {
 }
 
 TEST(NnapiLoader, EnumNumbersAndNamesMeanTheSame) {
-  std::string numeric = kValid;
+  std::string numeric = kValidJson;
   // CONSTANT_POOL and CONSTANT_REFERENCE are both lifetime 4; names and numbers mix.
   auto m = load_nnapi("x.nnapi.json", numeric);
   ASSERT_TRUE(m);
@@ -153,8 +148,8 @@ TEST(NnapiLoader, DeepNestingIsReportedNotRecursedInto) {
 
 TEST(NnapiLoader, HostileBytesNeverCrash) {
   // Truncations of a valid document and a few corruptions: every one loads into a model.
-  for (size_t n = 0; n < kValid.size(); n += 7) {
-    auto m = load_nnapi("t.nnapi.json", kValid.substr(0, n));
+  for (size_t n = 0; n < kValidJson.size(); n += 7) {
+    auto m = load_nnapi("t.nnapi.json", kValidJson.substr(0, n));
     ASSERT_TRUE(m);
   }
   for (const char* s :
@@ -166,7 +161,7 @@ TEST(NnapiLoader, HostileBytesNeverCrash) {
 }
 
 TEST(NnapiLoader, SchemaViolationsHavePointers) {
-  std::string doc = kValid;
+  std::string doc = kValidJson;
   doc.replace(doc.find("\"lifetime\": \"SUBGRAPH_OUTPUT\"}\n    ]"), 10, "\"lifeTime\"");
   const auto fs = lint_text("typo.nnapi.json", doc);
   ASSERT_TRUE(has(fs, "NN002"));
@@ -183,7 +178,7 @@ TEST(NnapiLoader, BlobFileOutsideTheDirectoryIsNeverOpened) {
   std::error_code ec;
   fs::create_symlink(dir / "secret.bin", dir / "models" / "link.bin", ec);
   auto with_file = [&](const std::string& f) {
-    std::string doc = kValid;
+    std::string doc = kValidJson;
     doc.replace(doc.find("{\"base64\": \"AAAgQQAAAAA=\"}"), std::strlen("{\"base64\": \"AAAgQQAAAAA=\"}"),
                 "{\"file\": \"" + f + "\"}");
     const fs::path p = dir / "models" / "m.nnapi.json";
@@ -207,7 +202,7 @@ TEST(NnapiLoader, BlobFileOutsideTheDirectoryIsNeverOpened) {
 TEST(NnapiLoader, SharedAndSelfReferencedSubgraphsStayATree) {
   // Both IF branches name referenced/0, which also names itself: one Graph per subgraph, parents
   // never loop, and the cycle is NN016's.
-  std::string doc = read(source_dir() / "corpus/nnapi/invalid/NN016_self_reference.nnapi.json");
+  std::string doc = slurp(source_dir() / "corpus/nnapi/invalid/NN016_self_reference.nnapi.json");
   doc.replace(doc.find("\"location\": {\"offset\": 1}"), std::strlen("\"location\": {\"offset\": 1}"),
               "\"location\": {\"offset\": 0}");
   auto m = load_nnapi("x.nnapi.json", doc);
@@ -222,7 +217,7 @@ TEST(NnapiLoader, SharedAndSelfReferencedSubgraphsStayATree) {
 }
 
 TEST(NnapiRules, UnknownSizeIsANoteForTheRuntimeAndAnErrorForHal) {
-  const std::string doc = read(source_dir() / "corpus/nnapi/valid/while_unknown_dimension.nnapi.json");
+  const std::string doc = slurp(source_dir() / "corpus/nnapi/valid/while_unknown_dimension.nnapi.json");
   for (const char* target : {"runtime", "hal"}) {
     const auto fs = lint_text("u.nnapi.json", doc, target);
     ASSERT_EQ(fs.size(), 1u) << target;
@@ -234,7 +229,7 @@ TEST(NnapiRules, UnknownSizeIsANoteForTheRuntimeAndAnErrorForHal) {
 TEST(NnapiRules, CycleAmongGraphsMainCannotReachIsFound) {
   // referenced/2 -> referenced/3 -> referenced/2; main never reaches them (HIDL's walk from main
   // would miss this, Android 13 starts from every referenced graph).
-  std::string doc = read(source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
+  std::string doc = slurp(source_dir() / "corpus/nnapi/valid/if_add_or_sub.nnapi.json");
   const std::string g = R"({"operands": [{"type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": %}},
       {"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},
       {"type": "TENSOR_FLOAT32", "dimensions": [1], "lifetime": "SUBGRAPH_OUTPUT"}],
@@ -281,7 +276,7 @@ namespace {
 
 // The IF's condition as the view traces it: a subgraph input read directly, or GREATER of an input and a constant.
 TEST(NnapiLoader, TheConditionIsTraced) {
-  auto direct = load_nnapi("x.nnapi.json", kValid);
+  auto direct = load_nnapi("x.nnapi.json", kValidJson);
   ASSERT_TRUE(direct && direct->conditionals.size() == 1u);
   const ConditionProvenance& d = direct->conditionals[0].provenance;
   EXPECT_TRUE(d.traced);
@@ -290,7 +285,7 @@ TEST(NnapiLoader, TheConditionIsTraced) {
   EXPECT_FALSE(d.on_shapes);
   EXPECT_EQ(d.tested, std::vector<std::string>{"cond"});
 
-  std::string computed = kValid;
+  std::string computed = kValidJson;
   const std::string cond_operand =
       R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},)";
   ASSERT_NE(computed.find(cond_operand), std::string::npos);
@@ -345,7 +340,7 @@ namespace {
 // An IF whose condition operand is a boolean copied into the model is decided: its other branch is dead (C012), and
 // the executor does not pin it.
 TEST(NnapiLoader, AConstantConditionIsDecided) {
-  std::string constant = kValid;
+  std::string constant = kValidJson;
   const std::string cond_operand =
       R"({"name": "cond", "type": "TENSOR_BOOL8", "dimensions": [1], "lifetime": "SUBGRAPH_INPUT"},)";
   ASSERT_NE(constant.find(cond_operand), std::string::npos);

@@ -21,18 +21,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::set<std::string> rules_of(const std::vector<Finding>& f) {
-  std::set<std::string> s;
-  for (const auto& x : f) s.insert(x.rule);
-  return s;
-}
-
-std::string dump(const std::vector<Finding>& f) {
-  std::string s;
-  for (size_t i = 0; i < f.size() && i < 10; ++i) s += f[i].rule + " " + f[i].message + "\n";
-  return s;
-}
-
 // Adds an If's then_branch or else_branch graph attribute to `node`; returns the branch graph.
 onnx::GraphProto* branch(onnx::NodeProto* node, const char* name) {
   auto* a = node->add_attribute();
@@ -111,7 +99,7 @@ TEST(OnnxLoader, ThousandNestedIfsLoadWithOnlyTheStockDepthWarning) {
   EXPECT_EQ(m->graphs.size(), 1u + 2 * 1000u);
   EXPECT_EQ(m->onnx->max_depth, 1000);
   const auto f = run_rules(*m, RuleSelection{});
-  EXPECT_EQ(rules_of(f), std::set<std::string>{"ONNX002"}) << dump(f);
+  EXPECT_EQ(rules_of(f), std::set<std::string>{"ONNX002"}) << dump_findings(f);
   const auto& inner = m->conditionals.back();
   const std::string path = m->path_of(inner.graph, inner.node);
   EXPECT_EQ(path.rfind("main/If_0/then/If_1/then/If_2/", 0), 0u) << path.substr(0, 80);
@@ -197,7 +185,7 @@ TEST(OnnxLoader, LogicalPathsNameGraphIfBranchAndNode) {
   auto m = load_onnx("chain.onnx", gen::flat_if_chain_onnx(5));
   ASSERT_TRUE(m);
   const auto f = run_rules(*m, RuleSelection{});
-  EXPECT_TRUE(f.empty()) << dump(f);
+  EXPECT_TRUE(f.empty()) << dump_findings(f);
   ASSERT_EQ(m->conditionals.size(), 5u);
   const auto& c = m->conditionals[3];
   const int then_graph = c.branch[0].graph;
@@ -228,7 +216,7 @@ TEST(OnnxLoader, SiblingBranchNamesAreNotVisible) {
   gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
   auto model = load_onnx("sibling.onnx", m.SerializeAsString());
   const auto f = run_rules(*model, RuleSelection{});
-  ASSERT_EQ(rules_of(f), std::set<std::string>{"ONNX009"}) << dump(f);
+  ASSERT_EQ(rules_of(f), std::set<std::string>{"ONNX009"}) << dump_findings(f);
   EXPECT_EQ(f[0].loc.node, "main/If_0/else/Abs_e");
 }
 
@@ -274,12 +262,12 @@ TEST(OnnxLoader, ExternalDataThatLeavesTheDirectoryIsNeverOpened) {
     std::ofstream(p, std::ios::binary) << m.SerializeAsString();
     return p;
   };
-  EXPECT_TRUE(lint(model_with("inside.bin")).empty());
-  EXPECT_EQ(rules_of(lint(model_with("link.bin"))), std::set<std::string>{"ONNX014"});
-  EXPECT_EQ(rules_of(lint(model_with("../outside.bin"))), std::set<std::string>{"ONNX014"});
-  EXPECT_EQ(rules_of(lint(model_with("sub/../../outside.bin"))), std::set<std::string>{"ONNX014"});
-  EXPECT_EQ(rules_of(lint(model_with((dir / "outside.bin").string()))), std::set<std::string>{"ONNX014"});
-  EXPECT_EQ(rules_of(lint(model_with("missing.bin"))), std::set<std::string>{"ONNX015"});
+  EXPECT_TRUE(lint_file(model_with("inside.bin")).empty());
+  EXPECT_EQ(rules_of(lint_file(model_with("link.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint_file(model_with("../outside.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint_file(model_with("sub/../../outside.bin"))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint_file(model_with((dir / "outside.bin").string()))), std::set<std::string>{"ONNX014"});
+  EXPECT_EQ(rules_of(lint_file(model_with("missing.bin"))), std::set<std::string>{"ONNX015"});
   fs::remove_all(dir, ec);
 }
 
@@ -329,7 +317,7 @@ TEST(OnnxLoader, InferenceOfOnePatternIsSharedButEachNodeKeepsItsOwnResult) {
   std::sort(at.begin(), at.end());
   EXPECT_EQ(at, (std::vector<std::string>{"ONNX007 main/If_0/then/T_b", "ONNX007 main/If_0/then/T_c",
                                           "ONNX008 main/If_0/then/T_bad1", "ONNX008 main/If_0/then/T_bad2"}))
-      << dump(f);
+      << dump_findings(f);
 }
 
 TEST(OnnxUtil, TypeStringsAreOnnxsOwn) {
@@ -383,7 +371,7 @@ TEST(OnnxLoader, ShortConstantDataIsReportedNotRead) {
   std::set<std::string> errors;
   for (const auto& x : f)
     if (x.level == Level::Error) errors.insert(x.rule);
-  EXPECT_EQ(errors, std::set<std::string>{"ONNX018"}) << dump(f);
+  EXPECT_EQ(errors, std::set<std::string>{"ONNX018"}) << dump_findings(f);
 }
 
 // Each way a stored tensor can fail to hold its dims, as the loader measures it and ONNX018 says it.
@@ -524,11 +512,11 @@ size_t count_rule(const std::vector<Finding>& f, const std::string& rule, const 
 // no C012 of its own; the same If where it can run gets its C011.
 TEST(OnnxLoader, NothingIsSaidOfIfsInABranchThatNeverRuns) {
   const auto dead = run_rules(*load_onnx("dead.onnx", outer_with_inner_in_else(true)), RuleSelection{});
-  EXPECT_EQ(count_rule(dead, "C012", "If 'outer'"), 1u) << dump(dead);
-  EXPECT_EQ(count_rule(dead, "C011", "'inner'"), 0u) << dump(dead);
+  EXPECT_EQ(count_rule(dead, "C012", "If 'outer'"), 1u) << dump_findings(dead);
+  EXPECT_EQ(count_rule(dead, "C011", "'inner'"), 0u) << dump_findings(dead);
   const auto live = run_rules(*load_onnx("live.onnx", outer_with_inner_in_else(false)), RuleSelection{});
-  EXPECT_EQ(count_rule(live, "C012", ""), 0u) << dump(live);
-  EXPECT_EQ(count_rule(live, "C011", "'inner'"), 1u) << dump(live);
+  EXPECT_EQ(count_rule(live, "C012", ""), 0u) << dump_findings(live);
+  EXPECT_EQ(count_rule(live, "C011", "'inner'"), 1u) << dump_findings(live);
 }
 
 namespace {
@@ -587,11 +575,11 @@ std::string conv_channel_guard(int channels) {
 // Runtime do not know the channels there either), so nothing fails in it.
 TEST(OnnxLoader, AConvsChannelsComeFromItsWeights) {
   const auto one = run_rules(*load_onnx("one.onnx", conv_channel_guard(1)), RuleSelection{});
-  EXPECT_EQ(count_rule(one, "C012", "the else branch of If 'squeeze_guard' never runs"), 1u) << dump(one);
+  EXPECT_EQ(count_rule(one, "C012", "the else branch of If 'squeeze_guard' never runs"), 1u) << dump_findings(one);
   const auto two = run_rules(*load_onnx("two.onnx", conv_channel_guard(2)), RuleSelection{});
-  EXPECT_EQ(count_rule(two, "C012", "the then branch of If 'squeeze_guard' never runs"), 1u) << dump(two);
+  EXPECT_EQ(count_rule(two, "C012", "the then branch of If 'squeeze_guard' never runs"), 1u) << dump_findings(two);
   EXPECT_TRUE(std::none_of(two.begin(), two.end(), [](const Finding& f) { return f.level != Level::Note; }))
-      << dump(two);
+      << dump_findings(two);
 }
 
 namespace {

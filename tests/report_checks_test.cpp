@@ -18,12 +18,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string q(const std::string& s) { return "'" + s + "'"; }
-
-CmdResult cl(const std::string& args) {
-  return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args);
-}
-
 // Rows of the per-branch tables (class "check") and of the list of every run (class "run-check").
 int branch_rows(const std::string& html, const std::string& verdict, const std::string& branch) {
   return count(html,
@@ -79,7 +73,8 @@ TEST(HtmlChecks, LintExecShowsPerBranchExecutorTables) {
   hostile_exec_case("golden_mismatch", dir);
   hostile_exec_case("branch_failed", dir);
   const std::string out = (temp_dir() / "lint-exec.html").string();
-  const auto r = run(condlint_cmd() + " lint --exec --format html -o " + q(out) + " " + q(dir.string()));
+  const auto r =
+      run(condlint_cmd() + " lint --exec --format html -o " + shell_quote(out) + " " + shell_quote(dir.string()));
   EXPECT_EQ(r.exit_code, 1);
   const std::string html = slurp(out);
   // golden_mismatch: the data takes then and misses its golden output; else (pinned) has no golden data.
@@ -105,7 +100,7 @@ TEST(HtmlChecks, LintExecShowsPerBranchExecutorTables) {
   EXPECT_EQ(count(html, "exec-only"), 0);
   // Without --exec: no tables; JSON and text outputs are the same as before.
   const std::string plain = (temp_dir() / "lint-plain.html").string();
-  run(condlint_cmd() + " lint --format html -o " + q(plain) + " " + q(dir.string()));
+  run(condlint_cmd() + " lint --format html -o " + shell_quote(plain) + " " + shell_quote(dir.string()));
   EXPECT_EQ(count(slurp(plain), "<div class=\"branch-checks\""), 0);
   if (browser().empty()) GTEST_SKIP() << "rendering skipped: no chromium-headless-shell or chromium (Debian packages)";
   const std::string dom = dump_dom(out);
@@ -142,11 +137,11 @@ std::map<std::string, int> expected_run_rows(const json& j) {
 
 TEST(HtmlChecks, RunReportHasPerBranchTables) {
   const std::string model = "corpus/ir/exec/nested_if/nested_if.xml";
-  const json j = json::parse(cl("run --format json " + model).out);
+  const json j = json::parse(condlint_in_checkout("run --format json " + model).out);
   const auto want = expected_run_rows(j);
   ASSERT_GT(want.at("all/pass"), 0);
   const std::string out = (temp_dir() / "run.html").string();
-  const auto r = cl("run --format html -o " + q(out) + " " + model);
+  const auto r = condlint_in_checkout("run --format html -o " + shell_quote(out) + " " + model);
   EXPECT_EQ(r.exit_code, 0);
   const std::string html = slurp(out);
   EXPECT_NE(html.find("<h1>condlint run report</h1>"), std::string::npos);
@@ -165,7 +160,7 @@ TEST(HtmlChecks, RunReportHasPerBranchTables) {
   // --html next to the text report, on a failing model with a hostile If name.
   const fs::path xml = hostile_exec_case("golden_mismatch", temp_dir() / "run-hostile");
   const std::string out2 = (temp_dir() / "run-hostile.html").string();
-  const auto r2 = run(condlint_cmd() + " run --html " + q(out2) + " " + q(xml.string()));
+  const auto r2 = run(condlint_cmd() + " run --html " + shell_quote(out2) + " " + shell_quote(xml.string()));
   EXPECT_EQ(r2.exit_code, 1);
   EXPECT_NE(r2.out.find("summary: 1 passed, 1 failed"), std::string::npos) << r2.out;  // text unchanged on stdout
   const std::string html2 = slurp(out2);
@@ -215,10 +210,11 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
 
   // ref against itself: everything agrees.
   const std::string same = (temp_dir() / "diff-same.html").string();
-  const auto r = run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime ref --format html -o " + q(same));
+  const auto r = run(condlint_cmd() + " diff " + shell_quote(model) + " --runtime ref --runtime ref --format html -o " +
+                     shell_quote(same));
   EXPECT_EQ(r.exit_code, 0);
-  const json jsame =
-      json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime ref --format json").out);
+  const json jsame = json::parse(
+      run(condlint_cmd() + " diff " + shell_quote(model) + " --runtime ref --runtime ref --format json").out);
   const auto want_same = expected_diff_rows(jsame);
   const std::string html = slurp(same);
   EXPECT_NE(html.find("<h1>condlint diff report</h1>"), std::string::npos);
@@ -239,8 +235,8 @@ TEST(HtmlChecks, DiffReportHasPerBranchTablesAndBothRuntimeNames) {
                               " --condlint " + condlint::test::condlint_binary() +
                               " --when else {model} {inputs} {outputs}";
   const std::string bad = (temp_dir() / "diff-perturbed.html").string();
-  const auto j = json::parse(run(condlint_cmd() + " diff " + q(model) + " --runtime ref --runtime " + q(perturb) +
-                                 " --format json --html " + q(bad) + " 2>/dev/null")
+  const auto j = json::parse(run(condlint_cmd() + " diff " + shell_quote(model) + " --runtime ref --runtime " +
+                                 shell_quote(perturb) + " --format json --html " + shell_quote(bad) + " 2>/dev/null")
                                  .out);
   const auto want = expected_diff_rows(j);
   ASSERT_GT(want.at("all/fail"), 0);
@@ -313,14 +309,14 @@ struct ColumnCase {
 
 ColumnCase columns_of(const std::string& model, const std::string& sarif_out) {
   ColumnCase c;
-  const json lint = json::parse(run(condlint_cmd() + " lint --format json " + q(model)).out);
+  const json lint = json::parse(run(condlint_cmd() + " lint --format json " + shell_quote(model)).out);
   const auto& f = lint["files"][0]["findings"];
   EXPECT_EQ(f.size(), 1u) << lint.dump();
   if (f.empty()) return c;
   c.rule = f[0]["rule"];
   c.line = f[0]["location"]["line"];
   c.byte_col = f[0]["location"]["column"];
-  run(condlint_cmd() + " lint --sarif " + q(sarif_out) + " " + q(model) + " >/dev/null");
+  run(condlint_cmd() + " lint --sarif " + shell_quote(sarif_out) + " " + shell_quote(model) + " >/dev/null");
   const json doc = json::parse(slurp(sarif_out));
   EXPECT_EQ(doc["runs"][0]["columnKind"], "unicodeCodePoints");
   const auto& region = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
@@ -335,7 +331,8 @@ std::string validate(const std::string& file) {
   if (!fs::exists(tool)) return "SKIP";
   const std::string out = file + ".validation.sarif";
   fs::remove(out);
-  run(q(tool.string()) + " validate " + q(file) + " --rule-kind \"Sarif;Gh\" -o " + q(out) + " >/dev/null 2>&1");
+  run(shell_quote(tool.string()) + " validate " + shell_quote(file) + " --rule-kind \"Sarif;Gh\" -o " +
+      shell_quote(out) + " >/dev/null 2>&1");
   if (!fs::exists(out)) return "no validator output";
   std::string problems;
   const json doc = json::parse(slurp(out));  // kept: the loop walks into it
@@ -444,7 +441,8 @@ TEST(SarifColumns, ComputedWhereTheModelIsJudgedAndKeptInTheCache) {
   const std::string cache = (dir / "cache").string();
   for (const char* pass : {"cold", "warm"}) {
     const std::string out = (dir / (std::string(pass) + ".sarif")).string();
-    run(condlint_cmd() + " lint --cache " + q(cache) + " --sarif " + q(out) + " " + q(ir) + " >/dev/null");
+    run(condlint_cmd() + " lint --cache " + shell_quote(cache) + " --sarif " + shell_quote(out) + " " +
+        shell_quote(ir) + " >/dev/null");
     EXPECT_EQ(slurp(out), slurp((dir / "plain.sarif").string())) << pass;
   }
 }

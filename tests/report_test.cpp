@@ -21,13 +21,8 @@ namespace {
 const std::string kC006 = "corpus/ir/invalid/C006_branch_types.xml";
 const std::string kWarn = "corpus/ir/invalid/IR011_unmapped_result.xml";
 
-std::string q(const std::string& s) { return "\"" + s + "\""; }
-std::string in_source_quoted(const std::string& rel) { return q((source_dir() / rel).string()); }
+std::string in_source_quoted(const std::string& rel) { return shell_quote((source_dir() / rel).string()); }
 // Runs condlint in the source directory, so artifact URIs are relative to it.
-CmdResult cl(const std::string& args) {
-  return run("cd " + q(source_dir().string()) + " && " + condlint_cmd() + " " + args);
-}
-
 fs::path multitool() {
   return source_dir() / "tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool";
 }
@@ -36,8 +31,8 @@ fs::path multitool() {
 std::string validate_sarif(const std::string& file) {
   const std::string out = file + ".validation.sarif";
   fs::remove(out);
-  const auto r = run(q(multitool().string()) + " validate " + q(file) + " --rule-kind \"Sarif;Gh\" -o " + q(out) +
-                     " >/dev/null 2>&1");
+  const auto r = run(shell_quote(multitool().string()) + " validate " + shell_quote(file) +
+                     " --rule-kind \"Sarif;Gh\" -o " + shell_quote(out) + " >/dev/null 2>&1");
   if (!fs::exists(out)) return "the validator wrote no output (exit " + std::to_string(r.exit_code) + ")";
   const json doc = json::parse(slurp(out));
   std::string problems;
@@ -71,7 +66,7 @@ std::string hostile_model() {
 // ---------------- SARIF ----------------
 
 TEST(Sarif, DriverListsEveryRuleWithHelpFromItsPage) {
-  const auto r = cl("lint --format sarif " + kC006);
+  const auto r = condlint_in_checkout("lint --format sarif " + kC006);
   ASSERT_EQ(r.exit_code, 1);
   const json doc = json::parse(r.out);
   EXPECT_EQ(doc["version"], "2.1.0");
@@ -97,7 +92,7 @@ TEST(Sarif, DriverListsEveryRuleWithHelpFromItsPage) {
 }
 
 TEST(Sarif, ResultsHaveRelativeUrisRegionsFingerprintsAndInvocation) {
-  const auto r = cl("lint --format sarif --automation-id ci/nightly/ " + kC006);
+  const auto r = condlint_in_checkout("lint --format sarif --automation-id ci/nightly/ " + kC006);
   const json doc = json::parse(r.out);
   const auto& run_ = doc["runs"][0];
   ASSERT_EQ(run_["results"].size(), 1u);
@@ -118,13 +113,15 @@ TEST(Sarif, ResultsHaveRelativeUrisRegionsFingerprintsAndInvocation) {
   EXPECT_EQ(run_["artifacts"][0]["mimeType"], "application/xml");
   EXPECT_EQ(run_["artifacts"][0]["location"]["uri"], kC006);
   // Stable across runs, and independent of the message.
-  EXPECT_EQ(json::parse(cl("lint --format sarif " + kC006).out)["runs"][0]["results"][0]["partialFingerprints"],
-            res["partialFingerprints"]);
+  EXPECT_EQ(
+      json::parse(
+          condlint_in_checkout("lint --format sarif " + kC006).out)["runs"][0]["results"][0]["partialFingerprints"],
+      res["partialFingerprints"]);
 }
 
 TEST(Sarif, SarifFileNextToAnotherFormat) {
   const std::string out = temp_dir().string() + "/side.sarif";
-  const auto r = cl("lint --sarif " + q(out) + " " + kC006);
+  const auto r = condlint_in_checkout("lint --sarif " + shell_quote(out) + " " + kC006);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.out.find("[C006]"), std::string::npos);  // text on stdout
   EXPECT_EQ(json::parse(slurp(out))["runs"][0]["results"].size(), 1u);
@@ -166,10 +163,10 @@ TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
   const std::string cfg = dir + "/validate.yaml";
   std::ofstream(cfg) << "rules:\n  C011: warning\nsuppress:\n  - rule: C003\n    justification: tracked elsewhere\n";
   const std::string base = dir + "/base.sarif";
-  std::ofstream(base) << cl("lint --format sarif corpus/ir/invalid/C002_cond_f32.xml").out;
+  std::ofstream(base) << condlint_in_checkout("lint --format sarif corpus/ir/invalid/C002_cond_f32.xml").out;
   const std::string out = dir + "/corpus.sarif";
-  const auto r =
-      cl("lint corpus/ir --config " + q(cfg) + " --baseline " + q(base) + " --sarif " + q(out) + " >/dev/null");
+  const auto r = condlint_in_checkout("lint corpus/ir --config " + shell_quote(cfg) + " --baseline " +
+                                      shell_quote(base) + " --sarif " + shell_quote(out) + " >/dev/null");
   EXPECT_EQ(r.exit_code, 1);
   const json doc = json::parse(slurp(out));
   EXPECT_GT(doc["runs"][0]["results"].size(), 30u);
@@ -187,7 +184,7 @@ TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
 TEST(Html, SelfContainedAndEscaped) {
   const std::string model = hostile_model();
   const std::string out = temp_dir().string() + "/hostile.html";
-  const auto r = run(condlint_cmd() + " lint --html " + q(out) + " " + q(model) + " >/dev/null");
+  const auto r = run(condlint_cmd() + " lint --html " + shell_quote(out) + " " + shell_quote(model) + " >/dev/null");
   EXPECT_EQ(r.exit_code, 1);
   const std::string html = slurp(out);
   EXPECT_EQ(html.find("<img src=x"), std::string::npos);
@@ -203,8 +200,8 @@ TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
   if (browser().empty())
     GTEST_SKIP() << "skipped: no chromium-headless-shell or chromium (Debian packages; scripts/install-deps.sh)";
   const std::string out = temp_dir().string() + "/corpus.html";
-  cl("lint corpus/ir --html " + q(out) + " >/dev/null");
-  const json counts = json::parse(cl("lint corpus/ir --format json").out)["summary"];
+  condlint_in_checkout("lint corpus/ir --html " + shell_quote(out) + " >/dev/null");
+  const json counts = json::parse(condlint_in_checkout("lint corpus/ir --format json").out)["summary"];
   const int total = counts["errors"].get<int>() + counts["warnings"].get<int>() + counts["notes"].get<int>();
   const std::string dom = dump_dom(out);
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos) << "report.js did not run";
@@ -236,7 +233,7 @@ TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
 TEST(Html, HostileNamesDoNotExecuteInTheBrowser) {
   if (browser().empty()) GTEST_SKIP() << "skipped: no chromium-headless-shell or chromium";
   const std::string out = temp_dir().string() + "/hostile2.html";
-  run(condlint_cmd() + " lint --format html -o " + q(out) + " " + q(hostile_model()));
+  run(condlint_cmd() + " lint --format html -o " + shell_quote(out) + " " + shell_quote(hostile_model()));
   const std::string dom = dump_dom(out);
   ASSERT_NE(dom.find("data-ready=\"1\""), std::string::npos);
   EXPECT_EQ(dom.find("data-pwned"), dom.find("data-pwned','1')"));  // only as escaped text
@@ -253,7 +250,7 @@ TEST(Config, LevelsIgnoresAndOverridesInSarif) {
   std::ofstream(dir + "/.condlint.yaml")
       << "# found from the model's directory upwards\nrules:\n  C006: warning\n"
          "ignore:\n  - \"models/skip.xml\"\ntolerances:\n  run: {atol: 1e-5, rtol: 1e-3}\n";
-  const auto r = run(condlint_cmd() + " lint --format sarif " + q(dir + "/models"));
+  const auto r = run(condlint_cmd() + " lint --format sarif " + shell_quote(dir + "/models"));
   EXPECT_EQ(r.exit_code, 0);  // C006 is a warning now
   const json doc = json::parse(r.out);
   const auto& run_ = doc["runs"][0];
@@ -265,8 +262,10 @@ TEST(Config, LevelsIgnoresAndOverridesInSarif) {
   EXPECT_EQ(ov[0]["configuration"]["level"], "warning");
   // Off in the config: the rule does not run.
   std::ofstream(dir + "/off.yaml") << "rules:\n  C0: off\n";
-  EXPECT_EQ(
-      run(condlint_cmd() + " lint --config " + q(dir + "/off.yaml") + " " + q(dir + "/models/sub/a.xml")).exit_code, 0);
+  EXPECT_EQ(run(condlint_cmd() + " lint --config " + shell_quote(dir + "/off.yaml") + " " +
+                shell_quote(dir + "/models/sub/a.xml"))
+                .exit_code,
+            0);
 }
 
 TEST(Config, BadConfigNamesTheLineAndExitsTwo) {
@@ -281,8 +280,8 @@ TEST(Config, BadConfigNamesTheLineAndExitsTwo) {
       {"colour: red\n", ":1:"}};
   for (const auto& [text, where] : cases) {
     std::ofstream(dir + "/bad.yaml") << text;
-    const auto r =
-        run(condlint_cmd() + " lint --config " + q(dir + "/bad.yaml") + " " + in_source_quoted(kC006) + " 2>&1");
+    const auto r = run(condlint_cmd() + " lint --config " + shell_quote(dir + "/bad.yaml") + " " +
+                       in_source_quoted(kC006) + " 2>&1");
     EXPECT_EQ(r.exit_code, 2) << text;
     EXPECT_NE(r.out.find("bad.yaml" + where), std::string::npos) << text << "\n" << r.out;
   }
@@ -318,11 +317,11 @@ std::string with_comment(const std::string& name, const std::string& before, con
 TEST(Suppressions, CommentBeforeOrInsideTheLayerSuppressesButStaysInSarif) {
   for (const auto& path : {with_comment("before.xml", "<!-- condlint-disable C006 -->\n        ", ""),
                            with_comment("inside.xml", "", "<!-- condlint-disable C007,C006 -->")}) {
-    const auto text = run(condlint_cmd() + " lint " + q(path));
+    const auto text = run(condlint_cmd() + " lint " + shell_quote(path));
     EXPECT_EQ(text.exit_code, 0) << path;
     EXPECT_EQ(text.out.find("[C006]"), std::string::npos);
     EXPECT_NE(text.out.find("0 errors, 0 warnings, 0 notes (1 suppressed)"), std::string::npos) << text.out;
-    const json doc = json::parse(run(condlint_cmd() + " lint --format sarif " + q(path)).out);
+    const json doc = json::parse(run(condlint_cmd() + " lint --format sarif " + shell_quote(path)).out);
     const auto& res = doc["runs"][0]["results"];
     ASSERT_EQ(res.size(), 1u);
     EXPECT_EQ(res[0]["ruleId"], "C006");
@@ -331,9 +330,11 @@ TEST(Suppressions, CommentBeforeOrInsideTheLayerSuppressesButStaysInSarif) {
   }
   // Another rule's ID does not suppress; nor does a comment elsewhere.
   EXPECT_EQ(
-      run(condlint_cmd() + " lint " + q(with_comment("other.xml", "<!-- condlint-disable C007 -->", ""))).exit_code, 1);
+      run(condlint_cmd() + " lint " + shell_quote(with_comment("other.xml", "<!-- condlint-disable C007 -->", "")))
+          .exit_code,
+      1);
   EXPECT_EQ(run(condlint_cmd() + " lint " +
-                q(with_comment(
+                shell_quote(with_comment(
                     "far.xml",
                     "<!-- condlint-disable C006 --><!-- x --><layer id=\"99\" type=\"Foo\" version=\"opset1\"/>", "")))
                 .exit_code,
@@ -345,7 +346,7 @@ TEST(Suppressions, ConfigEntryIsExternal) {
   fs::create_directories(dir);
   std::ofstream(dir + "/c.yaml")
       << "suppress:\n  - rule: C006\n    node: \"main/if\"\n    justification: known, tracked\n";
-  const auto r = cl("lint --format sarif --config " + q(dir + "/c.yaml") + " " + kC006);
+  const auto r = condlint_in_checkout("lint --format sarif --config " + shell_quote(dir + "/c.yaml") + " " + kC006);
   EXPECT_EQ(r.exit_code, 0);
   const auto res = json::parse(r.out)["runs"][0]["results"][0];
   EXPECT_EQ(res["suppressions"][0]["kind"], "external");
@@ -358,9 +359,10 @@ TEST(Baseline, NewUnchangedAbsentAndFailOnCountsOnlyNew) {
   const std::string dir = temp_dir().string() + "/base";
   fs::create_directories(dir);
   const std::string base = dir + "/old.sarif";
-  std::ofstream(base) << cl("lint --format sarif " + kC006 + " corpus/ir/invalid/C002_cond_f32.xml").out;
+  std::ofstream(base)
+      << condlint_in_checkout("lint --format sarif " + kC006 + " corpus/ir/invalid/C002_cond_f32.xml").out;
   // Same findings minus C002's file: C006 unchanged, C002 absent; nothing new -> exit 0.
-  auto r = cl("lint --format sarif --baseline " + q(base) + " " + kC006);
+  auto r = condlint_in_checkout("lint --format sarif --baseline " + shell_quote(base) + " " + kC006);
   EXPECT_EQ(r.exit_code, 0);
   json res = json::parse(r.out)["runs"][0]["results"];
   ASSERT_EQ(res.size(), 2u);
@@ -368,28 +370,29 @@ TEST(Baseline, NewUnchangedAbsentAndFailOnCountsOnlyNew) {
   EXPECT_EQ(res[1]["baselineState"], "absent");
   EXPECT_EQ(res[1]["ruleId"], "C002");
   // A file that was not in the baseline: its results are new -> exit 1.
-  r = cl("lint --format sarif --baseline " + q(base) + " corpus/ir/invalid/C005_output_count.xml");
+  r = condlint_in_checkout("lint --format sarif --baseline " + shell_quote(base) +
+                           " corpus/ir/invalid/C005_output_count.xml");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(json::parse(r.out)["runs"][0]["results"][0]["baselineState"], "new");
-  EXPECT_EQ(cl("lint --baseline /nonexistent.sarif " + kC006 + " 2>/dev/null").exit_code, 2);
+  EXPECT_EQ(condlint_in_checkout("lint --baseline /nonexistent.sarif " + kC006 + " 2>/dev/null").exit_code, 2);
 }
 
 TEST(MaxWarnings, ExitOneAboveTheLimit) {
-  EXPECT_EQ(cl("lint " + kWarn).exit_code, 0);
-  EXPECT_EQ(cl("lint --max-warnings 0 " + kWarn + " 2>/dev/null").exit_code, 1);
-  EXPECT_EQ(cl("lint --max-warnings 1 " + kWarn).exit_code, 0);
+  EXPECT_EQ(condlint_in_checkout("lint " + kWarn).exit_code, 0);
+  EXPECT_EQ(condlint_in_checkout("lint --max-warnings 0 " + kWarn + " 2>/dev/null").exit_code, 1);
+  EXPECT_EQ(condlint_in_checkout("lint --max-warnings 1 " + kWarn).exit_code, 0);
 }
 
 TEST(Jobs, ParallelOutputIsIdenticalToSerial) {
-  const auto one = cl("lint corpus/ir --format json -j 1");
-  const auto two = cl("lint corpus/ir --format json -j 2");
-  const auto many = cl("lint corpus/ir --format sarif -j 8");
-  const auto serial_sarif = cl("lint corpus/ir --format sarif -j 1");
+  const auto one = condlint_in_checkout("lint corpus/ir --format json -j 1");
+  const auto two = condlint_in_checkout("lint corpus/ir --format json -j 2");
+  const auto many = condlint_in_checkout("lint corpus/ir --format sarif -j 8");
+  const auto serial_sarif = condlint_in_checkout("lint corpus/ir --format sarif -j 1");
   EXPECT_EQ(one.exit_code, two.exit_code);
   EXPECT_EQ(one.out, two.out);
   EXPECT_EQ(many.out, serial_sarif.out);
   // Not a terminal: no progress bar on stderr.
-  EXPECT_EQ(cl("lint corpus/ir -j 2 2>&1 >/dev/null").out, "");
+  EXPECT_EQ(condlint_in_checkout("lint corpus/ir -j 2 2>&1 >/dev/null").out, "");
 }
 
 }  // namespace
@@ -402,20 +405,20 @@ TEST(Config, TolerancesApplyToRunAndDiff) {
   fs::create_directories(dir);
   // golden_mismatch: the then branch computes 0 where the golden data says 0.25.
   fs::copy(source_dir() / "corpus/ir/exec-cases/golden_mismatch", dir + "/m", fs::copy_options::recursive);
-  const std::string model = q(dir + "/m/golden_mismatch.xml");
+  const std::string model = shell_quote(dir + "/m/golden_mismatch.xml");
   EXPECT_EQ(run(condlint_cmd() + " run " + model).exit_code, 1);  // no configuration yet: a mismatch
   std::ofstream(dir + "/.condlint.yaml") << "tolerances:\n  run: {atol: 0.5}\n  diff: {atol: 0, rtol: 0}\n";
   EXPECT_EQ(run(condlint_cmd() + " run " + model).exit_code, 0) << "the configuration's atol 0.5 covers 0.25";
   EXPECT_EQ(run(condlint_cmd() + " run --atol 0.1 " + model).exit_code, 1) << "--atol wins over the configuration";
   std::ofstream(dir + "/other.yaml") << "tolerances:\n  run: {atol: 0.01}\n";
-  EXPECT_EQ(run(condlint_cmd() + " run --config " + q(dir + "/other.yaml") + " " + model).exit_code, 1);
+  EXPECT_EQ(run(condlint_cmd() + " run --config " + shell_quote(dir + "/other.yaml") + " " + model).exit_code, 1);
   std::ofstream(dir + "/bad.yaml") << "tolerances:\n  run: {atol: 0.5, colour: red}\n";
-  const auto bad = run(condlint_cmd() + " run --config " + q(dir + "/bad.yaml") + " " + model + " 2>&1");
+  const auto bad = run(condlint_cmd() + " run --config " + shell_quote(dir + "/bad.yaml") + " " + model + " 2>&1");
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_NE(bad.out.find("bad.yaml:2"), std::string::npos) << bad.out;
   // diff reads the same file: ref against itself agrees whatever the tolerance; a broken file stops it.
   EXPECT_EQ(run(condlint_cmd() + " diff " + model + " --runtime ref --runtime ref").exit_code, 0);
-  EXPECT_EQ(run(condlint_cmd() + " diff --config " + q(dir + "/bad.yaml") + " " + model +
+  EXPECT_EQ(run(condlint_cmd() + " diff --config " + shell_quote(dir + "/bad.yaml") + " " + model +
                 " --runtime ref --runtime ref 2>/dev/null")
                 .exit_code,
             2);

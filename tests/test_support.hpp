@@ -99,7 +99,7 @@ inline CmdResult run(const std::string& cmd) {
 
 inline std::string condlint_cmd() { return std::string("\"") + condlint_binary() + "\""; }
 
-inline std::vector<Finding> lint(const std::string& path) {
+inline std::vector<Finding> lint_file(const std::string& path) {
   LoadResult lr = load_file(path);
   if (!lr.model) return {};
   return run_rules(*lr.model, RuleSelection{});
@@ -151,6 +151,35 @@ inline int count(const std::string& s, const std::string& needle) {
   for (size_t p = s.find(needle); p != std::string::npos; p = s.find(needle, p + 1)) ++n;
   return n;
 }
+
+// Writes `bytes` to `p`, creating its directory.
+inline void write_file(const std::filesystem::path& p, const std::string& bytes) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << bytes;
+}
+
+// temp_dir(tag), emptied.
+inline std::filesystem::path fresh_dir(const std::string& tag) {
+  const std::filesystem::path d = temp_dir(tag);
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+// The first findings, one per line ("RULE message"), for failure messages.
+inline std::string dump_findings(const std::vector<Finding>& f, size_t limit = 12) {
+  std::string s;
+  for (size_t i = 0; i < f.size() && i < limit; ++i) s += f[i].rule + " " + f[i].message + "\n";
+  return s;
+}
+
+// Runs condlint with `args` (a shell fragment) in the checkout, so that paths like corpus/... resolve.
+inline CmdResult condlint_in_checkout(const std::string& args) {
+  return run("cd " + shell_quote(source_dir().string()) + " && " + condlint_cmd() + " " + args);
+}
+
+// Debian's libonnx-testdata: one directory per ONNX node test.
+inline const std::filesystem::path kOnnxNodeTestDir = "/usr/share/libonnx-testdata/data/node";
 
 inline std::string write_temp(const std::string& name, const std::string& content) {
   auto dir = temp_dir("test");
