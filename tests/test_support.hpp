@@ -182,10 +182,8 @@ inline CmdResult condlint_in_checkout(const std::string& args) {
 inline const std::filesystem::path kOnnxNodeTestDir = "/usr/share/libonnx-testdata/data/node";
 
 inline std::string write_temp(const std::string& name, const std::string& content) {
-  auto dir = temp_dir("test");
-  auto p = dir / name;
-  std::filesystem::create_directories(p.parent_path());
-  std::ofstream(p, std::ios::binary) << content;
+  const auto p = temp_dir("test") / name;
+  write_file(p, content);
   return p.string();
 }
 

@@ -1731,8 +1731,9 @@ void OnnxBuilder::start_model() {
 std::unique_ptr<Model> OnnxBuilder::build() {
   start_model();
   dir_ = fs::path(path_).parent_path();
-  // The parsed messages take about nine times their bytes, weights once (bench/README.md). Parsed as the walk goes
-  // (below), only the weights are parsed up front.
+  // The parsed messages take about nine times their bytes, weights once (bench/README.md). Unless the executor keeps
+  // them, the main graph's nodes are parsed as the walk reaches them (below) and only the weights up front (bytes
+  // that cannot be split are then parsed whole, with less pre-faulted than they touch: slower, never wrong).
   const size_t weights = weight_bytes(bytes_);
   const MemoryHint parse_hint(keep_proto_ ? (bytes_.size() - weights) * 9 + weights : weights);
   // The parsed messages are freed as the walk goes (unless the executor keeps them): kept apart from what lives on.

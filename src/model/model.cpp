@@ -26,17 +26,16 @@ const std::string* Attributes::find(std::string_view name) const {
 }
 
 void Attributes::set(std::string name, std::string value) {
+  auto& v = items_.vec();
   // Layers list their attributes mostly in order, so the search usually ends at the back.
-  auto it = !items_.empty() && items_.back().first < name
-                ? items_.end()
-                : std::lower_bound(items_.begin(), items_.end(), name,
+  auto it = !v.empty() && v.back().first < name
+                ? v.end()
+                : std::lower_bound(v.begin(), v.end(), name,
                                    [](const Entry& e, const std::string& n) { return e.first < n; });
-  if (it != items_.end() && it->first == name) {
+  if (it != v.end() && it->first == name) {
     it->second = std::move(value);
   } else {
-    const auto at = it - items_.begin();
-    auto& v = items_.vec();
-    v.emplace(v.begin() + at, std::move(name), std::move(value));
+    v.emplace(it, std::move(name), std::move(value));
   }
 }
 
