@@ -191,9 +191,9 @@ TEST(Cache, NotUsedForHtmlAndAnUnusableDirectoryIsAnError) {
 TEST(Cache, TheHashDependsOnEveryByteAndNotOnHowItIsFed) {
   std::string data(1000, '\0');
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7);
-  const std::string whole = condlint::lint::hash_bytes(data);
+  const std::string whole = condlint::io::hash_bytes(data);
   for (size_t cut : {0, 1, 15, 16, 17, 999}) {
-    condlint::lint::Hasher h;
+    condlint::io::Hasher h;
     h.update(std::string_view(data).substr(0, cut));
     h.update(std::string_view(data).substr(cut));
     EXPECT_EQ(h.hex(), whole) << cut;
@@ -201,10 +201,10 @@ TEST(Cache, TheHashDependsOnEveryByteAndNotOnHowItIsFed) {
   for (size_t i : {0, 15, 16, 500, 999}) {
     std::string d = data;
     d[i] ^= 1;
-    EXPECT_NE(condlint::lint::hash_bytes(d), whole) << i;
+    EXPECT_NE(condlint::io::hash_bytes(d), whole) << i;
   }
-  EXPECT_NE(condlint::lint::hash_bytes(data.substr(0, 999)), whole);
-  EXPECT_NE(condlint::lint::hash_bytes(""), condlint::lint::hash_bytes(std::string(1, '\0')));
+  EXPECT_NE(condlint::io::hash_bytes(data.substr(0, 999)), whole);
+  EXPECT_NE(condlint::io::hash_bytes(""), condlint::io::hash_bytes(std::string(1, '\0')));
   EXPECT_EQ(whole.size(), 32u);
 }
 

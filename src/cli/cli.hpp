@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "exec/random_inputs.hpp"
+#include "io/output.hpp"
 
 namespace condlint::cli {
 
@@ -42,11 +43,18 @@ Command add_export_command(CLI::App& app, const Globals& g);
 
 // ---- Shared by the commands (common.cpp) ----
 
-// Writes a side report (--sarif FILE, --html FILE); false, after saying why, when the file cannot be written.
+// Writes a report whole to `path` (standard output when it is empty) through io::write_output: to a temporary
+// renamed into place, every write error checked. False, after saying why, when it could not be written: exit 2.
 bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer);
-// The main report's stream: the -o file (opened into `file`), or standard output when `path` is empty; null,
-// after saying why, when the file cannot be opened.
-std::ostream* open_output(const std::string& path, std::ofstream& file);
+// The files `run`, `diff` and `export` read for `models`: each model, an IR model's .bin, the golden data beside it
+// (test_data_set_*) and under `data_dirs`, and the configuration that applies (`config`, else the one found).
+io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<std::string>& data_dirs,
+                            const std::string& config);
+// --save DIR of `run` and `diff`: false, after saying why, when DIR already holds golden data (test_data_set_*)
+// and `overwrite` (--save-overwrite) is not given: recorded outputs never replace committed ones unasked.
+bool save_dir_allowed(const std::string& dir, bool overwrite);
+// False, after saying why, when an output would be written onto one of the inputs or two outputs are one file.
+bool outputs_allowed(const std::vector<io::OutputTarget>& outputs, const io::InputFiles& inputs);
 // "NODE=true|false" -> node, value; false when it is not that.
 bool parse_pin(const std::string& p, std::string& node, bool& value);
 // The configuration's tolerances (tolerances: run: / diff:) where --atol / --rtol are not given: from --config

@@ -5,6 +5,8 @@
 #include <iostream>
 
 #include "cli/cli.hpp"
+#include "io/output.hpp"
+#include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "model/types.hpp"
 #include "report/terminal.hpp"
@@ -12,25 +14,48 @@
 namespace condlint::cli {
 
 bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) {
-    std::cerr << "condlint: cannot write the " << what << " report to " << term_safe(path) << "\n";
-    return false;
-  }
-  writer(f);
-  f.flush();
-  if (!f) std::cerr << "condlint: cannot write the " << what << " report to " << term_safe(path) << "\n";
-  return static_cast<bool>(f);
+  const std::string err = io::write_output(path, what, writer);
+  if (!err.empty()) std::cerr << "condlint: " << term_safe(err) << "\n";
+  return err.empty();
 }
 
-std::ostream* open_output(const std::string& path, std::ofstream& file) {
-  if (path.empty()) return &std::cout;
-  file.open(path, std::ios::binary);
-  if (!file) {
-    std::cerr << "condlint: cannot write " << term_safe(path) << "\n";
-    return nullptr;
+io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<std::string>& data_dirs,
+                            const std::string& config) {
+  namespace fs = std::filesystem;
+  io::InputFiles in;
+  auto add_tree = [&](const fs::path& dir) {
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (std::error_code e2; it->is_regular_file(e2)) in.add(it->path().string(), "golden data");
+  };
+  for (const auto& m : models) {
+    in.add(m, "the model");
+    if (fs::path(m).extension() == ".xml")
+      in.add(fs::path(m).replace_extension(".bin").string(), "the model's weights");
+    for (const auto& d : lint::golden_data_dependencies(m)) in.add(d, "golden data");
+    in.add(config.empty() ? find_config(m) : config, "the configuration");
   }
-  return &file;
+  for (const auto& d : data_dirs) add_tree(d);
+  return in;
+}
+
+bool save_dir_allowed(const std::string& dir, bool overwrite) {
+  if (dir.empty() || overwrite) return true;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().filename().string().rfind("test_data_set_", 0) == 0) {
+      std::cerr << "condlint: refusing to save into " << term_safe(dir) << ": it already holds golden data ("
+                << term_safe(it->path().filename().string())
+                << "); --save-overwrite replaces it, or give an empty directory\n";
+      return false;
+    }
+  return true;
+}
+
+bool outputs_allowed(const std::vector<io::OutputTarget>& outputs, const io::InputFiles& inputs) {
+  const std::string err = io::check_outputs(outputs, inputs);
+  if (!err.empty()) std::cerr << "condlint: " << term_safe(err) << "\n";
+  return err.empty();
 }
 
 bool parse_pin(const std::string& p, std::string& node, bool& value) {

@@ -29,6 +29,7 @@ struct DiffCmdOptions {
   std::string output;
   std::string work_dir;
   std::string save;
+  bool save_overwrite = false;
   int64_t timeout_ms = 0;
   std::string html_file;  // --html FILE
 };
@@ -61,6 +62,10 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   if (!o.models.empty() && !tolerances_from_config(o.config, o.models.front(), true, cfg.atol, cfg.rtol))
     return kExitError;
   cfg.both_branches = o.branches == "both";
+  if (!save_dir_allowed(o.save, o.save_overwrite) ||
+      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}},
+                       model_inputs(o.models, o.data, o.config)))
+    return kExitError;
   cfg.save_dir = o.save;
   if (!o.work_dir.empty()) {
     cfg.work_dir = o.work_dir;
@@ -82,20 +87,19 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   }
   std::vector<std::filesystem::path> models(o.models.begin(), o.models.end());
   const diff::DiffResult r = diff::run_diff(models, rts, cfg);
-  std::ofstream file;
-  std::ostream* os = open_output(o.output, file);
-  if (!os) return kExitError;
   const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
-  if (o.format == "json") write_diff_json(*os, r);
-  else if (o.format == "html") write_diff_html(*os, r, diff_code);
-  else write_diff_text(*os, r);
-  os->flush();
+  if (!write_report(o.output, "the report", [&](std::ostream& os) {
+        if (o.format == "json") write_diff_json(os, r);
+        else if (o.format == "html") write_diff_html(os, r, diff_code);
+        else write_diff_text(os, r);
+      }))
+    return kExitError;
   if (!o.html_file.empty() &&
-      !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
     return kExitError;
   if (r.usage_error()) {
     for (const auto& m : r.models)
-      if (!m.error.empty() && (os != &std::cout || o.format == "json"))
+      if (!m.error.empty() && (!o.output.empty() || o.format == "json"))
         std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
     return kExitError;
   }

@@ -43,6 +43,9 @@ int run_export_cmd(const ExportCmdOptions& o) {
     std::cerr << "condlint: " << term_safe(o.model) << ": no such file\n";
     return kExitError;
   }
+  if (!save_dir_allowed(o.data_out, false) ||
+      !outputs_allowed({{o.output, "the exported model"}}, model_inputs({o.model}, {}, "")))
+    return kExitError;
   const xport::ExportResult r = xport::export_model(o.model, eo);
   if (!r.error.empty()) {
     std::cerr << "condlint: " << term_safe(r.error) << "\n";
@@ -55,9 +58,7 @@ int run_export_cmd(const ExportCmdOptions& o) {
     if (!r.model.SerializeToString(&bytes)) {
       io_error = "cannot serialize the exported model (over 2 GiB?)";
     } else {
-      std::ofstream f(o.output, std::ios::binary);
-      f << bytes;
-      if (!f) io_error = "cannot write " + o.output;
+      io_error = io::write_file(o.output, "the exported model", [&](std::ostream& f) { f << bytes; });
     }
     if (io_error.empty() && !o.data_out.empty()) io_error = xport::write_data_sets(o.model, r, o.data_out, &data_sets);
   }
@@ -95,6 +96,8 @@ int run_export_cmd(const ExportCmdOptions& o) {
     std::cerr << "condlint: " << term_safe(io_error) << "\n";
     return kExitError;
   }
+  // What was printed above reached standard output (a full disk or a closed pipe is exit 2).
+  if (!write_report("", "the summary", [](std::ostream&) {})) return kExitError;
   return r.ok() ? kExitClean : kExitFindings;
 }
 

@@ -69,20 +69,30 @@ int run_lint(const LintOptions& o, bool quiet) {
     return kExitError;
   }
   const RunResult& result = s.result;
-  std::ofstream file;
-  std::ostream* os = open_output(o.output, file);
-  if (!os) return kExitError;
-  if (o.format == "json") write_json(*os, result);
-  else if (o.format == "sarif") write_sarif(*os, result);
-  else if (o.format == "html") write_html(*os, result);
-  else write_text(*os, result, os == &std::cout && isatty(STDOUT_FILENO));
-  os->flush();
-  if (!o.sarif_file.empty() && !write_report(o.sarif_file, "SARIF", [&](std::ostream& f) { write_sarif(f, result); }))
+  io::InputFiles inputs = s.inputs;
+  if (!o.files_from.empty() && o.files_from != "-") inputs.add(o.files_from, "the file list");
+  if (!outputs_allowed({{o.output, "the report"},
+                        {o.sarif_file, "the SARIF report"},
+                        {o.html_file, "the HTML report"},
+                        {o.dump_types, "the types report"}},
+                       inputs))
     return kExitError;
-  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, result); }))
+  const bool color = o.output.empty() && isatty(STDOUT_FILENO);
+  if (!write_report(o.output, "the report", [&](std::ostream& os) {
+        if (o.format == "json") write_json(os, result);
+        else if (o.format == "sarif") write_sarif(os, result);
+        else if (o.format == "html") write_html(os, result);
+        else write_text(os, result, color);
+      }))
+    return kExitError;
+  if (!o.sarif_file.empty() &&
+      !write_report(o.sarif_file, "the SARIF report", [&](std::ostream& f) { write_sarif(f, result); }))
+    return kExitError;
+  if (!o.html_file.empty() &&
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& f) { write_html(f, result); }))
     return kExitError;
   if (!o.dump_types.empty() &&
-      !write_report(o.dump_types, "types", [&](std::ostream& f) { write_types_json(f, result); }))
+      !write_report(o.dump_types, "the types report", [&](std::ostream& f) { write_types_json(f, result); }))
     return kExitError;
   return s.exit_code;
 }

@@ -48,16 +48,12 @@ int run_merge(const MergeOptions& o) {
     std::cerr << "condlint: --html is written from the shares' JSON reports (lint --shard K/N --format json)\n";
     return kExitError;
   }
-  std::ofstream file;
-  std::ostream* os = open_output(o.output, file);
-  if (!os) return kExitError;
-  *os << m.text;
-  os->flush();
-  if (!*os) {
-    std::cerr << "condlint: cannot write " << term_safe(o.output.empty() ? "standard output" : o.output) << "\n";
-    return kExitError;
-  }
-  if (!o.html_file.empty() && !write_report(o.html_file, "HTML", [&](std::ostream& f) { write_html(f, m.results); }))
+  io::InputFiles inputs;
+  for (const auto& share : o.reports) inputs.add(share, "a share");
+  if (!outputs_allowed({{o.output, "the merged report"}, {o.html_file, "the HTML report"}}, inputs)) return kExitError;
+  if (!write_report(o.output, "the merged report", [&](std::ostream& os) { os << m.text; })) return kExitError;
+  if (!o.html_file.empty() &&
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& f) { write_html(f, m.results); }))
     return kExitError;
   if (!m.io_failure && m.policy.max_warnings >= 0 && m.warnings > static_cast<size_t>(m.policy.max_warnings))
     spdlog::warn("{} warnings, more than --max-warnings {}", m.warnings, m.policy.max_warnings);

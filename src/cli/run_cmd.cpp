@@ -28,6 +28,7 @@ struct RunCmdOptions {
   std::vector<std::string> pins;
   std::optional<double> atol, rtol;
   std::string save;
+  bool save_overwrite = false;
   std::string format = "text";
   std::string output;
   int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
@@ -57,6 +58,10 @@ int run_exec(const RunCmdOptions& o) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
   }
+  if (!save_dir_allowed(o.save, o.save_overwrite) ||
+      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}},
+                       model_inputs({o.model}, o.data, o.config)))
+    return kExitError;
   cfg.save_dir = o.save;
   if (o.max_elements > 0) cfg.limits.max_elements = o.max_elements;
   if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;
@@ -68,19 +73,18 @@ int run_exec(const RunCmdOptions& o) {
   const exec::ModelResult r = nnapi                       ? exec::run_nnapi_model(o.model, cfg)
                               : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
                                                           : exec::run_model(o.model, cfg);
-  std::ofstream file;
-  std::ostream* os = open_output(o.output, file);
-  if (!os) return kExitError;
   const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
-  if (o.format == "json") write_run_json(*os, r);
-  else if (o.format == "html") write_run_html(*os, r, run_code);
-  else write_run_text(*os, r);
-  os->flush();
+  if (!write_report(o.output, "the report", [&](std::ostream& os) {
+        if (o.format == "json") write_run_json(os, r);
+        else if (o.format == "html") write_run_html(os, r, run_code);
+        else write_run_text(os, r);
+      }))
+    return kExitError;
   if (!o.html_file.empty() &&
-      !write_report(o.html_file, "HTML", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
     return kExitError;
   if (!r.error.empty()) {
-    if (os != &std::cout || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
+    if (!o.output.empty() || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
     return kExitError;
   }
   return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
@@ -124,7 +128,10 @@ Command add_run_command(CLI::App& app, const Globals&) {
   run_cmd->add_option("--config", runo.config,
                       "Configuration file whose tolerances: run: applies where --atol/--rtol are not given (default: "
                       ".condlint.yaml in the model's directory or above)");
-  run_cmd->add_option("--save", runo.save, "Record inputs, pins and outputs of every run as golden data under DIR");
+  run_cmd->add_option("--save", runo.save,
+                      "Record inputs, pins and outputs of every run that passed as golden data under DIR\n"
+                      "(refused when DIR already holds test_data_set_* unless --save-overwrite)");
+  run_cmd->add_flag("--save-overwrite", runo.save_overwrite, "Let --save replace golden data already in DIR");
   run_cmd->add_option("--format", runo.format, "Report format")
       ->check(CLI::IsMember({"text", "json", "html"}))
       ->capture_default_str();

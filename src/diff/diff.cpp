@@ -1,4 +1,5 @@
 #include "diff/diff.hpp"
+#include "io/output.hpp"
 
 #include "exec/branch_policy.hpp"
 #include "loaders/loader.hpp"
@@ -79,9 +80,7 @@ fs::path make_work_dir(const DiffConfig& cfg) {
 }
 
 bool write_file(const fs::path& p, const std::string& bytes) {
-  std::ofstream f(p, std::ios::binary);
-  f << bytes;
-  return static_cast<bool>(f);
+  return io::write_file(p.string(), p.filename().string(), [&](std::ostream& f) { f << bytes; }).empty();
 }
 
 struct InputSet {

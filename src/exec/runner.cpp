@@ -13,6 +13,7 @@
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/synthesize.hpp"
+#include "io/output.hpp"
 
 namespace condlint::exec {
 
@@ -126,8 +127,11 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
         if (!derived) state.natural.insert({path, b});
       }
     }
-    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
+    if (!cfg.save_dir.empty() && cr.status == CaseStatus::Passed) {
       cr.saved_to = save(pins, outputs);
+      if (cr.saved_to.empty() && mr.error.empty())  // a write that failed: the command exits 2
+        mr.error = "cannot save the run's data under " + cfg.save_dir.string();
+    }
     mr.cases.push_back(std::move(cr));
   };
   if (state.phase == PinState::kSynthesize) return;  // the driver runs synthesized inputs
@@ -300,8 +304,11 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
         state.natural.insert({path, b});
       }
     }
-    if (!cfg.save_dir.empty() && cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed)
+    if (!cfg.save_dir.empty() && cr.status == CaseStatus::Passed) {
       cr.saved_to = save(set.inputs, outputs);
+      if (cr.saved_to.empty() && mr.error.empty())  // a write that failed: the command exits 2
+        mr.error = "cannot save the run's data under " + cfg.save_dir.string();
+    }
     const bool ran = cr.status != CaseStatus::Unsupported && cr.status != CaseStatus::Failed;
     mr.cases.push_back(std::move(cr));
     if (!ran) continue;
@@ -344,18 +351,14 @@ std::string save_case(const fs::path& dir, int index, const std::vector<Value>& 
   std::error_code ec;
   fs::create_directories(d, ec);
   if (ec) return "";
-  for (size_t k = 0; k < inputs.size(); ++k) {
-    std::ofstream f(d / ("input_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(inputs[k], name_of(false, k));
-  }
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    std::ofstream f(d / ("output_" + std::to_string(k) + ".pb"), std::ios::binary);
-    f << write_pb_value(outputs[k], name_of(true, k));
-  }
-  if (!pins.empty()) {
-    std::ofstream f(d / "pins.json", std::ios::binary);
-    f << pins_json(pins);
-  }
+  auto put = [&](const std::string& name, const std::string& bytes) {
+    return io::write_file((d / name).string(), name, [&](std::ostream& f) { f << bytes; }).empty();
+  };
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (!put("input_" + std::to_string(k) + ".pb", write_pb_value(inputs[k], name_of(false, k)))) return "";
+  for (size_t k = 0; k < outputs.size(); ++k)
+    if (!put("output_" + std::to_string(k) + ".pb", write_pb_value(outputs[k], name_of(true, k)))) return "";
+  if (!pins.empty() && !put("pins.json", pins_json(pins))) return "";
   return d.string();
 }
 

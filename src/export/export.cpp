@@ -1,5 +1,6 @@
 // `condlint export`: dispatch by file name, the ONNX pass-through, and the golden data that goes with an export.
 #include "export/export.hpp"
+#include "io/output.hpp"
 
 #include <fstream>
 
@@ -42,9 +43,7 @@ ExportResult export_onnx(const fs::path& path, const ExportOptions& o) {
 }
 
 bool write_bytes(const fs::path& p, const std::string& bytes) {
-  std::ofstream f(p, std::ios::binary);
-  f << bytes;
-  return static_cast<bool>(f);
+  return io::write_file(p.string(), p.filename().string(), [&](std::ostream& f) { f << bytes; }).empty();
 }
 
 }  // namespace

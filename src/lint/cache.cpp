@@ -9,12 +9,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <chrono>
 #include <thread>
 
+#include "io/output.hpp"
 #include "loaders/loader.hpp"
 
 namespace condlint::lint {
@@ -23,21 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr uint64_t kK1 = 0xa0761d6478bd642full, kK2 = 0xe7037ed1a0b428dbull, kK3 = 0x8ebc6af09c88c6e3ull,
-                   kK4 = 0x589965cc75374cc3ull;
-constexpr const char* kMagic = "condlint-cache 4";
+constexpr const char* kMagic = "condlint-cache 5";
+// A killed run leaves its temporary behind; one untouched this long is no other process's write in progress.
+constexpr int kStaleTemporarySeconds = 3600;
 constexpr const char* kListing = "dir-listing:";
-
-uint64_t mum(uint64_t x, uint64_t y) {
-  const __uint128_t r = static_cast<__uint128_t>(x) * y;
-  return static_cast<uint64_t>(r) ^ static_cast<uint64_t>(r >> 64);
-}
-
-uint64_t load64(const unsigned char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
 
 bool inside(const fs::path& base, const fs::path& p) {
   auto [bi, pi] = std::mismatch(base.begin(), base.end(), p.begin(), p.end());
@@ -180,15 +171,14 @@ bool read_finding(FieldReader& r, Finding& f) {
 enum class EntryRead { kRead, kAbsent, kUnreadable };
 
 // Reads an entry with one open, one fstat and one read (entries are small; an unchanged run reads all of them).
+// Only a regular file with one name is an entry: a symbolic link (not followed), a hard link to a file elsewhere, a
+// FIFO or a device in the directory is refused as damaged.
 EntryRead read_entry(const std::string& path, std::string& text) {
-  // Non-blocking: a FIFO in the directory must not stop the run. Anything but a regular file is no entry.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
   if (fd < 0) return errno == ENOENT ? EntryRead::kAbsent : EntryRead::kUnreadable;
   struct stat st {};
   EntryRead result = EntryRead::kUnreadable;
-  if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-    result = EntryRead::kAbsent;
-  } else if (st.st_size < (int64_t{1} << 30)) {
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1 && st.st_size < (int64_t{1} << 30)) {
     text.resize(static_cast<size_t>(st.st_size));
     size_t got = 0;
     while (got < text.size()) {
@@ -202,75 +192,34 @@ EntryRead read_entry(const std::string& path, std::string& text) {
   return result;
 }
 
+// The digest an entry's header holds: of its body together with the format, condlint's version and the context
+// (rules, configuration) it was judged under, so an entry is only ever valid for the key it was stored under.
+std::string entry_digest(std::string_view context, std::string_view body) {
+  Hasher h;
+  for (std::string_view part : {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context, body}) {
+    h.update(part);
+    h.update(std::string_view("\0", 1));
+  }
+  return h.hex();
+}
+
+// Now, read from the coarse clock the kernel stamps file changes with: a file changed after this moment has a
+// change time at or after it (the fine clock may run a tick ahead of those stamps).
+int64_t now_ns() {
+  timespec t{};
+  ::clock_gettime(CLOCK_REALTIME_COARSE, &t);
+  return static_cast<int64_t>(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+
+// True when `path` changed at or after `since_ns` (now_ns's clock). The change time is what tells: no user program
+// can set it back, unlike the modification time. A file that does not exist has not changed.
+bool changed_since(const std::string& path, int64_t since_ns) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return false;
+  return static_cast<int64_t>(st.st_ctim.tv_sec) * 1000000000LL + st.st_ctim.tv_nsec >= since_ns;
+}
+
 }  // namespace
-
-void Hasher::block(const unsigned char* p) {
-  const uint64_t w0 = load64(p), w1 = load64(p + 8);
-  a_ = mum(a_ ^ w0 ^ kK1, w1 ^ kK2) + b_;
-  b_ = mum(b_ ^ w1 ^ kK3, w0 ^ kK4) ^ a_;
-}
-
-void Hasher::update(std::string_view bytes) {
-  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  size_t n = bytes.size();
-  length_ += n;
-  if (tail_size_ > 0) {
-    const size_t take = std::min(n, sizeof tail_ - tail_size_);
-    std::memcpy(tail_ + tail_size_, p, take);
-    tail_size_ += take;
-    p += take;
-    n -= take;
-    if (tail_size_ < sizeof tail_) return;
-    block(tail_);
-    tail_size_ = 0;
-  }
-  for (; n >= 16; p += 16, n -= 16) block(p);
-  std::memcpy(tail_, p, n);
-  tail_size_ = n;
-}
-
-std::string Hasher::hex() const {
-  unsigned char last[16] = {};
-  std::memcpy(last, tail_, tail_size_);
-  uint64_t a = a_, b = b_;
-  a = mum(a ^ load64(last) ^ length_, kK2 ^ 0x9e3779b97f4a7c15ull) + b;
-  b = mum(b ^ load64(last + 8) ^ kK1, a ^ length_ ^ kK3);
-  a = mum(a ^ kK4, b ^ kK1);
-  b = mum(b ^ kK2, a ^ kK3);
-  std::string out(32, '0');  // a then b, 16 lower-case hex digits each
-  for (int i = 15; i >= 0; --i, a >>= 4, b >>= 4) {
-    out[static_cast<size_t>(i)] = "0123456789abcdef"[a & 0xf];
-    out[static_cast<size_t>(16 + i)] = "0123456789abcdef"[b & 0xf];
-  }
-  return out;
-}
-
-std::string hash_bytes(std::string_view bytes) {
-  Hasher h;
-  h.update(bytes);
-  return h.hex();
-}
-
-std::optional<std::string> hash_file(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return std::nullopt;
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) return std::nullopt;
-  Hasher h;
-  std::vector<char> buf(1 << 20);
-  bool ok = true;
-  for (;;) {
-    const size_t n = std::fread(buf.data(), 1, buf.size(), f);
-    h.update(std::string_view(buf.data(), n));
-    if (n < buf.size()) {
-      ok = !std::ferror(f);
-      break;
-    }
-  }
-  std::fclose(f);
-  if (!ok) return std::nullopt;
-  return h.hex();
-}
 
 std::vector<std::string> golden_data_dependencies(const std::string& model_path) {
   const fs::path dir = fs::path(model_path).parent_path().empty() ? fs::path(".") : fs::path(model_path).parent_path();
@@ -301,36 +250,14 @@ std::optional<std::string> ResultCache::dependency_state(const std::string& dep,
   return std::string("unreadable");
 }
 
-bool ResultCache::write_atomically(const std::string& target_path, const std::string& text) const {
-  const fs::path target(target_path);
-  std::error_code ec;
-  // A name no other process or thread uses; the rename makes the file appear whole or not at all.
-  const fs::path temp =
-      target.parent_path() / (".tmp-" + std::to_string(::getpid()) + "-" +
-                              std::to_string(std::hash<std::thread::id>()(std::this_thread::get_id())) + "-" +
-                              std::to_string(temp_counter_++));
-  {
-    std::ofstream out(temp, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) {
-      out.close();
-      fs::remove(temp, ec);
-      return false;
-    }
-  }
-  fs::rename(temp, target, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    return false;
-  }
-  return true;
-}
-
 ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
-  if (ec || !fs::is_directory(dir_, ec)) error_ = "cannot use " + dir_ + " as the cache directory";
+  if (ec || !fs::is_directory(dir_, ec)) {
+    error_ = "cannot use " + dir_ + " as the cache directory";
+    return;
+  }
+  io::sweep_stale_temporaries(dir_, kStaleTemporarySeconds, ".tmp-");  // .tmp-*: what condlint 0.2 named them
 }
 
 std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context, Probe& probe) {
@@ -351,7 +278,7 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
     name.update(part);
     name.update(std::string_view("\0", 1));
   }
-  probe = Probe{name.hex(), model_path, "", "", -1};
+  probe = Probe{name.hex(), model_path, "", "", -1, {}, now_ns()};
   probe.identity = identity_of(model_path, &probe.size);
   const std::string path = dir_ + "/" + probe.entry;
   std::string text;
@@ -370,7 +297,7 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
   if (nl == std::string::npos) return judge(true);
   const std::string header = std::string(kMagic) + " " + CONDLINT_VERSION + " ";
   const std::string_view body = std::string_view(text).substr(nl + 1);
-  if (text.compare(0, nl, header + hash_bytes(body)) != 0) return judge(true);
+  if (text.compare(0, nl, header + entry_digest(context, body)) != 0) return judge(true);
   FieldReader in(body);
   std::string entry, model, stored_identity, stored_content;
   size_t ndeps = 0;
@@ -415,26 +342,26 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
     const auto state = dependency_state(d.path, base);
     if (!state || *state != d.state) return judge(false);
   }
+  for (const Dep& d : deps) probe.dependencies.push_back(d.path);
   ++stats_.reused;
   return r;
 }
 
-void ResultCache::store(Probe& probe, const std::vector<std::string>& dependencies, const CachedResult& r) {
+void ResultCache::store(Probe& probe, std::string_view context, const std::vector<std::string>& dependencies,
+                        const CachedResult& r) {
   if (probe.content.empty()) {
-    const auto content = hash_file(probe.model);
-    if (!content) {
-      ++stats_.not_stored;
-      return;
-    }
-    probe.content = *content;
+    ++stats_.not_stored;
+    return;
   }
   const std::string base = model_dir(probe.model).string();
   std::vector<std::string> deps;  // path, identity, state of each
   for (const auto& d : dependencies) {
+    const bool listing = d.rfind(kListing, 0) == 0;
     // The identity is taken before the bytes are hashed: a change while hashing leaves it stale, never vouching.
-    std::string identity = d.rfind(kListing, 0) == 0 ? "" : identity_of(d);
+    std::string identity = listing ? "" : identity_of(d);
     const auto state = dependency_state(d, base);
-    if (!state) {
+    // A dependency that changed after the judging started may have been judged with other bytes than those hashed.
+    if (!state || (!listing && changed_since(d, probe.started_ns))) {
       ++stats_.not_stored;
       return;
     }
@@ -453,8 +380,13 @@ void ResultCache::store(Probe& probe, const std::vector<std::string>& dependenci
     w.str(s.justification);
   }
   const std::string body = w.take();
-  const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + hash_bytes(body) + "\n" + body;
-  if (!write_atomically((fs::path(dir_) / probe.entry).string(), text)) {
+  const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + entry_digest(context, body) + "\n";
+  // Through a temporary created exclusively and renamed over the entry (a link planted there is replaced, never
+  // followed), so a process sharing DIR never reads half an entry.
+  io::OutputFile out;
+  std::string err;
+  if (!out.open((fs::path(dir_) / probe.entry).string(), err, /*follow_links=*/false) ||
+      !(out.stream() << text << body) || !out.commit(err)) {
     ++stats_.write_errors;
     return;
   }

@@ -3,11 +3,15 @@
 // same effective configuration and rule selection. What decides is content hashes, never times.
 //
 // One entry per model and context: DIR/<32 hex>, named by a hash of the condlint version, the context (rules,
-// configuration) and the model's path. It holds the hash of the model's bytes and of each dependency's, and the
-// findings: a header line (format version, condlint version, digest of the body), then the body (length-prefixed
-// fields, see cache.cpp). An entry that does not parse, whose digest, version, name or path differs, or whose hashes
-// no longer match the files is not used: the model is judged again and the entry replaced. Entries are written to a
-// temporary name and renamed, so a process sharing DIR never reads half an entry.
+// configuration) and the model's path. It holds the hash of the bytes the loader read and judged (never of the file
+// read again afterwards) and of each dependency's, and the findings: a header line (format version, condlint
+// version, a digest of the body together with the version and the context, so an entry is valid only under its own
+// key), then the body (length-prefixed fields, see cache.cpp). An entry that does not parse, whose digest, version,
+// name or path differs, whose hashes no longer match the files, or that is not a regular file with one name (a
+// symbolic or hard link) is not used: the model is judged again and the entry replaced. Nothing is stored when a
+// dependency changed after the judging started. Entries are written through io::OutputFile (an exclusive temporary,
+// renamed over the entry: a link planted there is replaced, never followed), so a process sharing DIR never reads
+// half an entry; temporaries a killed run left are swept after an hour.
 //
 // Hashing a file costs about as much as parsing it, so an entry also records each file's identity (device, inode,
 // size, modification and change times in ns) when it hashed it: a file whose identity is unchanged is not read
@@ -24,27 +28,15 @@
 #include <string_view>
 #include <vector>
 
+#include "io/content_hash.hpp"
 #include "report/report.hpp"
 #include "rules/engine.hpp"
 
 namespace condlint::lint {
 
-// A 128-bit content hash (not cryptographic: it tells changed bytes from unchanged ones).
-class Hasher {
- public:
-  void update(std::string_view bytes);
-  std::string hex() const;  // 32 hex digits
-
- private:
-  uint64_t a_ = 0x243f6a8885a308d3ull, b_ = 0x13198a2e03707344ull, length_ = 0;
-  unsigned char tail_[16] = {};
-  size_t tail_size_ = 0;
-  void block(const unsigned char* p);
-};
-
-std::string hash_bytes(std::string_view bytes);
-// The hash of a regular file's bytes, read in pieces; nullopt when it is not a readable regular file.
-std::optional<std::string> hash_file(const std::string& path);
+using io::hash_bytes;
+using io::hash_file;
+using io::Hasher;
 
 // What is reused: the findings and the suppressed findings of one model (fingerprints and baseline states are
 // computed afresh, as they depend on the working directory and the baseline).
@@ -65,18 +57,23 @@ class ResultCache {
 
   // What find learnt about a model, for store.
   struct Probe {
-    std::string entry;     // the entry's file name
-    std::string model;     // the model's path
-    std::string identity;  // the model's identity now ("" none or too recent)
-    std::string content;   // the hash of its bytes ("" not computed yet)
-    int64_t size = -1;     // its size in bytes when it is a regular file
+    std::string entry;                      // the entry's file name
+    std::string model;                      // the model's path
+    std::string identity;                   // the model's identity now ("" none or too recent)
+    std::string content;                    // the hash of its bytes: for store, of the bytes the loader read ("" none)
+    int64_t size = -1;                      // its size in bytes when it is a regular file
+    std::vector<std::string> dependencies;  // on a hit: the files the entry depends on besides the model
+    int64_t started_ns = 0;                 // when find was called (wall clock): the judging started after it
   };
   // The result stored for this model and context when its entry is intact and the model and every dependency
   // still have the bytes they had.
   std::optional<CachedResult> find(const std::string& model_path, std::string_view context, Probe& probe);
-  // Stores a result with the files it depends on besides the model. Not stored when a dependency resolves outside
-  // the model's directory (its bytes are not read), the model cannot be read, or DIR cannot be written.
-  void store(Probe& probe, const std::vector<std::string>& dependencies, const CachedResult& r);
+  // Stores a result with the files it depends on besides the model, under probe.content: the hash of the bytes the
+  // loader read (load_file's content_hash). Not stored when there is none, a dependency resolves outside the model's
+  // directory (its bytes are not read) or changed after the judging started (what was judged is then not what
+  // would be vouched for), or DIR cannot be written.
+  void store(Probe& probe, std::string_view context, const std::vector<std::string>& dependencies,
+             const CachedResult& r);
 
   struct Stats {
     std::atomic<size_t> reused{0}, judged{0}, rejected{0}, stored{0}, not_stored{0}, write_errors{0};
@@ -86,11 +83,8 @@ class ResultCache {
  private:
   std::optional<CachedResult> find_entry(const std::string& model_path, std::string_view context, Probe& probe);
   std::optional<std::string> dependency_state(const std::string& dep, const std::string& base) const;
-  // Writes `text` to `target` through a temporary name in the same directory; false when it cannot.
-  bool write_atomically(const std::string& target, const std::string& text) const;
   std::string dir_, error_;
   Stats stats_;
-  mutable std::atomic<uint64_t> temp_counter_{0};
 };
 
 }  // namespace condlint::lint

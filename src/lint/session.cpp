@@ -193,6 +193,7 @@ class Session {
     log_cache_figures();
     if (!mark_baseline()) return fail(error_);
     SessionResult r;
+    record_inputs(r.inputs);
     r.exit_code = exit_status();
     result_.run.exit_code = r.exit_code;
     result_.run.execution_successful = r.exit_code != 2;
@@ -343,12 +344,15 @@ class Session {
       if (!ec) fr.size = static_cast<int64_t>(size);
     }
     if (hit) {
+      read_[i] = std::move(probe.dependencies);
       fr.findings = std::move(hit->findings);
       fr.suppressed = std::move(hit->suppressed);
       compute_fingerprints(fr);
       return;
     }
-    LoadResult lr = load_file(path, o_.exec);
+    // The cache vouches for the bytes the loader read, whatever happens to the file while they are judged.
+    probe.content.clear();
+    LoadResult lr = load_file(path, o_.exec, cache_ ? &probe.content : nullptr);
     if (!lr.model) {
       fr.io_error = lr.io_error;
       failed_[i] = 1;
@@ -376,12 +380,11 @@ class Session {
     if (o_.value_types) fr.value_types = collect_value_types(model);
     apply_suppressions(model, file_config_[i], fr);
     compute_code_point_columns(fr);
-    if (cache_) {
-      std::vector<std::string> deps(model.sources.begin(), model.sources.end());
-      if (o_.exec)
-        for (auto& d : golden_data_dependencies(path)) deps.push_back(std::move(d));
-      cache_->store(probe, deps, CachedResult{fr.findings, fr.suppressed});
-    }
+    std::vector<std::string> deps(model.sources.begin(), model.sources.end());
+    if (o_.exec)
+      for (auto& d : golden_data_dependencies(path)) deps.push_back(std::move(d));
+    if (cache_) cache_->store(probe, cache_context_[i], deps, CachedResult{fr.findings, fr.suppressed});
+    read_[i] = std::move(deps);
     if (o_.conditionals) {
       std::vector<Finding> all = fr.findings;
       for (const auto& s : fr.suppressed) all.push_back(s.finding);
@@ -396,6 +399,7 @@ class Session {
     files_.assign(n, FileResult{});
     skipped_.assign(n, 0);
     failed_.assign(n, 0);
+    read_.assign(n, {});
     unsigned jobs = o_.jobs ? o_.jobs : std::max(1u, std::thread::hardware_concurrency());
     jobs = static_cast<unsigned>(std::min<size_t>(jobs, std::max<size_t>(1, n)));
     Progress progress(n, o_.progress && n > 4);
@@ -433,6 +437,17 @@ class Session {
       result_.files.push_back(std::move(files_[i]));
       if (result_.run.shard) result_.run.shard->positions.push_back(inputs_.positions[i]);
     }
+  }
+
+  // Every file the session read, so that no report is written onto one: the models, the files each read (.bin,
+  // external data, Blobs, golden data), the configurations and the baseline.
+  void record_inputs(io::InputFiles& in) const {
+    for (size_t i = 0; i < inputs_.files.size(); ++i) {
+      in.add(inputs_.files[i], "a model");
+      for (const auto& d : read_[i]) in.add(d, "a file the model " + inputs_.files[i] + " reads");
+    }
+    for (const auto& [path, c] : configs_) in.add(path, "a configuration");
+    if (!o_.baseline.empty()) in.add(o_.baseline, "the baseline");
   }
 
   void log_cache_figures() const {
@@ -513,6 +528,7 @@ class Session {
   std::vector<std::string> cache_context_;
   std::vector<FileResult> files_;
   std::vector<char> skipped_, failed_;
+  std::vector<std::vector<std::string>> read_;  // per file: what it read besides itself (dependencies)
   RunResult result_;
   std::string error_;
 };

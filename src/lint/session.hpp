@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "io/output.hpp"
 #include "report/report.hpp"
 
 namespace condlint::lint {
@@ -30,8 +31,9 @@ struct SessionOptions {
 
 struct SessionResult {
   RunResult result;
-  int exit_code = 2;  // 0 clean, 1 findings, 2 an input could not be read (or `error`)
-  std::string error;  // the session could not run (bad configuration or baseline, unusable cache): no report
+  int exit_code = 2;      // 0 clean, 1 findings, 2 an input could not be read (or `error`)
+  std::string error;      // the session could not run (bad configuration or baseline, unusable cache): no report
+  io::InputFiles inputs;  // every file read: no report may be written onto one
 };
 
 SessionResult run_session(const SessionOptions& o);

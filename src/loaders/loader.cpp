@@ -10,6 +10,8 @@
 #include <cstring>
 #include <system_error>
 
+#include "io/content_hash.hpp"
+
 namespace condlint {
 
 namespace fs = std::filesystem;
@@ -255,7 +257,7 @@ std::vector<std::string> read_path_list(std::istream& in) {
   return out;
 }
 
-LoadResult load_file(const std::string& path, bool keep_onnx_proto) {
+LoadResult load_file(const std::string& path, bool keep_onnx_proto, std::string* content_hash) {
   LoadResult r;
   const auto fmt = format_from_name(path);
   if (!fmt) {
@@ -274,6 +276,7 @@ LoadResult load_file(const std::string& path, bool keep_onnx_proto) {
     r.io_error = err;
     return r;
   }
+  if (content_hash) *content_hash = io::hash_bytes(bytes);
   switch (*fmt) {
     case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
     case Format::ONNX: r.model = load_onnx(path, std::move(bytes), keep_onnx_proto); break;

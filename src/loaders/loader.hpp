@@ -24,8 +24,10 @@ struct LoadResult {
 std::optional<Format> format_from_name(const std::filesystem::path& p);
 
 // Loads one file of any supported format. keep_onnx_proto: an ONNX model keeps its parsed protobuf
-// (OnnxData::proto) for the executor, so that `run` and `lint --exec` parse the file once.
-LoadResult load_file(const std::string& path, bool keep_onnx_proto = false);
+// (OnnxData::proto) for the executor, so that `run` and `lint --exec` parse the file once. content_hash, when
+// given, receives the hash (io/content_hash) of the exact bytes read, taken before they are parsed: what a cache
+// entry may vouch for, since the file on disk may change while the model is judged.
+LoadResult load_file(const std::string& path, bool keep_onnx_proto = false, std::string* content_hash = nullptr);
 
 // Format loaders over bytes already read (so tests and fuzzers can feed buffers).
 // Which XML reader the IR loader uses: FlatXml with pugixml for what it declines (the default); pugixml only;
