@@ -90,10 +90,10 @@ def export_frcnn(path, opset):
                       dynamic_axes={"image": {1: "h", 2: "w"}, "boxes": {0: "d"}, "labels": {0: "d"}, "scores": {0: "d"}})
 
 
-for opset in (11, 13, 17):
+for opset in (11, 13, 17, 18):
     save(f"ts_batched_nms_opset{opset}", {"architecture": "torchvision.ops.batched_nms alone (its coordinate trick scripted by torchvision)",
                                            "config": "iou_threshold 0.5"}, opset, export_nms)
-for opset in (11, 17):
+for opset in (11, 17, 18):
     save(f"ts_fasterrcnn_tiny_opset{opset}",
          {"architecture": "torchvision FasterRCNN (traced; its batched_nms scripted by torchvision)",
           "config": "2-conv backbone (8 channels), anchors (16,32)x3 ratios, TwoMLPHead 392->32, 3 classes, 64x64 images, "
