@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Regenerates corpus-modern/: real exports (random weights, nothing downloaded but PyPI packages) and the verdicts
+# of the newest onnx and ONNX Runtime on each. Run once by a developer; the README's commands and CI never run it.
+#
+# Two virtual environments beside this script (gitignored), both from Debian's /usr/bin/python3 (3.11):
+#   .venv     torch 2.15.0 + torchvision 0.29.2 (dynamo exporter), onnxscript 0.7.2, transformers 5.24.0,
+#             onnxruntime-genai 0.18.0 (model builder), and the judges: onnx 1.23.2, onnxruntime 1.32.0.
+#   .venv-ts  torch 2.0.1 + torchvision 0.15.2 + onnx 1.14.1: the TorchScript exporter (dynamo=False). torch 2.15's
+#             TorchScript exporter cannot export torchvision's batched_nms; torchvision 0.14 (Debian's) has no
+#             wheel for Python 3.11 on PyPI, 0.15.2 is the oldest that has.
+# What worked for torch on CPU: the PyPI Linux wheel of torch >= 2.x imports only with its CUDA libraries present
+# (installed with --no-deps, `import torch` fails: "libcublasLt.so.*[0-9] not found"), so it is installed with its
+# nvidia-* dependencies: about 5.4 GB in .venv, 1 minute at 100 MB/s. No GPU is needed or used.
+# Takes about 5 minutes when the environments exist, 10 when they do not.
+#
+# Usage: bash tools/modern_corpus/generate.sh [OUT]     (OUT defaults to corpus-modern/ of this checkout)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${1:-$root/corpus-modern}"
+py=/usr/bin/python3
+
+if ! "$py" -c 'import ensurepip, venv' 2>/dev/null; then
+  apt-get install -y python3-venv
+fi
+if [ ! -x "$here/.venv/bin/python" ]; then
+  "$py" -m venv "$here/.venv"
+  "$here/.venv/bin/pip" install -q torch==2.15.0 torchvision==0.29.2 onnxscript==0.7.2 onnx-ir==1.1.0 \
+    transformers==5.24.0 onnx==1.23.2 onnxruntime==1.32.0 onnxruntime-genai==0.18.0
+fi
+if [ ! -x "$here/.venv-ts/bin/python" ]; then
+  "$py" -m venv "$here/.venv-ts"
+  "$here/.venv-ts/bin/pip" install -q torch==2.0.1 torchvision==0.15.2 'numpy<2' onnx==1.14.1
+fi
+
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+timeout 900 "$here/.venv-ts/bin/python" "$here/export_torchscript.py" "$stage"
+rm -rf "$out/onnx"
+timeout 1800 "$here/.venv/bin/python" "$here/generate.py" "$stage" "$out"
