@@ -310,6 +310,17 @@ def invalid():
                   else_nodes=[h.make_node("Concat", ["x", "half"], ["e_out"], name="Concat_e", axis=0)])
     save("invalid/C010_declared_shape_unreachable.onnx",
          std([n], inits=ONE + [h.make_tensor("half", F, [1], [0.5])]), ["C010", "C011"])
+    c010_both()
+
+
+def c010_both():
+    # Both branches give [3] where [2] is declared: onnx's checker rejects it (an error, not a warning).
+    n = simple_if(then_out=("t_out", F, [3]), else_out=("e_out", F, [3]),
+                  then_nodes=[h.make_node("Concat", ["x", "half"], ["t_out"], name="Concat_t", axis=0)],
+                  else_nodes=[h.make_node("Concat", ["half", "x"], ["e_out"], name="Concat_e", axis=0)])
+    save("invalid/C010_both_branches_contradict.onnx",
+         model([n], STD_INPUTS, [vi("y", F, [2])], opset=13, inits=ONE + [h.make_tensor("half", F, [1], [0.5])]),
+         ["C010@node:main/If_0"])
 
 
 if __name__ == "__main__":
