@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -43,13 +44,27 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   if (!o.files_from.empty()) {
     std::ifstream file;
     if (o.files_from != "-") {
+      // A pipe or FIFO is the usual list (`<(git diff --name-only)`), so only a directory is refused by its kind.
+      std::error_code ec;
+      if (std::filesystem::is_directory(o.files_from, ec)) {
+        std::cerr << "condlint: the file list " << term_safe(o.files_from) << " is a directory\n";
+        return false;
+      }
       file.open(o.files_from);
       if (!file) {
         std::cerr << "condlint: cannot read the file list " << term_safe(o.files_from) << "\n";
         return false;
       }
     }
-    for (auto& p : read_path_list(o.files_from == "-" ? std::cin : file)) s.paths.push_back(std::move(p));
+    std::vector<std::string> listed;
+    std::string err;
+    if (!read_path_list(o.files_from == "-" ? std::cin : file, listed, err)) {
+      std::cerr << "condlint: the file list "
+                << term_safe(o.files_from == "-" ? std::string("(standard input)") : o.files_from) << ": " << err
+                << "\n";
+      return false;
+    }
+    for (auto& p : listed) s.paths.push_back(std::move(p));
   } else if (s.paths.empty()) {
     std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";
     return false;

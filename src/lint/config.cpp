@@ -1,9 +1,15 @@
 #include "lint/config.hpp"
 
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <filesystem>
+#include <sstream>
+#include <unordered_map>
+
+#include "loaders/loader.hpp"
 
 namespace condlint {
 
@@ -20,15 +26,56 @@ int line_of(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1
 
 [[noreturn]] void fail(const YAML::Node& n, std::string what) { throw ConfigError{line_of(n), std::move(what)}; }
 
+// A value from the file as a message shows it: at most 100 bytes, then how long it was.
+std::string shown(const std::string& s) {
+  if (s.size() <= 100) return s;
+  return s.substr(0, 100) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
+// The tokens of a glob: a literal character, '?', '*' (within a segment), '**' (anything), '**/' (zero or more
+// directories).
+enum class GlobKind { Lit, One, Star, DStar, DStarSlash };
+std::vector<std::pair<GlobKind, char>> glob_tokens(std::string_view pattern) {
+  std::vector<std::pair<GlobKind, char>> tok;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '*' && i + 1 < pattern.size() && pattern[i + 1] == '*') {
+      if (i + 2 < pattern.size() && pattern[i + 2] == '/') {
+        tok.push_back({GlobKind::DStarSlash, 0});
+        i += 2;
+      } else {
+        tok.push_back({GlobKind::DStar, 0});
+        ++i;
+      }
+    } else if (pattern[i] == '*') tok.push_back({GlobKind::Star, 0});
+    else if (pattern[i] == '?') tok.push_back({GlobKind::One, 0});
+    else tok.push_back({GlobKind::Lit, pattern[i]});
+  }
+  return tok;
+}
+
 std::string scalar(const YAML::Node& n, const char* what) {
   if (!n.IsScalar()) fail(n, std::string(what) + " must be a string");
   return n.Scalar();
 }
 
+// A glob read from the file, held to kMaxGlobBytes and kMaxGlobWildcards.
+std::string glob(const YAML::Node& n, const char* what) {
+  std::string g = scalar(n, what);
+  if (g.size() > kMaxGlobBytes)
+    fail(n, std::string("the ") + what + " glob '" + shown(g) + "' is longer than " + std::to_string(kMaxGlobBytes) +
+                " bytes");
+  size_t wild = 0;
+  for (const auto& [kind, c] : glob_tokens(g)) wild += kind != GlobKind::Lit && kind != GlobKind::One;
+  if (wild > kMaxGlobWildcards)
+    fail(n, std::string("the ") + what + " glob '" + shown(g) + "' has " + std::to_string(wild) +
+                " wildcards (* and **), more than " + std::to_string(kMaxGlobWildcards));
+  return g;
+}
+
 void check_rule(const YAML::Node& n, const std::string& id) {
   for (const RuleDef* r : all_rules())
     if (r->id.substr(0, id.size()) == id && !id.empty()) return;
-  fail(n, "unknown rule or rule prefix '" + id + "'");
+  fail(n, "unknown rule or rule prefix '" + shown(id) + "'");
 }
 
 double number(const YAML::Node& n, const char* what) {
@@ -39,7 +86,7 @@ double number(const YAML::Node& n, const char* what) {
     if (used != n.Scalar().size() || !(v >= 0)) throw std::invalid_argument("x");
     return v;
   } catch (const std::exception&) {
-    fail(n, std::string(what) + " must be a non-negative number, not '" + n.Scalar() + "'");
+    fail(n, std::string(what) + " must be a non-negative number, not '" + shown(n.Scalar()) + "'");
   }
 }
 
@@ -50,7 +97,7 @@ Tolerance tolerance(const YAML::Node& n, const char* what) {
     const std::string k = scalar(kv.first, "a key");
     if (k == "atol") t.atol = number(kv.second, "atol");
     else if (k == "rtol") t.rtol = number(kv.second, "rtol");
-    else fail(kv.first, "unknown key '" + k + "' in tolerances (atol, rtol)");
+    else fail(kv.first, "unknown key '" + shown(k) + "' in tolerances (atol, rtol)");
   }
   return t;
 }
@@ -63,7 +110,7 @@ double signed_number(const YAML::Node& n, const char* what) {
     if (used != n.Scalar().size() || !std::isfinite(v)) throw std::invalid_argument("x");
     return v;
   } catch (const std::exception&) {
-    fail(n, std::string(what) + " must be a finite number, not '" + n.Scalar() + "'");
+    fail(n, std::string(what) + " must be a finite number, not '" + shown(n.Scalar()) + "'");
   }
 }
 
@@ -74,13 +121,13 @@ ConfigInputs inputs_entry(const YAML::Node& e) {
   for (const auto& f : e) {
     const std::string k = scalar(f.first, "a key");
     if (k == "path") {
-      in.path_glob = scalar(f.second, "path");
+      in.path_glob = glob(f.second, "path");
     } else if (k == "shapes" || k == "ranges") {
       if (!f.second.IsMap()) fail(f.second, k + ": must map input names to lists");
       for (const auto& kv : f.second) {
         const std::string name = scalar(kv.first, "an input name");
         if (!kv.second.IsSequence())
-          fail(kv.second, "the " + k.substr(0, k.size() - 1) + " of '" + name + "' must be a list");
+          fail(kv.second, "the " + k.substr(0, k.size() - 1) + " of '" + shown(name) + "' must be a list");
         if (k == "shapes") {
           std::vector<int64_t> dims;
           for (const auto& d : kv.second) {
@@ -91,14 +138,14 @@ ConfigInputs inputs_entry(const YAML::Node& e) {
           }
           in.shapes[name] = std::move(dims);
         } else {
-          if (kv.second.size() != 2) fail(kv.second, "the range of '" + name + "' must be [LO, HI]");
+          if (kv.second.size() != 2) fail(kv.second, "the range of '" + shown(name) + "' must be [LO, HI]");
           const double lo = signed_number(kv.second[0], "LO"), hi = signed_number(kv.second[1], "HI");
-          if (lo > hi) fail(kv.second, "the range of '" + name + "' must have LO <= HI");
+          if (lo > hi) fail(kv.second, "the range of '" + shown(name) + "' must have LO <= HI");
           in.ranges[name] = {lo, hi};
         }
       }
     } else {
-      fail(f.first, "unknown key '" + k + "' in an inputs entry (path, shapes, ranges)");
+      fail(f.first, "unknown key '" + shown(k) + "' in an inputs entry (path, shapes, ranges)");
     }
   }
   return in;
@@ -120,8 +167,8 @@ void parse(const YAML::Node& root, Config& c) {
         Level l;
         const std::string lv = r.second.IsScalar() ? r.second.Scalar() : std::string();
         if (!r.second.IsScalar() || !parse_level(lv, l))
-          fail(r.second,
-               "level of " + id + " must be off, note, warning or error" + (lv.empty() ? "" : ", not '" + lv + "'"));
+          fail(r.second, "level of " + shown(id) + " must be off, note, warning or error" +
+                             (lv.empty() ? "" : ", not '" + shown(lv) + "'"));
         // A prefix sets every rule it names.
         for (const RuleDef* d : all_rules())
           if (d->id.substr(0, id.size()) == id) c.levels[std::string(d->id)] = l;
@@ -132,18 +179,18 @@ void parse(const YAML::Node& root, Config& c) {
       if (!v.IsSequence()) fail(v, "ignore: must be a list of globs or {path, rules} entries");
       for (const auto& e : v) {
         ConfigIgnore ig;
-        if (e.IsScalar()) ig.glob = e.Scalar();
+        if (e.IsScalar()) ig.glob = glob(e, "ignore");
         else if (e.IsMap()) {
           for (const auto& f : e) {
             const std::string k = scalar(f.first, "a key");
-            if (k == "path") ig.glob = scalar(f.second, "path");
+            if (k == "path") ig.glob = glob(f.second, "path");
             else if (k == "rules") {
               if (!f.second.IsSequence()) fail(f.second, "rules must be a list of rule IDs");
               for (const auto& id : f.second) {
                 ig.rules.push_back(scalar(id, "a rule ID"));
                 check_rule(id, ig.rules.back());
               }
-            } else fail(f.first, "unknown key '" + k + "' in an ignore entry (path, rules)");
+            } else fail(f.first, "unknown key '" + shown(k) + "' in an ignore entry (path, rules)");
           }
           if (ig.glob.empty()) fail(e, "an ignore entry needs a path");
         } else fail(e, "an ignore entry is a glob or {path, rules}");
@@ -161,10 +208,10 @@ void parse(const YAML::Node& root, Config& c) {
           if (k == "rule") {
             s.rule = scalar(f.second, "rule");
             check_rule(f.second, s.rule);
-          } else if (k == "path") s.path_glob = scalar(f.second, "path");
-          else if (k == "node") s.node_glob = node_path_from_legacy(scalar(f.second, "node"));
+          } else if (k == "path") s.path_glob = glob(f.second, "path");
+          else if (k == "node") s.node_glob = node_path_from_legacy(glob(f.second, "node"));
           else if (k == "justification") s.justification = scalar(f.second, "justification");
-          else fail(f.first, "unknown key '" + k + "' in a suppress entry (rule, path, node, justification)");
+          else fail(f.first, "unknown key '" + shown(k) + "' in a suppress entry (rule, path, node, justification)");
         }
         if (s.rule.empty()) fail(e, "a suppress entry needs a rule");
         c.suppressions.push_back(std::move(s));
@@ -176,17 +223,81 @@ void parse(const YAML::Node& root, Config& c) {
         const std::string k = scalar(t.first, "a key");
         if (k == "run") c.run = tolerance(t.second, "run");
         else if (k == "diff") c.diff = tolerance(t.second, "diff");
-        else fail(t.first, "unknown key '" + k + "' in tolerances (run, diff)");
+        else fail(t.first, "unknown key '" + shown(k) + "' in tolerances (run, diff)");
       }
     } else if (key == "inputs") {
       if (v.IsNull()) continue;
       if (!v.IsSequence()) fail(v, "inputs: must be a list of {path, shapes, ranges} entries");
       for (const auto& e : v) c.inputs.push_back(inputs_entry(e));
     } else {
-      fail(kv.first, "unknown key '" + key + "' (rules, ignore, suppress, tolerances, inputs)");
+      fail(kv.first, "unknown key '" + shown(key) + "' (rules, ignore, suppress, tolerances, inputs)");
     }
   }
 }
+
+// Walks the file's YAML events before any node is built: counts what the document weighs with every alias written
+// out (each scalar's bytes plus 4 per node, about what the text would take) and refuses it past
+// kMaxConfigExpandedBytes, refuses an alias inside the node it names, and a second document. yaml-cpp shares an
+// aliased node in its tree, but reading the configuration copies it once per alias, so this is what it costs.
+class ExpansionCheck : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      throw ConfigError{mark.line + 1, "a second YAML document: a configuration is one document (remove the '---')"};
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { leaf(mark, anchor, 0); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    const auto it = anchors_.find(anchor);
+    if (it == anchors_.end()) return;  // an unknown alias: the parser names it
+    if (!it->second) throw ConfigError{mark.line + 1, "an alias inside the node it names (a recursive structure)"};
+    add(mark, *it->second);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+    leaf(mark, anchor, value.size());
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    open(mark, anchor);
+  }
+  void OnMapEnd() override { close(); }
+
+ private:
+  static constexpr uint64_t kPerNode = 4;
+  void add(const YAML::Mark& mark, uint64_t n) {
+    total_ += n;
+    if (total_ > kMaxConfigExpandedBytes)
+      throw ConfigError{mark.line + 1, "aliases expand the configuration past " +
+                                           std::to_string(kMaxConfigExpandedBytes >> 20) +
+                                           " MiB (each alias counts as a copy of what it names)"};
+  }
+  void leaf(const YAML::Mark& mark, YAML::anchor_t anchor, uint64_t bytes) {
+    const uint64_t start = total_;
+    add(mark, bytes + kPerNode);
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = total_ - start;
+  }
+  void open(const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = std::nullopt;
+    open_.push_back({anchor, total_});
+    add(mark, kPerNode);
+  }
+  void close() {
+    if (open_.empty()) return;
+    const auto [anchor, start] = open_.back();
+    open_.pop_back();
+    if (anchor != YAML::NullAnchor) anchors_[anchor] = total_ - start;
+  }
+
+  int documents_ = 0;
+  uint64_t total_ = 0;
+  std::unordered_map<YAML::anchor_t, std::optional<uint64_t>> anchors_;  // nullopt: still open
+  std::vector<std::pair<YAML::anchor_t, uint64_t>> open_;                // open collections: anchor, total at start
+};
 
 }  // namespace
 
@@ -195,11 +306,26 @@ std::optional<Config> load_config(const std::string& path, std::string& error) {
   c.file = path;
   std::error_code ec;
   c.dir = fs::absolute(fs::path(path), ec).parent_path().lexically_normal().string();
+  // Opened without blocking and refused unless a regular file (a FIFO would wait for a writer), and never read past
+  // the limit.
+  std::string text, why;
+  if (!read_file(path, text, why, kMaxConfigBytes)) {
+    error = path + ": cannot read the configuration file: " + why;
+    return std::nullopt;
+  }
   try {
-    const YAML::Node root = YAML::LoadFile(path);
+    {
+      std::istringstream in(text);
+      YAML::Parser events(in);
+      ExpansionCheck check;
+      while (events.HandleNextDocument(check)) {
+      }
+    }
+    const YAML::Node root = YAML::Load(text);
     parse(root, c);
-  } catch (const YAML::BadFile&) {
-    error = path + ": cannot read the configuration file";
+  } catch (const YAML::DeepRecursion& e) {
+    error =
+        path + ":" + std::to_string(e.mark.line + 1) + ": nested deeper than " + std::to_string(e.depth()) + " levels";
     return std::nullopt;
   } catch (const YAML::Exception& e) {
     error = path + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg;
@@ -242,46 +368,50 @@ std::string node_path_from_legacy(const std::string& path) {
 }
 
 bool glob_match(std::string_view pattern, std::string_view t) {
-  // Tokens: literal, '?', '*' (within a segment), '**' (anything), '**/' (zero or more directories).
-  enum Kind { Lit, One, Star, DStar, DStarSlash };
-  std::vector<std::pair<Kind, char>> tok;
-  for (size_t i = 0; i < pattern.size(); ++i) {
-    if (pattern[i] == '*' && i + 1 < pattern.size() && pattern[i + 1] == '*') {
-      if (i + 2 < pattern.size() && pattern[i + 2] == '/') {
-        tok.push_back({DStarSlash, 0});
-        i += 2;
-      } else {
-        tok.push_back({DStar, 0});
-        ++i;
-      }
-    } else if (pattern[i] == '*') tok.push_back({Star, 0});
-    else if (pattern[i] == '?') tok.push_back({One, 0});
-    else tok.push_back({Lit, pattern[i]});
-  }
-  // Dynamic programming from the ends: after[j] = tokens i+1.. match t[j..]; here[j] = tokens i.. match t[j..].
+  // The set of text positions the tokens read so far can end at, carried through the pattern once: a run of
+  // literals and '?' is tried at each position in the set, a wildcard widens the set in one sweep. Work is at most
+  // (wildcards + pattern length) x text length, never exponential; most patterns leave few positions after their
+  // first literal and stop early when none is left.
+  const auto tok = glob_tokens(pattern);
   const size_t m = t.size();
-  std::vector<char> after(m + 1, 0), here(m + 1, 0);
-  after[m] = 1;
-  for (size_t i = tok.size(); i-- > 0;) {
-    const auto [kind, c] = tok[i];
-    bool slash_then_rest = false;  // for '**/': some '/' at k >= j with after[k + 1]
-    for (size_t j = m + 1; j-- > 0;) {
-      bool ok = false;
-      switch (kind) {
-        case Lit: ok = j < m && t[j] == c && after[j + 1]; break;
-        case One: ok = j < m && t[j] != '/' && after[j + 1]; break;
-        case Star: ok = after[j] || (j < m && t[j] != '/' && here[j + 1]); break;
-        case DStar: ok = after[j] || (j < m && here[j + 1]); break;
-        case DStarSlash:
-          if (j < m && t[j] == '/' && after[j + 1]) slash_then_rest = true;
-          ok = after[j] || slash_then_rest;
-          break;
+  std::vector<char> reach(m + 1, 0), next(m + 1, 0);
+  reach[0] = 1;
+  for (size_t i = 0; i < tok.size();) {
+    const GlobKind kind = tok[i].first;
+    if (kind == GlobKind::Lit || kind == GlobKind::One) {
+      size_t e = i;
+      while (e < tok.size() && (tok[e].first == GlobKind::Lit || tok[e].first == GlobKind::One)) ++e;
+      const size_t len = e - i;
+      bool any = false;
+      std::fill(next.begin(), next.end(), 0);
+      for (size_t j = 0; j + len <= m; ++j) {
+        if (!reach[j]) continue;
+        size_t k = 0;
+        for (; k < len; ++k) {
+          const char c = t[j + k];
+          if (tok[i + k].first == GlobKind::Lit ? c != tok[i + k].second : c == '/') break;
+        }
+        if (k == len) next[j + len] = any = true;
       }
-      here[j] = ok;
+      if (!any) return false;
+      reach.swap(next);
+      i = e;
+      continue;
     }
-    after.swap(here);
+    bool carry = false;  // Star, DStar: some reachable position before this one with nothing in between it stops at
+    for (size_t j = 0; j <= m; ++j) {
+      if (kind == GlobKind::DStarSlash) {  // the position itself, or one just after a '/' at or past a reachable one
+        const bool here = reach[j];
+        reach[j] = here || (j > 0 && t[j - 1] == '/' && carry);
+        carry = carry || here;
+      } else {
+        carry = reach[j] || (carry && (kind == GlobKind::DStar || t[j - 1] != '/'));
+        reach[j] = carry;
+      }
+    }
+    ++i;
   }
-  return after[0];
+  return reach[m];
 }
 
 std::string config_relative(const Config& c, const std::string& model_path) {

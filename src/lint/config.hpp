@@ -1,6 +1,7 @@
 // The configuration file (.condlint.yaml): rule levels, ignores, suppressions, tolerances.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -46,14 +47,27 @@ struct Config {
   std::vector<ConfigInputs> inputs;  // in file order; a later matching entry wins for the inputs it names
 };
 
-// Loads a config file. On error returns nullopt and sets `error` to "FILE:LINE: what".
+// Limits on a configuration (docs/hardening.md): a configuration is found and read automatically from a model's
+// directory, so what it costs is bounded whoever wrote it. Real ones are a few hundred bytes.
+// The file: a regular file of at most 1 MiB.
+constexpr uint64_t kMaxConfigBytes = uint64_t{1} << 20;
+// The document with every YAML alias written out (each scalar's bytes plus 4 per node): at most 4 MiB. Without
+// aliases a document of 1 MiB weighs less than that, so only aliases that multiply what they name reach it.
+constexpr uint64_t kMaxConfigExpandedBytes = uint64_t{4} << 20;
+// One glob (ignore, suppress path and node, inputs path): at most 4096 bytes (PATH_MAX) and 64 wildcards (`*`, `**`).
+constexpr size_t kMaxGlobBytes = 4096;
+constexpr size_t kMaxGlobWildcards = 64;
+
+// Loads a config file. On error returns nullopt and sets `error` to "FILE:LINE: what" (or "FILE: what" when the
+// file cannot be read: not a regular file, larger than kMaxConfigBytes). One YAML document only.
 std::optional<Config> load_config(const std::string& path, std::string& error);
 
 // Finds .condlint.yaml in the directory of `model_path` or the nearest directory above it.
 // Returns the empty string when there is none.
 std::string find_config(const std::string& model_path);
 
-// Glob over '/'-separated paths: `*` and `?` stay within a segment, `**` spans segments.
+// Glob over '/'-separated paths: `*` and `?` stay within a segment, `**` spans segments, `**/` is zero or more
+// directories. Time linear in the text for each wildcard and literal of the pattern.
 bool glob_match(std::string_view pattern, std::string_view text);
 // A node path (or node glob) written in the spelling of condlint 0.1 for ONNX, in the current one: the root
 // "graph" is "main", an If's "then_branch" / "else_branch" segments are "then" / "else". Read from suppressions and

@@ -542,7 +542,7 @@ bool parse_shard(const std::string& s, int& k, int& n) {
     size_t a = 0, b = 0;
     k = std::stoi(s.substr(0, slash), &a);
     n = std::stoi(s.substr(slash + 1), &b);
-    return a == slash && b == s.size() - slash - 1 && k >= 1 && n >= 1 && k <= n && n <= 10000;
+    return a == slash && b == s.size() - slash - 1 && k >= 1 && n >= 1 && k <= n && n <= kMaxShards;
   } catch (const std::exception&) {
     return false;
   }

@@ -41,7 +41,7 @@ SessionResult run_session(const SessionOptions& o);
 // True when `s` is a rule ID or the prefix of one.
 bool valid_rule_selector(const std::string& s);
 
-// "K/N" with 1 <= K <= N <= 10000; false when it is not that.
+// "K/N" with 1 <= K <= N <= kMaxShards (10000, report/merge.hpp); false when it is not that.
 bool parse_shard(const std::string& s, int& k, int& n);
 
 }  // namespace condlint::lint

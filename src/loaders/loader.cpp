@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <system_error>
+#include <unordered_set>
 
 #include "io/content_hash.hpp"
 
@@ -28,6 +29,10 @@ std::optional<Format> format_from_name(const fs::path& p) {
 }
 
 bool read_file(const std::string& path, std::string& out, std::string& err) {
+  return read_file(path, out, err, UINT64_MAX);
+}
+
+bool read_file(const std::string& path, std::string& out, std::string& err, uint64_t max_bytes) {
   // Non-blocking open, then fstat of what was opened: a FIFO (with no writer, an open or a read would wait for
   // ever), a device or a socket is refused, also when it replaced the file after a check by name.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
@@ -43,6 +48,8 @@ bool read_file(const std::string& path, std::string& out, std::string& err) {
     err = "is a directory";
   } else if (!S_ISREG(st.st_mode)) {
     err = "not a regular file (a FIFO, a device or a socket)";
+  } else if (static_cast<uint64_t>(st.st_size) > max_bytes) {
+    err = "the file has " + std::to_string(st.st_size) + " bytes, more than its limit of " + std::to_string(max_bytes);
   } else {
     out.resize(static_cast<size_t>(st.st_size));
     size_t got = 0;
@@ -241,20 +248,70 @@ void keep_shard(Collected& c, int k, int n) {
   c.positions.resize(out);
 }
 
-std::vector<std::string> read_path_list(std::istream& in) {
-  std::vector<std::string> out;
+bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err) {
+  out.clear();
+  std::unordered_set<std::string> seen;
   std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.empty()) continue;
-    const fs::path p(line);
+  size_t lines = 0;
+  uint64_t total = 0;
+  // One line at a time, read in pieces no longer than the limit allows: a list without newlines (/dev/zero) stops
+  // at its first line's limit instead of growing.
+  auto take = [&](std::string& l) -> bool {
+    ++lines;
+    if (lines > kMaxPathListLines) {
+      err = "more than " + std::to_string(kMaxPathListLines) + " lines";
+      return false;
+    }
+    if (l.find('\0') != std::string::npos) {
+      err = "line " + std::to_string(lines) + " holds a NUL byte: not a path";
+      return false;
+    }
+    if (!l.empty() && l.back() == '\r') l.pop_back();
+    if (l.size() > kMaxPathListLine) {
+      err =
+          "line " + std::to_string(lines) + " is longer than " + std::to_string(kMaxPathListLine) + " bytes (PATH_MAX)";
+      return false;
+    }
+    if (l.empty()) return true;
+    const fs::path p(l);
     const auto fmt = format_from_name(p);
     std::error_code ec;
-    if (!fmt || !fs::is_regular_file(p, ec)) continue;
-    if (*fmt == Format::IR && !xml_root_is_net(p)) continue;
-    out.push_back(line);
+    if (!fmt || !fs::is_regular_file(p, ec)) return true;
+    if (*fmt == Format::IR && !xml_root_is_net(p)) return true;
+    if (seen.insert(l).second) out.push_back(l);
+    return true;
+  };
+  std::streambuf* sb = in.rdbuf();
+  bool ended_in_newline = true;
+  for (int c; sb && (c = sb->sbumpc()) != std::char_traits<char>::eof();) {
+    if (++total > kMaxPathListBytes) {
+      err = "more than " + std::to_string(kMaxPathListBytes >> 20) + " MiB";
+      out.clear();
+      return false;
+    }
+    ended_in_newline = c == '\n';
+    if (c == '\n') {
+      if (!take(line)) {
+        out.clear();
+        return false;
+      }
+      line.clear();
+      continue;
+    }
+    // A CR before the newline is not part of the path, so one byte more is allowed for it.
+    if (line.size() >= kMaxPathListLine + 1) {
+      err = "line " + std::to_string(lines + 1) + " is longer than " + std::to_string(kMaxPathListLine) +
+            " bytes (PATH_MAX)";
+      out.clear();
+      return false;
+    }
+    line.push_back(static_cast<char>(c));
   }
-  return out;
+  if (!ended_in_newline && !take(line)) {
+    out.clear();
+    return false;
+  }
+  return true;
 }
 
 LoadResult load_file(const std::string& path, bool keep_onnx_proto, std::string* content_hash) {

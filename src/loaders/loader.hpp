@@ -58,11 +58,19 @@ Collected collect_inputs(const std::vector<std::string>& paths);
 void keep_shard(Collected& c, int k, int n);
 
 // Model paths listed one per line (`git diff --name-only`): blank lines, names that are not models (by extension,
-// or an .xml whose root is not <net>) and paths that do not exist (deleted files) are left out.
-std::vector<std::string> read_path_list(std::istream& in);
+// or an .xml whose root is not <net>), paths that do not exist (deleted files) and a path listed again are left out;
+// the rest keep their first place. The list is read from a stream (a pipe is the usual case), so it is bounded as it
+// is read: a line of more than kMaxPathListLine bytes, more than kMaxPathListLines lines, more than
+// kMaxPathListBytes in all, or a line holding a NUL is an error ("line N: ...", false) and nothing is listed.
+constexpr size_t kMaxPathListLine = 4096;  // PATH_MAX
+constexpr size_t kMaxPathListLines = 1000000;
+constexpr uint64_t kMaxPathListBytes = uint64_t{256} << 20;
+bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err);
 
 // Reads a whole file. Returns false with a message on failure.
 bool read_file(const std::string& path, std::string& out, std::string& err);
+// The same for a file that may hold at most `max_bytes`: a larger one is refused before it is read.
+bool read_file(const std::string& path, std::string& out, std::string& err, uint64_t max_bytes);
 
 // The largest model file (and NNAPI Blob file) the loaders read into memory, in bytes: the
 // environment variable CONDLINT_MAX_FILE_MB (MiB, a positive integer) when set, else 768 MiB

@@ -5,6 +5,7 @@
 #include "report/json_read.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -23,7 +24,7 @@ struct Share {
   int k = 0, n = 0;
 };
 
-// "K/N" -> k, n; false when it is not that.
+// "K/N" with 1 <= K <= N <= kMaxShards -> k, n; false when it is not that.
 bool parse_k_of_n(const std::string& s, int& k, int& n) {
   const auto slash = s.find('/');
   if (slash == std::string::npos || slash == 0 || slash + 1 >= s.size()) return false;
@@ -31,7 +32,7 @@ bool parse_k_of_n(const std::string& s, int& k, int& n) {
     size_t a = 0, b = 0;
     k = std::stoi(s.substr(0, slash), &a);
     n = std::stoi(s.substr(slash + 1), &b);
-    return a == slash && b == s.size() - slash - 1 && k >= 1 && k <= n;
+    return a == slash && b == s.size() - slash - 1 && k >= 1 && k <= n && n <= kMaxShards;
   } catch (const std::exception&) {
     return false;
   }
@@ -81,14 +82,23 @@ std::string open_share(const ShardReport& r, Share& s, std::string& kind) {
   if (!s.block || !s.block->is_object())
     return r.name + ": not the report of a share (written without `lint --shard K/N`)";
   const json* shard = json_find(*s.block, "shard");
-  if (!shard || !shard->is_string() || !parse_k_of_n(shard->get<std::string>(), s.k, s.n))
-    return r.name + ": its shard bookkeeping is damaged (no K/N)";
+  if (!shard || !shard->is_string() || !parse_k_of_n(shard->get<std::string>(), s.k, s.n)) {
+    const std::string said = shard && shard->is_string() ? shard->get<std::string>() : std::string();
+    return r.name + ": its shard bookkeeping is damaged (no K/N with 1 <= K <= N <= " + std::to_string(kMaxShards) +
+           (said.empty() ? ")" : ", '" + (said.size() > 40 ? said.substr(0, 40) + "..." : said) + "')");
+  }
   for (const char* key : {"run", "failOn"})
     if (const json* v = json_find(*s.block, key); !v || !v->is_string())
       return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
-  for (const char* key : {"totalFiles", "inputErrors", "maxWarnings"})
-    if (const json* v = json_find(*s.block, key); !v || !v->is_number_integer())
+  // Counts are read as size_t and maxWarnings as an int (-1: no limit): anything outside that is not a share's.
+  for (const char* key : {"totalFiles", "inputErrors"})
+    if (const json* v = json_find(*s.block, key); !v || !v->is_number_unsigned())
       return r.name + ": its shard bookkeeping is damaged (no " + key + ")";
+  const json* mw = json_find(*s.block, "maxWarnings");
+  if (!mw || !mw->is_number_integer()) return r.name + ": its shard bookkeeping is damaged (no maxWarnings)";
+  if (mw->is_number_unsigned() ? mw->get<uint64_t>() > static_cast<uint64_t>(INT_MAX) : mw->get<int64_t>() < -1)
+    return r.name + ": its shard bookkeeping is damaged (maxWarnings " + mw->dump() + " is not -1 or 0 to " +
+           std::to_string(INT_MAX) + ")";
   return {};
 }
 
@@ -107,11 +117,18 @@ std::string check_complete(const std::vector<Share>& shares) {
       return "share " + std::to_string(s.k) + "/" + std::to_string(s.n) + " is given twice: " + it->second->src->name +
              " and " + s.src->name;
   }
+  // Every K is in 1..N and given once, so the count of missing shares is known before any is named; the message
+  // names the first few.
+  const size_t absent = static_cast<size_t>(a.n) - seen.size();
+  if (absent == 0) return {};
+  constexpr size_t kNamed = 5;
   std::string missing;
-  for (int k = 1; k <= a.n; ++k)
-    if (!seen.count(k)) missing += (missing.empty() ? "" : ", ") + std::to_string(k) + "/" + std::to_string(a.n);
-  if (!missing.empty()) return "share(s) " + missing + " missing: a merge of fewer shares would be a smaller report";
-  return {};
+  size_t named = 0;
+  for (int k = 1; k <= a.n && named < kNamed; ++k)
+    if (!seen.count(k)) missing += (named++ ? ", " : "") + std::to_string(k) + "/" + std::to_string(a.n);
+  if (absent > named) missing += " and " + std::to_string(absent - named) + " more";
+  return "share(s) " + missing + " missing (" + std::to_string(absent) + " of " + std::to_string(a.n) +
+         "): a merge of fewer shares would be a smaller report";
 }
 
 bool level_at_least(const json& level, const std::string& fail_on) {

@@ -10,6 +10,9 @@
 
 namespace condlint {
 
+// The most shares a lint may be split into (`lint --shard K/N`, N <= kMaxShards); a share that claims more is not one.
+constexpr int kMaxShards = 10000;
+
 struct ShardReport {
   std::string name;  // where it was read from, for messages
   std::string text;
