@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what condlint needs to build and test, from Debian's packages only.
+# Installs what condlint needs to build and test: Debian's packages, npm packages into tools/*/node_modules and
+# PyPI packages into the virtual environment tools/venv (all pinned). Quick when everything is present.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   python3-jsonschema   # validates the JSON report against schemas/ in the test suite
   libonnx-testdata     # ONNX node tests with golden data (conformance tests)
   python3-onnx         # /usr/bin/python3 with onnx + numpy: corpus generators and the diff test runtime
+  python3-venv         # creates tools/venv (PyPI's newest onnx and ONNX Runtime, below)
   libyaml-cpp-dev      # the .condlint.yaml configuration file
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
   libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
@@ -107,3 +109,36 @@ install_models() {
   done
 }
 install_models
+
+# PyPI packages, pinned, in a project-local virtual environment made with Debian's python (gitignored): the newest
+# onnx (tools/onnx_schemas/generate.py reads its schemas; the modern corpus generators and their oracle) and ONNX
+# Runtime. Tests that need it run tools/venv/bin/python and skip, saying so, when it is absent. One list: a package
+# added here is installed on the next run.
+venv_packages=(
+  onnx==1.23.2
+  onnxruntime==1.32.0
+  numpy==2.4.6
+)
+install_venv() {
+  local venv="$root/tools/venv" stamp="$root/tools/venv/.condlint-packages"
+  local want
+  want=$(printf '%s\n' "${venv_packages[@]}")
+  if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    echo "install-deps: tools/venv has all ${#venv_packages[@]} PyPI packages"
+    return 0
+  fi
+  if [ ! -x "$venv/bin/python" ]; then
+    echo "install-deps: creating tools/venv (/usr/bin/python3)"
+    if ! /usr/bin/python3 -m venv "$venv"; then
+      echo "install-deps: could not create tools/venv (tests that need it will say they skip)" >&2
+      return 0
+    fi
+  fi
+  echo "install-deps: pip install into tools/venv: ${venv_packages[*]}"
+  if "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input "${venv_packages[@]}"; then
+    printf '%s\n' "$want" >"$stamp"
+  else
+    echo "install-deps: pip install failed in tools/venv (tests that need it will say they skip)" >&2
+  fi
+}
+install_venv

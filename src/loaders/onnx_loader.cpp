@@ -25,6 +25,7 @@
 #include <google/protobuf/io/coded_stream.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <deque>
 #include <filesystem>
@@ -41,6 +42,7 @@
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
 #include "model/onnx_data.hpp"
+#include "model/onnx_schema_facts.hpp"
 
 namespace condlint {
 
@@ -54,6 +56,7 @@ constexpr int kFallbackRecursionLimit = 8000;    // when no parsing thread can b
 constexpr int kInlineRecursionLimit = 200;       // parsed on the caller's stack (about 60 nested Ifs)
 constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
 constexpr int kMaxInferTypeDepth = 32;
+constexpr int64_t kMaxOpsetVersion = 1 << 30;  // larger imports are handed to no schema lookup (which takes an int)
 constexpr int64_t kNewestIrVersion = 14;  // the newest IR version any onnx release defines (onnx.proto)          //
                                           // deeper nested input types are not handed to onnx
 
@@ -334,6 +337,43 @@ class OnnxBuilder {
   void checker_graph(int g);
   void checker_node(int g, int n, const onnx::NodeProto& np);
   void checker_problem(int g, int n, const std::string& what, const std::string& why);
+  // Which definition judges a node. The linked onnx selects, for an opset import, the newest definition it has at or
+  // below it; when the newest onnx condlint has facts of (model/onnx_schema_facts) selects a newer one, the node is
+  // judged by those facts instead (Facts: its checker's rules, types from its constraints, no older inference), and
+  // a node whose domain's opset is newer than even those facts know is judged by nothing (Unjudged).
+  struct Judge {
+    enum Kind { Linked, Facts, Unjudged } kind = Linked;
+    const schema_facts::OpFacts* facts = nullptr;
+  };
+  // False for a tensor (or an attribute holding one) of an element type the linked onnx does not know (float8, int4,
+  // float4 ...): its checks are not run and the tensor is counted for ONNX016's note.
+  bool linked_knows(const onnx::TensorProto& t) {
+    if (t.data_type() <= onnx::TensorProto::BFLOAT16) return true;
+    ++data_->unchecked_tensors;
+    return false;
+  }
+  bool linked_knows(const onnx::AttributeProto& a) {
+    if (a.has_t() && !linked_knows(a.t())) return false;
+    if (a.has_sparse_tensor() && !linked_knows(a.sparse_tensor().values())) return false;
+    for (const auto& t : a.tensors())
+      if (!linked_knows(t)) return false;
+    for (const auto& t : a.sparse_tensors())
+      if (!linked_knows(t.values())) return false;
+    return true;
+  }
+  static Judge judge_at(const std::string& op, const std::string& domain, int64_t version);
+  const Judge& judge(const onnx::NodeProto& np);  // at the model's opset imports; cached per op and domain
+  // onnx's checker's rules for one node, from the facts of its definition (fail_check on the first broken one).
+  static void facts_verify(const onnx::NodeProto& np, const schema_facts::OpFacts& f);
+  // Types from the definition's constraints for a node judged by facts (element types; shapes unknown), after the
+  // check of its input types that onnx's strict inference makes. Reports a failure (ONNX008) unless an input is
+  // tainted; true when the check failed.
+  bool facts_infer(int g, int n, const onnx::NodeProto& np, const InputState& in, const schema_facts::OpFacts& f,
+                   std::vector<const onnx::TypeProto*>& out_types);
+  static std::string facts_label(const onnx::NodeProto& np, const schema_facts::OpFacts& f) {
+    return "onnx " + std::string(schema_facts::onnx_version()) + "'s " + np.op_type() + "-" +
+           std::to_string(f.since_version);
+  }
   std::string where(int g) const;  // "then_branch of If 'x'" / "the main graph"
   std::string node_label(int g, int n) const {
     const Node& node = model_->graphs[g].nodes[n];
@@ -461,7 +501,12 @@ class OnnxBuilder {
   onnx::checker::CheckerContext checker_sub_ctx_;  // the same for subgraphs (is_main_graph false)
   std::unordered_map<std::string, const onnx::OpSchema*> checker_schemas_;  // op_type '\0' domain -> schema
   std::string checker_key_;
-  bool checker_on_ = false;  // ONNX013: where an unknown type starts, reported once
+  bool checker_on_ = false;                        // ONNX013: where an unknown type starts, reported once
+  std::unordered_map<std::string, Judge> judges_;  // op_type '\0' domain -> its judge at the model's imports
+  std::string judge_key_;
+  // Nodes whose outputs condlint leaves untyped where a newer onnx infers them (judged by facts, or by nothing):
+  // an unknown type that starts there is condlint's ignorance, not the model's defect (no ONNX013).
+  std::unordered_set<int64_t> uninferred_roots_;
   struct CachedSchema {
     const onnx::OpSchema* schema;
     onnx::InferenceFunction fn;
@@ -979,6 +1024,10 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     if_at_.emplace(int64_t(g) << 32 | n, static_cast<int>(ifs_.size()));
     ifs_.push_back(ii);
   }
+  if (const Judge& j = judge(np); j.kind == Judge::Facts) ++data_->facts_judged_nodes;
+  else if (j.kind == Judge::Unjudged)
+    ++data_->unjudged_ops[np.domain().empty() || np.domain() == "ai.onnx" ? np.op_type()
+                                                                          : np.domain() + "." + np.op_type()];
   checker_node(g, n, np);
   ++f.next;
   if (children.empty()) {
@@ -1254,6 +1303,12 @@ void OnnxBuilder::finish_node(int g, int n) {
 
 bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
                         std::vector<const onnx::TypeProto*>& out_types) {
+  // Never an older definition's inference for a node whose opset selects a newer one.
+  if (const Judge& j = judge(np); j.kind != Judge::Linked) {
+    if (j.kind == Judge::Facts) return facts_infer(g, n, np, in, *j.facts, out_types);
+    uninferred_roots_.insert(int64_t(g) << 32 | n);
+    return false;
+  }
   const std::string& dom = np.domain();
   const std::string domain = dom == "ai.onnx" ? std::string() : dom;
   auto op = data_->opsets.find(domain);
@@ -1373,7 +1428,7 @@ void OnnxBuilder::end_graph(int g) {
     }
     const bool declared = outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET;
     // Never when it rests on a reported problem (one root cause, one finding).
-    if (info.is_if_branch && !declared && !v.tp && !v.tainted) {
+    if (info.is_if_branch && !declared && !v.tp && !v.tainted && !uninferred_roots_.count(v.unknown_root)) {
       OnnxUnknownOutput u{g, k, name, -1, -1, {}, loc(g)};
       if (v.unknown_root >= 0) {
         u.root_graph = static_cast<int>(v.unknown_root >> 32);
@@ -1477,8 +1532,23 @@ void OnnxBuilder::build_view(size_t index) {
 }
 
 void OnnxBuilder::build_views() {
-  const onnx::OpSchema* schema =
-      onnx_opset_ > 0 ? onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), "") : nullptr;
+  const Judge if_judge = onnx_opset_ > 0 ? judge_at("If", "", onnx_opset_) : Judge{};
+  if (if_judge.kind == Judge::Facts && if_judge.facts->outputs.count > 0) {
+    const std::string_view param = schema_facts::output(*if_judge.facts, 0).type_str;
+    for (int c = 0; c < if_judge.facts->constraints.count; ++c) {
+      const auto& tc = schema_facts::constraint(*if_judge.facts, c);
+      if (param != tc.name) continue;
+      const std::string_view all = schema_facts::allowed_types(tc);
+      for (size_t at = 0; at <= all.size();) {
+        const size_t end = std::min(all.find(';', at), all.size());
+        data_->if_allowed_types.emplace(all.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+  }
+  const onnx::OpSchema* schema = onnx_opset_ > 0 && if_judge.kind == Judge::Linked
+                                     ? onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), "")
+                                     : nullptr;
   if (schema && !schema->outputs().empty()) {
     const std::string& param = schema->outputs()[0].GetTypeStr();
     for (const auto& c : schema->typeConstraintParams())
@@ -1594,15 +1664,63 @@ void OnnxBuilder::checker_model() {
   if (ir > 0 && ir < 3 && imports.empty()) imports[""] = 1;
   checker_ctx_.set_ir_version(static_cast<int>(ir));
   checker_ctx_.set_opset_imports(imports);
-  checker_on_ = ir > 0 && ir <= onnx::Version::IR_VERSION;
+  // Every IR version an onnx release defines is checked: the linked onnx's rules for graphs, values and nodes hold
+  // for the newer IR versions too (they added element types, which are left to ONNX016's note, and fields the linked
+  // protobuf skips), and nodes whose definition changed are judged by the newer facts.
+  checker_on_ = ir > 0 && ir <= kNewestIrVersion;
   checker_sub_ctx_ = checker_ctx_;
   checker_sub_ctx_.set_is_main_graph(false);
-  if (checker_on_ && ir >= 8 && m.functions_size() > 0) {
+  if (ir < 8 || m.functions_size() == 0 || !checker_on_) return;
+  // A function body's node whose opset selects a definition newer than the linked onnx's is judged by the newer
+  // facts: then every body node is checked here, each by the definition its function's imports select.
+  std::vector<std::vector<Judge>> judged(static_cast<size_t>(m.functions_size()));
+  bool newer = false;
+  for (int f = 0; f < m.functions_size(); ++f) {
+    const onnx::FunctionProto& fp = m.functions(f);
+    for (const auto& nd : fp.node()) {
+      Judge j;
+      for (const auto& os : fp.opset_import())
+        if (os.domain() == nd.domain() ||
+            ((os.domain().empty() || os.domain() == "ai.onnx") && (nd.domain().empty() || nd.domain() == "ai.onnx")))
+          j = judge_at(nd.op_type(), nd.domain(), os.version());
+      newer = newer || j.kind != Judge::Linked;
+      judged[static_cast<size_t>(f)].push_back(j);
+    }
+  }
+  if (!newer) {
     try {
       onnx::checker::LexicalScopeContext lex;
       onnx::checker::check_model_local_functions(m, checker_ctx_, lex);
     } catch (const std::exception& e) {
       checker_problem(0, -1, "onnx's checker rejects a model-local function", e.what());
+    }
+    return;
+  }
+  for (int f = 0; f < m.functions_size(); ++f) {
+    const onnx::FunctionProto& fp = m.functions(f);
+    for (int k = 0; k < fp.node_size(); ++k) {
+      const onnx::NodeProto& nd = fp.node(k);
+      const Judge& j = judged[static_cast<size_t>(f)][static_cast<size_t>(k)];
+      try {
+        if (j.kind == Judge::Facts) {
+          try {
+            facts_verify(nd, *j.facts);
+          } catch (const std::exception& e) {
+            fail_check("by ", facts_label(nd, *j.facts), ": ", e.what());
+          }
+        } else if (j.kind == Judge::Linked) {
+          for (const auto& os : fp.opset_import())
+            if (os.domain() == nd.domain() && os.version() > 0 && os.version() <= kMaxOpsetVersion)
+              if (const auto* sc =
+                      onnx::OpSchemaRegistry::Schema(nd.op_type(), static_cast<int>(os.version()), nd.domain()))
+                sc->Verify(nd);
+        }
+      } catch (const std::exception& e) {
+        checker_problem(
+            0, -1, "onnx's checker rejects a model-local function",
+            "function " + qname(fp.name()) + ", node " + qname(nd.name()) + " (" + nd.op_type() + "): " + e.what());
+        return;
+      }
     }
   }
 }
@@ -1643,6 +1761,7 @@ void OnnxBuilder::checker_graph(int g) {
         if (t.float_data_size() || t.int32_data_size() || t.string_data_size() || t.int64_data_size() ||
             t.raw_data().size() || t.double_data_size() || t.uint64_data_size())
           checker_problem(g, -1, where_g(), qname(t.name()) + " is stored externally and also holds data");
+      } else if (!linked_knows(t)) {                // an element type newer than the linked onnx: ONNX016 names it
       } else if (measure_tensor(t).holds_dims()) {  // data that cannot hold its dims is ONNX018's
         onnx::checker::check_tensor(t, ctx);
       }
@@ -1652,6 +1771,7 @@ void OnnxBuilder::checker_graph(int g) {
   }
   for (const auto& st : gp.sparse_initializer()) {
     check_init(st.values(), true);
+    if (!linked_knows(st.values())) continue;
     try {
       onnx::checker::check_sparse_tensor(st, ctx);
     } catch (const std::exception& e) {
@@ -1672,10 +1792,13 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
   const auto dit = imports.find(np.domain());
   if (dit == imports.end()) return checker_problem(g, n, what(), "no opset import for domain '" + np.domain() + "'");
   const onnx::checker::CheckerContext& ctx = g == 0 ? checker_ctx_ : checker_sub_ctx_;
+  const Judge& judged = judge(np);
+  if (judged.kind == Judge::Unjudged) return;  // no definition known: ONNX016 names the operator
   try {
     const onnx::checker::LexicalScopeContext lex;
     for (const auto& a : np.attribute()) {
       if (!a.has_g() && a.graphs_size() == 0) {
+        if (!linked_knows(a)) continue;  // a tensor of an element type newer than the linked onnx (ONNX016)
         onnx::checker::check_attribute(a, ctx, lex);  // no subgraph: onnx's own check, which does not recurse
         continue;
       }
@@ -1690,6 +1813,14 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
                          (a.tensors_size() > 0) + (a.graphs_size() > 0) + (a.sparse_tensors_size() > 0) +
                          (a.type_protos_size() > 0);
       if (fields > 1) fail_check("Attribute (name: ", a.name(), ") should not contain more than one value field.");
+    }
+    if (judged.kind == Judge::Facts) {
+      try {
+        facts_verify(np, *judged.facts);
+      } catch (const std::exception& e) {
+        fail_check("by ", facts_label(np, *judged.facts), ": ", e.what());
+      }
+      return;
     }
     // One registry lookup per operator, domain and version, not per node.
     std::string& key = checker_key_;
@@ -1713,6 +1844,185 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
   } catch (const std::exception& e) {
     checker_problem(g, n, what(), e.what());
   }
+}
+
+OnnxBuilder::Judge OnnxBuilder::judge_at(const std::string& op, const std::string& domain, int64_t version) {
+  const std::string d = domain == "ai.onnx" ? std::string() : domain;
+  const int newest = schema_facts::newest_opset(d);
+  if (newest <= 0 || version <= 0) return {};  // a domain no onnx defines: nothing to compare
+  if (version > newest) return {Judge::Unjudged, nullptr};
+  const schema_facts::OpFacts* f = schema_facts::select(d, op, version);
+  if (!f) return {};  // no definition in the newer onnx either: the linked onnx's verdict ("no operator") stands
+  const onnx::OpSchema* old = onnx::OpSchemaRegistry::Schema(op, static_cast<int>(version), d);
+  if (old && old->SinceVersion() >= f->since_version) return {};
+  return {Judge::Facts, f};
+}
+
+const OnnxBuilder::Judge& OnnxBuilder::judge(const onnx::NodeProto& np) {
+  judge_key_.assign(np.op_type()).append(1, '\0').append(np.domain());
+  auto it = judges_.find(judge_key_);
+  if (it == judges_.end()) {
+    const std::string d = np.domain() == "ai.onnx" ? std::string() : np.domain();
+    const auto imported = data_->opsets.find(d);
+    Judge j = imported == data_->opsets.end() ? Judge{} : judge_at(np.op_type(), d, imported->second);
+    it = judges_.emplace(judge_key_, j).first;
+  }
+  return it->second;
+}
+
+void OnnxBuilder::facts_verify(const onnx::NodeProto& np, const schema_facts::OpFacts& f) {
+  using schema_facts::kSingle;
+  using schema_facts::kVariadic;
+  if (f.deprecated) fail_check(np.op_type(), " is deprecated since opset ", f.since_version);
+  const int n_in = np.input_size(), n_out = np.output_size();
+  if (n_in < f.min_input || n_in > f.max_input)
+    fail_check("Node (", np.name(), ") has input size ", n_in, " not in range [min=", f.min_input,
+               ", max=", f.max_input, "].");
+  if (n_out < f.min_output || n_out > f.max_output)
+    fail_check("Node (", np.name(), ") has output size ", n_out, " not in range [min=", f.min_output,
+               ", max=", f.max_output, "].");
+  auto formals = [&](const char* what, int count, int declared, auto formal, auto name) {
+    for (int k = 0; k < count; ++k) {
+      if (k >= declared) {
+        if (declared > 0 && formal(declared - 1).option == kVariadic) break;
+        fail_check("Node (", np.name(), ") has more ", what, "s (", count, ") than declared (", declared,
+                   ") in op definition.");
+      }
+      if (name(k).empty() && formal(k).option == kSingle)
+        fail_check("Node (", np.name(), ")'s ", what, " ", k, " is marked single but has an empty string in the graph");
+    }
+  };
+  formals(
+      "input", n_in, f.inputs.count, [&](int k) -> const auto& { return schema_facts::input(f, k); },
+      [&](int k) -> const std::string& { return np.input(k); });
+  formals(
+      "output", n_out, f.outputs.count, [&](int k) -> const auto& { return schema_facts::output(f, k); },
+      [&](int k) -> const std::string& { return np.output(k); });
+  std::unordered_set<std::string_view> seen;
+  for (const auto& a : np.attribute()) {
+    if (!seen.insert(a.name()).second) fail_check("Attribute '", a.name(), "' appeared multiple times.");
+    const schema_facts::AttributeFacts* fact = nullptr;
+    for (int k = 0; k < f.attributes.count && !fact; ++k)
+      if (a.name() == schema_facts::attribute(f, k).name) fact = &schema_facts::attribute(f, k);
+    if (!fact) {
+      if (a.name().rfind("__", 0) == 0) continue;  // an internal symbol: onnx's checker lets it pass
+      fail_check("Unrecognized attribute: ", a.name(), " for operator ", np.op_type());
+    }
+    if (a.type() != fact->type) fail_check("Mismatched attribute type in '", np.name(), " : ", a.name(), "'");
+    if (!a.ref_attr_name().empty()) continue;  // its value comes from the calling function
+    using AP = onnx::AttributeProto;
+    const char* field = nullptr;
+    switch (a.type()) {
+      case AP::FLOAT: field = a.has_f() ? nullptr : "f"; break;
+      case AP::INT: field = a.has_i() ? nullptr : "i"; break;
+      case AP::STRING: field = a.has_s() ? nullptr : "s"; break;
+      case AP::TENSOR: field = a.has_t() ? nullptr : "t"; break;
+      case AP::GRAPH: field = a.has_g() ? nullptr : "g"; break;
+      case AP::SPARSE_TENSOR: field = a.has_sparse_tensor() ? nullptr : "sparse_tensor"; break;
+      case AP::TYPE_PROTO: field = a.has_tp() ? nullptr : "tp"; break;
+      default: break;  // a list may be empty
+    }
+    if (field) fail_check("Attribute '", a.name(), "' is expected to have field '", field, "'");
+  }
+  for (int k = 0; k < f.attributes.count; ++k) {
+    const auto& fact = schema_facts::attribute(f, k);
+    if (fact.required && !seen.count(fact.name)) fail_check("Required attribute '", fact.name, "' is missing.");
+  }
+}
+
+bool OnnxBuilder::facts_infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                              const schema_facts::OpFacts& f, std::vector<const onnx::TypeProto*>& out_types) {
+  using namespace schema_facts;
+  auto formal = [&](const Run& run, bool is_input, int k) -> const FormalFacts* {
+    if (k < run.count) return is_input ? &input(f, k) : &output(f, k);
+    if (run.count > 0) {
+      const FormalFacts& last = is_input ? input(f, run.count - 1) : output(f, run.count - 1);
+      if (last.option == kVariadic) return &last;
+    }
+    return nullptr;
+  };
+  auto constraint_of = [&](std::string_view name) -> const ConstraintFacts* {
+    for (int c = 0; c < f.constraints.count; ++c)
+      if (name == constraint(f, c).name) return &constraint(f, c);
+    return nullptr;
+  };
+  auto allows = [](std::string_view list, std::string_view type) {
+    for (size_t at = 0; at <= list.size();) {
+      const size_t end = std::min(list.find(';', at), list.size());
+      if (list.substr(at, end - at) == type) return true;
+      at = end + 1;
+    }
+    return false;
+  };
+  // The type each constraint is bound to by the inputs (a variadic formal of mixed types binds nothing).
+  std::vector<std::pair<std::string_view, std::string>> bound;
+  std::string err;
+  for (int i = 0; i < np.input_size() && err.empty(); ++i) {
+    if (np.input(i).empty()) continue;
+    const FormalFacts* p = formal(f.inputs, true, i);
+    const int id = lookup(np.input(i));
+    if (!p || id < 0 || !values_[id].tp) continue;  // the count is the checker's; an unknown type binds nothing
+    const std::string type = onnx_type_string(*values_[id].tp);
+    if (type.empty()) continue;  // a type the linked onnx cannot spell (float8, int4 ...): not judged
+    const ConstraintFacts* c = constraint_of(p->type_str);
+    if (!allows(c ? allowed_types(*c) : std::string_view(p->type_str), type)) {
+      err = "input " + std::to_string(i) + " " + qname(np.input(i)) + " is " + type + ", which " +
+            (c ? std::string("its type constraint ") + p->type_str + " does not allow"
+               : std::string("is not ") + p->type_str);
+      break;
+    }
+    if (!c || (p->option == kVariadic && !p->homogeneous)) continue;
+    auto b = std::find_if(bound.begin(), bound.end(), [&](const auto& x) { return x.first == p->type_str; });
+    if (b == bound.end()) bound.emplace_back(p->type_str, type);
+    else if (b->second != type)
+      err = "input " + std::to_string(i) + " " + qname(np.input(i)) + " is " + type + " where an earlier input binds " +
+            p->type_str + " to " + b->second;
+  }
+  if (!err.empty()) {
+    if (!in.tainted) {
+      const Node& node = model_->graphs[g].nodes[n];
+      problem(PKind::InferenceFailed,
+              node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: " + facts_label(np, f) +
+                  " type check fails: " + err,
+              loc(g, n));
+    }
+    return true;
+  }
+  // Each output's element type where the definition fixes it: one allowed type, or the type an input binds its
+  // constraint to. Its shape is left unknown (condlint has no inference for the newer definition).
+  bool all_typed = true;
+  for (int k = 0; k < np.output_size() && static_cast<size_t>(k) < out_types.size(); ++k) {
+    if (np.output(k).empty()) continue;
+    const FormalFacts* p = formal(f.outputs, false, k);
+    std::string_view one;
+    if (p) {
+      const ConstraintFacts* c = constraint_of(p->type_str);
+      if (!c) {
+        one = p->type_str;
+      } else if (allowed_types(*c).find(';') == std::string_view::npos) {
+        one = allowed_types(*c);
+      } else if (p->option != kVariadic || p->homogeneous) {
+        auto b = std::find_if(bound.begin(), bound.end(), [&](const auto& x) { return x.first == p->type_str; });
+        if (b != bound.end()) one = b->second;
+      }
+    }
+    int elem = onnx::TensorProto::UNDEFINED;
+    if (one.size() > 8 && one.substr(0, 7) == "tensor(" && one.back() == ')') {
+      std::string upper(one.substr(7, one.size() - 8));
+      for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      onnx::TensorProto::DataType dt;
+      if (onnx::TensorProto::DataType_Parse(upper, &dt)) elem = dt;
+    }
+    if (elem == onnx::TensorProto::UNDEFINED) {
+      all_typed = false;
+      continue;
+    }
+    onnx::TypeProto t;
+    t.mutable_tensor_type()->set_elem_type(elem);
+    out_types[static_cast<size_t>(k)] = intern(t).tp;
+  }
+  if (!all_typed) uninferred_roots_.insert(int64_t(g) << 32 | n);
+  return false;
 }
 
 // A Model with its main graph and nothing read into it yet.
@@ -1767,8 +2077,12 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   else if (data_->ir_version > 0 && data_->ir_version < 3) onnx_opset_ = 1;  // IR < 3 predates opset_import
   data_->onnx_opset = onnx_opset_;
   if (onnx_opset_ > 0) {
-    if (const auto* s = onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), ""))
-      data_->if_since_version = s->SinceVersion();
+    // The If version the opset selects, by the newest definitions condlint knows; none when the opset is newer still.
+    if (const Judge j = judge_at("If", "", onnx_opset_); j.kind == Judge::Facts)
+      data_->if_since_version = j.facts->since_version;
+    else if (j.kind == Judge::Linked)
+      if (const auto* s = onnx::OpSchemaRegistry::Schema("If", static_cast<int>(onnx_opset_), ""))
+        data_->if_since_version = s->SinceVersion();
   }
   checker_model();
 

@@ -200,6 +200,15 @@ struct OnnxData {
   int if_since_version = 0;                // the If schema version the model's opset selects (0: none)
   std::set<std::string> if_allowed_types;  // the output types that If version allows, as onnx spells them
   int max_depth = 0;                       // deepest subgraph nesting (Graph::depth of the deepest graph)
+  // Nodes judged by the facts of the newest onnx condlint has (model/onnx_schema_facts): their definition at the
+  // model's opset is newer than the one the linked onnx would select. How many.
+  int facts_judged_nodes = 0;
+  // Operators of nodes nobody could judge: their domain's imported opset is newer than the newest onnx whose facts
+  // condlint has. "Op" (ai.onnx) or "domain.Op" -> how many such nodes; ONNX016 names them.
+  std::map<std::string, int> unjudged_ops;
+  // Tensors (initializers, attribute values) of element types the linked onnx does not know (float8, int4, float4
+  // ...): onnx's checks of their data were not run. How many; ONNX016 says so.
+  int unchecked_tensors = 0;
   std::vector<OnnxProblem> problems;
   std::vector<OnnxBranchInputs> branch_inputs;
   std::vector<OnnxOuterOutput> outer_outputs;

@@ -1,40 +1,51 @@
-// ONNX016 newer-than-schemas: the model's IR version or an opset it imports is newer than the onnx schemas condlint
-// links, so its nodes were judged by the newest older definitions. One note per model, naming what was used.
-#include <onnx/defs/schema.h>
-#include <onnx/onnx_pb.h>
-
+// ONNX016 newer-than-schemas: part of the model is newer than anything condlint can judge it by. condlint judges each
+// node by the definition its opset selects, from the linked onnx or, where that one is older, from the facts of the
+// newest onnx it has (model/onnx_schema_facts). The loader records the nodes whose domain's opset is newer than even
+// those facts know (OnnxData::unjudged_ops) and the tensors of element types the linked onnx cannot check
+// (OnnxData::unchecked_tensors); this rule names them in one note per model.
 #include <string>
 
 #include "model/onnx_data.hpp"
+#include "model/onnx_schema_facts.hpp"
 #include "rules/engine.hpp"
 
 namespace condlint::rules::ONNX016 {
 
 void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx || m.graphs.empty()) return;
-  const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+  const std::string facts = "onnx " + std::string(condlint::schema_facts::onnx_version());
   std::string what;
   auto add = [&what](const std::string& s) { what += (what.empty() ? "" : "; ") + s; };
-  const int64_t ir_known = onnx::Version::IR_VERSION;
-  if (m.onnx->ir_version > ir_known)
-    add("IR version " + std::to_string(m.onnx->ir_version) + " (the linked onnx knows up to " +
-        std::to_string(ir_known) + ")");
+  std::string newer;
   for (const auto& [domain, version] : m.onnx->opsets) {
-    const auto it = known.find(domain);
-    if (it == known.end() || version <= it->second.second) continue;
-    const std::string name = domain.empty() ? "ai.onnx" : domain;
-    add(name + " opset " + std::to_string(version) + " (judged by the definitions of opset " +
-        std::to_string(it->second.second) + ", the newest the linked onnx has)");
+    const int newest = condlint::schema_facts::newest_opset(domain);
+    if (newest <= 0 || version <= newest) continue;
+    newer += (newer.empty() ? "" : ", ") + (domain.empty() ? std::string("ai.onnx") : domain) + " opset " +
+             std::to_string(version) + " (" + facts + " knows up to " + std::to_string(newest) + ")";
   }
+  if (!newer.empty()) {
+    std::string ops;
+    int nodes = 0, shown = 0;
+    for (const auto& [op, count] : m.onnx->unjudged_ops) {
+      nodes += count;
+      if (++shown <= 8) ops += (ops.empty() ? "" : ", ") + op;
+    }
+    if (shown > 8) ops += ", ...";
+    add("the model imports " + newer + ", so " +
+        (nodes == 0 ? std::string("no node of it was read")
+                    : std::to_string(nodes) + " node" + (nodes == 1 ? "" : "s") + " (" + ops +
+                          ") could not be judged: not checked, outputs of unknown type"));
+  }
+  if (const int t = m.onnx->unchecked_tensors; t > 0)
+    add(std::to_string(t) + " tensor" + (t == 1 ? " has" : "s have") +
+        " an element type the linked onnx does not know (float8, int4, float4 ...): their data was not checked");
   if (what.empty()) return;
   condlint::SourceLocation loc;
   loc.graph = 0;
-  r.report(loc, "the model is newer than condlint's onnx schemas: " + what +
-                    "; operators changed after that version are checked by their older definitions, so a finding "
-                    "about such an operator may not hold for this model");
+  r.report(loc, "part of the model is newer than condlint can judge: " + what);
 }
 
 }  // namespace condlint::rules::ONNX016
 
 CONDLINT_RULE(ONNX016, "newer-than-schemas", Level::Note, kONNX,
-              "The model's IR version or opset is newer than the onnx schemas condlint links", check)
+              "Part of the model is newer than the onnx definitions condlint judges by", check)
