@@ -124,6 +124,12 @@ TEST(HostileGolden, ADataSetDirectoryThatLeadsNowhereFails) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("test_data_set_1 is a dangling symbolic link: is the data checked out?"), std::string::npos)
       << r.out;
+  // The only data set beside the model, not checked out: lint --exec says so too.
+  fs::remove_all(d / "test_data_set_0");
+  const auto lint = run("timeout 60 " + condlint_cmd() + " lint --exec " +
+                        shell_quote((d / "branch_coverage.onnx").string()) + " 2>&1");
+  EXPECT_EQ(lint.exit_code, 1) << lint.out;
+  EXPECT_NE(lint.out.find("test_data_set_1 is a dangling symbolic link"), std::string::npos) << lint.out;
 }
 
 // What golden_file_problem accepts: regular files holding data, through a link too; short files that are no
