@@ -19,6 +19,8 @@ namespace condlint::cli {
 constexpr int kExitClean = 0;
 constexpr int kExitFindings = 1;
 constexpr int kExitError = 2;
+// run's and diff's --timeout when none is given: the whole command's time limit in seconds (README's option tables).
+constexpr int64_t kDefaultCommandTimeoutS = 600;
 
 // The options every command sees, read once the command line is parsed.
 struct Globals {

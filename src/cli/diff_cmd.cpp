@@ -31,7 +31,8 @@ struct DiffCmdOptions {
   std::string save;
   bool save_overwrite = false;
   int64_t timeout_ms = 0;
-  std::string html_file;  // --html FILE
+  int64_t timeout_s = kDefaultCommandTimeoutS;  // --timeout: the whole command
+  std::string html_file;                        // --html FILE
 };
 
 int run_diff_cmd(const DiffCmdOptions& o) {
@@ -40,6 +41,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     return kExitError;
   }
   diff::DiffConfig cfg;
+  cfg.deadline = exec::Deadline::after(o.timeout_s);
   for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
   if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config,
                              o.models.empty() ? std::string() : o.models.front(), cfg.random))
@@ -73,6 +75,7 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   }
   diff::RuntimeOptions ro;
   if (o.timeout_ms > 0) ro.timeout_ms = ro.limits.timeout_ms = o.timeout_ms;
+  ro.limits.deadline = cfg.deadline;
   std::vector<std::unique_ptr<diff::Runtime>> owned;
   std::vector<diff::Runtime*> rts;
   for (const auto& spec : o.runtimes) {
@@ -102,6 +105,14 @@ int run_diff_cmd(const DiffCmdOptions& o) {
       if (!m.error.empty() && (!o.output.empty() || o.format == "json"))
         std::cerr << "condlint: " << term_safe(m.model) << ": " << term_safe(m.error) << "\n";
     return kExitError;
+  }
+  if (cfg.deadline.passed()) {
+    bool stopped = false;
+    for (const auto& m : r.models)
+      for (const auto& c : m.cases)
+        for (const auto& e : c.runtime_errors) stopped |= e.find(cfg.deadline.reached()) != std::string::npos;
+    if (stopped)
+      std::cerr << "condlint: stopped: " << cfg.deadline.reached() << "; the report lists the runs not made\n";
   }
   return r.all_agree() ? kExitClean : kExitFindings;
 }
@@ -159,6 +170,12 @@ Command add_diff_command(CLI::App& app, const Globals&) {
                        "Write each input set's run of the model as given (data, random, synthesized) as a data set\n"
                        "under DIR for review: inputs, the first runtime's outputs, and each runtime's in runtime_R/");
   diff_cmd->add_option("--timeout-ms", diffo.timeout_ms, "Time limit of one run in ms (default 60000)");
+  diff_cmd
+      ->add_option("--timeout", diffo.timeout_s,
+                   "Time limit of the whole command in seconds (0: none); past it no run starts, the run under way\n"
+                   "stops, and the report lists the runs not made as failed (exit 1)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   return {diff_cmd, [opts] { return run_diff_cmd(*opts); }};
 }
 

@@ -1,10 +1,12 @@
 // condlint command line: the global options, then one command per file (src/cli/*_cmd.cpp), dispatched by table.
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <new>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/cli.hpp"
+#include "exec/tensor.hpp"
 #include "report/terminal.hpp"
 
 int main(int argc, char** argv) {
@@ -59,6 +61,18 @@ int main(int argc, char** argv) {
     if (g.quiet) spdlog::set_level(spdlog::level::critical);
     for (const Command& c : commands)
       if (*c.sub) return c.run();
+    return kExitError;
+  } catch (const condlint::exec::ExecError& e) {
+    // A limit the executor enforces (--max-elements, --max-bytes, nesting) refused what a command asked of it:
+    // said as that, not as a defect of condlint.
+    const char* what = e.kind == condlint::exec::ErrKind::Resource  ? "resource limit: "
+                       : e.kind == condlint::exec::ErrKind::Timeout ? "stopped: "
+                                                                    : "cannot run: ";
+    std::cerr << "condlint: " << what << condlint::term_safe(e.what()) << "\n";
+    return kExitError;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "condlint: out of memory: the input needs more memory than this machine gives (try smaller inputs "
+                 "or a lower --max-bytes)\n";
     return kExitError;
   } catch (const std::exception& e) {
     std::cerr << "condlint: internal error: " << condlint::term_safe(e.what()) << "\n";

@@ -32,11 +32,13 @@ struct RunCmdOptions {
   std::string format = "text";
   std::string output;
   int64_t max_elements = 0, max_bytes = 0, max_iterations = 0, timeout_ms = 0;
-  std::string html_file;  // --html FILE
+  int64_t timeout_s = kDefaultCommandTimeoutS;  // --timeout: the whole command
+  std::string html_file;                        // --html FILE
 };
 
 int run_exec(const RunCmdOptions& o) {
   exec::RunConfig cfg;
+  cfg.limits.deadline = exec::Deadline::after(o.timeout_s);
   for (const auto& d : o.data) cfg.data_dirs.emplace_back(d);
   cfg.both_branches = o.branches == "both";
   for (const auto& p : o.pins) {
@@ -87,6 +89,12 @@ int run_exec(const RunCmdOptions& o) {
     if (!o.output.empty() || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";
     return kExitError;
   }
+  if (cfg.limits.deadline.passed())
+    for (const auto& c : r.cases)
+      if (c.message.find(cfg.limits.deadline.reached()) != std::string::npos) {
+        std::cerr << "condlint: stopped: " << cfg.limits.deadline.reached() << "; the report lists the cases not run\n";
+        break;
+      }
   return r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
 }
 
@@ -141,6 +149,12 @@ Command add_run_command(CLI::App& app, const Globals&) {
   run_cmd->add_option("--max-bytes", runo.max_bytes, "Most bytes all live tensors may hold (default 2 GiB)");
   run_cmd->add_option("--max-iterations", runo.max_iterations, "Most iterations of one Loop (default 1e6)");
   run_cmd->add_option("--timeout-ms", runo.timeout_ms, "Time limit of one run in ms (default 60000)");
+  run_cmd
+      ->add_option("--timeout", runo.timeout_s,
+                   "Time limit of the whole command in seconds (0: none); past it no run starts, the run under way\n"
+                   "stops, and the report lists the cases not run (exit 1)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   return {run_cmd, [opts] { return run_exec(*opts); }};
 }
 

@@ -38,7 +38,7 @@ namespace {
 
 std::string elem_str(const exec::Tensor& t, int64_t k) {
   if (k < 0 || k >= t.numel()) return "";
-  if (exec::is_string(t.dt)) return "\"" + t.s[k] + "\"";
+  if (exec::is_string(t.dt)) return exec::quoted_cut(t.s[k]);
   if (exec::is_float(t.dt)) return format_number(t.f[k]);
   return std::to_string(t.i[k]);
 }
@@ -123,8 +123,11 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
   if (pr.inputs.empty()) return;
   std::set<std::string> seen;
   std::set<exec::BranchKey> taken;
+  if (cfg.deadline.passed()) return;
+  exec::RunOptions ro;
+  ro.limits.deadline = cfg.deadline;
   for (const auto& is : pr.inputs) {
-    exec::Interpreter ip(m, exec::RunOptions{});
+    exec::Interpreter ip(m, ro);
     try {
       ip.run(is.values);
     } catch (const std::exception&) {
@@ -139,6 +142,7 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
   if (wanted.empty()) return;
   exec::SynthesisOptions so;
   so.seed = cfg.random.seed;
+  so.limits.deadline = cfg.deadline;
   const exec::SynthesisResult sr = exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
   for (const auto& set : sr.sets) pr.inputs.push_back({"synthesized: " + set.what, set.inputs, {}, true});
   if (!sr.failed.empty())
@@ -270,6 +274,11 @@ void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* po
 bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::ValueInfoProto*>& ins, ModelDiff& md,
                     InputSet& is) {
   is.name = ds.dir.string();
+  // diff reads a set's inputs only: an unusable golden output does not stop it, an unusable input does.
+  if (std::string why = ds.problem(/*outputs_too=*/false); !why.empty()) {
+    md.error = ds.dir.string() + ": " + why;
+    return false;
+  }
   if (ds.inputs.size() > ins.size()) {
     md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
                std::to_string(ins.size()) + " inputs";
@@ -626,7 +635,16 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     res.runtimes[1] += "#2";
   }
   res.models.resize(models.size());
-  const fs::path work = make_work_dir(cfg);
+  // The work directory is removed on every way out, an exception included, unless it was asked for or to be kept.
+  struct WorkDir {
+    fs::path path;
+    bool remove = false;
+    ~WorkDir() {
+      std::error_code ec;
+      if (remove && !path.empty()) fs::remove_all(path, ec);
+    }
+  } owned{make_work_dir(cfg), cfg.work_dir.empty() && !cfg.keep};
+  const fs::path& work = owned.path;
   if (work.empty()) {
     for (size_t i = 0; i < models.size(); ++i) {
       res.models[i].model = models[i].string();
@@ -659,10 +677,6 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
   for (size_t i = 0; i < models.size(); ++i)
     if (prep[i].md->error.empty()) collect_cases(i, models, prep[i], outcomes, res.runtimes, cfg);
   for (auto& pr : prep) rename_to_source(pr);
-  if (cfg.work_dir.empty() && !cfg.keep) {
-    std::error_code ec;
-    fs::remove_all(work, ec);
-  }
   return res;
 }
 

@@ -52,7 +52,7 @@ class Runtime {
 
 struct RuntimeOptions {
   int64_t timeout_ms = 60'000;  // one run
-  exec::Limits limits;          // ref
+  exec::Limits limits;          // ref; limits.deadline (--timeout) applies to every runtime
 };
 
 // "ref", "onnxruntime" (alias "ort"), or "cmd:TEMPLATE". Returns null and sets `error` on a bad spec or when
@@ -80,6 +80,7 @@ struct DiffConfig {
   // DIR/test_data_set_N/input_K.pb, output_K.pb (the first runtime's outputs), runtime_R/output_K.pb (each
   // runtime's) and runtimes.txt; with several models, DIR/<index>_<model stem>/...
   fs::path save_dir;
+  exec::Deadline deadline;  // --timeout: the whole command's (the runtimes get it in RuntimeOptions::limits)
 };
 
 struct OutputDiff {

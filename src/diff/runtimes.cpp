@@ -90,6 +90,14 @@ ProcResult run_shell(const std::string& cmd, const fs::path& log, int64_t timeou
   return r;
 }
 
+// A run's time in ms: its own limit, or less when the command's deadline comes first (at least 1 ms).
+int64_t run_budget_ms(const RuntimeOptions& o, int64_t own_ms) {
+  const auto end = o.limits.deadline.with_run_limit(own_ms);
+  if (end == exec::Deadline::Clock::time_point::max()) return own_ms;
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - exec::Deadline::Clock::now()).count();
+  return std::max<int64_t>(1, std::min<int64_t>(own_ms, left));
+}
+
 // Reads output_K.pb / output_K.unsupported of a job's output directory.
 void read_outputs(const Job& j, JobOutcome& o) {
   const auto& outs = j.model->graph().output();
@@ -130,6 +138,11 @@ class RefRuntime : public Runtime {
     std::vector<JobOutcome> res;
     for (const auto& j : jobs) {
       JobOutcome o;
+      if (opts_.limits.deadline.passed()) {
+        o.error = "not run: " + opts_.limits.deadline.reached();
+        res.push_back(std::move(o));
+        continue;
+      }
       const auto t0 = std::chrono::steady_clock::now();
       try {
         exec::RunOptions ro;
@@ -190,14 +203,20 @@ class CmdRuntime : public Runtime {
   }
   JobOutcome run_one(const Job& j) const {
     JobOutcome o;
+    if (opts_.limits.deadline.passed()) {
+      o.error = "not run: " + opts_.limits.deadline.reached();
+      return o;
+    }
     std::error_code ec;
     fs::create_directories(j.output_dir, ec);
     const auto t0 = std::chrono::steady_clock::now();
-    const ProcResult p = run_shell(
-        command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"), opts_.timeout_ms);
+    const ProcResult p =
+        run_shell(command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"),
+                  run_budget_ms(opts_, opts_.timeout_ms));
     o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (p.timed_out) {
-      o.error = "stopped after " + std::to_string(opts_.timeout_ms) + " ms";
+      o.error = opts_.limits.deadline.passed() ? "stopped: " + opts_.limits.deadline.reached() + " during the run"
+                                               : "stopped after " + std::to_string(opts_.timeout_ms) + " ms";
       return o;
     }
     if (p.exit_code != 0) {
@@ -235,7 +254,8 @@ class OrtRuntime : public CmdRuntime {
       fs::create_directories(j.output_dir, ec);
     }
     const auto t0 = std::chrono::steady_clock::now();
-    const int64_t budget = opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000));
+    const int64_t budget =
+        run_budget_ms(opts_, opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000)));
     const ProcResult p =
         run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
                   list.parent_path() / "ort-batch.log", budget);

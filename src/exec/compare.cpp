@@ -20,6 +20,8 @@ Tolerance default_tolerance(DT t) {
 namespace {
 
 std::string index_str(const Dims& shape, int64_t k) {
+  // Past 16 dims the flat position says where, not an index as long as the shape.
+  if (shape.size() > 16) return "[element " + std::to_string(k) + " of rank " + std::to_string(shape.size()) + "]";
   const Dims st = strides_of(shape);
   std::string s = "[";
   for (size_t a = 0; a < shape.size(); ++a) {
@@ -52,7 +54,7 @@ void compare_tensor(const Tensor& a, const Tensor& e, const Tolerance& tol, Comp
     std::string got, want;
     if (is_string(e.dt)) {
       good = a.s[k] == e.s[k];
-      if (!good) got = "\"" + a.s[k] + "\"", want = "\"" + e.s[k] + "\"";
+      if (!good) got = quoted_cut(a.s[k]), want = quoted_cut(e.s[k]);
     } else if (is_float(e.dt)) {
       const double x = a.f[k], y = e.f[k];
       if (std::isnan(y) || std::isnan(x)) good = std::isnan(x) && std::isnan(y);

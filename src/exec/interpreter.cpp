@@ -163,9 +163,7 @@ const onnx::TypeProto* Interpreter::declared_type(const onnx::GraphProto& g, con
 }
 
 void Interpreter::check_deadline() {
-  if (std::chrono::steady_clock::now() > deadline_)
-    throw ExecError(ErrKind::Timeout,
-                    "run exceeded the time limit of " + std::to_string(opts.limits.timeout_ms) + " ms");
+  if (std::chrono::steady_clock::now() > deadline_) throw_time_limit(opts.limits);
 }
 
 bool Interpreter::pin_for(const std::string& path, bool computed) {
@@ -182,7 +180,7 @@ bool Interpreter::pin_for(const std::string& path, bool computed) {
 
 std::vector<Value> Interpreter::run(const std::vector<Value>& inputs) {
   guard().limits = opts.limits;
-  deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(opts.limits.timeout_ms);
+  deadline_ = opts.limits.deadline.with_run_limit(opts.limits.timeout_ms);
   const auto ins = data_inputs();
   if (inputs.size() != ins.size())
     fail("the model has " + std::to_string(ins.size()) + " inputs, the data set gives " +

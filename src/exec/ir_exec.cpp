@@ -118,7 +118,7 @@ class IrRunner {
 
   std::vector<Value> run(const std::vector<Value>& inputs) {
     guard().limits = limits_;
-    deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(limits_.timeout_ms);
+    deadline_ = limits_.deadline.with_run_limit(limits_.timeout_ms);
     const auto ps = params(0);
     if (inputs.size() != ps.size())
       fail("the model has " + std::to_string(ps.size()) + " Parameters, the data set gives " +
@@ -147,8 +147,7 @@ class IrRunner {
   }
 
   void check_deadline() {
-    if (std::chrono::steady_clock::now() > deadline_)
-      throw ExecError(ErrKind::Timeout, "run exceeded the time limit of " + std::to_string(limits_.timeout_ms) + " ms");
+    if (std::chrono::steady_clock::now() > deadline_) throw_time_limit(limits_);
   }
 
   // Runs graph g with its Parameters (node index -> value); returns the Results' values in file order.

@@ -18,8 +18,13 @@ bool has_golden_data(const Model& model, const std::string& path) {
   if (model.format == Format::NNAPI) return true;  // the examples live in the document; no examples, no cases
   const fs::path dir = fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
   std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-    if (it->is_directory(ec) && it->path().filename().string().rfind("test_data_set_", 0) == 0) return true;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename().string().rfind("test_data_set_", 0) != 0) continue;
+    std::error_code e2;
+    if (it->is_directory(e2)) return true;
+    // A data set that is a link leading nowhere (not checked out) is golden data that is not there: a failure.
+    if (it->is_symlink(e2) && !fs::exists(it->path(), e2)) return true;
+  }
   return false;
 }
 

@@ -10,8 +10,9 @@
 
 namespace condlint::exec {
 
-// True when golden data sits beside the model: a test_data_set_* directory in its directory (IR, ONNX), or
-// `examples` in the document (NNAPI).
+// True when golden data sits beside the model: a test_data_set_* directory in its directory (IR, ONNX) or a
+// symbolic link of that name leading nowhere (data not checked out: its run fails), or `examples` in the
+// document (NNAPI).
 bool has_golden_data(const Model& model, const std::string& path);
 
 // Runs the model (both branches of every If) on that data and fills model.exec. Leaves model.exec null when

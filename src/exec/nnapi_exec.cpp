@@ -280,6 +280,8 @@ struct Exec {
   }
 
   void check_time(const std::string& path) {
+    if (cfg.limits.deadline.passed())
+      throw ExecError(ErrKind::Timeout, "WHILE at " + path + ": " + cfg.limits.deadline.reached());
     const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (ms > static_cast<double>(cfg.limits.timeout_ms))
       throw ExecError(ErrKind::Timeout, "WHILE at " + path + " exceeded the loop timeout of " +
@@ -521,9 +523,10 @@ CaseResult run_example(const NModel& m, const RunConfig& cfg, const Example& ex,
   cr.pins = pins;
   cr.derived = derived;
   cr.synthesized = ex.synthesized;
+  ran = false;
+  if (cfg.limits.deadline.passed()) return not_run(std::move(cr), cfg.limits);
   Exec x{m, cfg, pins, {}, std::chrono::steady_clock::now()};
   std::vector<NVal> outs;
-  ran = false;
   try {
     outs = x.run(m.main, ex.inputs, "main", 0);
     ran = true;
@@ -695,7 +698,7 @@ class NnapiDriver {
   void run(std::vector<Example> examples) {
     examples_ = std::move(examples);
     for (const Example& ex : examples_) run_natural(ex);
-    if (cfg_.both_branches && cfg_.policy) synthesize();
+    if (cfg_.both_branches && cfg_.policy && !cfg_.limits.deadline.passed()) synthesize();
     if (cfg_.both_branches) pin_other_branches();
   }
 

@@ -3,10 +3,16 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace condlint::exec {
 
@@ -25,16 +31,91 @@ std::string parse_proto(const std::string& bytes, google::protobuf::MessageLite&
 }
 
 std::string read_file_bytes(const fs::path& p, std::string& out, int64_t max_bytes) {
-  std::error_code ec;
-  const auto size = fs::file_size(p, ec);
-  if (ec) return "cannot read " + p.string() + ": " + ec.message();
-  if (static_cast<int64_t>(size) > max_bytes)
+  // Opened without waiting and judged on the descriptor: a FIFO or a device is refused, never read.
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return "cannot read " + p.string() + ": " + std::strerror(errno);
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } close_fd{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) return "cannot read " + p.string() + ": " + std::strerror(errno);
+  if (!S_ISREG(st.st_mode)) return "cannot read " + p.string() + ": not a regular file";
+  if (static_cast<int64_t>(st.st_size) > max_bytes)
     return p.string() + " is larger than " + std::to_string(max_bytes) + " bytes";
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return "cannot open " + p.string();
+  const size_t size = static_cast<size_t>(st.st_size);
   out.resize(size);
-  in.read(out.data(), static_cast<std::streamsize>(size));
-  if (static_cast<size_t>(in.gcount()) != size) return "short read on " + p.string();
+  size_t got = 0;
+  while (got < size) {
+    const ssize_t n = ::read(fd, out.data() + got, size - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return "cannot read " + p.string() + ": " + std::strerror(errno);
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (got != size) return "short read on " + p.string();
+  return "";
+}
+
+std::string golden_file_problem(const fs::path& p) {
+  const std::string name = p.filename().string();
+  struct stat ls {};
+  if (::lstat(p.c_str(), &ls) != 0) return name + " cannot be read: " + std::strerror(errno);
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) {
+    const int err = errno;
+    if (S_ISLNK(ls.st_mode) && err == ENOENT) {
+      std::error_code ec;
+      std::string target = fs::read_symlink(p, ec).string();
+      const bool annex = target.find("/annex/objects/") != std::string::npos;
+      if (target.size() > 200) target = target.substr(0, 200) + "... (" + std::to_string(target.size()) + " bytes)";
+      return name + " is a dangling symbolic link" + (target.empty() ? "" : " (to " + target + ")") +
+             (annex ? ", a git-annex file whose content is not here: is the data checked out (git annex get)?"
+                    : ": is the data checked out?");
+    }
+    if (S_ISLNK(ls.st_mode)) return name + " is a symbolic link that cannot be followed: " + std::strerror(err);
+    return name + " cannot be read: " + std::strerror(err);
+  }
+  const auto kind = [&](mode_t m) -> std::string {
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISCHR(m) || S_ISBLK(m)) return "a device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a regular file";
+  };
+  if (!S_ISREG(st.st_mode)) {
+    const std::string k = kind(st.st_mode);
+    return name + (S_ISLNK(ls.st_mode) ? " is a symbolic link to " : " is ") +
+           (k == "not a regular file" ? "something other than a regular file" : k + ", not a regular file");
+  }
+  // A pointer file that git-LFS or git-annex leaves where the data is not checked out is a short text; neither
+  // prefix can begin a TensorProto (its first byte would be an invalid wire type) or a .npy file.
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return name + " cannot be read: " + std::strerror(errno);
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } close_fd{fd};
+  struct stat fst {};
+  if (::fstat(fd, &fst) != 0 || !S_ISREG(fst.st_mode)) return name + " is not a regular file";
+  if (fst.st_size > 1024) return "";
+  char head[64];
+  ssize_t n;
+  do n = ::read(fd, head, sizeof head);
+  while (n < 0 && errno == EINTR);
+  if (n < 0) return name + " cannot be read: " + std::strerror(errno);
+  const std::string_view h(head, static_cast<size_t>(n));
+  if (h.rfind("version https://git-lfs.github.com/spec/", 0) == 0)
+    return name + " is a git-LFS pointer, not the data: is the data checked out (git lfs pull)?";
+  if (h.rfind("/annex/objects/", 0) == 0)
+    return name + " is a git-annex pointer, not the data: is the data checked out (git annex get)?";
+  return "";
+}
+
+std::string DataSet::problem(bool outputs_too) const {
+  if (!error.empty()) return error;
+  if (!input_problems.empty()) return input_problems.front();
+  if (outputs_too && !output_problems.empty()) return output_problems.front();
   return "";
 }
 
@@ -478,18 +559,26 @@ DataSet scan_set(const fs::path& dir) {
   DataSet ds;
   ds.dir = dir;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (!e.is_regular_file(ec)) continue;
-    const std::string stem = e.path().stem().string();
-    const std::string ext = e.path().extension().string();
+  // Every entry named like golden data, whatever it is: one that is not a regular file holding data (a FIFO, a
+  // directory, a dangling link, an LFS pointer) is a problem of the set, never a file silently left out.
+  std::vector<fs::path> names;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) names.push_back(it->path());
+  std::sort(names.begin(), names.end());
+  for (const fs::path& path : names) {
+    const std::string stem = path.stem().string();
+    const std::string ext = path.extension().string();
     if (ext != ".pb" && ext != ".npy") continue;
     const bool in = stem.rfind("input_", 0) == 0, out = stem.rfind("output_", 0) == 0;
     if (!in && !out) continue;
     const int k = trailing_number(stem);
     if (k < 0 || k > 100000) continue;
+    if (std::string why = golden_file_problem(path); !why.empty()) {
+      (in ? ds.input_problems : ds.output_problems).push_back(std::move(why));
+      continue;
+    }
     auto& v = in ? ds.inputs : ds.outputs;
     if (v.size() <= static_cast<size_t>(k)) v.resize(k + 1);
-    v[k] = e.path();
+    v[k] = path;
   }
   const fs::path pins = dir / "pins.json";
   if (fs::exists(pins, ec)) {
@@ -525,12 +614,27 @@ std::vector<DataSet> find_data_sets(const fs::path& dir) {
     out.push_back(scan_set(dir));
     return out;
   }
-  std::vector<std::pair<int, fs::path>> dirs;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_directory(ec) && e.path().filename().string().rfind("test_data_set_", 0) == 0)
-      dirs.emplace_back(trailing_number(e.path().filename().string()), e.path());
+  std::vector<std::pair<int, fs::path>> dirs, dangling;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("test_data_set_", 0) != 0) continue;
+    if (e.is_directory(ec)) dirs.emplace_back(trailing_number(name), e.path());
+    // test_data_set_N as a link that leads nowhere: a data set that is not checked out.
+    else if (e.is_symlink(ec) && !fs::exists(e.path(), ec) && trailing_number(name) >= 0)
+      dangling.emplace_back(trailing_number(name), e.path());
+  }
+  for (auto& d : dangling) dirs.push_back(d);
   std::sort(dirs.begin(), dirs.end());
-  for (auto& [n, p] : dirs) out.push_back(scan_set(p));
+  for (auto& [n, p] : dirs) {
+    if (fs::is_directory(p, ec)) {
+      out.push_back(scan_set(p));
+      continue;
+    }
+    DataSet ds;
+    ds.dir = p;
+    ds.error = p.filename().string() + " is a dangling symbolic link: is the data checked out?";
+    out.push_back(std::move(ds));
+  }
   return out;
 }
 

@@ -33,12 +33,26 @@ std::string write_pb_value(const Value& v, const std::string& name);
 Value read_npy(const std::string& bytes);
 std::string write_npy(const Tensor& t);
 
+// Why a golden data file cannot be used, or "" when it is a regular file that holds data: it is not a regular file
+// (a FIFO, a directory, a device, a socket), a symbolic link that leads nowhere (an un-fetched git-annex checkout), a
+// file that cannot be opened, or a git-LFS or git-annex pointer file in place of the data. The sentence names the
+// file by its name ("output_0.pb is a FIFO, not a regular file"). Nothing but a regular file is opened, and that
+// without waiting (O_NONBLOCK): no FIFO or device is ever read.
+std::string golden_file_problem(const std::filesystem::path& p);
+
 // One golden data set: test_data_set_N with input_K / output_K (.pb or .npy) and optional pins.json.
 struct DataSet {
   std::filesystem::path dir;
-  std::vector<std::filesystem::path> inputs, outputs;  // index K -> file ("" when absent)
+  std::vector<std::filesystem::path> inputs, outputs;  // index K -> file ("" when absent or unusable)
   std::map<std::string, bool> pins;                    // node path -> condition value
   std::string pins_error;                              // pins.json unreadable
+  // Files named input_K / output_K that cannot be used (golden_file_problem), in name order; the set fails with the
+  // first. `error`: the set's directory itself cannot be read (a dangling symbolic link).
+  std::vector<std::string> input_problems, output_problems;
+  std::string error;
+  // Why the set cannot be run: its error, else its first unusable input, else (with `outputs_too`) its first
+  // unusable golden output; "" when none.
+  std::string problem(bool outputs_too = true) const;
 };
 // Lists data sets: `dir` is either a test_data_set_N itself or a directory holding test_data_set_* (sorted
 // numerically).

@@ -93,6 +93,12 @@ void run_timed(CaseResult& cr, const std::function<void()>& body) {
   cr.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+CaseResult not_run(CaseResult cr, const Limits& limits) {
+  cr.status = CaseStatus::Failed;
+  cr.message = "not run: " + limits.deadline.reached();
+  return cr;
+}
+
 void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins) {
   for (const auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
   cr.branch_problems = trace.branch_problems;
@@ -135,7 +141,18 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
     mr.cases.push_back(std::move(cr));
   };
   if (state.phase == PinState::kSynthesize) return;  // the driver runs synthesized inputs
-  if (state.phase == PinState::kData) {              // the data set as its data takes it
+  // Past the command's deadline a case is not run, only listed as not run.
+  auto not_run_now = [&](const PinSet& pins, bool derived) {
+    if (!cfg.limits.deadline.passed()) return false;
+    CaseResult cr;
+    cr.pins = pins;
+    cr.data_set = name;
+    cr.derived = derived;
+    mr.cases.push_back(not_run(std::move(cr), cfg.limits));
+    return true;
+  };
+  if (state.phase == PinState::kData) {  // the data set as its data takes it
+    if (not_run_now(work[0], false)) return;
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run(work[0], false, trace, outputs);
@@ -153,6 +170,7 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
   int runs = 1;
   for (size_t w = 1; w < work.size(); ++w) {
     if (runs++ >= cfg.max_runs_per_data_set) break;
+    if (not_run_now(work[w], true)) continue;
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run(work[w], true, trace, outputs);
@@ -281,7 +299,7 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
                       const CandidateRun& candidate, ModelResult& mr, PinState& state, MemorySets& memory,
                       const std::function<CaseResult(const std::vector<Value>&, Trace&, std::vector<Value>&)>& run_one,
                       const std::function<std::string(const std::vector<Value>&, const std::vector<Value>&)>& save) {
-  if (!cfg.policy) return;
+  if (!cfg.policy || cfg.limits.deadline.passed()) return;
   std::set<std::string> seen;
   for (const auto& [path, ran] : mr.if_coverage) seen.insert(path);
   const std::set<BranchKey> wanted = wanted_branches(seen, state.natural, *cfg.policy);
@@ -292,6 +310,13 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
   const DataSet from = plan.sets[s];
   for (auto& set : sr.sets) {
+    if (cfg.limits.deadline.passed()) {
+      CaseResult cr;
+      cr.data_set = name;
+      cr.synthesized = set.what;
+      mr.cases.push_back(not_run(std::move(cr), cfg.limits));
+      continue;
+    }
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run_one(set.inputs, trace, outputs);
@@ -378,7 +403,9 @@ void run_data_sets(DataPlan& plan, MemorySets& memory, const RunConfig& cfg, Mod
       } else if (auto m = memory.inputs.find(s); m != memory.inputs.end()) {
         l.inputs = m->second;
         l.golden.resize(b.outputs);
-      } else if (!plan.synthetic) {
+      } else if (std::string why = ds.problem(); !why.empty()) {
+        l.error = std::move(why);  // golden data that is not there fails its set, never passes it
+      } else if (!plan.synthetic && !cfg.limits.deadline.passed()) {  // past it, nothing more is read or run
         l = b.load(ds);
       }
       if (!l.error.empty()) {
@@ -391,6 +418,7 @@ void run_data_sets(DataPlan& plan, MemorySets& memory, const RunConfig& cfg, Mod
       }
       if (state.phase == PinState::kSynthesize) {  // once, from the first data set that ran (it adds sets to plan)
         synthesized = true;
+        if (cfg.limits.deadline.passed()) continue;
         b.synthesize(plan, s, name, l.inputs, mr, state, memory, save_index);
         continue;
       }

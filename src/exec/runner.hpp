@@ -120,6 +120,9 @@ void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<st
 // would force the same state on inputs that do not select it.
 inline constexpr const char* kNotPinnedSynthesisFailed =
     "not pinned: a pin would force that state on inputs that do not select it";
+// `cr` as a case the command's deadline left unrun (cfg.limits.deadline passed): failed, "not run: the command's
+// time limit (--timeout N s) was reached".
+CaseResult not_run(CaseResult cr, const Limits& limits);
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
 

@@ -71,7 +71,7 @@ class Search {
       : run_(run), wanted_(wanted), opt_(opt), res_(res), start_(std::chrono::steady_clock::now()) {}
 
   bool done() const {
-    return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs ||
+    return reached_.size() >= wanted_.size() || res_.runs >= opt_.max_runs || opt_.limits.deadline.passed() ||
            std::chrono::steady_clock::now() - start_ > std::chrono::milliseconds(opt_.max_ms);
   }
 

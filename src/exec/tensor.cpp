@@ -1,5 +1,6 @@
 #include "exec/tensor.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -169,10 +170,44 @@ Guard& guard() {
   return g;
 }
 
+Deadline Deadline::after(int64_t seconds) {
+  Deadline d;
+  if (seconds <= 0) return d;
+  d.seconds = seconds;
+  // Past about 290 years from now the clock would overflow: that is no deadline either.
+  if (seconds < 9'000'000'000LL) d.at = Clock::now() + std::chrono::seconds(seconds);
+  return d;
+}
+
+Deadline::Clock::time_point Deadline::with_run_limit(int64_t ms) const {
+  const auto now = Clock::now();
+  const auto room = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::time_point::max() - now).count();
+  const auto own = ms >= room ? Clock::time_point::max() : now + std::chrono::milliseconds(std::max<int64_t>(ms, 0));
+  return std::min(own, at);
+}
+
+std::string Deadline::reached() const {
+  return "the command's time limit (--timeout " + std::to_string(seconds) + " s) was reached";
+}
+
+void throw_time_limit(const Limits& limits) {
+  if (limits.deadline.passed()) throw ExecError(ErrKind::Timeout, limits.deadline.reached() + " during the run");
+  throw ExecError(ErrKind::Timeout, "run exceeded the time limit of " + std::to_string(limits.timeout_ms) + " ms");
+}
+
 std::string dims_str(const Dims& d) {
+  constexpr size_t kShown = 16;
   std::string s = "[";
-  for (size_t k = 0; k < d.size(); ++k) s += (k ? "," : "") + std::to_string(d[k]);
+  for (size_t k = 0; k < d.size() && k < kShown; ++k) s += (k ? "," : "") + std::to_string(d[k]);
+  if (d.size() > kShown) s += ",...," + std::to_string(d.back()) + " (rank " + std::to_string(d.size()) + ")";
   return s + "]";
+}
+
+std::string quoted_cut(const std::string& s, size_t max_bytes) {
+  if (s.size() <= max_bytes) return "\"" + s + "\"";
+  size_t end = max_bytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xc0) == 0x80) --end;  // not inside a character
+  return "\"" + s.substr(0, end) + "\u2026\" (" + std::to_string(s.size()) + " bytes)";
 }
 
 int64_t checked_numel(const Dims& d) {
@@ -284,7 +319,7 @@ double string_to_double(const std::string& s) {
     double v = std::stod(s, &pos);
     return v;
   } catch (...) {
-    fail("cannot convert string '" + s + "' to a number");
+    fail("cannot convert string " + quoted_cut(s) + " to a number");
   }
 }
 }  // namespace

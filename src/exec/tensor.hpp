@@ -6,6 +6,7 @@
 // std::string. Every allocation goes through the resource guard (elements per tensor, live bytes).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
@@ -63,13 +64,32 @@ struct ExecError : std::runtime_error {
 };
 [[noreturn]] void fail(const std::string& msg);  // ErrKind::Invalid
 
+// The whole command's time limit (`run` / `diff --timeout SECONDS`), beside each run's own: no run starts after it,
+// and a run under way stops there.
+struct Deadline {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point at = Clock::time_point::max();  // max(): none
+  int64_t seconds = 0;                              // as given, for messages
+  // `seconds` from now; 0 or less: none.
+  static Deadline after(int64_t seconds);
+  bool passed() const { return at != Clock::time_point::max() && Clock::now() > at; }
+  // The earlier of this deadline and `ms` from now (a run's own limit).
+  Clock::time_point with_run_limit(int64_t ms) const;
+  // "the command's time limit (--timeout 600 s) was reached"
+  std::string reached() const;
+};
+
 struct Limits {
   int64_t max_elements = 100'000'000;       // per tensor
   int64_t max_total_bytes = 2LL << 30;      // live bytes held by all tensors of one run
   int64_t max_loop_iterations = 1'000'000;  // per Loop / WHILE execution
   int64_t timeout_ms = 60'000;              // per run (NNAPI's own default is 2 s for loops)
   int max_depth = 64;                       // nesting of If / Loop / functions
+  Deadline deadline;                        // the whole command's (none unless --timeout)
 };
+// The error a run throws past its end (Deadline::with_run_limit): the command's deadline when that is what passed,
+// else the run's own limit, limits.timeout_ms.
+[[noreturn]] void throw_time_limit(const Limits& limits);
 
 // The guard of the current thread's run (set by Interpreter; defaults apply otherwise).
 struct Guard {
@@ -82,7 +102,12 @@ Guard& guard();
 using Dims = std::vector<int64_t>;
 // Element count of a shape; throws ExecError(Resource) on negative dims, overflow or above the limit.
 int64_t checked_numel(const Dims& d);
+// "[2,3]"; past 16 dims the rest is elided and the rank said ("[1,1,...,1 (rank 1000)]"): a message stays short
+// whatever shape a file declares.
 std::string dims_str(const Dims& d);
+// A string value as a message shows it: quoted, and when longer than `max_bytes` cut there (at a UTF-8 character's
+// start) with its length said: "\"abc…\" (200000000 bytes)".
+std::string quoted_cut(const std::string& s, size_t max_bytes = 64);
 
 // Holds `bytes` against the live-bytes limit while alive; copies hold again.
 class Hold {

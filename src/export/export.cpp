@@ -97,6 +97,7 @@ std::string write_data_sets(const fs::path& model, const ExportResult& r, const 
       const fs::path src = model.parent_path().empty() ? fs::path(".") : model.parent_path();
       for (const auto& ds : exec::find_data_sets(src)) {
         if (!ds.pins_error.empty()) return ds.dir.string() + ": " + ds.pins_error;
+        if (std::string why = ds.problem(); !why.empty()) return ds.dir.string() + ": " + why;
         const std::string d = set_dir();
         if (d.empty()) return "cannot create a data set directory under " + dir.string();
         auto copy = [&](const std::vector<fs::path>& files, const char* stem) -> std::string {
