@@ -1,4 +1,5 @@
 #include "importers/nnapi_testmodel.hpp"
+#include "io/output.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -564,9 +565,9 @@ ImportSummary import_nnapi_testmodels(const std::vector<std::string>& files, con
     if (!convert_nnapi_testmodels(text, models, err)) s.errors.push_back(f + ": " + err);
     for (const auto& m : models) {
       const fs::path p = fs::path(out_dir) / (m.name + ".nnapi.json");
-      std::ofstream o(p, std::ios::binary);
-      if (!(o << m.json)) {
-        s.errors.push_back(p.string() + ": cannot write");
+      if (std::string why = io::write_file(p.string(), "the model", [&](std::ostream& o) { o << m.json; });
+          !why.empty()) {
+        s.errors.push_back(why);
         continue;
       }
       s.written.push_back(p.string());
