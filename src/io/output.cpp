@@ -209,6 +209,7 @@ struct OutputFile::State {
   std::unique_ptr<FdBuf> buf;
   std::unique_ptr<std::ostream> os;
   bool committed = false;
+  bool durable = true;
 
   void discard() {
     if (fd >= 0) ::close(fd);
@@ -224,11 +225,12 @@ OutputFile::~OutputFile() {
   if (s_) s_->discard();
 }
 
-bool OutputFile::open(const std::string& path, std::string& error, bool follow_links) {
+bool OutputFile::open(const std::string& path, std::string& error, bool follow_links, bool durable) {
   if (s_) s_->discard();
   s_ = std::make_unique<State>();
   State& s = *s_;
   s.target = follow_links ? through_links(path) : path;
+  s.durable = durable;
   struct stat st {};
   if (follow_links && ::stat(s.target.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) {
@@ -274,7 +276,7 @@ bool OutputFile::commit(std::string& error) {
   State& s = *s_;
   s.os->flush();
   int err = s.buf->drain() ? 0 : s.buf->error();
-  if (err == 0 && !s.temp.empty() && ::fsync(s.fd) != 0 && errno != EINVAL) err = errno;
+  if (err == 0 && s.durable && !s.temp.empty() && ::fsync(s.fd) != 0 && errno != EINVAL) err = errno;
   const int fd = s.fd;
   s.fd = -1;
   if (::close(fd) != 0 && err == 0 && errno != EINTR) err = errno;

@@ -64,7 +64,9 @@ class OutputFile {
   // False with `error` set when the file cannot be created. follow_links: a target that is a symbolic link has
   // the file it leads to replaced (what a user who links a report into place means); false: the link itself is
   // replaced and nothing it points at is touched (for directories others may write to, such as a shared cache).
-  bool open(const std::string& path, std::string& error, bool follow_links = true);
+  // durable: the bytes reach the disk (fsync) before the rename, so a crash leaves the old file or the new one; a
+  // cache entry, which a reader checks and recomputes when damaged, skips that cost.
+  bool open(const std::string& path, std::string& error, bool follow_links = true, bool durable = true);
   std::ostream& stream();
   // Flushes, closes and renames into place; false with `error` set (the target untouched) when any step failed.
   bool commit(std::string& error);

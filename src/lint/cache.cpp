@@ -385,7 +385,7 @@ void ResultCache::store(Probe& probe, std::string_view context, const std::vecto
   // followed), so a process sharing DIR never reads half an entry.
   io::OutputFile out;
   std::string err;
-  if (!out.open((fs::path(dir_) / probe.entry).string(), err, /*follow_links=*/false) ||
+  if (!out.open((fs::path(dir_) / probe.entry).string(), err, /*follow_links=*/false, /*durable=*/false) ||
       !(out.stream() << text << body) || !out.commit(err)) {
     ++stats_.write_errors;
     return;
