@@ -51,6 +51,22 @@ TEST(HostileOutputs, AReportOntoTheModelIsRefusedAndTheModelKept) {
   EXPECT_EQ(slurp(m), before);
 }
 
+// An ONNX model's external data is an input of every command that reads the model.
+TEST(HostileOutputs, AReportOntoExternalDataIsRefused) {
+  const fs::path d = condlint::test::fresh_dir("out-onto-external");
+  for (const char* f : {"external_data.onnx", "external_data.bin"})
+    fs::copy_file(condlint::test::source_dir() / "corpus/onnx/valid" / f, d / f);
+  const std::string before = slurp(d / "external_data.bin");
+  const std::string m = shell_quote((d / "external_data.onnx").string());
+  const std::string data = shell_quote((d / "external_data.bin").string());
+  for (const std::string& cmd : {"lint " + m + " -o " + data, "run " + m + " --random 1 -o " + data}) {
+    const auto r = run(cl(cmd));
+    EXPECT_EQ(r.exit_code, 2) << cmd << "\n" << r.out;
+    EXPECT_NE(r.out.find("refusing to write"), std::string::npos) << cmd << "\n" << r.out;
+  }
+  EXPECT_EQ(slurp(d / "external_data.bin"), before);
+}
+
 TEST(HostileOutputs, TwoOutputsToOneFileAreRefused) {
   const fs::path d = condlint::test::fresh_dir("out-twice");
   const std::string m = shell_quote((condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx").string());

@@ -9,6 +9,7 @@
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
+#include "loaders/loader.hpp"
 #include "report/checks.hpp"
 #include "report/report.hpp"
 #include "report/terminal.hpp"
@@ -60,9 +61,14 @@ int run_exec(const RunCmdOptions& o) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
   }
+  // The model is read once, here: its loader's Model (with the parsed ONNX graph kept for the interpreter) is what
+  // runs, and the files it read are inputs no output may replace.
+  const LoadResult loaded = load_file(o.model, /*keep_onnx_proto=*/true);
+  io::InputFiles inputs = model_inputs({o.model}, o.data, o.config);
+  if (loaded.model)
+    for (const auto& source : loaded.model->sources) inputs.add(source, "a file the model reads");
   if (!save_dir_allowed(o.save, o.save_overwrite) ||
-      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}},
-                       model_inputs({o.model}, o.data, o.config)))
+      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}}, inputs))
     return kExitError;
   cfg.save_dir = o.save;
   if (o.max_elements > 0) cfg.limits.max_elements = o.max_elements;
@@ -72,9 +78,8 @@ int run_exec(const RunCmdOptions& o) {
   const bool nnapi = exec::is_nnapi_path(o.model);
   if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;                    // Android's default loop timeout
   if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
-  const exec::ModelResult r = nnapi                       ? exec::run_nnapi_model(o.model, cfg)
-                              : exec::is_ir_path(o.model) ? exec::run_ir_model(o.model, cfg)
-                                                          : exec::run_model(o.model, cfg);
+  const exec::ModelResult r = loaded.model ? exec::run_loaded(*loaded.model, o.model, cfg)
+                                           : exec::model_error(o.model, o.model + ": " + loaded.io_error);
   const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
   if (!write_report(o.output, "the report", [&](std::ostream& os) {
         if (o.format == "json") write_run_json(os, r);

@@ -154,12 +154,8 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
   if (model.format == Format::NNAPI) {
     c.limits.timeout_ms = 2000;
     c.limits.max_loop_iterations = INT64_MAX;
-    r = run_nnapi_model(model, path, c);
-  } else if (model.format == Format::IR) {
-    r = run_ir_model(model, path, c);
-  } else {
-    r = run_model(model, path, c);
   }
+  r = run_loaded(model, path, c);
   if (!r.error.empty()) return;
   model.exec = std::make_unique<ExecResults>(exec_results_from(model, r));
   if (run) *run = std::move(r);

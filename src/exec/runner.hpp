@@ -103,6 +103,9 @@ ModelResult model_error(const std::filesystem::path& model, std::string why);
 // The same on an ONNX model already loaded from `path`; it runs the loader's parsed protobuf when the loader kept it
 // (load_file with keep_onnx_proto), else parses the file again.
 ModelResult run_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
+// A model of any format the loaders read (load_file, with keep_onnx_proto for ONNX so the file is parsed once): its
+// format's driver (run_model, run_ir_model, run_nnapi_model). What `run`, `lint --exec` and `diff`'s reference run.
+ModelResult run_loaded(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 // Shared by the three drivers (ONNX here, IR in ir_exec.cpp, NNAPI in nnapi_exec.cpp):
 using PinSet = std::map<std::string, bool>;

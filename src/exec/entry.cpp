@@ -1,0 +1,28 @@
+// The executor's one entry for a loaded model of any format: its format's driver, chosen by a table.
+#include "exec/ir_exec.hpp"
+#include "exec/nnapi_exec.hpp"
+#include "exec/runner.hpp"
+
+namespace condlint::exec {
+
+namespace {
+
+using Driver = ModelResult (*)(const Model&, const std::filesystem::path&, const RunConfig&);
+ModelResult run_onnx_driver(const Model& m, const std::filesystem::path& p, const RunConfig& c) {
+  return run_model(m, p, c);
+}
+constexpr std::pair<Format, Driver> kDrivers[] = {
+    {Format::ONNX, run_onnx_driver},
+    {Format::IR, run_ir_model},
+    {Format::NNAPI, run_nnapi_model},
+};
+
+}  // namespace
+
+ModelResult run_loaded(const Model& model, const std::filesystem::path& path, const RunConfig& cfg) {
+  for (const auto& [format, driver] : kDrivers)
+    if (format == model.format) return driver(model, path, cfg);
+  return model_error(path, path.string() + ": no executor for this format");
+}
+
+}  // namespace condlint::exec
