@@ -131,6 +131,13 @@ TEST(SchemaFacts, TheNewestOnnxJudgesTheModernCorpusAsItsExpectationsSay) {
       {"corpus/onnx/invalid/ONNX017_reducemean18_axes_attribute.onnx", false},
       {"corpus/onnx/invalid/ONNX017_split18_num_outputs_float.onnx", false},
       {"corpus/onnx/invalid/ONNX008_reducemean20_float_axes.onnx", false},
+      {"corpus/onnx/valid/opset18_if_reduce_shapes.onnx", true},
+      {"corpus/onnx/valid/opset23_if_reshape_squeeze.onnx", true},
+      {"corpus/onnx/invalid/ONNX008_reducemean18_axis_out_of_range.onnx", false},
+      {"corpus/onnx/invalid/ONNX008_split18_sizes_sum.onnx", false},
+      {"corpus/onnx/invalid/ONNX008_pad18_pads_count.onnx", false},
+      {"corpus/onnx/invalid/ONNX008_squeeze23_not_one.onnx", false},
+      {"corpus/onnx/invalid/ONNX008_reshape23_two_minus_one.onnx", false},
   };
   std::string args;
   for (const auto& [p, ok] : cases) args += " " + shell_quote((source_dir() / p).string());
@@ -142,9 +149,8 @@ TEST(SchemaFacts, TheNewestOnnxJudgesTheModernCorpusAsItsExpectationsSay) {
         << r.out;
 }
 
-// An If at opset 19 between Split-18 and Cast-19, their outputs undeclared: judged by those definitions (no ONNX017
-// for num_outputs), Split's output typed float by its constraint with the shape unknown, Cast's left unknown (condlint
-// has no Cast-19 inference), and no ONNX013 (the newest onnx infers both).
+// An If at opset 19 between Split-18 and Split-18 then Cast-19, their outputs undeclared: judged by those definitions
+// (no ONNX017 for num_outputs), typed by their inference (loaders/onnx_newer_inference: float [1] both), no ONNX013.
 TEST(OnnxNewerOpset, SplitEighteenIsJudgedByItsOwnDefinition) {
   onnx::ModelProto m = facts_model(19);
   auto* g = m.mutable_graph();
@@ -153,19 +159,21 @@ TEST(OnnxNewerOpset, SplitEighteenIsJudgedByItsOwnDefinition) {
   int_attr(gen::onnx_node(t, "Split", "Split_t", {"x"}, {"t0", "t1"}), "num_outputs", 2);
   t->add_output()->set_name("t0");
   auto* e = facts_branch(iff, "else_branch");
-  int_attr(gen::onnx_node(e, "Cast", "Cast_e", {"x"}, {"e0"}), "to", onnx::TensorProto::FLOAT);
+  int_attr(gen::onnx_node(e, "Split", "Split_e", {"x"}, {"s0", "s1"}), "num_outputs", 2);
+  int_attr(gen::onnx_node(e, "Cast", "Cast_e", {"s1"}, {"e0"}), "to", onnx::TensorProto::FLOAT);
   e->add_output()->set_name("e0");
   gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {1});
   auto model = load_onnx("split18.onnx", m.SerializeAsString());
   const auto f = run_rules(*model, RuleSelection{});
   EXPECT_TRUE(f.empty()) << dump_findings(f);
-  EXPECT_EQ(model->onnx->facts_judged_nodes, 3);  // If-19, Split-18, Cast-19
+  EXPECT_EQ(model->onnx->facts_judged_nodes, 4);  // If-19, Split-18 twice, Cast-19
   ASSERT_EQ(model->conditionals.size(), 1u);
-  const auto& then_out = model->conditionals[0].branch[0].outputs.at(0).value;
-  EXPECT_EQ(then_out.type.kind, TypeDesc::Kind::Tensor);
-  EXPECT_EQ(then_out.type.elem, ElemType::F32);
-  EXPECT_FALSE(then_out.shape.rank_known);
-  EXPECT_EQ(model->conditionals[0].branch[1].outputs.at(0).value.type.kind, TypeDesc::Kind::Unknown);
+  for (int b = 0; b < 2; ++b) {
+    const auto& out = model->conditionals[0].branch[b].outputs.at(0).value;
+    EXPECT_EQ(out.type.kind, TypeDesc::Kind::Tensor);
+    EXPECT_EQ(out.type.elem, ElemType::F32);
+    EXPECT_EQ(out.shape, Shape::of({Dim::fixed(1)})) << b;
+  }
 }
 
 // What the newer definition says holds: GroupNormalization-21 without num_groups is an error, and GroupNormalization-18
@@ -251,4 +259,54 @@ TEST(OnnxNewerOpset, AnOpsetBeyondTheFactsIsNamedNotJudged) {
   ASSERT_EQ(rules_of(f), std::set<std::string>{"ONNX016"}) << dump_findings(f);
   EXPECT_NE(f[0].message.find("1 node (Split) could not be judged"), std::string::npos) << f[0].message;
   EXPECT_EQ(model->onnx->unjudged_ops.at("Split"), 1);
+}
+
+// condlint's inference for the definitions newer than the linked onnx (loaders/onnx_newer_inference) gives each output
+// of each case of tests/newer_inference_oracle.py the type the newest onnx's strict inference gives it.
+TEST(OnnxNewerInference, OutputsAreTypedAsTheNewestOnnxTypesThem) {
+  const std::string py = venv_python();
+  if (py.empty()) GTEST_SKIP() << "tools/venv is absent (scripts/install-deps.sh creates it)";
+  const fs::path dir = fresh_dir("newer_inference_oracle");
+  const auto r = run(shell_quote(py) + " " + shell_quote((source_dir() / "tests/newer_inference_oracle.py").string()) +
+                     " --condlint " + shell_quote(condlint_binary()) + " --dir " + shell_quote(dir.string()) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(", 0 outputs differ"), std::string::npos) << r.out;
+}
+
+// Tensors of the element types onnx added after 1.12 are measured (ONNX018): 4-bit types pack two elements to a
+// byte of raw_data and to an int32_data entry, the last one padded.
+TEST(OnnxNewerTypes, PackedTensorDataIsMeasured) {
+  auto lint_with = [](int32_t type, int64_t count, const std::string& raw, int int32_values) {
+    onnx::ModelProto m = facts_model(21);
+    m.set_ir_version(10);
+    auto* g = m.mutable_graph();
+    auto* t = g->add_initializer();
+    t->set_name("w");
+    t->set_data_type(type);
+    t->add_dims(count);
+    if (!raw.empty()) t->set_raw_data(raw);
+    for (int k = 0; k < int32_values; ++k) t->add_int32_data(0);
+    auto* n = g->add_node();
+    n->set_op_type("Cast");
+    n->set_name("Cast_w");
+    n->add_input("w");
+    n->add_output("y");
+    int_attr(n, "to", onnx::TensorProto::FLOAT);
+    gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {count});
+    const fs::path p = fresh_dir("packed_types") / "m.onnx";
+    write_file(p, m.SerializeAsString());
+    return run(condlint_cmd() + " lint " + shell_quote(p.string()) + " 2>&1").out;
+  };
+  // INT4 (22): 5 elements take 3 bytes or 3 int32_data entries.
+  EXPECT_EQ(lint_with(22, 5, std::string(3, '\0'), 0).find("ONNX018"), std::string::npos);
+  EXPECT_EQ(lint_with(22, 5, "", 3).find("ONNX018"), std::string::npos);
+  EXPECT_NE(lint_with(22, 5, std::string(5, '\0'), 0).find("ONNX018"), std::string::npos);
+  EXPECT_NE(lint_with(22, 5, "", 5).find("ONNX018"), std::string::npos);
+  // FLOAT4E2M1 (23) likewise; FLOAT8E4M3FN (17) one byte each.
+  EXPECT_NE(lint_with(23, 4, std::string(4, '\0'), 0).find("ONNX018"), std::string::npos);
+  EXPECT_EQ(lint_with(23, 4, std::string(2, '\0'), 0).find("ONNX018"), std::string::npos);
+  EXPECT_EQ(lint_with(17, 4, std::string(4, '\0'), 0).find("ONNX018"), std::string::npos);
+  EXPECT_NE(lint_with(17, 4, std::string(2, '\0'), 0).find("ONNX018"), std::string::npos);
+  // None of them is named by ONNX016 as a tensor left unjudged.
+  EXPECT_EQ(lint_with(22, 5, std::string(3, '\0'), 0).find("ONNX016"), std::string::npos);
 }

@@ -143,11 +143,74 @@ def reducemean_float_axes_20():
     return model(nodes, [vi("x", F, [2, 4])], [vi("m", F, [2, 1])], 20, inits=[axes])
 
 
+def if_reduce_shapes_18():
+    """Opset 18: an If whose branches give [2, 6] by ReduceMean-18 and ReduceMax-18 (constant axes, keepdims 0) and by
+    Split-18 halves reduced again; the If output declares [2, 6], so a wrong inference of either branch would
+    contradict it."""
+    nodes = [
+        if_node("If_reduce", "c",
+                [h.make_node("ReduceMean", ["x", "axes_last"], ["t_out"], name="ReduceMean_t", keepdims=0)],
+                vi("t_out", F, None),
+                [h.make_node("Split", ["x"], ["e0", "e1"], name="Split_e", axis=2, num_outputs=2),
+                 h.make_node("ReduceMax", ["e1", "axes_last"], ["e_out"], name="ReduceMax_e", keepdims=0)],
+                vi("e_out", F, None), "y"),
+    ]
+    return model(nodes, [vi("c", B, []), vi("x", F, [2, 6, 4])], [vi("y", F, [2, 6])], 18,
+                 inits=[ints("axes_last", [-1])])
+
+
+def if_reshape_squeeze_23():
+    """Opset 23: an If whose branches give [3, 4] by Reshape-23 (constant shape with 0 and -1) and by Unsqueeze-23 then
+    Squeeze-23 (constant axes); the If output declares [3, 4]."""
+    nodes = [
+        if_node("If_reshape", "c",
+                [h.make_node("Reshape", ["x", "shape_0m1"], ["t_out"], name="Reshape_t")], vi("t_out", F, None),
+                [h.make_node("Unsqueeze", ["x", "axes_0"], ["e_u"], name="Unsqueeze_e"),
+                 h.make_node("Squeeze", ["e_u", "axes_0"], ["e_out"], name="Squeeze_e")], vi("e_out", F, None), "y"),
+    ]
+    return model(nodes, [vi("c", B, []), vi("x", F, [3, 4])], [vi("y", F, [3, 4])], 23,
+                 inits=[ints("shape_0m1", [0, -1]), ints("axes_0", [0])])
+
+
+def reducemean18_axis_out_of_range():
+    """Opset 18 ReduceMean whose constant axes name dimension 2 of a rank-2 input: the newest onnx's inference fails."""
+    nodes = [h.make_node("ReduceMean", ["x", "axes2"], ["m"], name="ReduceMean_axis2", keepdims=1)]
+    return model(nodes, [vi("x", F, [2, 4])], [vi("m", F, [2, 1])], 18, inits=[ints("axes2", [2])])
+
+
+def split18_sizes_sum():
+    """Opset 18 Split whose constant split sizes add up to 5 on a dimension of 4: the newest onnx's inference fails."""
+    nodes = [h.make_node("Split", ["x", "sizes"], ["a", "b"], name="Split_sizes", axis=1)]
+    return model(nodes, [vi("x", F, [2, 4])], [vi("a", F, [2, 2]), vi("b", F, [2, 2])], 18,
+                 inits=[ints("sizes", [2, 3])])
+
+
+def pad18_pads_count():
+    """Opset 18 Pad with 4 pads for 1 axis: the newest onnx's inference fails."""
+    nodes = [h.make_node("Pad", ["x", "pads4", "", "axes1"], ["p"], name="Pad_count")]
+    return model(nodes, [vi("x", F, [2, 4])], [vi("p", F, [2, 6])], 18, inits=[ints("pads4", [1, 1, 1, 1]),
+                                                                          ints("axes1", [1])])
+
+
+def squeeze23_not_one():
+    """Opset 23 Squeeze of a dimension of 4: the newest onnx's inference fails."""
+    nodes = [h.make_node("Squeeze", ["x", "axes1"], ["s"], name="Squeeze_4")]
+    return model(nodes, [vi("x", F, [2, 4])], [vi("s", F, [2])], 23, inits=[ints("axes1", [1])])
+
+
+def reshape23_two_minus_one():
+    """Opset 23 Reshape to [-1, -1]: the newest onnx's inference fails."""
+    nodes = [h.make_node("Reshape", ["x", "shape_m1m1"], ["r"], name="Reshape_two")]
+    return model(nodes, [vi("x", F, [2, 4])], [vi("r", F, [8])], 23, inits=[ints("shape_m1m1", [-1, -1])])
+
+
 def main():
     valid = {
         "valid/opset18_split_reduce_pad.onnx": split_reduce_pad_18(),
         "valid/opset20_pad_resize_gelu.onnx": pad_resize_gelu_20(),
         "valid/opset23_if_split_rmsnorm.onnx": if_split_rms_23(),
+        "valid/opset18_if_reduce_shapes.onnx": if_reduce_shapes_18(),
+        "valid/opset23_if_reshape_squeeze.onnx": if_reshape_squeeze_23(),
     }
     invalid = {
         "invalid/ONNX017_reducemean18_axes_attribute.onnx":
@@ -156,6 +219,13 @@ def main():
             (split_num_outputs_float_18(), ["ONNX017@node:main/Split_float"]),
         "invalid/ONNX008_reducemean20_float_axes.onnx":
             (reducemean_float_axes_20(), ["ONNX008@node:main/ReduceMean_float_axes"]),
+        "invalid/ONNX008_reducemean18_axis_out_of_range.onnx":
+            (reducemean18_axis_out_of_range(), ["ONNX008@node:main/ReduceMean_axis2"]),
+        "invalid/ONNX008_split18_sizes_sum.onnx": (split18_sizes_sum(), ["ONNX008@node:main/Split_sizes"]),
+        "invalid/ONNX008_pad18_pads_count.onnx": (pad18_pads_count(), ["ONNX008@node:main/Pad_count"]),
+        "invalid/ONNX008_squeeze23_not_one.onnx": (squeeze23_not_one(), ["ONNX008@node:main/Squeeze_4"]),
+        "invalid/ONNX008_reshape23_two_minus_one.onnx":
+            (reshape23_two_minus_one(), ["ONNX008@node:main/Reshape_two"]),
     }
     bad = False
     for rel, m in valid.items():

@@ -38,6 +38,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/onnx_condition.hpp"
+#include "loaders/onnx_newer_inference.hpp"
 #include "loaders/onnx_util.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
@@ -345,11 +346,12 @@ class OnnxBuilder {
     enum Kind { Linked, Facts, Unjudged } kind = Linked;
     const schema_facts::OpFacts* facts = nullptr;
   };
-  // False for a tensor (or an attribute holding one) of an element type the linked onnx does not know (float8, int4,
-  // float4 ...): its checks are not run and the tensor is counted for ONNX016's note.
+  // False for a tensor (or an attribute holding one) of an element type the linked onnx does not know: its checks are
+  // not run. The types onnx added since (float8, int4, float4 ... onnx_elem_name) are judged by condlint's measure of
+  // their data (ONNX018, packed sub-byte types included); any other is counted for ONNX016's note.
   bool linked_knows(const onnx::TensorProto& t) {
     if (t.data_type() <= onnx::TensorProto::BFLOAT16) return true;
-    ++data_->unchecked_tensors;
+    if (onnx_elem_name(t.data_type()).empty()) ++data_->unchecked_tensors;
     return false;
   }
   bool linked_knows(const onnx::AttributeProto& a) {
@@ -370,6 +372,11 @@ class OnnxBuilder {
   // tainted; true when the check failed.
   bool facts_infer(int g, int n, const onnx::NodeProto& np, const InputState& in, const schema_facts::OpFacts& f,
                    std::vector<const onnx::TypeProto*>& out_types);
+  // The inference of the newer definition where condlint has one (loaders/onnx_newer_inference), into `typed` (one
+  // per output, holding the element types the constraints fix). Reports a failure (ONNX008) unless an input is
+  // tainted; false when it failed.
+  bool newer_inference_hook(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                            const schema_facts::OpFacts& f, std::vector<onnx::TypeProto>& typed);
   static std::string facts_label(const onnx::NodeProto& np, const schema_facts::OpFacts& f) {
     return "onnx " + std::string(schema_facts::onnx_version()) + "'s " + np.op_type() + "-" +
            std::to_string(f.since_version);
@@ -1989,8 +1996,9 @@ bool OnnxBuilder::facts_infer(int g, int n, const onnx::NodeProto& np, const Inp
     return true;
   }
   // Each output's element type where the definition fixes it: one allowed type, or the type an input binds its
-  // constraint to. Its shape is left unknown (condlint has no inference for the newer definition).
-  bool all_typed = true;
+  // constraint to; then the shape (and the rest of the type) where condlint has an inference for the definition
+  // (loaders/onnx_newer_inference).
+  std::vector<onnx::TypeProto> typed(out_types.size());
   for (int k = 0; k < np.output_size() && static_cast<size_t>(k) < out_types.size(); ++k) {
     if (np.output(k).empty()) continue;
     const FormalFacts* p = formal(f.outputs, false, k);
@@ -2012,16 +2020,42 @@ bool OnnxBuilder::facts_infer(int g, int n, const onnx::NodeProto& np, const Inp
       for (char& ch : upper) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
       onnx::TensorProto::DataType dt;
       if (onnx::TensorProto::DataType_Parse(upper, &dt)) elem = dt;
+      else elem = onnx_elem_number(one.substr(7, one.size() - 8));  // a type newer than the linked onnx
     }
-    if (elem == onnx::TensorProto::UNDEFINED) {
-      all_typed = false;
-      continue;
-    }
-    onnx::TypeProto t;
-    t.mutable_tensor_type()->set_elem_type(elem);
-    out_types[static_cast<size_t>(k)] = intern(t).tp;
+    if (elem != onnx::TensorProto::UNDEFINED) typed[static_cast<size_t>(k)].mutable_tensor_type()->set_elem_type(elem);
+  }
+  if (!newer_inference_hook(g, n, np, in, f, typed)) return true;
+  bool all_typed = true;
+  for (size_t k = 0; k < typed.size(); ++k) {
+    if (np.output(static_cast<int>(k)).empty()) continue;
+    if (typed[k].value_case() == onnx::TypeProto::VALUE_NOT_SET) all_typed = false;
+    else out_types[k] = intern(typed[k]).tp;
   }
   if (!all_typed) uninferred_roots_.insert(int64_t(g) << 32 | n);
+  return false;
+}
+
+bool OnnxBuilder::newer_inference_hook(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                                       const schema_facts::OpFacts& f, std::vector<onnx::TypeProto>& typed) {
+  if (*f.domain != '\0' || !newer_inference::has_inference(np.op_type(), f.since_version)) return true;
+  // A node the checker rejected computes nothing the definition defines: its outputs rest on that finding.
+  if (error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return false;
+  std::vector<newer_inference::Input> inputs(static_cast<size_t>(np.input_size()));
+  for (int i = 0; i < np.input_size(); ++i) {
+    if (np.input(i).empty()) continue;
+    auto& x = inputs[static_cast<size_t>(i)];
+    x.present = true;
+    const int id = lookup(np.input(i));
+    if (id < 0 || values_[id].tainted) continue;
+    x.type = values_[id].tp && onnx_type_depth(*values_[id].tp) <= kMaxInferTypeDepth ? values_[id].tp : nullptr;
+    x.data = values_[id].data;
+  }
+  std::string err;
+  if (newer_inference::infer(np, f.since_version, inputs, typed, err) != newer_inference::Outcome::Failed) return true;
+  if (!in.tainted)
+    problem(PKind::InferenceFailed,
+            node_label(g, n) + " in " + where(g) + " is invalid: " + facts_label(np, f) + " inference fails: " + err,
+            loc(g, n));
   return false;
 }
 

@@ -9,6 +9,30 @@
 
 namespace condlint {
 
+namespace {
+// The element types onnx added after 1.12 (onnx.proto's TensorProto.DataType), which the linked onnx cannot name:
+// their numbers, their names as onnx's type strings spell them ("tensor(float8e4m3fn)") and condlint's types.
+struct NewerType {
+  int32_t number;
+  std::string_view name;
+  ElemType elem;
+};
+constexpr NewerType kNewerTypes[] = {
+    {17, "float8e4m3fn", ElemType::F8E4M3},
+    {18, "float8e4m3fnuz", ElemType::F8E4M3FNUZ},
+    {19, "float8e5m2", ElemType::F8E5M2},
+    {20, "float8e5m2fnuz", ElemType::F8E5M2FNUZ},
+    {21, "uint4", ElemType::U4},
+    {22, "int4", ElemType::I4},
+    {23, "float4e2m1", ElemType::F4E2M1},
+    {24, "float8e8m0", ElemType::F8E8M0},
+    {25, "uint2", ElemType::U2},
+    {26, "int2", ElemType::I2},
+    {27, "float6e2m3", ElemType::F6E2M3},
+    {28, "float6e3m2", ElemType::F6E3M2},
+};
+}  // namespace
+
 ElemType onnx_elem_type(int32_t dt) {
   switch (dt) {
     case 1: return ElemType::F32;
@@ -27,13 +51,23 @@ ElemType onnx_elem_type(int32_t dt) {
     case 14: return ElemType::Complex64;
     case 15: return ElemType::Complex128;
     case 16: return ElemType::BF16;
-    case 17: return ElemType::F8E4M3;  // FLOAT8E4M3FN (onnx 1.14+)
-    case 19: return ElemType::F8E5M2;
-    case 21: return ElemType::U4;
-    case 22: return ElemType::I4;
-    case 23: return ElemType::F4E2M1;
-    default: return ElemType::Unknown;
+    default: break;
   }
+  for (const auto& n : kNewerTypes)
+    if (n.number == dt) return n.elem;
+  return ElemType::Unknown;
+}
+
+std::string_view onnx_elem_name(int32_t dt) {
+  for (const auto& n : kNewerTypes)
+    if (n.number == dt) return n.name;
+  return {};
+}
+
+int32_t onnx_elem_number(std::string_view name) {
+  for (const auto& n : kNewerTypes)
+    if (n.name == name) return n.number;
+  return 0;
 }
 
 // The type a sequence, optional or map holds (a map: its value type); null for anything else or when unset.
@@ -131,12 +165,12 @@ std::string onnx_type_string(const onnx::TypeProto& top) {
         t = &t->optional_type().elem_type();
         break;
       case onnx::TypeProto::kTensorType: {
-        std::string elem;
-        try {
-          elem = onnx::Utils::DataTypeUtils::ToDataTypeString(t->tensor_type().elem_type());
-        } catch (const std::exception&) {
-          return {};
-        }
+        std::string elem(onnx_elem_name(t->tensor_type().elem_type()));
+        if (elem.empty()) try {
+            elem = onnx::Utils::DataTypeUtils::ToDataTypeString(t->tensor_type().elem_type());
+          } catch (const std::exception&) {
+            return {};
+          }
         return left + "tensor(" + elem + ")" + right;
       }
       default: return {};
@@ -375,23 +409,46 @@ namespace condlint {
 
 namespace {
 
-// How each element type this build sizes is stored: bits per element, the typed field that holds its values when
-// there is no raw_data, and the entries each element takes there. A type not listed is not judged (float8, int4).
+// How each element type is stored: bits per element, the typed field that holds its values when there is no raw_data,
+// the entries each element takes there, and the elements one entry holds (onnx.proto: 4-bit types two to an int32_data
+// entry, 2-bit types four; raw_data packs every sub-byte type, the last byte padded). Numbers past 1.12's enum: the
+// types onnx 1.14 and later added.
 struct StoredAs {
   int32_t type;
   unsigned bits;  // 0: strings (sized by count)
   std::string_view field;
   int per_element;
+  int per_value = 1;
 };
 constexpr StoredAs kStoredAs[] = {
-    {onnx::TensorProto::FLOAT, 32, "float_data", 1},   {onnx::TensorProto::COMPLEX64, 64, "float_data", 2},
-    {onnx::TensorProto::DOUBLE, 64, "double_data", 1}, {onnx::TensorProto::COMPLEX128, 128, "double_data", 2},
-    {onnx::TensorProto::INT64, 64, "int64_data", 1},   {onnx::TensorProto::UINT32, 32, "uint64_data", 1},
-    {onnx::TensorProto::UINT64, 64, "uint64_data", 1}, {onnx::TensorProto::INT32, 32, "int32_data", 1},
-    {onnx::TensorProto::INT16, 16, "int32_data", 1},   {onnx::TensorProto::UINT16, 16, "int32_data", 1},
-    {onnx::TensorProto::FLOAT16, 16, "int32_data", 1}, {onnx::TensorProto::BFLOAT16, 16, "int32_data", 1},
-    {onnx::TensorProto::INT8, 8, "int32_data", 1},     {onnx::TensorProto::UINT8, 8, "int32_data", 1},
-    {onnx::TensorProto::BOOL, 8, "int32_data", 1},     {onnx::TensorProto::STRING, 0, "string_data", 1},
+    {onnx::TensorProto::FLOAT, 32, "float_data", 1},
+    {onnx::TensorProto::COMPLEX64, 64, "float_data", 2},
+    {onnx::TensorProto::DOUBLE, 64, "double_data", 1},
+    {onnx::TensorProto::COMPLEX128, 128, "double_data", 2},
+    {onnx::TensorProto::INT64, 64, "int64_data", 1},
+    {onnx::TensorProto::UINT32, 32, "uint64_data", 1},
+    {onnx::TensorProto::UINT64, 64, "uint64_data", 1},
+    {onnx::TensorProto::INT32, 32, "int32_data", 1},
+    {onnx::TensorProto::INT16, 16, "int32_data", 1},
+    {onnx::TensorProto::UINT16, 16, "int32_data", 1},
+    {onnx::TensorProto::FLOAT16, 16, "int32_data", 1},
+    {onnx::TensorProto::BFLOAT16, 16, "int32_data", 1},
+    {onnx::TensorProto::INT8, 8, "int32_data", 1},
+    {onnx::TensorProto::UINT8, 8, "int32_data", 1},
+    {onnx::TensorProto::BOOL, 8, "int32_data", 1},
+    {onnx::TensorProto::STRING, 0, "string_data", 1},
+    {17, 8, "int32_data", 1},     // FLOAT8E4M3FN
+    {18, 8, "int32_data", 1},     // FLOAT8E4M3FNUZ
+    {19, 8, "int32_data", 1},     // FLOAT8E5M2
+    {20, 8, "int32_data", 1},     // FLOAT8E5M2FNUZ
+    {21, 4, "int32_data", 1, 2},  // UINT4
+    {22, 4, "int32_data", 1, 2},  // INT4
+    {23, 4, "int32_data", 1, 2},  // FLOAT4E2M1
+    {24, 8, "int32_data", 1},     // FLOAT8E8M0
+    {25, 2, "int32_data", 1, 4},  // UINT2
+    {26, 2, "int32_data", 1, 4},  // INT2
+    {27, 6, "int32_data", 1},     // FLOAT6E2M3
+    {28, 6, "int32_data", 1},     // FLOAT6E3M2
 };
 
 int64_t typed_values(const onnx::TensorProto& t, std::string_view field) {
@@ -427,6 +484,7 @@ OnnxTensorSize measure_tensor(const onnx::TensorProto& t) {
       m.field = k.field;
       m.field_values = typed_values(t, k.field);
       m.per_element = k.per_element;
+      m.per_value = k.per_value;
     }
   m.raw = !t.raw_data().empty();
   m.raw_bytes = t.raw_data().size();

@@ -16,8 +16,12 @@ class TypeProto;
 
 namespace condlint {
 
-// TensorProto::DataType -> ElemType (Unknown for UNDEFINED and values this build does not know).
+// TensorProto::DataType -> ElemType (Unknown for UNDEFINED and values no onnx release defines).
 ElemType onnx_elem_type(int32_t data_type);
+// The name onnx's type strings give an element type newer than the linked onnx (17 -> "float8e4m3fn", 22 -> "int4"
+// ... 28 -> "float6e3m2"); empty for the others. onnx_elem_number is its inverse (0: not such a name).
+std::string_view onnx_elem_name(int32_t data_type);
+int32_t onnx_elem_number(std::string_view name);
 // TypeProto -> TypeDesc, iteratively; nesting deeper than 64 levels ends in Kind::Unknown.
 TypeDesc onnx_type_desc(const onnx::TypeProto& t);
 // How deeply a type nests (tensor = 1, sequence(tensor) = 2, ...), counted iteratively.

@@ -167,6 +167,7 @@ struct OnnxTensorSize {
   std::string field;              // the typed field its type uses ("float_data", "int32_data", ...)
   int64_t field_values = 0;       // entries in that field
   int per_element = 1;            // entries per element (2 for complex)
+  int per_value = 1;              // elements one entry holds (packed: 2 for 4-bit types, 4 for 2-bit types)
   bool values_elsewhere = false;  // a typed field its type does not use holds values
   SourceLocation loc;
   // The data holds exactly the elements the dims declare (or the tensor is of a kind this build does not size: a
@@ -174,8 +175,15 @@ struct OnnxTensorSize {
   bool holds_dims() const {
     if (negative_dim >= 0 || count_overflows) return false;
     if (bits == 0 && !strings) return true;
-    if (raw) return strings || (count <= UINT64_MAX / bits && raw_bytes == count * bits / 8);
-    return static_cast<uint64_t>(field_values) == count * static_cast<uint64_t>(per_element);
+    if (raw) return strings || (count <= UINT64_MAX / bits && raw_bytes == raw_bytes_needed());
+    return static_cast<uint64_t>(field_values) == values_needed();
+  }
+  // The bytes raw_data needs: sub-byte types are packed, the last byte padded (while count * bits does not overflow).
+  uint64_t raw_bytes_needed() const { return (count * bits + 7) / 8; }
+  // The entries the typed field needs (packed types: the last entry padded).
+  uint64_t values_needed() const {
+    return (count * static_cast<uint64_t>(per_element) + static_cast<uint64_t>(per_value) - 1) /
+           static_cast<uint64_t>(per_value);
   }
 };
 

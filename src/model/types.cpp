@@ -22,6 +22,11 @@ constexpr TypeName kNames[] = {
     {ElemType::F64, "f64"},
     {ElemType::F8E4M3, "f8e4m3"},
     {ElemType::F8E5M2, "f8e5m2"},
+    {ElemType::F8E4M3FNUZ, "f8e4m3fnuz"},
+    {ElemType::F8E5M2FNUZ, "f8e5m2fnuz"},
+    {ElemType::F6E2M3, "f6e2m3"},
+    {ElemType::F6E3M2, "f6e3m2"},
+    {ElemType::I2, "i2"},
     {ElemType::F4E2M1, "f4e2m1"},
     {ElemType::F8E8M0, "f8e8m0"},
     {ElemType::NF4, "nf4"},
@@ -84,10 +89,16 @@ std::string_view to_string(ElemType t) {
   return "unknown";
 }
 
+// Element types only ONNX has: OpenVINO spells none of them.
+static bool onnx_only(ElemType t) {
+  return t == ElemType::F8E4M3FNUZ || t == ElemType::F8E5M2FNUZ || t == ElemType::F6E2M3 || t == ElemType::F6E3M2 ||
+         t == ElemType::I2;
+}
+
 std::optional<ElemType> parse_ov_elem_type(std::string_view s) {
   for (const auto& n : kNames)
     if (n.type != ElemType::Unknown && n.type != ElemType::Complex64 && n.type != ElemType::Complex128 &&
-        n.canonical == s)
+        !onnx_only(n.type) && n.canonical == s)
       return n.type;
   for (const auto& [name, t] : kOvAliases)
     if (name == s) return t;
@@ -101,6 +112,8 @@ unsigned bit_width(ElemType t) {
     case ElemType::U8:
     case ElemType::F8E4M3:
     case ElemType::F8E5M2:
+    case ElemType::F8E4M3FNUZ:
+    case ElemType::F8E5M2FNUZ:
     case ElemType::F8E8M0: return 8;
     case ElemType::F16:
     case ElemType::BF16:
@@ -119,9 +132,12 @@ unsigned bit_width(ElemType t) {
     case ElemType::NF4:
     case ElemType::F4E2M1: return 4;
     case ElemType::U1: return 1;
-    case ElemType::U2: return 2;
+    case ElemType::U2:
+    case ElemType::I2: return 2;
     case ElemType::U3: return 3;
-    case ElemType::U6: return 6;
+    case ElemType::U6:
+    case ElemType::F6E2M3:
+    case ElemType::F6E3M2: return 6;
     default: return 0;
   }
 }

@@ -19,11 +19,16 @@ enum class ElemType {
   BF16,
   F32,
   F64,
-  F8E4M3,
+  F8E4M3,  // ONNX's float8e4m3fn
   F8E5M2,
+  F8E4M3FNUZ,  // ONNX only, as are the FNUZ, 2-bit signed and 6-bit float types below
+  F8E5M2FNUZ,
   F4E2M1,
   F8E8M0,
+  F6E2M3,
+  F6E3M2,
   NF4,
+  I2,
   I4,
   I8,
   I16,

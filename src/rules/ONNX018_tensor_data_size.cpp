@@ -29,15 +29,18 @@ std::string why(const OnnxTensorSize& t) {
   if (t.count_overflows) return "its " + std::to_string(t.rank) + " dims multiply past 2^64 elements";
   if (t.raw) {
     if (t.count > UINT64_MAX / t.bits) return "its " + std::to_string(t.count) + " elements overflow a byte count";
-    return "raw_data holds " + values(t.raw_bytes, "byte") + "; " + declared(t) + " of " + values(t.bits / 8, "byte") +
-           need(t) + std::to_string(t.count * t.bits / 8);
+    const std::string size =
+        t.bits % 8 == 0 ? values(t.bits / 8, "byte") : std::to_string(t.bits) + " bits (packed, the last byte padded)";
+    return "raw_data holds " + values(t.raw_bytes, "byte") + "; " + declared(t) + " of " + size + need(t) +
+           std::to_string(t.raw_bytes_needed());
   }
   if (t.field_values == 0 && t.count > 0)
     return "it holds no values in " + t.field +
            (t.values_elsewhere ? " (they are in a field its type does not use)" : "") +
            " and no raw_data, but declares " + declared(t);
-  return t.field + " holds " + values(static_cast<uint64_t>(t.field_values), "value") + "; " + declared(t) + need(t) +
-         std::to_string(t.count * static_cast<uint64_t>(t.per_element));
+  return t.field + " holds " + values(static_cast<uint64_t>(t.field_values), "value") + "; " + declared(t) +
+         (t.per_value > 1 ? " (packed " + std::to_string(t.per_value) + " to a value)" : std::string()) + need(t) +
+         std::to_string(t.values_needed());
 }
 
 void check(const condlint::Model& m, condlint::Reporter& r) {
