@@ -312,6 +312,17 @@ def invalid():
     save("invalid/C010_declared_shape_unreachable.onnx",
          std([n], inits=ONE + [h.make_tensor("half", F, [1], [0.5])]), ["C010", "C011"])
     c010_both()
+    onnx007_loop_declared()
+
+
+def onnx007_loop_declared():
+    # The Loop's final value is declared [7777]; condlint's Loop inference proves [2], onnx's does not: the checker
+    # and ONNX Runtime accept the model (ONNX Runtime warns at run time), so ONNX007 warns.
+    m = onnx.load(os.path.join(HERE, "valid/if_in_loop.onnx"))
+    out = next(o for o in m.graph.output if o.name == "v_final")
+    del out.type.tensor_type.shape.dim[:]
+    out.type.tensor_type.shape.dim.add().dim_value = 7777
+    save("invalid/ONNX007_loop_output_declared.onnx", m, ["ONNX007@node:main/Loop_0"])
 
 
 def c010_both():

@@ -82,6 +82,10 @@ struct Value {
   // The type rests on a problem already reported (an inference failure, a declaration that contradicts what the
   // node computes): nothing that follows from it is reported again.
   bool tainted = false;
+  // The shape comes from more than onnx's own inference knows — a Loop's or a Scan's outputs, the live branch of an
+  // If whose condition is decided, a node in a subgraph that reads a constant of an enclosing graph, or a node one of
+  // whose inputs has such a type — so onnx's checker may not see a contradiction with it (ONNX007 then warns).
+  bool beyond_onnx = false;
   // For a value of unknown type that is not tainted: the node where the unknown starts (graph << 32 | node; a node
   // without an onnx schema or inference), -1 when it starts at a graph input without a type.
   int64_t unknown_root = -1;
@@ -90,6 +94,7 @@ struct Value {
 // What the inputs of a node rest on.
 struct InputState {
   bool tainted = false;       // some input's type rests on a reported problem
+  bool beyond_onnx = false;   // some input's type comes from condlint's own inference (Value::beyond_onnx)
   int64_t unknown_root = -2;  // the first untyped input's unknown_root; -2: every input is typed
 };
 
@@ -410,8 +415,9 @@ class OnnxBuilder {
              std::vector<const onnx::TypeProto*>& out_types);
   InputState input_state(int g, int n, const onnx::NodeProto& np) const;
   // If: what both branches give; Loop / Scan: what the body and the initial values give. Sets tainted outputs.
+  // beyond_onnx: set when the outputs' types are more than onnx's own inference gives (Value::beyond_onnx).
   void infer_control_flow(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out,
-                          std::vector<char>& tainted);
+                          std::vector<char>& tainted, bool& beyond_onnx);
   const onnx::TypeProto* branch_output_type(int branch_graph, int k, bool* tainted) const;
   const onnx::TypeProto* union_of(const onnx::TypeProto* a, const onnx::TypeProto* b);
   const onnx::TypeProto* declared_type(int g, std::string_view name) const;
@@ -1058,6 +1064,12 @@ InputState OnnxBuilder::input_state(int g, int n, const onnx::NodeProto& np) con
       continue;
     }
     const Value& v = values_[id];
+    // An integer constant of an enclosing graph (the shapes, axes, pads and sizes that shape inference reads):
+    // condlint's inference reads its data, onnx's inference of a subgraph only its type.
+    const bool outer_shape_data =
+        v.data && v.graph != g &&
+        (v.data->data_type() == onnx::TensorProto::INT64 || v.data->data_type() == onnx::TensorProto::INT32);
+    if (v.beyond_onnx || outer_shape_data) st.beyond_onnx = true;
     if (v.tainted) st.tainted = true;
     else if (!v.tp && st.unknown_root == -2) st.unknown_root = v.unknown_root;
   }
@@ -1092,9 +1104,11 @@ const onnx::TypeProto* OnnxBuilder::union_of(const onnx::TypeProto* a, const onn
 }
 
 void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out,
-                                     std::vector<char>& tainted) {
+                                     std::vector<char>& tainted, bool& beyond_onnx) {
   const bool default_domain = np.domain().empty() || np.domain() == "ai.onnx";
   if (!default_domain) return;
+  // onnx infers an If's outputs as the union of its branches, as below; a Loop's or a Scan's less than condlint does.
+  beyond_onnx = !if_at_.count(int64_t(g) << 32 | n);
   if (auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
     // If: an output is what both branches can give (onnx's UnionShapeInfo), never one branch's type; when the
     // condition is decided for every input the declared types allow, what the live branch gives.
@@ -1115,6 +1129,9 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
       });
     if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
     const int live = ii.provenance.decided == 1 ? 0 : ii.provenance.decided == 0 ? 1 : -1;
+    beyond_onnx = live >= 0;  // one branch's type where onnx has the union
+    for (int bg : ii.branch)
+      for (int id : gi_[bg].output_values) beyond_onnx = beyond_onnx || (id >= 0 && values_[id].beyond_onnx);
     for (int k = 0; k < np.output_size(); ++k) {
       bool t = false;
       const onnx::TypeProto* a = branch_output_type(ii.branch[0], k, &t);
@@ -1230,10 +1247,11 @@ void OnnxBuilder::finish_node(int g, int n) {
   const InputState in = input_state(g, n, np);
   std::vector<char> tainted(static_cast<size_t>(np.output_size()), in.tainted ? 1 : 0);
   const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
+  bool beyond_onnx = in.beyond_onnx;
   if (!has_bodies) {
     if (infer(g, n, np, in, inferred)) std::fill(tainted.begin(), tainted.end(), 1);
   } else {
-    infer_control_flow(g, n, np, inferred, tainted);
+    infer_control_flow(g, n, np, inferred, tainted, beyond_onnx);
   }
   const int64_t here = int64_t(g) << 32 | n;
   Node& node = model_->graphs[g].nodes[n];
@@ -1275,6 +1293,7 @@ void OnnxBuilder::finish_node(int g, int n) {
         c->output = k;
         c->name = name;
         c->rests_on_reported = bad;  // one root cause, one finding: ONNX007 leaves these out
+        c->beyond_onnx = beyond_onnx;
         c->loc = loc(g, n);
         data_->declared_vs_computed.push_back(std::move(*c));
         type = inferred[k];
@@ -1293,6 +1312,7 @@ void OnnxBuilder::finish_node(int g, int n) {
       v.name = name;
       v.tp = type;
       v.tainted = bad;
+      v.beyond_onnx = beyond_onnx;
       if (!type && !bad) v.unknown_root = in.unknown_root != -2 ? in.unknown_root : here;
       if (np.op_type() == "Constant" && k == 0)
         for (const auto& a : np.attribute())

@@ -198,6 +198,9 @@ struct OnnxDeclaredVsComputed {
   std::string declared_element_shape;  // ElementShape: the element shapes as onnx's TypeProto holds them
   std::string computed_element_shape;
   bool rests_on_reported = false;  // an input of the node already has a reported problem (one root cause)
+  // The computed shape comes from more than onnx's own inference knows (Loop/Scan outputs, a decided If, constants of
+  // an enclosing graph, or inputs typed by those): onnx's checker may accept the declaration.
+  bool beyond_onnx = false;
   SourceLocation loc;
 };
 

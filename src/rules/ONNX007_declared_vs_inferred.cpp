@@ -1,6 +1,8 @@
 // ONNX007 declared-vs-inferred: a declared type or shape contradicts what its producing node computes. The ONNX
 // loader records each contradiction it meets while it walks the scopes (OnnxDeclaredVsComputed) and goes on with
 // what the node computes; one that rests on an already reported problem is left out (one root cause, one finding).
+// An error where onnx's inference computes the contradiction too (its checker rejects the model); a warning where
+// only condlint's deeper inference proves a shape (Loop/Scan outputs, a decided If, constants of an enclosing graph).
 #include <string>
 
 #include "rules/support/onnx_problems.hpp"
@@ -23,8 +25,16 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx) return;
   for (const OnnxDeclaredVsComputed& c : m.onnx->declared_vs_computed) {
     if (c.rests_on_reported) continue;
-    r.report(c.loc, "in " + onnx_graph_label(m, c.graph) + ", output " + std::to_string(c.output) + " '" + c.name +
-                        "' of " + onnx_node_label(m, c.graph, c.node) + " " + what(c));
+    const std::string message = "in " + onnx_graph_label(m, c.graph) + ", output " + std::to_string(c.output) + " '" +
+                                c.name + "' of " + onnx_node_label(m, c.graph, c.node) + " " + what(c);
+    // Severity by evidence (docs/precision.md): what onnx's own inference computes, its checker rejects; what only
+    // condlint's deeper inference proves is a declaration the model contradicts, which the runtimes load.
+    if (c.beyond_onnx && c.differs != OnnxDeclaredVsComputed::Differs::Type)
+      r.report_at(Level::Warning, c.loc,
+                  message +
+                      " (condlint's inference of control flow or of an enclosing graph's constants proves it; "
+                      "onnx's checker accepts the model)");
+    else r.report(c.loc, message);
   }
 }
 
