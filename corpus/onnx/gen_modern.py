@@ -143,11 +143,67 @@ def reducemean_float_axes_20():
     return model(nodes, [vi("x", F, [2, 4])], [vi("m", F, [2, 1])], 20, inits=[axes])
 
 
+def with_functions(m, functions):
+    m.functions.extend(functions)
+    m.opset_import.append(h.make_opsetid("local", 1))
+    return m
+
+
+def if_in_function_18():
+    """Opset 18, the If inside a model-local function (as torch dynamo and onnxscript export control flow): main
+    calls local.gate twice (with alpha 0.1 both times); gate's If switches between a call of local.double and a
+    LeakyRelu whose alpha is the function's attribute. The calls' outputs are typed through the bodies."""
+    double = h.make_function(
+        "local", "double", ["t"], ["d"],
+        [h.make_node("Add", ["t", "t"], ["d"], name="Add_double")],
+        opset_imports=[h.make_opsetid("", 18)])
+    leaky = h.make_node("LeakyRelu", ["x"], ["l"], name="LeakyRelu_alpha")
+    leaky.attribute.append(h.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT))
+    gate_nodes = [
+        h.make_node("ReduceSum", ["x"], ["s"], name="ReduceSum_all", keepdims=0),
+        h.make_node("Constant", [], ["zero"], name="Constant_zero", value=numpy_helper.from_array(
+            np.array(0.0, dtype=np.float32), "zero_value")),
+        h.make_node("Greater", ["s", "zero"], ["c"], name="Greater_positive"),
+        if_node("If_in_gate", "c", [h.make_node("double", ["x"], ["dx"], name="Call_double", domain="local")],
+                onnx.ValueInfoProto(name="dx"), [leaky], onnx.ValueInfoProto(name="l"), "y"),
+    ]
+    gate = h.make_function("local", "gate", ["x"], ["y"], gate_nodes,
+                           opset_imports=[h.make_opsetid("", 18), h.make_opsetid("local", 1)],
+                           attributes=["alpha"])
+    nodes = [
+        h.make_node("gate", ["a"], ["ga"], name="Call_gate_a", domain="local", alpha=0.1),
+        h.make_node("gate", ["b"], ["gb"], name="Call_gate_b", domain="local", alpha=0.1),
+        h.make_node("Add", ["ga", "gb"], ["out"], name="Add_out"),
+    ]
+    m = model(nodes, [vi("a", F, [2, 4]), vi("b", F, [2, 4])], [vi("out", F, [2, 4])], 18)
+    return with_functions(m, [gate, double])
+
+
+def if_in_function_branch_types_18():
+    """Opset 18, an If inside a model-local function whose branches give float and int64 (C006, located in the
+    function's body: function:local.pick/If_in_pick)."""
+    pick_nodes = [
+        h.make_node("ReduceSum", ["x"], ["s"], name="ReduceSum_all", keepdims=0),
+        h.make_node("Constant", [], ["zero"], name="Constant_zero", value=numpy_helper.from_array(
+            np.array(0.0, dtype=np.float32), "zero_value")),
+        h.make_node("Greater", ["s", "zero"], ["c"], name="Greater_positive"),
+        if_node("If_in_pick", "c", [h.make_node("Identity", ["x"], ["t"], name="Identity_float")],
+                onnx.ValueInfoProto(name="t"),
+                [h.make_node("Cast", ["x"], ["e"], name="Cast_int64", to=I64)],
+                onnx.ValueInfoProto(name="e"), "y"),
+    ]
+    pick = h.make_function("local", "pick", ["x"], ["y"], pick_nodes, opset_imports=[h.make_opsetid("", 18)])
+    nodes = [h.make_node("pick", ["a"], ["out"], name="Call_pick", domain="local")]
+    m = model(nodes, [vi("a", F, [2, 4])], [vi("out", F, [2, 4])], 18)
+    return with_functions(m, [pick])
+
+
 def main():
     valid = {
         "valid/opset18_split_reduce_pad.onnx": split_reduce_pad_18(),
         "valid/opset20_pad_resize_gelu.onnx": pad_resize_gelu_20(),
         "valid/opset23_if_split_rmsnorm.onnx": if_split_rms_23(),
+        "valid/opset18_if_in_function.onnx": if_in_function_18(),
     }
     invalid = {
         "invalid/ONNX017_reducemean18_axes_attribute.onnx":
@@ -156,6 +212,7 @@ def main():
             (split_num_outputs_float_18(), ["ONNX017@node:main/Split_float"]),
         "invalid/ONNX008_reducemean20_float_axes.onnx":
             (reducemean_float_axes_20(), ["ONNX008@node:main/ReduceMean_float_axes"]),
+        "invalid/C006_if_in_function.onnx": (if_in_function_branch_types_18(), ["C006@node:function:local.pick/If_in_pick"]),
     }
     bad = False
     for rel, m in valid.items():

@@ -85,12 +85,16 @@ std::string Model::path_of(int graph, int node) const {
   if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
   // Collects the segments of up to `max_levels` levels above g (innermost first); returns where it stopped
   // (0 = reached the root). Bounded, so a malformed parent chain can never loop.
+  std::string out = root;
   auto walk = [&](int g, int max_levels, std::vector<std::string>& segs) {
     for (int levels = 0; g > 0 && levels < max_levels; ++levels) {
       const int parent = graphs[g].parent_graph;
       if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
-        segs.push_back(graphs[g].role);
-        return 0;  // a root of its own (e.g. an NNAPI subgraph nothing references)
+        // A root of its own: an ONNX function's body names the path; an NNAPI subgraph nothing references hangs
+        // under main.
+        if (graphs[g].own_root) out = graphs[g].role;
+        else segs.push_back(graphs[g].role);
+        return 0;
       }
       level_segments(*this, g, segs);
       g = parent;
@@ -103,7 +107,6 @@ std::string Model::path_of(int graph, int node) const {
   // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
   // so one finding costs O(1) however deep the model is nested.
   const int stop = walk(graph, kTailLevels, tail);
-  std::string out = root;
   if (stop > 0) {
     const int anchor = anchor_of(stop);
     std::vector<std::string> head;
@@ -125,19 +128,21 @@ std::string Model::full_path_of(int graph, int node) const {
   const std::string root = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
   if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
   std::vector<std::string> segs;  // innermost first
+  std::string own;                // the root's role when it is a root of its own (a function's body)
   if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
     segs.push_back(graphs[graph].nodes[node].display());
   // Bounded by the graph count, so a malformed parent chain can never loop.
   for (int g = graph, guard = 0; g > 0 && guard < static_cast<int>(graphs.size()); ++guard) {
     const int parent = graphs[g].parent_graph;
     if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
-      segs.push_back(graphs[g].role);
+      if (graphs[g].own_root) own = graphs[g].role;
+      else segs.push_back(graphs[g].role);
       break;
     }
     level_segments(*this, g, segs);
     g = parent;
   }
-  std::string out = root;
+  std::string out = own.empty() ? root : own;
   for (auto it = segs.rbegin(); it != segs.rend(); ++it) out += "/" + *it;
   return out;
 }

@@ -194,7 +194,10 @@ struct Graph {
   // One spelling in every format, the executors' and `--pin`'s: the root "main"; an If's branches "then" and
   // "else"; a loop's "body" (NNAPI WHILE: "cond" and "body"); any other graph attribute by its name.
   std::string role;
-  int depth = 0;  // nesting depth, main = 0
+  // A root whose paths start at its role rather than at `main`: an ONNX model-local function's body (role
+  // "function:DOMAIN.NAME"), which no call site owns (its Ifs are linted once, for every call).
+  bool own_root = false;
+  int depth = 0;  // nesting depth, main (and a function's body) = 0
   std::vector<Node> nodes;
   SourceLocation loc;
 };
