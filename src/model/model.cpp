@@ -147,6 +147,48 @@ std::string Model::full_path_of(int graph, int node) const {
   return out;
 }
 
+std::unordered_map<std::string, std::string> function_call_paths(const Model& m) {
+  std::unordered_map<std::string, std::string> out;
+  std::unordered_map<std::string, std::string> roles;  // "DOMAIN.NAME" -> the body's role
+  const std::string_view prefix = "function:";
+  for (const Graph& g : m.graphs)
+    if (g.own_root && g.role.rfind(prefix, 0) == 0) roles.emplace(g.role.substr(prefix.size()), g.role);
+  if (roles.empty()) return out;
+  for (int g = 0; g < static_cast<int>(m.graphs.size()); ++g)
+    for (int n = 0; n < static_cast<int>(m.graphs[g].nodes.size()); ++n) {
+      const Node& node = m.graphs[g].nodes[n];
+      // The loader writes the default domain as "ai.onnx"; a function of the empty domain is "function:.NAME".
+      const std::string& d = node.version.str();
+      auto it = roles.find(d + "." + node.op.str());
+      if (it == roles.end() && d == "ai.onnx") it = roles.find("." + node.op.str());
+      if (it != roles.end()) out.emplace(m.full_path_of(g, n), it->second);
+    }
+  return out;
+}
+
+std::string body_path_through(const std::unordered_map<std::string, std::string>& calls, const std::string& exec_path) {
+  if (calls.empty()) return exec_path;
+  // Left to right, each prefix that ends before a '/' and names a call continues in the called body (node names
+  // may hold '/', so every '/' is tried).
+  std::string done;  // the Model's path of what is consumed, ending in '/' once a call was entered
+  size_t from = 0;
+  for (size_t i = exec_path.find('/'); i != std::string::npos; i = exec_path.find('/', i + 1)) {
+    auto it = calls.find(done + exec_path.substr(from, i - from));
+    if (it == calls.end()) continue;
+    done = it->second + "/";
+    from = i + 1;
+  }
+  return done + exec_path.substr(from);
+}
+
+std::string Model::body_path_of(const std::string& exec_path) const {
+  if (!call_paths_built_) {
+    call_paths_ = function_call_paths(*this);
+    call_paths_built_ = true;
+  }
+  return body_path_through(call_paths_, exec_path);
+}
+
 const IrLoop* IrData::loop_at(int graph, int node) const {
   for (const IrLoop& l : loops)
     if (l.graph == graph && l.node == node) return &l;

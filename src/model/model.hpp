@@ -411,10 +411,23 @@ struct Model {
   std::string full_path_of(int graph, int node = -1) const;
   static constexpr int kHeadLevels = 4;
   static constexpr int kTailLevels = 12;
+  // The path the Model names a node of an executor's path by: the executors run a call of an ONNX model-local
+  // function inline (main/Call_f/If_1, one path per call), the Model has the function's body once
+  // (function:DOMAIN.NAME/If_1). Any other path is returned as it is.
+  std::string body_path_of(const std::string& exec_path) const;
 
  private:
   int anchor_of(int graph) const;
   mutable std::vector<int> anchor_cache_;  // graph -> its ancestor at depth kHeadLevels
+  // function_call_paths(*this), built when first asked.
+  mutable std::unordered_map<std::string, std::string> call_paths_;
+  mutable bool call_paths_built_ = false;
 };
+
+// Model::full_path_of of each node that calls an ONNX model-local function whose body the Model has (a graph of
+// role "function:DOMAIN.NAME") -> that role. Empty when the Model has no such body.
+std::unordered_map<std::string, std::string> function_call_paths(const Model& m);
+// Model::body_path_of through the calls `function_call_paths` found.
+std::string body_path_through(const std::unordered_map<std::string, std::string>& calls, const std::string& exec_path);
 
 }  // namespace condlint
