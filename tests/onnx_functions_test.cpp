@@ -198,3 +198,17 @@ TEST(OnnxFunctions, RunCoversAFunctionsIfPerCall) {
   EXPECT_NE(r.out.find("If main/Call_gate_a/If_in_gate:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("If main/Call_gate_b/If_in_gate:"), std::string::npos) << r.out;
 }
+
+TEST(OnnxFunctions, ADefectOnlyOneCallsTypesExposeIsReportedAtThatCall) {
+  // The calls differ (f32 and bool), so the body is walked untyped; Neg rejects bool, for the second call only.
+  const auto m =
+      fn_load(fn_model({fn_tensor(onnx::TensorProto::FLOAT, {2, 3}), fn_tensor(onnx::TensorProto::BOOL, {2})}, false),
+              "one_call_fails.onnx");
+  ASSERT_TRUE(m);
+  std::vector<std::string> errors;
+  for (const auto& f : run_rules(*m, RuleSelection{}))
+    if (f.rule != "C004") errors.push_back(f.rule + " " + m->path_of(f.loc.graph, f.loc.node_index) + " " + f.message);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0].rfind("ONNX008 main/Call_f_1 ", 0), 0u) << errors[0];
+  EXPECT_NE(errors[0].find("Neg 'Neg_x'"), std::string::npos) << errors[0];
+}

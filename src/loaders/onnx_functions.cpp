@@ -195,8 +195,10 @@ void body_graph(const onnx::FunctionProto& f, const CallSites& sites, onnx::Grap
 }
 
 void CallTyper::type_call(int f, const onnx::NodeProto& call, const std::vector<const onnx::TypeProto*>& in,
-                          const std::vector<const onnx::TensorProto*>& data, std::vector<const onnx::TypeProto*>& out) {
+                          const std::vector<const onnx::TensorProto*>& data, std::vector<const onnx::TypeProto*>& out,
+                          std::string* why) {
   std::fill(out.begin(), out.end(), nullptr);
+  if (why) why->clear();
   if (f < 0 || f >= index_.size() || index_.recursive(f) || active_.count(f) ||
       static_cast<int>(active_.size()) >= kMaxCallDepth || spent_ > kTypingBudget)
     return;
@@ -221,9 +223,12 @@ void CallTyper::type_call(int f, const onnx::NodeProto& call, const std::vector<
     }
   }
   if (const auto hit = memo_.find(key); hit != memo_.end()) {
-    for (size_t k = 0; k < out.size() && k < hit->second.size(); ++k) out[k] = hit->second[k];
+    for (size_t k = 0; k < out.size() && k < hit->second.out.size(); ++k) out[k] = hit->second.out[k];
+    if (why) *why = hit->second.why;
     return;
   }
+  const std::string outer_failure = std::move(failure_);  // the caller's, while this call is typed
+  failure_.clear();
   active_.insert(f);
   Scope scope(1);
   for (int k = 0; k < fp.input_size(); ++k)
@@ -237,7 +242,10 @@ void CallTyper::type_call(int f, const onnx::NodeProto& call, const std::vector<
       result[static_cast<size_t>(k)] = it->second.type;
   active_.erase(f);
   for (size_t k = 0; k < out.size() && k < result.size(); ++k) out[k] = result[k];
-  memo_.emplace(std::move(key), std::move(result));
+  if (why) *why = failure_;
+  Typed typed{std::move(result), std::move(failure_)};
+  failure_ = outer_failure;
+  memo_.emplace(std::move(key), std::move(typed));
 }
 
 void CallTyper::walk_nodes(const google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes,
@@ -284,7 +292,12 @@ void CallTyper::type_node(const onnx::NodeProto& node, const onnx::NodeProto& ca
     }
     const int f = index_.callee(*n);
     if (f >= 0) {
-      if (depth < kMaxCallDepth) type_call(f, *n, in, data, out);
+      if (depth < kMaxCallDepth) {
+        std::string failed;
+        type_call(f, *n, in, data, out, &failed);
+        if (!failed.empty() && failure_.empty())
+          failure_ = "the call " + n->op_type() + " '" + n->name() + "': " + failed;
+      }
     } else if (has_graphs) {
       const onnx::GraphProto* branch[2] = {nullptr, nullptr};
       if (n->op_type() == "If" && is_default_domain(n->domain()))
@@ -302,7 +315,10 @@ void CallTyper::type_node(const onnx::NodeProto& node, const onnx::NodeProto& ca
       bool all = true;
       for (size_t i = 0; i < in.size(); ++i)
         if (!n->input(static_cast<int>(i)).empty() && !in[i]) all = false;
-      if (all) hooks_.infer_node(*n, in, data, out);
+      if (all) {
+        std::string failed = hooks_.infer_node(*n, in, data, out);
+        if (!failed.empty() && failure_.empty()) failure_ = std::move(failed);
+      }
       if (n->op_type() == "Constant" && is_default_domain(n->domain()))
         for (const auto& a : n->attribute())
           if (a.name() == "value" && a.has_t() && a.t().data_location() != onnx::TensorProto::EXTERNAL &&

@@ -84,10 +84,11 @@ class TypingHooks {
  public:
   virtual ~TypingHooks() = default;
   // The output types of an ordinary node (no graph attribute, not a call of a model-local function) from its input
-  // types and constant data, by the definition the model's opset selects; null where unknown. Reports nothing.
-  virtual void infer_node(const onnx::NodeProto& n, const std::vector<const onnx::TypeProto*>& in,
-                          const std::vector<const onnx::TensorProto*>& data,
-                          std::vector<const onnx::TypeProto*>& out) = 0;
+  // types and constant data, by the definition the model's opset selects; null where unknown. Reports nothing:
+  // returns why the node's inference fails ("" when it does not).
+  virtual std::string infer_node(const onnx::NodeProto& n, const std::vector<const onnx::TypeProto*>& in,
+                                 const std::vector<const onnx::TensorProto*>& data,
+                                 std::vector<const onnx::TypeProto*>& out) = 0;
   // The union of two types (what either branch may give), interned; null when nothing sound can be said.
   virtual const onnx::TypeProto* unite(const onnx::TypeProto* a, const onnx::TypeProto* b) = 0;
   // An interned copy of a declared type (null when it is too deep or past a limit).
@@ -99,9 +100,11 @@ class CallTyper {
   CallTyper(const FunctionIndex& index, TypingHooks& hooks) : index_(index), hooks_(hooks) {}
   // The output types of `call`, a call of function f whose inputs have types `in` (null: unknown) and constant
   // data `data`: inferred through f's body, nested calls too (to kMaxCallDepth; never through a recursive
-  // function), memoized per distinct call. Null where unknown; never reports.
+  // function), memoized per distinct call. Null where unknown; never reports: `why` (when given) says where the
+  // inference through the body first fails ("" when it does not).
   void type_call(int f, const onnx::NodeProto& call, const std::vector<const onnx::TypeProto*>& in,
-                 const std::vector<const onnx::TensorProto*>& data, std::vector<const onnx::TypeProto*>& out);
+                 const std::vector<const onnx::TensorProto*>& data, std::vector<const onnx::TypeProto*>& out,
+                 std::string* why = nullptr);
 
  private:
   struct Slot {
@@ -117,7 +120,12 @@ class CallTyper {
 
   const FunctionIndex& index_;
   TypingHooks& hooks_;
-  std::unordered_map<std::string, std::vector<const onnx::TypeProto*>> memo_;
+  struct Typed {
+    std::vector<const onnx::TypeProto*> out;
+    std::string why;  // where the inference through the body first failed
+  };
+  std::unordered_map<std::string, Typed> memo_;
+  std::string failure_;   // the first failure of the call being typed
   std::set<int> active_;  // functions being typed now
   size_t spent_ = 0;      // body nodes typed so far
   std::string key_;

@@ -524,10 +524,10 @@ class OnnxBuilder {
   class Hooks final : public onnx_functions::TypingHooks {
    public:
     explicit Hooks(OnnxBuilder& b) : b_(b) {}
-    void infer_node(const onnx::NodeProto& n, const std::vector<const onnx::TypeProto*>& in,
-                    const std::vector<const onnx::TensorProto*>& data,
-                    std::vector<const onnx::TypeProto*>& out) override {
-      b_.infer_detached(n, in, data, out);
+    std::string infer_node(const onnx::NodeProto& n, const std::vector<const onnx::TypeProto*>& in,
+                           const std::vector<const onnx::TensorProto*>& data,
+                           std::vector<const onnx::TypeProto*>& out) override {
+      return b_.infer_detached(n, in, data, out);
     }
     const onnx::TypeProto* unite(const onnx::TypeProto* a, const onnx::TypeProto* c) override {
       return b_.union_of(a, c);
@@ -548,12 +548,24 @@ class OnnxBuilder {
   std::deque<onnx::GraphProto> function_bodies_;       // the walked bodies (body_graph)
   std::vector<std::pair<int, int>> function_graphs_;   // per function: its graphs [first, end); {-1, -1} not walked
   NameTable detached_;                                 // the scope of a node typed inside a call (infer_detached)
-  int typing_graph_ = -1, typing_node_ = -1;           // the call being typed
+  std::string* detached_failure_ = nullptr;            // where infer() says why a node typed inside a call fails
+  // Calls whose typing through the body failed, per function: reported at the call unless the body's own walk
+  // reports a problem (it does when every call agrees on the types that fail).
+  struct CallFailure {
+    int graph, node;
+    std::string why;
+  };
+  std::vector<std::vector<CallFailure>> call_failures_;
+  int typing_graph_ = -1, typing_node_ = -1;  // the call being typed
   // A call of a model-local function: its outputs typed through the body, its input types and attributes
   // recorded for the body's walk. False when the node calls none.
-  bool type_call(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out);
-  void infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
-                      const std::vector<const onnx::TensorProto*>& data, std::vector<const onnx::TypeProto*>& out);
+  // `failed`: the call is invalid (reported unless an input is tainted), its outputs rest on it.
+  bool type_call(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                 std::vector<const onnx::TypeProto*>& out, bool& failed);
+  // "" or why the node's inference fails.
+  std::string infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
+                             const std::vector<const onnx::TensorProto*>& data,
+                             std::vector<const onnx::TypeProto*>& out);
   bool walk(int root);  // false: a main-graph node protobuf rejects
   void walk_functions();
   void checker_functions();
@@ -1272,7 +1284,9 @@ void OnnxBuilder::finish_node(int g, int n) {
   std::vector<char> tainted(static_cast<size_t>(np.output_size()), in.tainted ? 1 : 0);
   const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
   if (!has_bodies) {
-    if (!type_call(g, n, np, inferred) && infer(g, n, np, in, inferred)) std::fill(tainted.begin(), tainted.end(), 1);
+    bool failed = false;
+    if (type_call(g, n, np, in, inferred, failed) ? failed : infer(g, n, np, in, inferred))
+      std::fill(tainted.begin(), tainted.end(), 1);
   } else {
     infer_control_flow(g, n, np, inferred, tainted);
   }
@@ -1452,6 +1466,11 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
               node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: onnx's " + np.op_type() + "-" +
                   std::to_string(schema->SinceVersion()) + " " + step + " fails: " + msg,
               loc(g, n));
+    } else if (detached_failure_ && detached_failure_->empty()) {
+      std::string msg = e.what();
+      if (auto cut = msg.find("\n"); cut != std::string::npos) msg.resize(cut);
+      *detached_failure_ = np.op_type() + " " + qname(np.name()) + ": onnx's " + np.op_type() + "-" +
+                           std::to_string(schema->SinceVersion()) + " " + step + " fails: " + msg;
     }
     return true;
   }
@@ -1987,6 +2006,9 @@ bool OnnxBuilder::facts_infer(int g, int n, const onnx::NodeProto& np, const Inp
               node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: " + facts_label(np, f) +
                   " type check fails: " + err,
               loc(g, n));
+    } else if (detached_failure_ && detached_failure_->empty()) {
+      *detached_failure_ =
+          np.op_type() + " " + qname(np.name()) + ": " + facts_label(np, f) + " type check fails: " + err;
     }
     return true;
   }
@@ -2105,6 +2127,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     hooks_ = std::make_unique<Hooks>(*this);
     typer_ = std::make_unique<onnx_functions::CallTyper>(*functions_, *hooks_);
     call_sites_.resize(static_cast<size_t>(functions_->size()));
+    call_failures_.resize(static_cast<size_t>(functions_->size()));
     function_walked_.assign(static_cast<size_t>(functions_->size()), 0);
     function_graphs_.assign(static_cast<size_t>(functions_->size()), {-1, -1});
   }
@@ -2177,12 +2200,38 @@ void OnnxBuilder::walk_functions() {
     (void)walk(gid);  // only the main graph's nodes are parsed as the walk goes
     function_walked_[static_cast<size_t>(f)] = 1;
     function_graphs_[static_cast<size_t>(f)] = {gid, static_cast<int>(model_->graphs.size())};
+    // A failure that only the calls' own types expose (they do not agree, so the body was walked without them):
+    // reported at each call, unless the body reports a problem itself (one root cause, one finding).
+    bool body_reports = false;
+    for (const OnnxProblem& p : data_->problems)
+      if (p.kind == PKind::InferenceFailed && p.loc.graph >= gid) body_reports = true;
+    if (!body_reports)
+      for (const CallFailure& c : call_failures_[static_cast<size_t>(f)])
+        problem(PKind::InferenceFailed,
+                node_label(c.graph, c.node) + " in " + where(c.graph) +
+                    " is invalid: onnx's inference through function " + qname(fp.domain() + "." + fp.name()) +
+                    " fails for this call's input types at " + c.why,
+                loc(c.graph, c.node));
   }
 }
 
-bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, std::vector<const onnx::TypeProto*>& out) {
+bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                            std::vector<const onnx::TypeProto*>& out, bool& failed) {
   const int f = functions_ ? functions_->callee(np) : -1;
   if (f < 0) return false;
+  // Every input the function declares must be given: onnx's inference through the body fails without its type.
+  const onnx::FunctionProto& fp = functions_->function(f);
+  for (int k = 0; k < fp.input_size(); ++k)
+    if (k >= np.input_size() || np.input(k).empty()) {
+      if (!in.tainted)
+        problem(PKind::InferenceFailed,
+                node_label(g, n) + " in " + where(g) + " is invalid: onnx's inference through function " +
+                    qname(fp.domain() + "." + fp.name()) + " fails: its input " + std::to_string(k) + " " +
+                    qname(fp.input(k)) + " is not given",
+                loc(g, n));
+      failed = true;
+      return true;
+    }
   std::vector<const onnx::TypeProto*> types;
   std::vector<const onnx::TensorProto*> data;
   const bool have_ids =
@@ -2201,7 +2250,9 @@ bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, std::vector
   typing_graph_ = g;
   typing_node_ = n;
   input_ids_graph_ = -1;  // the nodes typed inside read their inputs from their own scope
-  typer_->type_call(f, np, types, data, out);
+  std::string why;
+  typer_->type_call(f, np, types, data, out, &why);
+  if (!why.empty() && !in.tainted) call_failures_[static_cast<size_t>(f)].push_back({g, n, std::move(why)});
   input_ids_graph_ = saved_graph;
   input_ids_node_ = saved_node;
   return true;
@@ -2209,9 +2260,9 @@ bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, std::vector
 
 // onnx's inference for a node inside a call's body: the node sees only its inputs, under their names (a scope of
 // its own in place of the walk's), and reports nothing (the body's own walk does).
-void OnnxBuilder::infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
-                                 const std::vector<const onnx::TensorProto*>& data,
-                                 std::vector<const onnx::TypeProto*>& out) {
+std::string OnnxBuilder::infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
+                                        const std::vector<const onnx::TensorProto*>& data,
+                                        std::vector<const onnx::TypeProto*>& out) {
   std::swap(visible_, detached_);
   const size_t first = values_.size();
   for (int i = 0; i < np.input_size() && static_cast<size_t>(i) < in.size(); ++i) {
@@ -2226,12 +2277,17 @@ void OnnxBuilder::infer_detached(const onnx::NodeProto& np, const std::vector<co
     visible_.assign(np.input(i), static_cast<int>(values_.size() - 1));
   }
   InputState quiet;
-  quiet.tainted = true;  // nothing is reported from here
-  if (infer(typing_graph_, typing_node_, np, quiet, out)) std::fill(out.begin(), out.end(), nullptr);
+  quiet.tainted = true;  // nothing is reported from here: a failure is handed back
+  std::string why;
+  detached_failure_ = &why;
+  const bool failed = infer(typing_graph_, typing_node_, np, quiet, out);
+  detached_failure_ = nullptr;
+  if (failed) std::fill(out.begin(), out.end(), nullptr);
   for (const auto& name : np.input())
     if (!name.empty()) visible_.erase(name);
   values_.resize(first);
   std::swap(visible_, detached_);
+  return failed ? (why.empty() ? np.op_type() + " " + qname(np.name()) + ": onnx's inference fails" : why) : "";
 }
 
 // onnx's checker for the model-local functions (check_model_local_functions: each function with the model's
