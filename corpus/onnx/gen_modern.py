@@ -202,6 +202,59 @@ def reshape23_two_minus_one():
     """Opset 23 Reshape to [-1, -1]: the newest onnx's inference fails."""
     nodes = [h.make_node("Reshape", ["x", "shape_m1m1"], ["r"], name="Reshape_two")]
     return model(nodes, [vi("x", F, [2, 4])], [vi("r", F, [8])], 23, inits=[ints("shape_m1m1", [-1, -1])])
+def with_functions(m, functions):
+    m.functions.extend(functions)
+    m.opset_import.append(h.make_opsetid("local", 1))
+    return m
+
+
+def if_in_function_18():
+    """Opset 18, the If inside a model-local function (as torch dynamo and onnxscript export control flow): main
+    calls local.gate twice (with alpha 0.1 both times); gate's If switches between a call of local.double and a
+    LeakyRelu whose alpha is the function's attribute. The calls' outputs are typed through the bodies."""
+    double = h.make_function(
+        "local", "double", ["t"], ["d"],
+        [h.make_node("Add", ["t", "t"], ["d"], name="Add_double")],
+        opset_imports=[h.make_opsetid("", 18)])
+    leaky = h.make_node("LeakyRelu", ["x"], ["l"], name="LeakyRelu_alpha")
+    leaky.attribute.append(h.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT))
+    gate_nodes = [
+        h.make_node("ReduceSum", ["x"], ["s"], name="ReduceSum_all", keepdims=0),
+        h.make_node("Constant", [], ["zero"], name="Constant_zero", value=numpy_helper.from_array(
+            np.array(0.0, dtype=np.float32), "zero_value")),
+        h.make_node("Greater", ["s", "zero"], ["c"], name="Greater_positive"),
+        if_node("If_in_gate", "c", [h.make_node("double", ["x"], ["dx"], name="Call_double", domain="local")],
+                onnx.ValueInfoProto(name="dx"), [leaky], onnx.ValueInfoProto(name="l"), "y"),
+    ]
+    gate = h.make_function("local", "gate", ["x"], ["y"], gate_nodes,
+                           opset_imports=[h.make_opsetid("", 18), h.make_opsetid("local", 1)],
+                           attributes=["alpha"])
+    nodes = [
+        h.make_node("gate", ["a"], ["ga"], name="Call_gate_a", domain="local", alpha=0.1),
+        h.make_node("gate", ["b"], ["gb"], name="Call_gate_b", domain="local", alpha=0.1),
+        h.make_node("Add", ["ga", "gb"], ["out"], name="Add_out"),
+    ]
+    m = model(nodes, [vi("a", F, [2, 4]), vi("b", F, [2, 4])], [vi("out", F, [2, 4])], 18)
+    return with_functions(m, [gate, double])
+
+
+def if_in_function_branch_types_18():
+    """Opset 18, an If inside a model-local function whose branches give float and int64 (C006, located in the
+    function's body: function:local.pick/If_in_pick)."""
+    pick_nodes = [
+        h.make_node("ReduceSum", ["x"], ["s"], name="ReduceSum_all", keepdims=0),
+        h.make_node("Constant", [], ["zero"], name="Constant_zero", value=numpy_helper.from_array(
+            np.array(0.0, dtype=np.float32), "zero_value")),
+        h.make_node("Greater", ["s", "zero"], ["c"], name="Greater_positive"),
+        if_node("If_in_pick", "c", [h.make_node("Identity", ["x"], ["t"], name="Identity_float")],
+                onnx.ValueInfoProto(name="t"),
+                [h.make_node("Cast", ["x"], ["e"], name="Cast_int64", to=I64)],
+                onnx.ValueInfoProto(name="e"), "y"),
+    ]
+    pick = h.make_function("local", "pick", ["x"], ["y"], pick_nodes, opset_imports=[h.make_opsetid("", 18)])
+    nodes = [h.make_node("pick", ["a"], ["out"], name="Call_pick", domain="local")]
+    m = model(nodes, [vi("a", F, [2, 4])], [vi("out", F, [2, 4])], 18)
+    return with_functions(m, [pick])
 
 
 def main():
@@ -211,6 +264,7 @@ def main():
         "valid/opset23_if_split_rmsnorm.onnx": if_split_rms_23(),
         "valid/opset18_if_reduce_shapes.onnx": if_reduce_shapes_18(),
         "valid/opset23_if_reshape_squeeze.onnx": if_reshape_squeeze_23(),
+        "valid/opset18_if_in_function.onnx": if_in_function_18(),
     }
     invalid = {
         "invalid/ONNX017_reducemean18_axes_attribute.onnx":
@@ -226,6 +280,7 @@ def main():
         "invalid/ONNX008_squeeze23_not_one.onnx": (squeeze23_not_one(), ["ONNX008@node:main/Squeeze_4"]),
         "invalid/ONNX008_reshape23_two_minus_one.onnx":
             (reshape23_two_minus_one(), ["ONNX008@node:main/Reshape_two"]),
+        "invalid/C006_if_in_function.onnx": (if_in_function_branch_types_18(), ["C006@node:function:local.pick/If_in_pick"]),
     }
     bad = False
     for rel, m in valid.items():

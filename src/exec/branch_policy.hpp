@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "model/model.hpp"
@@ -27,7 +28,9 @@ class BranchPolicy {
   bool empty() const { return by_path_.empty(); }
 
  private:
+  std::map<std::string, ConditionProvenance>::const_iterator find(const std::string& if_path) const;
   std::map<std::string, ConditionProvenance> by_path_;  // Model::full_path_of of the If -> provenance
+  std::unordered_map<std::string, std::string> calls_;  // function_call_paths: paths through calls of functions
 };
 
 }  // namespace condlint::exec

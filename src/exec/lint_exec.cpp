@@ -65,13 +65,14 @@ ExecResults exec_results_from(const Model& model, const ModelResult& r) {
   model_loc.node_index = -1;
   auto loc_of = [&](const std::string& path) {
     auto it = where.find(path);
+    if (it == where.end()) it = where.find(model.body_path_of(path));  // an If inside a function, per call
     return it == where.end() ? model_loc : it->second;
   };
   // The deepest pinned If of a case (the one whose other branch the run opened).
   auto pinned_if = [&](const CaseResult& c) {
     std::string best;
     for (const auto& [p, v] : c.pins)
-      if (where.count(p) && p.size() > best.size()) best = p;
+      if ((where.count(p) || where.count(model.body_path_of(p))) && p.size() > best.size()) best = p;
     return best;
   };
   std::set<std::pair<int, std::string>> seen;

@@ -38,6 +38,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/onnx_condition.hpp"
+#include "loaders/onnx_functions.hpp"
 #include "loaders/onnx_newer_inference.hpp"
 #include "loaders/onnx_util.hpp"
 #include "model/memory_hint.hpp"
@@ -107,7 +108,9 @@ struct GraphInfo {
   std::unordered_map<std::string_view, const onnx::ValueInfoProto*> declared;
   std::vector<int> output_values;  // per graph output; -1 undefined
   bool is_if_branch = false;
-  int if_branch_index = -1;  // 0 then, 1 else
+  int if_branch_index = -1;    // 0 then, 1 else
+  bool in_function = false;    // a model-local function's body or a graph inside one
+  bool function_root = false;  // the body itself
 };
 
 struct IfInfo {
@@ -529,6 +532,56 @@ class OnnxBuilder {
       schema_cache_;  // op_type '\0' domain  // (graph << 32 | node) -> index in ifs_
   int64_t onnx_opset_ = -1;
   NodeContext ctx_;
+  // Model-local functions (loaders/onnx_functions): their calls are typed through their bodies, and each body is
+  // walked once, as a root graph of its own, after the main graph (walk_functions).
+  class Hooks final : public onnx_functions::TypingHooks {
+   public:
+    explicit Hooks(OnnxBuilder& b) : b_(b) {}
+    std::string infer_node(const onnx::NodeProto& n, const std::vector<const onnx::TypeProto*>& in,
+                           const std::vector<const onnx::TensorProto*>& data,
+                           std::vector<const onnx::TypeProto*>& out) override {
+      return b_.infer_detached(n, in, data, out);
+    }
+    const onnx::TypeProto* unite(const onnx::TypeProto* a, const onnx::TypeProto* c) override {
+      return b_.union_of(a, c);
+    }
+    const onnx::TypeProto* keep(const onnx::TypeProto& t) override {
+      if (onnx_type_depth(t) > kMaxInferTypeDepth || onnx_max_rank(t) > kMaxRank) return nullptr;
+      return b_.intern(t).tp;
+    }
+
+   private:
+    OnnxBuilder& b_;
+  };
+  std::unique_ptr<onnx_functions::FunctionIndex> functions_;
+  std::unique_ptr<Hooks> hooks_;
+  std::unique_ptr<onnx_functions::CallTyper> typer_;
+  std::vector<onnx_functions::CallSites> call_sites_;  // per function
+  std::vector<char> function_walked_;                  // per function
+  std::deque<onnx::GraphProto> function_bodies_;       // the walked bodies (body_graph)
+  std::vector<std::pair<int, int>> function_graphs_;   // per function: its graphs [first, end); {-1, -1} not walked
+  NameTable detached_;                                 // the scope of a node typed inside a call (infer_detached)
+  std::string* detached_failure_ = nullptr;            // where infer() says why a node typed inside a call fails
+  // Calls whose typing through the body failed, per function: reported at the call unless the body's own walk
+  // reports a problem (it does when every call agrees on the types that fail).
+  struct CallFailure {
+    int graph, node;
+    std::string why;
+  };
+  std::vector<std::vector<CallFailure>> call_failures_;
+  int typing_graph_ = -1, typing_node_ = -1;  // the call being typed
+  // A call of a model-local function: its outputs typed through the body, its input types and attributes
+  // recorded for the body's walk. False when the node calls none.
+  // `failed`: the call is invalid (reported unless an input is tainted), its outputs rest on it.
+  bool type_call(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                 std::vector<const onnx::TypeProto*>& out, bool& failed);
+  // "" or why the node's inference fails.
+  std::string infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
+                             const std::vector<const onnx::TensorProto*>& data,
+                             std::vector<const onnx::TypeProto*>& out);
+  bool walk(int root);  // false: a main-graph node protobuf rejects
+  void walk_functions();
+  void checker_functions();
   fs::path dir_;
   std::optional<fs::path> dir_canonical_;
 };
@@ -536,6 +589,7 @@ class OnnxBuilder {
 std::string OnnxBuilder::where(int g) const {
   if (g <= 0) return "the main graph";
   const Graph& gr = model_->graphs[g];
+  if (gr.parent_graph < 0) return "function " + qname(std::string_view(gr.role).substr(gr.role.find(':') + 1));
   const Node& parent = model_->graphs[gr.parent_graph].nodes[gr.parent_node];
   return onnx_attribute_of_role(parent.op, gr.role) + " of " + parent.op + " " + qname(parent.name);
 }
@@ -861,6 +915,11 @@ void OnnxBuilder::begin_graph(int g) {
     v.name = in.name();
     v.tp = declared_of(in, g);
     if (!v.tp && in.has_type() && in.type().value_case() != onnx::TypeProto::VALUE_NOT_SET) v.tainted = true;
+    // A function's input is untyped when its calls do not agree on a type: condlint's ignorance, not the model's.
+    if (!v.tp && info.function_root) {
+      v.unknown_root = int64_t(g) << 32 | 0xffffffff;
+      uninferred_roots_.insert(v.unknown_root);
+    }
     define(g, std::move(v), sub);
   }
   auto add_init = [&](const onnx::TensorProto& t, bool sparse, const onnx::TensorProto* dims_from) {
@@ -962,6 +1021,7 @@ void OnnxBuilder::read_subgraphs(int g, int n, const onnx::NodeProto& np, bool i
       model_->graphs.push_back(std::move(sub));
       GraphInfo info;
       info.proto = subs[k];
+      info.in_function = gi_[g].in_function;
       if (a.has_g() && k == 0) info.holder = const_cast<onnx::AttributeProto*>(&a);  // the builder owns proto_
       if (is_if && branch_name && a.has_g()) {
         const int b = a.name() == "then_branch" ? 0 : 1;
@@ -1249,7 +1309,9 @@ void OnnxBuilder::finish_node(int g, int n) {
   const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
   bool beyond_onnx = in.beyond_onnx;
   if (!has_bodies) {
-    if (infer(g, n, np, in, inferred)) std::fill(tainted.begin(), tainted.end(), 1);
+    bool failed = false;
+    if (type_call(g, n, np, in, inferred, failed) ? failed : infer(g, n, np, in, inferred))
+      std::fill(tainted.begin(), tainted.end(), 1);
   } else {
     infer_control_flow(g, n, np, inferred, tainted, beyond_onnx);
   }
@@ -1375,6 +1437,12 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
   // The cache key: attributes that hold tensors or graphs make a node its own pattern (and a long key).
   bool cacheable = true;
   for (const auto& a : np.attribute())
+    if (!a.ref_attr_name().empty()) {
+      // A function's attribute its calls do not agree on: the operator would read its own default instead.
+      uninferred_roots_.insert(int64_t(g) << 32 | n);
+      return false;
+    }
+  for (const auto& a : np.attribute())
     if (a.has_t() || a.has_g() || a.has_sparse_tensor() || a.tensors_size() || a.graphs_size() ||
         a.sparse_tensors_size())
       cacheable = false;
@@ -1425,6 +1493,11 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
               node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: onnx's " + np.op_type() + "-" +
                   std::to_string(schema->SinceVersion()) + " " + step + " fails: " + msg,
               loc(g, n));
+    } else if (detached_failure_ && detached_failure_->empty()) {
+      std::string msg = e.what();
+      if (auto cut = msg.find("\n"); cut != std::string::npos) msg.resize(cut);
+      *detached_failure_ = np.op_type() + " " + qname(np.name()) + ": onnx's " + np.op_type() + "-" +
+                           std::to_string(schema->SinceVersion()) + " " + step + " fails: " + msg;
     }
     return true;
   }
@@ -1697,63 +1770,11 @@ void OnnxBuilder::checker_model() {
   checker_on_ = ir > 0 && ir <= kNewestIrVersion;
   checker_sub_ctx_ = checker_ctx_;
   checker_sub_ctx_.set_is_main_graph(false);
-  if (ir < 8 || m.functions_size() == 0 || !checker_on_) return;
-  // A function body's node whose opset selects a definition newer than the linked onnx's is judged by the newer
-  // facts: then every body node is checked here, each by the definition its function's imports select.
-  std::vector<std::vector<Judge>> judged(static_cast<size_t>(m.functions_size()));
-  bool newer = false;
-  for (int f = 0; f < m.functions_size(); ++f) {
-    const onnx::FunctionProto& fp = m.functions(f);
-    for (const auto& nd : fp.node()) {
-      Judge j;
-      for (const auto& os : fp.opset_import())
-        if (os.domain() == nd.domain() ||
-            ((os.domain().empty() || os.domain() == "ai.onnx") && (nd.domain().empty() || nd.domain() == "ai.onnx")))
-          j = judge_at(nd.op_type(), nd.domain(), os.version());
-      newer = newer || j.kind != Judge::Linked;
-      judged[static_cast<size_t>(f)].push_back(j);
-    }
-  }
-  if (!newer) {
-    try {
-      onnx::checker::LexicalScopeContext lex;
-      onnx::checker::check_model_local_functions(m, checker_ctx_, lex);
-    } catch (const std::exception& e) {
-      checker_problem(0, -1, "onnx's checker rejects a model-local function", e.what());
-    }
-    return;
-  }
-  for (int f = 0; f < m.functions_size(); ++f) {
-    const onnx::FunctionProto& fp = m.functions(f);
-    for (int k = 0; k < fp.node_size(); ++k) {
-      const onnx::NodeProto& nd = fp.node(k);
-      const Judge& j = judged[static_cast<size_t>(f)][static_cast<size_t>(k)];
-      try {
-        if (j.kind == Judge::Facts) {
-          try {
-            facts_verify(nd, *j.facts);
-          } catch (const std::exception& e) {
-            fail_check("by ", facts_label(nd, *j.facts), ": ", e.what());
-          }
-        } else if (j.kind == Judge::Linked) {
-          for (const auto& os : fp.opset_import())
-            if (os.domain() == nd.domain() && os.version() > 0 && os.version() <= kMaxOpsetVersion)
-              if (const auto* sc =
-                      onnx::OpSchemaRegistry::Schema(nd.op_type(), static_cast<int>(os.version()), nd.domain()))
-                sc->Verify(nd);
-        }
-      } catch (const std::exception& e) {
-        checker_problem(
-            0, -1, "onnx's checker rejects a model-local function",
-            "function " + qname(fp.name()) + ", node " + qname(nd.name()) + " (" + nd.op_type() + "): " + e.what());
-        return;
-      }
-    }
-  }
+  // Model-local functions are checked after their bodies are walked (checker_functions).
 }
 
 void OnnxBuilder::checker_graph(int g) {
-  if (!checker_on_) return;
+  if (!checker_on_ || gi_[g].in_function) return;  // function bodies: checker_functions
   const onnx::GraphProto& gp = *gi_[g].proto;
   auto where_g = [&] { return "onnx's checker rejects " + where(g); };  // built only when a check fails
   if (gp.name().empty()) checker_problem(g, -1, where_g(), "the graph has no name");
@@ -1808,7 +1829,7 @@ void OnnxBuilder::checker_graph(int g) {
 }
 
 void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
-  if (!checker_on_ || error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
+  if (!checker_on_ || gi_[g].in_function || error_at_.count(int64_t(g) << 32 | static_cast<uint32_t>(n))) return;
   // The message is built only for a node that fails (this runs for every node).
   auto what = [&] { return "onnx's checker rejects " + node_label(g, n) + " in " + where(g); };
   if (np.op_type().empty()) return checker_problem(g, n, what(), "the node has no op_type");
@@ -2012,6 +2033,9 @@ bool OnnxBuilder::facts_infer(int g, int n, const onnx::NodeProto& np, const Inp
               node.op + " " + qname(node.name) + " in " + where(g) + " is invalid: " + facts_label(np, f) +
                   " type check fails: " + err,
               loc(g, n));
+    } else if (detached_failure_ && detached_failure_->empty()) {
+      *detached_failure_ =
+          np.op_type() + " " + qname(np.name()) + ": " + facts_label(np, f) + " type check fails: " + err;
     }
     return true;
   }
@@ -2152,7 +2176,35 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   GraphInfo root;
   root.proto = &proto_->graph();
   gi_.push_back(std::move(root));
-  std::vector<Frame> stack{Frame{0}};
+  if (proto_->functions_size() > 0) {
+    functions_ = std::make_unique<onnx_functions::FunctionIndex>(*proto_);
+    hooks_ = std::make_unique<Hooks>(*this);
+    typer_ = std::make_unique<onnx_functions::CallTyper>(*functions_, *hooks_);
+    call_sites_.resize(static_cast<size_t>(functions_->size()));
+    call_failures_.resize(static_cast<size_t>(functions_->size()));
+    function_walked_.assign(static_cast<size_t>(functions_->size()), 0);
+    function_graphs_.assign(static_cast<size_t>(functions_->size()), {-1, -1});
+  }
+  if (!walk(0)) {
+    // A node protobuf rejects: nothing of the file is read, as when the whole parse fails (its top level scans).
+    start_model();
+    reject_bytes(WireScan{});
+    return std::move(model_);
+  }
+  walk_functions();
+  checker_functions();
+  build_views();
+  // A model parsed on the big stack must be freed there too (~OnnxBuilder): only a shallow one is handed on.
+  if (keep_proto_ && !parsed_on_big_stack_) {
+    data_->proto = std::shared_ptr<const onnx::ModelProto>(proto_);
+    proto_ = nullptr;
+  }
+  return std::move(model_);
+}
+
+// Walks graph `root` and every graph under it, iteratively.
+bool OnnxBuilder::walk(int root) {
+  std::vector<Frame> stack{Frame{root}};
   while (!stack.empty()) {
     const size_t top = stack.size() - 1;
     const int g = stack[top].graph;
@@ -2167,25 +2219,212 @@ std::unique_ptr<Model> OnnxBuilder::build() {
     }
     if (stack[top].next < node_count(g)) {
       read_node(top, stack);
-      if (stream_failed_) {
-        // A node protobuf rejects: nothing of the file is read, as when the whole parse fails (its top level scans).
-        start_model();
-        reject_bytes(WireScan{});
-        return std::move(model_);
-      }
+      if (stream_failed_) return false;
       continue;
     }
     end_graph(g);
     leave_graph(g);
     stack.pop_back();
   }
-  build_views();
-  // A model parsed on the big stack must be freed there too (~OnnxBuilder): only a shallow one is handed on.
-  if (keep_proto_ && !parsed_on_big_stack_) {
-    data_->proto = std::shared_ptr<const onnx::ModelProto>(proto_);
-    proto_ = nullptr;
+  return true;
+}
+
+// Each model-local function's body, once, as a root graph of its own ("function:DOMAIN.NAME"), after every graph
+// that calls it where the calls allow: its inputs typed as all its calls agree, its attribute references replaced
+// by the values all its calls give (loaders/onnx_functions). Its Ifs become conditionals like any other.
+void OnnxBuilder::walk_functions() {
+  if (!functions_) return;
+  for (const int f : functions_->order()) {
+    const onnx::FunctionProto& fp = proto_->functions(f);
+    onnx_functions::CallSites& sites = call_sites_[static_cast<size_t>(f)];
+    if (!functions_->callers_first(f)) sites.add_unknown();  // a caller in a cycle with it comes later
+    onnx::GraphProto& body = function_bodies_.emplace_back();
+    onnx_functions::body_graph(fp, sites, body);
+    const int gid = static_cast<int>(model_->graphs.size());
+    Graph gr;
+    gr.role = onnx_functions::function_path(fp);
+    gr.own_root = true;
+    gr.loc = loc(gid);
+    model_->graphs.push_back(std::move(gr));
+    GraphInfo info;
+    info.proto = &body;
+    info.in_function = true;
+    info.function_root = true;
+    gi_.push_back(std::move(info));
+    (void)walk(gid);  // only the main graph's nodes are parsed as the walk goes
+    function_walked_[static_cast<size_t>(f)] = 1;
+    function_graphs_[static_cast<size_t>(f)] = {gid, static_cast<int>(model_->graphs.size())};
+    // A failure that only the calls' own types expose (they do not agree, so the body was walked without them):
+    // reported at each call, unless the body reports a problem itself (one root cause, one finding).
+    bool body_reports = false;
+    for (const OnnxProblem& p : data_->problems)
+      if (p.kind == PKind::InferenceFailed && p.loc.graph >= gid) body_reports = true;
+    if (!body_reports)
+      for (const CallFailure& c : call_failures_[static_cast<size_t>(f)])
+        problem(PKind::InferenceFailed,
+                node_label(c.graph, c.node) + " in " + where(c.graph) +
+                    " is invalid: onnx's inference through function " + qname(fp.domain() + "." + fp.name()) +
+                    " fails for this call's input types at " + c.why,
+                loc(c.graph, c.node));
   }
-  return std::move(model_);
+}
+
+bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, const InputState& in,
+                            std::vector<const onnx::TypeProto*>& out, bool& failed) {
+  const int f = functions_ ? functions_->callee(np) : -1;
+  if (f < 0) return false;
+  // Every input the function declares must be given: onnx's inference through the body fails without its type.
+  const onnx::FunctionProto& fp = functions_->function(f);
+  for (int k = 0; k < fp.input_size(); ++k)
+    if (k >= np.input_size() || np.input(k).empty()) {
+      if (!in.tainted)
+        problem(PKind::InferenceFailed,
+                node_label(g, n) + " in " + where(g) + " is invalid: onnx's inference through function " +
+                    qname(fp.domain() + "." + fp.name()) + " fails: its input " + std::to_string(k) + " " +
+                    qname(fp.input(k)) + " is not given",
+                loc(g, n));
+      failed = true;
+      return true;
+    }
+  std::vector<const onnx::TypeProto*> types;
+  std::vector<const onnx::TensorProto*> data;
+  const bool have_ids =
+      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+  for (int i = 0; i < np.input_size(); ++i) {
+    const int id = np.input(i).empty() ? -1 : have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    const bool known = id >= 0 && !values_[id].tainted && values_[id].tp && interned_.count(values_[id].tp);
+    types.push_back(known ? values_[id].tp : nullptr);
+    data.push_back(known ? values_[id].data : nullptr);
+  }
+  // A body walked already (a call from a function walked later, in a cycle) learns nothing more from it.
+  if (!function_walked_[static_cast<size_t>(f)]) call_sites_[static_cast<size_t>(f)].add(np, types);
+  // An unknown output of a call is condlint's ignorance (a bound, calls that do not agree), never ONNX013's.
+  uninferred_roots_.insert(int64_t(g) << 32 | n);
+  const int saved_graph = input_ids_graph_, saved_node = input_ids_node_;
+  typing_graph_ = g;
+  typing_node_ = n;
+  input_ids_graph_ = -1;  // the nodes typed inside read their inputs from their own scope
+  std::string why;
+  typer_->type_call(f, np, types, data, out, &why);
+  if (!why.empty() && !in.tainted) call_failures_[static_cast<size_t>(f)].push_back({g, n, std::move(why)});
+  input_ids_graph_ = saved_graph;
+  input_ids_node_ = saved_node;
+  return true;
+}
+
+// onnx's inference for a node inside a call's body: the node sees only its inputs, under their names (a scope of
+// its own in place of the walk's), and reports nothing (the body's own walk does).
+std::string OnnxBuilder::infer_detached(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
+                                        const std::vector<const onnx::TensorProto*>& data,
+                                        std::vector<const onnx::TypeProto*>& out) {
+  std::swap(visible_, detached_);
+  const size_t first = values_.size();
+  for (int i = 0; i < np.input_size() && static_cast<size_t>(i) < in.size(); ++i) {
+    if (np.input(i).empty() || !in[static_cast<size_t>(i)]) continue;
+    Value v;
+    v.src = Value::Input;
+    v.name = np.input(i);
+    v.tp = in[static_cast<size_t>(i)];
+    v.typed = &intern(*v.tp);
+    v.data = static_cast<size_t>(i) < data.size() ? data[static_cast<size_t>(i)] : nullptr;
+    values_.push_back(std::move(v));
+    visible_.assign(np.input(i), static_cast<int>(values_.size() - 1));
+  }
+  InputState quiet;
+  quiet.tainted = true;  // nothing is reported from here: a failure is handed back
+  std::string why;
+  detached_failure_ = &why;
+  const bool failed = infer(typing_graph_, typing_node_, np, quiet, out);
+  detached_failure_ = nullptr;
+  if (failed) std::fill(out.begin(), out.end(), nullptr);
+  for (const auto& name : np.input())
+    if (!name.empty()) visible_.erase(name);
+  values_.resize(first);
+  std::swap(visible_, detached_);
+  return failed ? (why.empty() ? np.op_type() + " " + qname(np.name()) + ": onnx's inference fails" : why) : "";
+}
+
+// onnx's checker for the model-local functions (check_model_local_functions: each function with the model's
+// imports merged with its own), one function at a time so that a rejection names its function, and never where
+// the function's walk already recorded an error (one root cause, one finding).
+void OnnxBuilder::checker_functions() {
+  const onnx::ModelProto& m = *proto_;
+  if (!checker_on_ || m.ir_version() < 8 || m.functions_size() == 0) return;
+  auto function_has_error = [&](int f) {
+    const auto [first, end] =
+        function_graphs_.empty() ? std::pair<int, int>{-1, -1} : function_graphs_[static_cast<size_t>(f)];
+    for (const int64_t at : error_at_) {
+      const int g = static_cast<int>(at >> 32);
+      if (g >= first && g < end) return true;
+    }
+    return false;
+  };
+  auto where_f = [&](int f) {
+    const int g = function_graphs_.empty() ? -1 : function_graphs_[static_cast<size_t>(f)].first;
+    return g >= 0 ? g : 0;
+  };
+  // A function body's node whose opset selects a definition newer than the linked onnx's is judged by the newer
+  // facts: then every body node is checked here, each by the definition its function's imports select.
+  std::vector<std::vector<Judge>> judged(static_cast<size_t>(m.functions_size()));
+  bool newer = false;
+  for (int f = 0; f < m.functions_size(); ++f) {
+    const onnx::FunctionProto& fp = m.functions(f);
+    for (const auto& nd : fp.node()) {
+      Judge j;
+      for (const auto& os : fp.opset_import())
+        if (os.domain() == nd.domain() ||
+            ((os.domain().empty() || os.domain() == "ai.onnx") && (nd.domain().empty() || nd.domain() == "ai.onnx")))
+          j = judge_at(nd.op_type(), nd.domain(), os.version());
+      newer = newer || j.kind != Judge::Linked;
+      judged[static_cast<size_t>(f)].push_back(j);
+    }
+  }
+  if (!newer) {
+    std::unordered_map<std::string, int> imports(checker_ctx_.get_opset_imports());
+    for (const auto& fp : m.functions())
+      for (const auto& os : fp.opset_import())
+        if (!imports.count(os.domain())) imports[os.domain()] = static_cast<int>(os.version());
+    onnx::checker::CheckerContext ctx = checker_ctx_;
+    ctx.set_opset_imports(imports);
+    for (int f = 0; f < m.functions_size(); ++f) {
+      if (function_has_error(f)) continue;
+      try {
+        onnx::checker::LexicalScopeContext lex;
+        onnx::checker::check_function(m.functions(f), ctx, lex);
+      } catch (const std::exception& e) {
+        checker_problem(where_f(f), -1, "onnx's checker rejects a model-local function", e.what());
+      }
+    }
+    return;
+  }
+  for (int f = 0; f < m.functions_size(); ++f) {
+    if (function_has_error(f)) continue;
+    const onnx::FunctionProto& fp = m.functions(f);
+    for (int k = 0; k < fp.node_size(); ++k) {
+      const onnx::NodeProto& nd = fp.node(k);
+      const Judge& j = judged[static_cast<size_t>(f)][static_cast<size_t>(k)];
+      try {
+        if (j.kind == Judge::Facts) {
+          try {
+            facts_verify(nd, *j.facts);
+          } catch (const std::exception& e) {
+            fail_check("by ", facts_label(nd, *j.facts), ": ", e.what());
+          }
+        } else if (j.kind == Judge::Linked) {
+          for (const auto& os : fp.opset_import())
+            if (os.domain() == nd.domain() && os.version() > 0 && os.version() <= kMaxOpsetVersion)
+              if (const auto* sc =
+                      onnx::OpSchemaRegistry::Schema(nd.op_type(), static_cast<int>(os.version()), nd.domain()))
+                sc->Verify(nd);
+        }
+      } catch (const std::exception& e) {
+        checker_problem(
+            where_f(f), -1, "onnx's checker rejects a model-local function",
+            "function " + qname(fp.name()) + ", node " + qname(nd.name()) + " (" + nd.op_type() + "): " + e.what());
+        break;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -85,12 +85,16 @@ std::string Model::path_of(int graph, int node) const {
   if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
   // Collects the segments of up to `max_levels` levels above g (innermost first); returns where it stopped
   // (0 = reached the root). Bounded, so a malformed parent chain can never loop.
+  std::string out = root;
   auto walk = [&](int g, int max_levels, std::vector<std::string>& segs) {
     for (int levels = 0; g > 0 && levels < max_levels; ++levels) {
       const int parent = graphs[g].parent_graph;
       if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
-        segs.push_back(graphs[g].role);
-        return 0;  // a root of its own (e.g. an NNAPI subgraph nothing references)
+        // A root of its own: an ONNX function's body names the path; an NNAPI subgraph nothing references hangs
+        // under main.
+        if (graphs[g].own_root) out = graphs[g].role;
+        else segs.push_back(graphs[g].role);
+        return 0;
       }
       level_segments(*this, g, segs);
       g = parent;
@@ -103,7 +107,6 @@ std::string Model::path_of(int graph, int node) const {
   // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
   // so one finding costs O(1) however deep the model is nested.
   const int stop = walk(graph, kTailLevels, tail);
-  std::string out = root;
   if (stop > 0) {
     const int anchor = anchor_of(stop);
     std::vector<std::string> head;
@@ -125,21 +128,65 @@ std::string Model::full_path_of(int graph, int node) const {
   const std::string root = graphs.empty() || graphs[0].role.empty() ? "main" : graphs[0].role;
   if (graph < 0 || graph >= static_cast<int>(graphs.size())) return root;
   std::vector<std::string> segs;  // innermost first
+  std::string own;                // the root's role when it is a root of its own (a function's body)
   if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
     segs.push_back(graphs[graph].nodes[node].display());
   // Bounded by the graph count, so a malformed parent chain can never loop.
   for (int g = graph, guard = 0; g > 0 && guard < static_cast<int>(graphs.size()); ++guard) {
     const int parent = graphs[g].parent_graph;
     if (parent < 0 || parent >= static_cast<int>(graphs.size())) {
-      segs.push_back(graphs[g].role);
+      if (graphs[g].own_root) own = graphs[g].role;
+      else segs.push_back(graphs[g].role);
       break;
     }
     level_segments(*this, g, segs);
     g = parent;
   }
-  std::string out = root;
+  std::string out = own.empty() ? root : own;
   for (auto it = segs.rbegin(); it != segs.rend(); ++it) out += "/" + *it;
   return out;
+}
+
+std::unordered_map<std::string, std::string> function_call_paths(const Model& m) {
+  std::unordered_map<std::string, std::string> out;
+  std::unordered_map<std::string, std::string> roles;  // "DOMAIN.NAME" -> the body's role
+  const std::string_view prefix = "function:";
+  for (const Graph& g : m.graphs)
+    if (g.own_root && g.role.rfind(prefix, 0) == 0) roles.emplace(g.role.substr(prefix.size()), g.role);
+  if (roles.empty()) return out;
+  for (int g = 0; g < static_cast<int>(m.graphs.size()); ++g)
+    for (int n = 0; n < static_cast<int>(m.graphs[g].nodes.size()); ++n) {
+      const Node& node = m.graphs[g].nodes[n];
+      // The loader writes the default domain as "ai.onnx"; a function of the empty domain is "function:.NAME".
+      const std::string& d = node.version.str();
+      auto it = roles.find(d + "." + node.op.str());
+      if (it == roles.end() && d == "ai.onnx") it = roles.find("." + node.op.str());
+      if (it != roles.end()) out.emplace(m.full_path_of(g, n), it->second);
+    }
+  return out;
+}
+
+std::string body_path_through(const std::unordered_map<std::string, std::string>& calls, const std::string& exec_path) {
+  if (calls.empty()) return exec_path;
+  // Left to right, each prefix that ends before a '/' and names a call continues in the called body (node names
+  // may hold '/', so every '/' is tried).
+  std::string done;  // the Model's path of what is consumed, ending in '/' once a call was entered
+  size_t from = 0;
+  for (size_t i = exec_path.find('/'); i != std::string::npos; i = exec_path.find('/', i + 1)) {
+    auto it = calls.find(done + exec_path.substr(from, i - from));
+    if (it == calls.end()) continue;
+    done = it->second + "/";
+    from = i + 1;
+  }
+  return done + exec_path.substr(from);
+}
+
+std::string Model::body_path_of(const std::string& exec_path) const {
+  if (!call_paths_built_) {
+    call_paths_ = function_call_paths(*this);
+    call_paths_built_ = true;
+  }
+  return body_path_through(call_paths_, exec_path);
 }
 
 const IrLoop* IrData::loop_at(int graph, int node) const {

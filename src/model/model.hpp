@@ -194,7 +194,10 @@ struct Graph {
   // One spelling in every format, the executors' and `--pin`'s: the root "main"; an If's branches "then" and
   // "else"; a loop's "body" (NNAPI WHILE: "cond" and "body"); any other graph attribute by its name.
   std::string role;
-  int depth = 0;  // nesting depth, main = 0
+  // A root whose paths start at its role rather than at `main`: an ONNX model-local function's body (role
+  // "function:DOMAIN.NAME"), which no call site owns (its Ifs are linted once, for every call).
+  bool own_root = false;
+  int depth = 0;  // nesting depth, main (and a function's body) = 0
   std::vector<Node> nodes;
   SourceLocation loc;
 };
@@ -408,10 +411,23 @@ struct Model {
   std::string full_path_of(int graph, int node = -1) const;
   static constexpr int kHeadLevels = 4;
   static constexpr int kTailLevels = 12;
+  // The path the Model names a node of an executor's path by: the executors run a call of an ONNX model-local
+  // function inline (main/Call_f/If_1, one path per call), the Model has the function's body once
+  // (function:DOMAIN.NAME/If_1). Any other path is returned as it is.
+  std::string body_path_of(const std::string& exec_path) const;
 
  private:
   int anchor_of(int graph) const;
   mutable std::vector<int> anchor_cache_;  // graph -> its ancestor at depth kHeadLevels
+  // function_call_paths(*this), built when first asked.
+  mutable std::unordered_map<std::string, std::string> call_paths_;
+  mutable bool call_paths_built_ = false;
 };
+
+// Model::full_path_of of each node that calls an ONNX model-local function whose body the Model has (a graph of
+// role "function:DOMAIN.NAME") -> that role. Empty when the Model has no such body.
+std::unordered_map<std::string, std::string> function_call_paths(const Model& m);
+// Model::body_path_of through the calls `function_call_paths` found.
+std::string body_path_through(const std::unordered_map<std::string, std::string>& calls, const std::string& exec_path);
 
 }  // namespace condlint
