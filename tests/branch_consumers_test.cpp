@@ -192,3 +192,24 @@ for p, (breaking, working) in cases.items():
         "invalid/C014_nested.onnx", "invalid/C014_shape_guard_note.onnx"})
     EXPECT_EQ(c014_in(c).size(), 1u) << c;
 }
+
+// The executor agrees with every error of C014: `run --random` synthesizes both values of the condition and fails
+// at the consumer C014 names.
+TEST(BranchConsumers, RunRandomFailsAtTheConsumerOfEveryError) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"C014_matmul", "main/proj (MatMul)"},          {"C014_add_broadcast", "main/bias (Add)"},
+      {"C014_reshape", "main/flat (Reshape)"},        {"C014_concat_rank", "main/join (Concat)"},
+      {"C014_gemm_behind_relu", "main/dense (Gemm)"}, {"C014_data_condition", "main/proj (MatMul)"},
+      {"C014_nested", "main/proj (MatMul)"}};
+  for (const auto& [name, at] : cases) {
+    const std::string model = "corpus/onnx/invalid/" + name + ".onnx";
+    const auto f = c014_in("invalid/" + name + ".onnx");
+    ASSERT_EQ(f.size(), 1u) << name;
+    ASSERT_EQ(f[0].level, Level::Error) << name;
+    const auto r = condlint_in_checkout("run --random 4 " + model);
+    EXPECT_EQ(r.exit_code, 1) << name << ":\n" << r.out;
+    EXPECT_NE(r.out.find("at " + at + ":"), std::string::npos) << name << ":\n" << r.out;
+    // The run fails where the static finding is.
+    EXPECT_NE(r.out.find("at " + f[0].loc.node + " ("), std::string::npos) << name << ": " << f[0].loc.node;
+  }
+}
