@@ -82,6 +82,17 @@ def invalid():
          model([outer, h.make_node("MatMul", ["res", "W"], ["out"], name="proj")], COND + [vi("inner_cond", B, [])],
                [vi("out", F, [2, 2])], inits=[init("W", [1, 2])]),
          ["C014@node:main/proj", "C011@node:main/outer/then/inner"])
+    # An If inside a Loop body, on a loop-carried flag, with the MatMul after it in the body.
+    body_nodes = [pick([2, 1], [2], cond="flag_in"), h.make_node("MatMul", ["res", "W"], ["prod"], name="proj"),
+                  h.make_node("Identity", ["flag_in"], ["flag_out"], name="keep_flag"),
+                  h.make_node("Identity", ["cond_in"], ["cond_out"], name="keep_cond")]
+    body = h.make_graph(body_nodes, "body", [vi("i", I64, []), vi("cond_in", B, []), vi("flag_in", B, [])],
+                        [vi("cond_out", B, []), vi("flag_out", B, []), vi("prod", F, [2, 2])])
+    loop = h.make_node("Loop", ["trip", "", "flag"], ["flag_final", "prods"], name="loop", body=body)
+    save("invalid/C014_if_in_loop.onnx",
+         model([loop], [vi("flag", B, [])], [vi("prods", F, [3, 2, 2])],
+               inits=[init("W", [1, 2]), init("trip", [], I64, [3])]),
+         ["C014@node:main/loop/body/proj", "C011@node:main/loop/body/pick"])
     # A shape guard as exporters write it: Squeeze when dim 0 of x is 1, else x as it is. Only x's shape selects the
     # branch, so the Concat that fails for every other first dim is a note (the model runs for x of [1,4]).
     guard_cond = [h.make_node("Shape", ["x"], ["x_shape"], name="shape_x"),
