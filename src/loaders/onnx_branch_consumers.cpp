@@ -122,14 +122,19 @@ bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
 }
 
 bool OnnxBranchFollow::failed_before(const std::vector<Pick>& picks) const {
-  for (const auto& f : failed_) {
-    bool all = true;
-    for (const auto& [c, b] : f) {
-      bool found = false;
-      for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
-      all = all && found;
+  // A failed case is filed under its first If: only the cases filed under one of these picks' Ifs can be among them.
+  for (const Pick& first : picks) {
+    const auto filed = failed_.find(first.conditional);
+    if (filed == failed_.end()) continue;
+    for (const auto& f : filed->second) {
+      bool all = true;
+      for (const auto& [c, b] : f) {
+        bool found = false;
+        for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
+        all = all && found;
+      }
+      if (all) return true;
     }
-    if (all) return true;
   }
   return false;
 }
@@ -176,6 +181,7 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
                                    const std::vector<CaseLive>& cases, bool opaque) {
   if (!condition.empty())
     conditions_[conditional] = {condition, negated_condition(condition, true), negated_condition(condition, false)};
+  if (exhausted_) return;
   if (opaque) {
     limit(conditional, true, kMaxCombinations, g, n);
     return;
@@ -280,6 +286,15 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
       return;
     }
   }
+  // The whole model's work: past it, no If is followed further.
+  inferences_ += static_cast<int64_t>(cases.size());
+  if (inferences_ > kMaxInferencesPerModel) {
+    exhausted_ = true;
+    limit(*conditionals.begin(), false, kMaxInferencesPerModel, g, n);
+    data_.branch_follow_limits.back().whole_model = true;
+    facts_.clear();
+    return;
+  }
 
   Inference& inf = *infer_;
   const Inference::Schema& s = inf.schema_of(np, opset);
@@ -323,7 +338,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
         data_.branch_breaks.push_back(std::move(br));
         std::vector<std::pair<int, int>> f;
         for (const Pick& p : c.picks) f.emplace_back(p.conditional, p.branch);
-        failed_.push_back(std::move(f));
+        failed_[f.front().first].push_back(std::move(f));
         continue;
       }
     }

@@ -35,6 +35,9 @@ class OnnxBranchFollow {
   // so. The 10,000-If chain (bench/README.md) never reaches them: its branches agree.
   static constexpr int kMaxNodesPerIf = 256;
   static constexpr int kMaxCombinations = 8;
+  // Cases inferred in one model, all Ifs together (a few microseconds each): past it, nothing more is followed and
+  // the consumers after that point are judged on the union, with the note of the If where it stopped.
+  static constexpr int64_t kMaxInferencesPerModel = 200000;
 
   explicit OnnxBranchFollow(OnnxData& data);
   ~OnnxBranchFollow();
@@ -125,7 +128,10 @@ class OnnxBranchFollow {
   std::unordered_map<int, int> visits_;                             // conditional -> nodes followed
   std::unordered_map<int, std::array<std::string, 3>> conditions_;  // conditional -> its text and its negations
   std::set<int> limited_;                                           // conditionals past a budget (noted once)
-  std::vector<std::vector<std::pair<int, int>>> failed_;  // the (conditional, branch) sets that failed somewhere
+  // The (conditional, branch) sets that failed somewhere, filed under their first conditional.
+  std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;
+  int64_t inferences_ = 0;  // cases inferred in the whole model
+  bool exhausted_ = false;  // past kMaxInferencesPerModel: nothing more is followed
   std::unique_ptr<Inference> infer_;
 };
 

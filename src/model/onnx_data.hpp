@@ -222,6 +222,7 @@ struct OnnxBranchBreak {
 struct OnnxBranchFollowLimit {
   int conditional = -1;
   bool combinations = false;  // too many combinations met at one node (else: too many nodes followed)
+  bool whole_model = false;   // the model's budget of cases ran out here (nothing after is followed)
   int64_t limit = 0;
   SourceLocation loc;  // the node where it stopped
 };

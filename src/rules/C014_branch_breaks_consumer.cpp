@@ -123,6 +123,14 @@ void check(const Model& m, Reporter& r) {
     if (never_runs.contains(c.graph)) continue;
     const std::string at =
         l.loc.node_index >= 0 ? onnx_node_label(m, l.loc.graph, l.loc.node_index) : std::string("a node");
+    if (l.whole_model) {
+      r.report_at(Level::Note, l.loc,
+                  "the branches of this model's Ifs were followed into their consumers for " + std::to_string(l.limit) +
+                      " cases of branches in all, up to " + at + " (after " + c.name +
+                      "): from there on the consumers of every If are judged on what both branches can give, not per "
+                      "branch");
+      continue;
+    }
     r.report_at(Level::Note, l.loc,
                 c.name + "'s branches give different types or shapes, and " +
                     (l.combinations ? "more than " + std::to_string(l.limit) + " combinations of branches meet at " + at
