@@ -189,6 +189,21 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
   const std::vector<CaseLive> alone{CaseLive{{}, live}};
   const bool dependent = !cases.empty();
   for (size_t k = 0; k < outputs.size(); ++k) {
+    // Most Ifs give one type from both branches and hold no If whose branches differ: nothing to follow (checked
+    // without copying the types, as every If of a model passes here).
+    const BranchOutput& t = outputs[k][0];
+    const BranchOutput& e = outputs[k][1];
+    auto has_facts = [&](const BranchOutput& o) { return o.graph >= 0 && facts_at(o.graph, o.node, o.output); };
+    if (cases.empty() && !has_facts(t) && !has_facts(e)) {
+      if (live >= 0 || t.tp == e.tp) continue;
+      if (t.tp && e.tp) {
+        scratch_[0].clear();
+        scratch_[1].clear();
+        t.tp->AppendToString(&scratch_[0]);
+        e.tp->AppendToString(&scratch_[1]);
+        if (scratch_[0] == scratch_[1]) continue;
+      }
+    }
     std::vector<World> worlds;
     for (const CaseLive& cl : cases.empty() ? alone : cases) {
       for (int b = 0; b < 2; ++b) {

@@ -131,7 +131,9 @@ class OnnxBranchFollow {
   // The (conditional, branch) sets that failed somewhere, filed under their first conditional.
   std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;
   int64_t inferences_ = 0;  // cases inferred in the whole model
-  bool exhausted_ = false;  // past kMaxInferencesPerModel: nothing more is followed
+  bool exhausted_ = false;
+  std::string
+      scratch_[2];  // two types serialized, to compare them  // past kMaxInferencesPerModel: nothing more is followed
   std::unique_ptr<Inference> infer_;
 };
 
