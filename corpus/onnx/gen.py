@@ -250,8 +250,9 @@ def invalid():
     save("invalid/ONNX016_opset_99.onnx", m99, ["ONNX016"])
     # A shape guard as PyTorch exports it: the then branch Unsqueezes (rank 3), the else branch passes the rank-2
     # input through. The If output is of unknown rank (onnx's union of both branches), so the Unsqueeze and the LSTM
-    # downstream are inferred from nothing false: only the true note that the branches differ (C011), no ONNX008
-    # from an LSTM judged on the then branch's rank, no ONNX013 after it.
+    # downstream are inferred from nothing false: the true note that the branches differ (C011), no ONNX008
+    # from an LSTM judged on the union, no ONNX013 after it. Judged per branch, the LSTM fails when 'c' is true (it
+    # gets rank 4): C014, as ONNX Runtime confirms.
     tb = branch("then", [h.make_node("Unsqueeze", ["x", "ax0"], ["t_out"], name="Unsqueeze_t")], [vi("t_out", F, [1, "n", 3])])
     eb = branch("else", [h.make_node("Identity", ["x"], ["e_out"], name="Identity_e")], [vi("e_out", F, ["n", 3])])
     guard = h.make_node("If", ["c"], ["y"], name="If_guard", then_branch=tb, else_branch=eb)
@@ -263,7 +264,7 @@ def invalid():
     ax0 = h.make_tensor("ax0", I64, [1], [0])
     ax1 = h.make_tensor("ax1", I64, [1], [1])
     guard_model = model(nodes, [vi("c", B, []), vi("x", F, ["n", 3])], [vi("Y_h", F, [1, "b", 4])], inits=[W, R, ax0, ax1])
-    save("invalid/C011_shape_guard_union.onnx", guard_model, ["C011"])
+    save("invalid/C011_shape_guard_union.onnx", guard_model, ["C011", "C014@node:main/LSTM_0"])
     # ONNX017: what onnx's checker rejects and no other rule reports: an attribute Neg does not have (inside a
     # branch), and a main-graph output whose tensor type has no shape.
     tb = branch("then", [h.make_node("Neg", ["x"], ["t_out"], name="Neg_t", alpha=0.5)], [vi("t_out", F, [2])])

@@ -37,6 +37,7 @@
 #include <unordered_set>
 
 #include "loaders/loader.hpp"
+#include "loaders/onnx_branch_consumers.hpp"
 #include "loaders/onnx_condition.hpp"
 #include "loaders/onnx_functions.hpp"
 #include "loaders/onnx_newer_inference.hpp"
@@ -408,6 +409,10 @@ class OnnxBuilder {
   void record_if_form(int g, int n, const onnx::NodeProto& np);
   void read_subgraphs(int g, int n, const onnx::NodeProto& np, bool is_if, IfInfo& ii, std::vector<int>& children);
   void finish_node(int g, int n);
+  // Hands the follower (loaders/onnx_branch_consumers) a finished If's branch types, or a finished node's inputs
+  // while some value's type differs between branches. `settled`: the node's inference failed or rests on a problem.
+  void follow_branches(int g, int n, const onnx::NodeProto& np, bool settled);
+  std::unique_ptr<OnnxBranchFollow> follow_;
   void end_graph(int g);
   void leave_graph(int g);  // pops graph g's names from the visible scope
   int lookup(std::string_view name) const { return visible_.find(name); }
@@ -1308,10 +1313,11 @@ void OnnxBuilder::finish_node(int g, int n) {
   std::vector<char> tainted(static_cast<size_t>(np.output_size()), in.tainted ? 1 : 0);
   const bool has_bodies = !model_->graphs[g].nodes[n].bodies.empty();
   bool beyond_onnx = in.beyond_onnx;
+  bool failed = in.tainted;
   if (!has_bodies) {
-    bool failed = false;
-    if (type_call(g, n, np, in, inferred, failed) ? failed : infer(g, n, np, in, inferred))
-      std::fill(tainted.begin(), tainted.end(), 1);
+    bool call_failed = false;
+    if (type_call(g, n, np, in, inferred, call_failed) ? call_failed : infer(g, n, np, in, inferred)) failed = true;
+    if (failed) std::fill(tainted.begin(), tainted.end(), 1);
   } else {
     infer_control_flow(g, n, np, inferred, tainted, beyond_onnx);
   }
@@ -1388,6 +1394,96 @@ void OnnxBuilder::finish_node(int g, int n) {
   }
   (void)node;
   if (const auto at = if_at_.find(here); at != if_at_.end()) build_view(static_cast<size_t>(at->second));
+  follow_branches(g, n, np, failed);
+}
+
+void OnnxBuilder::follow_branches(int g, int n, const onnx::NodeProto& np, bool settled) {
+  using Follow = OnnxBranchFollow;
+  if (const auto at = if_at_.find(int64_t(g) << 32 | n); at != if_at_.end()) {
+    const IfInfo& ii = ifs_[at->second];
+    if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
+    std::vector<std::array<Follow::BranchOutput, 2>> outs(static_cast<size_t>(np.output_size()));
+    for (int k = 0; k < np.output_size(); ++k)
+      for (int b = 0; b < 2; ++b) {
+        Follow::BranchOutput& o = outs[static_cast<size_t>(k)][static_cast<size_t>(b)];
+        bool t = false;
+        const onnx::TypeProto* tp = branch_output_type(ii.branch[b], k, &t);
+        o.tp = t || !tp || onnx_type_depth(*tp) > kMaxInferTypeDepth ? nullptr : tp;
+        const auto& ov = gi_[ii.branch[b]].output_values;
+        if (k < static_cast<int>(ov.size()) && ov[k] >= 0 && values_[ov[k]].src == Value::NodeOutput) {
+          o.graph = values_[ov[k]].graph;
+          o.node = values_[ov[k]].node;
+          o.output = values_[ov[k]].output;
+        }
+      }
+    const int live = ii.provenance.decided == 1 ? 0 : ii.provenance.decided == 0 ? 1 : -1;
+    // A condition that reads values whose types differ between earlier branches (a rank guard on an earlier guard's
+    // output) is traced again under each case of those branches: a case may decide it.
+    std::vector<Follow::CaseLive> cases;
+    bool opaque = false;
+    if (follow_->active() && live < 0 && ii.has_cond_name && ii.cond_value >= 0) {
+      auto as_traced = [this](const std::string& nm, const Follow::World* w) {
+        CondValue cv;
+        const int id = lookup(nm);
+        if (id < 0) return cv;
+        const Value& v = values_[id];
+        cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
+                  : v.src == Value::Initializer ? CondValue::Kind::Initializer
+                                                : CondValue::Kind::NodeOutput;
+        if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
+        cv.data = v.data;
+        if (w) cv.shape = w->tp ? onnx_shape(*w->tp) : Shape::unknown();
+        else if (!v.tainted) cv.shape = v.shape();
+        return cv;
+      };
+      std::vector<std::string> names;
+      std::vector<const std::vector<Follow::World>*> lists;
+      (void)trace_condition(np.input(0), [&](const std::string& nm) {
+        const int id = lookup(nm);
+        if (id >= 0 && values_[id].src == Value::NodeOutput)
+          if (const auto* f = follow_->facts_at(values_[id].graph, values_[id].node, values_[id].output)) {
+            names.push_back(nm);
+            lists.push_back(f);
+          }
+        return as_traced(nm, nullptr);
+      });
+      std::vector<std::pair<std::vector<Follow::Pick>, std::vector<int>>> found;
+      if (!lists.empty() && !follow_->cases_of(lists, found)) opaque = true;
+      for (size_t c = 0; !lists.empty() && !opaque && c < found.size(); ++c) {
+        const ConditionProvenance p = trace_condition(np.input(0), [&](const std::string& nm) {
+          for (size_t j = 0; j < names.size(); ++j)
+            if (names[j] == nm) return as_traced(nm, &(*lists[j])[static_cast<size_t>(found[c].second[j])]);
+          return as_traced(nm, nullptr);
+        });
+        cases.push_back({found[c].first, p.decided == 1 ? 0 : p.decided == 0 ? 1 : -1});
+      }
+    }
+    follow_->if_finished(at->second, g, n, live, ii.provenance.traced ? ii.provenance.text : std::string(), outs, cases,
+                         opaque);
+    return;
+  }
+  if (!follow_->active() || !model_->graphs[g].nodes[n].bodies.empty()) return;
+  const bool have_ids =
+      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+  std::vector<Follow::Input> inputs(static_cast<size_t>(np.input_size()));
+  for (int i = 0; i < np.input_size(); ++i) {
+    if (np.input(i).empty()) continue;
+    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    if (id < 0) return;  // an undefined name: ONNX009's
+    const Value& v = values_[id];
+    Follow::Input& in = inputs[static_cast<size_t>(i)];
+    if (v.src == Value::NodeOutput) {
+      in.graph = v.graph;
+      in.node = v.node;
+      in.output = v.output;
+    }
+    in.tp = v.tainted ? nullptr : v.tp;
+    in.data = v.data;
+  }
+  const std::string domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
+  const auto op = data_->opsets.find(domain);
+  follow_->node_finished(g, n, np, inputs, op == data_->opsets.end() ? -1 : op->second, judge(np).kind == Judge::Linked,
+                         settled);
 }
 
 bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
@@ -2118,6 +2214,7 @@ void OnnxBuilder::start_model() {
 
 std::unique_ptr<Model> OnnxBuilder::build() {
   start_model();
+  follow_ = std::make_unique<OnnxBranchFollow>(*data_);
   dir_ = fs::path(path_).parent_path();
   // The parsed messages take about nine times their bytes, weights once (bench/README.md). Unless the executor keeps
   // them, the main graph's nodes are parsed as the walk reaches them (below) and only the weights up front (bytes

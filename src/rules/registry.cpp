@@ -4,7 +4,8 @@
 
 #define CONDLINT_RULES(X)                                                                                           \
   X(C001)                                                                                                           \
-  X(C002) X(C003) X(C004) X(C005) X(C006) X(C007) X(C008) X(C009) X(C010) X(C011) X(C012) X(C013) X(IR001) X(IR002) \
+  X(C002)                                                                                                           \
+  X(C003) X(C004) X(C005) X(C006) X(C007) X(C008) X(C009) X(C010) X(C011) X(C012) X(C013) X(C014) X(IR001) X(IR002) \
       X(IR003) X(IR004) X(IR005) X(IR006) X(IR007) X(IR008) X(IR009) X(IR010) X(IR011) X(IR012) X(IR013) X(IR014)   \
           X(IR015) X(IR016) X(IR017) X(IR018) X(IR019) X(ONNX001) X(ONNX002) X(ONNX003) X(ONNX004) X(ONNX005)       \
               X(ONNX006) X(ONNX007) X(ONNX008) X(ONNX009) X(ONNX010) X(ONNX011) X(ONNX012) X(ONNX013) X(ONNX014)    \

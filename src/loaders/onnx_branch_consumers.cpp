@@ -1,0 +1,376 @@
+// Branch-sensitive inference of the nodes after an If (see the header): onnx's per-node inference, run once per case
+// of branches on the nodes that read a value whose type differs between an If's branches.
+#include "loaders/onnx_branch_consumers.hpp"
+
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+
+#include "loaders/onnx_util.hpp"
+#include "model/condition_trace.hpp"
+
+namespace condlint {
+
+namespace {
+
+// What onnx's inference functions read of one node, with the input types of one case of branches.
+struct CaseContext final : onnx::InferenceContext {
+  const onnx::NodeProto* node = nullptr;
+  std::vector<const onnx::TypeProto*> in_types;
+  std::vector<const onnx::TensorProto*> in_data;
+  std::vector<std::unique_ptr<onnx::TypeProto>> out;
+  size_t n_out = 0;
+  void reset(const onnx::NodeProto& n) {
+    node = &n;
+    in_types.clear();
+    in_data.clear();
+    n_out = static_cast<size_t>(n.output_size());
+    while (out.size() < n_out) out.push_back(std::make_unique<onnx::TypeProto>());
+    for (size_t k = 0; k < n_out; ++k) out[k]->Clear();
+  }
+  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
+    for (const auto& a : node->attribute())
+      if (a.name() == name) return &a;
+    return nullptr;
+  }
+  size_t getNumInputs() const override { return in_types.size(); }
+  const onnx::TypeProto* getInputType(size_t i) const override { return i < in_types.size() ? in_types[i] : nullptr; }
+  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data.size() ? in_data[i] : nullptr; }
+  size_t getNumOutputs() const override { return n_out; }
+  onnx::TypeProto* getOutputType(size_t i) override {
+    if (i >= n_out) fail_type_inference("output ", i, " is out of range");
+    return out[i].get();
+  }
+  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
+    fail_type_inference("subgraph inference is not done per branch");
+  }
+  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
+};
+
+// "f32[2,1]"; "" for no type.
+std::string type_text(const onnx::TypeProto* t) {
+  if (!t) return "";
+  const TypeDesc d = onnx_type_desc(*t);
+  if (d.kind != TypeDesc::Kind::Tensor) return d.str();
+  return d.str() + onnx_shape(*t).str();
+}
+
+}  // namespace
+
+struct OnnxBranchFollow::Inference {
+  struct Schema {
+    const onnx::OpSchema* schema = nullptr;
+    onnx::InferenceFunction fn;
+    const onnx::FunctionProto* body = nullptr;
+  };
+  std::unordered_map<std::string, Schema> schemas;  // op_type '\0' domain -> its definition at the model's import
+  CaseContext ctx;
+
+  const Schema& schema_of(const onnx::NodeProto& np, int64_t opset) {
+    const std::string domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
+    std::string key = np.op_type() + '\0' + domain;
+    auto it = schemas.find(key);
+    if (it == schemas.end()) {
+      Schema s;
+      if (opset > 0 && opset < (int64_t(1) << 30))
+        s.schema = onnx::OpSchemaRegistry::Schema(np.op_type(), static_cast<int>(opset), domain);
+      if (s.schema && s.schema->has_type_and_shape_inference_function())
+        s.fn = s.schema->GetTypeAndShapeInferenceFunction();
+      else if (s.schema && s.schema->HasFunction()) s.body = s.schema->GetFunction();
+      it = schemas.emplace(std::move(key), std::move(s)).first;
+    }
+    return it->second;
+  }
+};
+
+OnnxBranchFollow::OnnxBranchFollow(OnnxData& data) : data_(data), infer_(std::make_unique<Inference>()) {}
+OnnxBranchFollow::~OnnxBranchFollow() = default;
+
+const onnx::TypeProto* OnnxBranchFollow::keep(const onnx::TypeProto& t) {
+  std::string key;
+  t.AppendToString(&key);
+  auto [it, fresh] = kept_.try_emplace(std::move(key), nullptr);
+  if (fresh) {
+    store_.push_back(std::make_unique<onnx::TypeProto>(t));
+    it->second = store_.back().get();
+  }
+  return it->second;
+}
+
+bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
+  const auto mine = conditions_.find(p.conditional);
+  for (const Pick& q : picks) {
+    if (q.conditional == p.conditional) {
+      if (q.branch != p.branch) return false;
+      continue;
+    }
+    const auto theirs = conditions_.find(q.conditional);
+    if (mine == conditions_.end() || theirs == conditions_.end()) continue;
+    const auto& a = mine->second;
+    const std::string& b = theirs->second[0];
+    if (b == a[0] && q.branch != p.branch) return false;
+    if ((b == a[1] || b == a[2]) && q.branch == p.branch) return false;
+  }
+  auto at = std::lower_bound(picks.begin(), picks.end(), p.conditional,
+                             [](const Pick& x, int c) { return x.conditional < c; });
+  if (at == picks.end() || at->conditional != p.conditional) picks.insert(at, p);
+  return true;
+}
+
+bool OnnxBranchFollow::failed_before(const std::vector<Pick>& picks) const {
+  // A failed case is filed under its first If: only the cases filed under one of these picks' Ifs can be among them.
+  for (const Pick& first : picks) {
+    const auto filed = failed_.find(first.conditional);
+    if (filed == failed_.end()) continue;
+    for (const auto& f : filed->second) {
+      bool all = true;
+      for (const auto& [c, b] : f) {
+        bool found = false;
+        for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
+        all = all && found;
+      }
+      if (all) return true;
+    }
+  }
+  return false;
+}
+
+void OnnxBranchFollow::limit(int conditional, bool combinations, int64_t how_many, int g, int n) {
+  if (!limited_.insert(conditional).second) return;
+  OnnxBranchFollowLimit l;
+  l.conditional = conditional;
+  l.combinations = combinations;
+  l.limit = how_many;
+  l.loc.graph = g;
+  l.loc.node_index = n;
+  data_.branch_follow_limits.push_back(std::move(l));
+}
+
+const std::vector<OnnxBranchFollow::World>* OnnxBranchFollow::facts_at(int g, int n, int k) const {
+  const auto it = facts_.find(Key{g, n, k});
+  return it == facts_.end() ? nullptr : &it->second;
+}
+
+bool OnnxBranchFollow::cases_of(const std::vector<const std::vector<World>*>& lists,
+                                std::vector<std::pair<std::vector<Pick>, std::vector<int>>>& out) const {
+  out.assign(1, {});
+  for (const auto* list : lists) {
+    std::vector<std::pair<std::vector<Pick>, std::vector<int>>> next;
+    for (const auto& [picks, chosen] : out)
+      for (size_t w = 0; w < list->size(); ++w) {
+        std::vector<Pick> merged = picks;
+        bool consistent = true;
+        for (const Pick& p : (*list)[w].picks) consistent = consistent && add_pick(merged, p);
+        if (!consistent) continue;
+        std::vector<int> c = chosen;
+        c.push_back(static_cast<int>(w));
+        next.emplace_back(std::move(merged), std::move(c));
+      }
+    out = std::move(next);
+    if (out.size() > static_cast<size_t>(kMaxCombinations)) return false;
+  }
+  return true;
+}
+
+void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, const std::string& condition,
+                                   const std::vector<std::array<BranchOutput, 2>>& outputs,
+                                   const std::vector<CaseLive>& cases, bool opaque) {
+  if (!condition.empty())
+    conditions_[conditional] = {condition, negated_condition(condition, true), negated_condition(condition, false)};
+  if (exhausted_) return;
+  if (opaque) {
+    limit(conditional, true, kMaxCombinations, g, n);
+    return;
+  }
+  const std::vector<CaseLive> alone{CaseLive{{}, live}};
+  const bool dependent = !cases.empty();
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    // Most Ifs give one type from both branches and hold no If whose branches differ: nothing to follow (checked
+    // without copying the types, as every If of a model passes here).
+    const BranchOutput& t = outputs[k][0];
+    const BranchOutput& e = outputs[k][1];
+    auto has_facts = [&](const BranchOutput& o) { return o.graph >= 0 && facts_at(o.graph, o.node, o.output); };
+    if (cases.empty() && !has_facts(t) && !has_facts(e)) {
+      if (live >= 0 || t.tp == e.tp) continue;
+      if (t.tp && e.tp) {
+        scratch_[0].clear();
+        scratch_[1].clear();
+        t.tp->AppendToString(&scratch_[0]);
+        e.tp->AppendToString(&scratch_[1]);
+        if (scratch_[0] == scratch_[1]) continue;
+      }
+    }
+    std::vector<World> worlds;
+    for (const CaseLive& cl : cases.empty() ? alone : cases) {
+      for (int b = 0; b < 2; ++b) {
+        if (cl.live >= 0 && b != cl.live) continue;
+        const BranchOutput& bo = outputs[k][static_cast<size_t>(b)];
+        const BranchOutput& ob = outputs[k][static_cast<size_t>(1 - b)];
+        const onnx::TypeProto* tp = bo.tp ? keep(*bo.tp) : nullptr;
+        const onnx::TypeProto* other = cl.live < 0 && ob.tp ? keep(*ob.tp) : nullptr;
+        // The case's picks and this branch's (none when the case decides the condition: that branch always runs);
+        // false when no input selects them together.
+        auto picks_for = [&](const onnx::TypeProto* type, std::vector<Pick>& picks) {
+          picks = cl.picks;
+          if (cl.live >= 0) return true;
+          return add_pick(picks, Pick{conditional, b, static_cast<int>(k), type, other, dependent});
+        };
+        // An If inside the branch whose branches differ: each of its cases is a case of this branch too.
+        const std::vector<World>* inner = bo.graph >= 0 ? facts_at(bo.graph, bo.node, bo.output) : nullptr;
+        if (inner) {
+          for (const World& w : *inner) {
+            World nw{{}, w.tp, 0};
+            if (!picks_for(w.tp, nw.picks)) continue;
+            bool consistent = true;
+            for (const Pick& p : w.picks) consistent = consistent && add_pick(nw.picks, p);
+            if (consistent) worlds.push_back(std::move(nw));
+          }
+        } else {
+          World w{{}, tp, 0};
+          if (picks_for(tp, w.picks)) worlds.push_back(std::move(w));
+        }
+      }
+    }
+    bool differ = false;
+    for (const World& w : worlds) differ = differ || w.tp != worlds.front().tp;
+    if (differ && worlds.size() <= static_cast<size_t>(kMaxCombinations))
+      facts_[Key{g, n, static_cast<int>(k)}] = std::move(worlds);
+    else if (differ) limit(conditional, true, kMaxCombinations, g, n);
+  }
+}
+
+void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, const std::vector<Input>& inputs,
+                                     int64_t opset, bool judged, bool settled) {
+  std::vector<const std::vector<World>*> facts(inputs.size(), nullptr);
+  bool any = false;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].graph < 0) continue;
+    const auto it = facts_.find(Key{inputs[i].graph, inputs[i].node, inputs[i].output});
+    if (it == facts_.end()) continue;
+    facts[i] = &it->second;
+    any = true;
+  }
+  // Nothing differs here; or what the node does with the union is reported already (and unknown never fails).
+  if (!any || settled || !judged) return;
+
+  // The cases of branches that meet here: one per consistent choice of a case of every input with branch facts.
+  struct Case {
+    std::vector<Pick> picks;
+    std::vector<const onnx::TypeProto*> types;
+    std::vector<const onnx::TensorProto*> data;
+    int steps = 0;
+  };
+  std::vector<Case> cases(1);
+  for (const Input& in : inputs) {
+    cases[0].types.push_back(in.tp);
+    cases[0].data.push_back(in.data);
+  }
+  std::set<int> conditionals;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!facts[i]) continue;
+    std::vector<Case> next;
+    for (const Case& c : cases) {
+      for (const World& w : *facts[i]) {
+        Case m = c;
+        bool consistent = true;
+        for (const Pick& p : w.picks) {
+          conditionals.insert(p.conditional);
+          consistent = consistent && add_pick(m.picks, p);
+        }
+        if (!consistent) continue;
+        m.types[i] = w.tp;
+        m.data[i] = nullptr;  // a value that differs between branches is no constant
+        m.steps = std::max(m.steps, w.steps + 1);
+        next.push_back(std::move(m));
+      }
+    }
+    cases = std::move(next);
+    if (cases.size() > static_cast<size_t>(kMaxCombinations)) {
+      for (int c : conditionals) limit(c, true, kMaxCombinations, g, n);
+      return;
+    }
+  }
+  for (int c : conditionals) {
+    if (limited_.count(c)) return;
+    if (++visits_[c] > kMaxNodesPerIf) {
+      limit(c, false, kMaxNodesPerIf, g, n);
+      return;
+    }
+  }
+  // The whole model's work: past it, no If is followed further.
+  inferences_ += static_cast<int64_t>(cases.size());
+  if (inferences_ > kMaxInferencesPerModel) {
+    exhausted_ = true;
+    limit(*conditionals.begin(), false, kMaxInferencesPerModel, g, n);
+    data_.branch_follow_limits.back().whole_model = true;
+    facts_.clear();
+    return;
+  }
+
+  Inference& inf = *infer_;
+  const Inference::Schema& s = inf.schema_of(np, opset);
+  if (!s.schema || (!s.fn && !s.body)) return;
+  std::vector<std::vector<const onnx::TypeProto*>> outs;
+  std::vector<const Case*> alive;
+  for (const Case& c : cases) {
+    if (failed_before(c.picks)) continue;
+    std::vector<const onnx::TypeProto*> out(static_cast<size_t>(np.output_size()), nullptr);
+    bool known = true;
+    for (size_t i = 0; i < c.types.size(); ++i)
+      if (!np.input(static_cast<int>(i)).empty() && !c.types[i]) known = false;
+    for (const auto* t : c.types)
+      if (t && onnx_type_depth(*t) > 2) known = false;  // sequences of tensors at most, as the loader checks
+    if (known) {
+      CaseContext& ctx = inf.ctx;
+      ctx.reset(np);
+      ctx.in_types = c.types;
+      ctx.in_data = c.data;
+      const char* step = "inference";
+      try {
+        if (s.fn) s.fn(ctx);
+        else onnx::shape_inference::InferShapeForFunctionNode(*s.body, onnx::OpSchemaRegistry::Instance(), ctx);
+        step = "type check";
+        s.schema->CheckInputOutputType(ctx);
+        for (size_t k = 0; k < ctx.n_out && k < out.size(); ++k)
+          if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) out[k] = keep(*ctx.out[k]);
+      } catch (const std::exception& e) {
+        OnnxBranchBreak br;
+        for (const Pick& p : c.picks)
+          br.picks.push_back({p.conditional, p.branch, p.output, type_text(p.type), type_text(p.other), p.dependent});
+        br.graph = g;
+        br.node = n;
+        br.steps = c.steps;
+        for (size_t i = 0; i < c.types.size(); ++i) br.input_types.push_back(type_text(c.types[i]));
+        br.error = e.what();
+        if (auto cut = br.error.find('\n'); cut != std::string::npos) br.error.resize(cut);
+        br.judged_by = "onnx's " + np.op_type() + "-" + std::to_string(s.schema->SinceVersion()) + " " + step;
+        br.loc.graph = g;
+        br.loc.node_index = n;
+        data_.branch_breaks.push_back(std::move(br));
+        std::vector<std::pair<int, int>> f;
+        for (const Pick& p : c.picks) f.emplace_back(p.conditional, p.branch);
+        failed_[f.front().first].push_back(std::move(f));
+        continue;
+      }
+    }
+    outs.push_back(std::move(out));
+    alive.push_back(&c);
+  }
+  if (alive.empty()) return;
+  for (int k = 0; k < np.output_size(); ++k) {
+    if (np.output(k).empty()) continue;
+    bool differ = false;
+    for (const auto& o : outs) differ = differ || o[static_cast<size_t>(k)] != outs.front()[static_cast<size_t>(k)];
+    if (!differ) continue;  // the branches agree again here
+    std::vector<World> worlds;
+    for (size_t j = 0; j < alive.size(); ++j)
+      worlds.push_back(World{alive[j]->picks, outs[j][static_cast<size_t>(k)], alive[j]->steps});
+    facts_[Key{g, n, k}] = std::move(worlds);
+  }
+}
+
+}  // namespace condlint

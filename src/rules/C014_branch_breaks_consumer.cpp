@@ -1,0 +1,146 @@
+// C014 branch-breaks-consumer: a node after an If fails under one branch (the branches give different types or
+// shapes, and onnx's inference of the consumer rejects what one of them gives), though the union of both, what one
+// finding may claim of the If's output, lets it pass. The ONNX loader follows each branch into the consumers and
+// records each consumer that fails first under a case of branches (OnnxBranchBreak); this rule decides how bad it is
+// by what selects the branch: the condition's values (an error: some input runs it), only input shapes (a note: the
+// model fails for inputs of those shapes, an exporter's shape guard), or nothing (a dead branch: silent).
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "rules/engine.hpp"
+#include "rules/support/dead_code.hpp"
+#include "rules/support/onnx_problems.hpp"
+
+namespace condlint::rules::C014 {
+
+// What the consumer cannot do with its inputs, in its own terms where the op is a common one.
+std::string cannot(const std::string& op, const std::vector<std::string>& in) {
+  std::vector<std::string> given;
+  for (const auto& t : in)
+    if (!t.empty()) given.push_back(t);
+  auto join = [&](const char* sep, size_t upto) {
+    std::string s;
+    for (size_t i = 0; i < given.size() && i < upto; ++i) s += (i ? sep : "") + given[i];
+    return s;
+  };
+  static const std::set<std::string> multiply{"MatMul", "Gemm", "MatMulInteger"};
+  static const std::set<std::string> broadcast{
+      "Add",        "Sub",  "Mul",   "Div", "Pow", "Mod", "And",  "Or",    "Xor",      "Equal",
+      "Greater",    "Less", "Where", "Max", "Min", "Sum", "Mean", "PRelu", "BitShift", "GreaterOrEqual",
+      "LessOrEqual"};
+  if (multiply.count(op) && given.size() >= 2) return "multiply " + join(" by ", 2);
+  if (broadcast.count(op) && given.size() >= 2) return "broadcast " + join(" with ", given.size());
+  if (op == "Concat") return "concatenate " + join(" and ", given.size());
+  if (op == "Reshape" && !given.empty()) return "reshape " + given[0];
+  return "take " + join(", ", given.size());
+}
+
+void check(const Model& m, Reporter& r) {
+  if (!m.onnx) return;
+  const DeadCode never_runs(m);
+  const auto n_conditionals = static_cast<int>(m.conditionals.size());
+  // One finding per consumer (one root cause): of the cases of branches that break it, the one some input's values
+  // select (an error) before one only shapes select (a note), then the one fewest Ifs select; the others are counted.
+  struct Verdict {
+    const OnnxBranchBreak* shown = nullptr;
+    bool by_values = false;
+    bool unproven = false;
+    int cases = 0;
+  };
+  std::map<std::pair<int, int>, Verdict> by_consumer;
+  std::vector<std::pair<int, int>> order;
+  for (const OnnxBranchBreak& b : m.onnx->branch_breaks) {
+    if (b.picks.empty() || never_runs.contains(b.graph)) continue;
+    bool runs = true, by_values = true, unproven = false;
+    for (const auto& p : b.picks) {
+      if (p.conditional < 0 || p.conditional >= n_conditionals) {
+        runs = false;
+        break;
+      }
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(p.conditional)];
+      const ConditionProvenance& pr = c.provenance;
+      if (never_runs.contains(c.graph) || (pr.decided >= 0 && pr.decided != (p.branch == 0 ? 1 : 0))) runs = false;
+      if (!pr.traced || !pr.on_values || p.dependent) by_values = false;
+      if (pr.traced && pr.on_values && p.dependent) unproven = true;
+    }
+    if (!runs) continue;
+    auto [it, fresh] = by_consumer.try_emplace({b.graph, b.node});
+    if (fresh) order.push_back({b.graph, b.node});
+    Verdict& v = it->second;
+    ++v.cases;
+    if (!v.shown || (by_values && !v.by_values) ||
+        (by_values == v.by_values && b.picks.size() < v.shown->picks.size())) {
+      v.shown = &b;
+      v.by_values = by_values;
+      v.unproven = unproven;
+    }
+  }
+  for (const auto& at : order) {
+    const Verdict& v = by_consumer[at];
+    const OnnxBranchBreak& b = *v.shown;
+    std::string when, paths;
+    for (const auto& p : b.picks) {
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(p.conditional)];
+      const std::string text = c.provenance.traced ? c.provenance.text : "its condition";
+      when += (when.empty() ? "when " : ", and ") + text + " is " + (p.branch == 0 ? "true" : "false");
+      paths += (paths.empty() ? "" : "; ") + c.name + " output " + std::to_string(p.output) + " is " + p.type +
+               (p.other.empty()
+                    ? ""
+                    : " (the " + std::string(p.branch == 0 ? "else" : "then") + " branch gives " + p.other + ")");
+    }
+    const Node& node = m.node(b.graph, b.node);
+    const std::string after =
+        b.steps > 1 ? ", " + std::to_string(b.steps - 1) + " node" + (b.steps > 2 ? "s" : "") + " further on," : "";
+    std::string msg = when + ", " + paths + "; " + onnx_node_label(m, b.graph, b.node) + after + " cannot " +
+                      cannot(node.op.str(), b.input_types) + " (" + b.judged_by + " fails: " + b.error + ")";
+    const std::string others = v.cases > 1 ? " (" + std::to_string(v.cases - 1) + " other case" +
+                                                 (v.cases > 2 ? "s" : "") + " of branches break it too)"
+                                           : "";
+    if (v.by_values) {
+      r.report_at(
+          Level::Error, b.loc,
+          msg + ": the model is invalid for the inputs that select that branch (ONNX Runtime fails there)" + others);
+    } else if (v.unproven) {
+      r.report_at(Level::Note, b.loc,
+                  msg +
+                      ": whether inputs select that case is not proven (a condition reads values the earlier "
+                      "branches compute)" +
+                      others);
+    } else {
+      r.report_at(Level::Note, b.loc,
+                  "a shape guard: " + msg +
+                      ": the condition reads input shapes only, so the model fails for inputs of the shapes that "
+                      "select that branch (it runs for the others)" +
+                      others);
+    }
+  }
+  for (const OnnxBranchFollowLimit& l : m.onnx->branch_follow_limits) {
+    if (l.conditional < 0 || l.conditional >= n_conditionals) continue;
+    const ConditionalView& c = m.conditionals[static_cast<size_t>(l.conditional)];
+    if (never_runs.contains(c.graph)) continue;
+    const std::string at =
+        l.loc.node_index >= 0 ? onnx_node_label(m, l.loc.graph, l.loc.node_index) : std::string("a node");
+    if (l.whole_model) {
+      r.report_at(Level::Note, l.loc,
+                  "the branches of this model's Ifs were followed into their consumers for " + std::to_string(l.limit) +
+                      " cases of branches in all, up to " + at + " (after " + c.name +
+                      "): from there on the consumers of every If are judged on what both branches can give, not per "
+                      "branch");
+      continue;
+    }
+    r.report_at(Level::Note, l.loc,
+                c.name + "'s branches give different types or shapes, and " +
+                    (l.combinations ? "more than " + std::to_string(l.limit) + " combinations of branches meet at " + at
+                                    : "its consumers were followed per branch for " + std::to_string(l.limit) +
+                                          " nodes, up to " + at) +
+                    ": from there on its consumers are judged on what both branches can give, not per branch");
+  }
+}
+
+}  // namespace condlint::rules::C014
+
+CONDLINT_RULE(C014, "branch-breaks-consumer", Level::Error, kONNX,
+              "A node after an If fails under one branch: onnx's inference rejects what that branch gives", check)
