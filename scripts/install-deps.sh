@@ -111,13 +111,15 @@ install_models() {
 install_models
 
 # PyPI packages, pinned, in a project-local virtual environment made with Debian's python (gitignored): the newest
-# onnx (tools/onnx_schemas/generate.py reads its schemas; the modern corpus generators and their oracle) and ONNX
-# Runtime. Tests that need it run tools/venv/bin/python and skip, saying so, when it is absent. One list: a package
-# added here is installed on the next run.
+# onnx (tools/onnx_schemas/generate.py reads its schemas; the modern corpus generators and their oracle), ONNX
+# Runtime and OpenVINO (`diff --runtime openvino`: tools/openvino/ov_run.py). Tests that need it run
+# tools/venv/bin/python and skip, saying so, when it is absent. One list: a package added here is installed on the
+# next run.
 venv_packages=(
   onnx==1.23.2
   onnxruntime==1.32.0
   numpy==2.4.6
+  openvino==2026.4.1
 )
 install_venv() {
   local venv="$root/tools/venv" stamp="$root/tools/venv/.condlint-packages"

@@ -9,6 +9,7 @@
 #include <map>
 
 #include "exec/lint_exec.hpp"
+#include "rules/support/targets.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -56,6 +57,7 @@ std::vector<Expectation> read_expectations(const fs::path& p) {
   std::string line;
   while (std::getline(in, line)) {
     if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    if (line.rfind("target:", 0) == 0) continue;  // a target the case is linted for (targets_of)
     std::istringstream ss(line);
     std::string tok;
     while (ss >> tok) {
@@ -65,6 +67,23 @@ std::vector<Expectation> read_expectations(const fs::path& p) {
       if (at != std::string::npos) e.where = tok.substr(at + 1);
       out.push_back(e);
     }
+  }
+  return out;
+}
+
+// The targets a case is linted for: `target: SPEC` lines of its .expect (`lint --target SPEC`).
+std::vector<Target> targets_of(const fs::path& expect) {
+  std::vector<Target> out;
+  std::ifstream in(expect);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("target:", 0) != 0) continue;
+    std::istringstream ss(line.substr(7));
+    std::string spec, err;
+    ss >> spec;
+    Target t;
+    EXPECT_TRUE(targets::parse_target(spec, t, err)) << expect << ": " << err;
+    out.push_back(t);
   }
   return out;
 }
@@ -87,6 +106,14 @@ std::string render(const std::vector<Finding>& fs) {
 // data run.
 std::vector<Finding> findings_of(const std::string& corpus_file) {
   const fs::path model = source_dir() / corpus_file;
+  if (const auto targets = targets_of(expect_path(model)); !targets.empty()) {
+    LoadResult lr = load_file(model.string());
+    EXPECT_TRUE(lr.model) << lr.io_error;
+    if (!lr.model) return {};
+    RuleSelection sel;
+    sel.options.targets = targets;
+    return run_rules(*lr.model, sel);
+  }
   if (corpus_file.find("/exec-cases/") == std::string::npos) return lint_file(model.string());
   LoadResult lr = load_file(model.string());
   EXPECT_TRUE(lr.model) << lr.io_error;

@@ -369,6 +369,24 @@ TEST(DiffOrt, NestedIfAgreesWithRef) {
   EXPECT_NE(r.out.find("17 agree, 0 diverge"), std::string::npos) << r.out;
 }
 
+// Why `--runtime openvino` cannot run here ("" when it can): the python it uses (CONDLINT_PYTHON, else
+// tools/venv/bin/python) must import openvino.
+std::string openvino_unavailable() {
+  const char* env = std::getenv("CONDLINT_PYTHON");
+  const std::string py = env && *env ? env : (source_dir() / "tools/venv/bin/python").string();
+  if (condlint::test::run(shell_quote(py) + " -c 'import openvino, onnx, numpy' 2>/dev/null").exit_code != 0)
+    return py + " with openvino is absent (scripts/install-deps.sh installs it)";
+  return "";
+}
+
+TEST(DiffOpenvino, NestedIfBothBranchesAgreeWithRef) {
+  if (auto why = openvino_unavailable(); !why.empty()) GTEST_SKIP() << why;
+  const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime openvino --random 2 --data " +
+                          shell_quote((kNested.parent_path() / "test_data_set_0").string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("17 agree, 0 diverge"), std::string::npos) << r.out;
+}
+
 // ONNX Runtime where it differs from the ONNX reference outputs (ref matches the golden data on these), or
 // cannot load the model. docs/diff.md keeps the same list.
 const std::map<std::string, std::string> kOrtKnown = {

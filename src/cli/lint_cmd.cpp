@@ -153,6 +153,13 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
                    "or as HAL drivers must (hal: error)")
       ->check(CLI::IsMember({"runtime", "hal"}))
       ->capture_default_str();
+  lint_cmd->add_option("--target", lint.session.targets,
+                       "Also judge the models for a runtime they will run on; repeatable: onnxruntime>=1.17,\n"
+                       "openvino>=2025.0, tensorrt>=10.0, nnapi>=fl4 (a name alone: every release condlint knows).\n"
+                       "Findings ORT, OV, TRT and FL name the oldest release of the range that refuses the model;\n"
+                       "the facts and their sources: docs/targets.md. Replaces `targets:` of .condlint.yaml.\n"
+                       "--nnapi-target stays a separate option: it says who runs an NNAPI model (Android's runtime\n"
+                       "or a HAL driver), --target nnapi>=flN which feature levels");
 
   lint_cmd->add_option("--sarif", lint.sarif_file, "Also write a SARIF 2.1.0 report to FILE (any --format)");
   lint_cmd->add_option("--html", lint.html_file, "Also write a self-contained HTML report to FILE (any --format)");

@@ -349,6 +349,26 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     }
     return std::make_unique<OrtRuntime>(node, adapter, o);
   }
+  if (spec == "openvino" || spec == "ov") {
+    // OpenVINO from PyPI in the install script's virtual environment (CONDLINT_PYTHON: another python with
+    // openvino, onnx and numpy), through the directory protocol's driver tools/openvino/ov_run.py.
+    const char* py_env = std::getenv("CONDLINT_PYTHON");
+    const fs::path tools = std::string(CONDLINT_TOOLS_DIR).empty() ? fs::path() : fs::path(CONDLINT_TOOLS_DIR);
+    const fs::path python = py_env && *py_env ? fs::path(py_env) : tools / "venv" / "bin" / "python";
+    const fs::path driver = tools / "openvino" / "ov_run.py";
+    if (!is_file(driver)) {
+      error = "runtime openvino: the driver tools/openvino/ov_run.py was not found";
+      return nullptr;
+    }
+    if (access(python.c_str(), X_OK) != 0) {
+      error = "runtime openvino needs " + python.string() +
+              " with openvino installed (run scripts/install-deps.sh, or set CONDLINT_PYTHON)";
+      return nullptr;
+    }
+    return std::make_unique<CmdRuntime>(
+        "openvino", shell_quote(python.string()) + " " + shell_quote(driver.string()) + " {model} {inputs} {outputs}",
+        o);
+  }
   if (spec.rfind("cmd:", 0) == 0) {
     const std::string t = spec.substr(4);
     if (t.find("{model}") == std::string::npos || t.find("{inputs}") == std::string::npos ||
@@ -361,7 +381,8 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     prog = fs::path(prog).filename().string();
     return std::make_unique<CmdRuntime>("cmd:" + (prog.empty() ? t : prog), t, o);
   }
-  error = "unknown runtime '" + spec + "' (ref, onnxruntime, or cmd:TEMPLATE with {model} {inputs} {outputs})";
+  error =
+      "unknown runtime '" + spec + "' (ref, onnxruntime, openvino, or cmd:TEMPLATE with {model} {inputs} {outputs})";
   return nullptr;
 }
 

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "loaders/loader.hpp"
+#include "rules/support/targets.hpp"
 
 namespace condlint {
 
@@ -154,7 +155,7 @@ ConfigInputs inputs_entry(const YAML::Node& e) {
 void parse(const YAML::Node& root, Config& c) {
   if (root.IsNull()) return;  // an empty file is a valid, empty configuration
   if (!root.IsMap())
-    fail(root, "the configuration must be a mapping (rules:, ignore:, suppress:, tolerances:, inputs:)");
+    fail(root, "the configuration must be a mapping (rules:, ignore:, suppress:, tolerances:, inputs:, targets:)");
   for (const auto& kv : root) {
     const std::string key = scalar(kv.first, "a key");
     const YAML::Node& v = kv.second;
@@ -229,8 +230,20 @@ void parse(const YAML::Node& root, Config& c) {
       if (v.IsNull()) continue;
       if (!v.IsSequence()) fail(v, "inputs: must be a list of {path, shapes, ranges} entries");
       for (const auto& e : v) c.inputs.push_back(inputs_entry(e));
+    } else if (key == "targets") {
+      if (v.IsNull()) continue;
+      if (!v.IsSequence()) fail(v, "targets: must be a list of runtimes such as onnxruntime>=1.17 or nnapi>=fl4");
+      if (v.size() > kMaxConfigTargets)
+        fail(v, "targets: lists " + std::to_string(v.size()) + " entries; at most " +
+                    std::to_string(kMaxConfigTargets) + " are read");
+      for (const auto& e : v) {
+        Target t;
+        std::string err;
+        if (!targets::parse_target(scalar(e, "a target"), t, err)) fail(e, shown(err));
+        c.targets.push_back(std::move(t));
+      }
     } else {
-      fail(kv.first, "unknown key '" + shown(key) + "' (rules, ignore, suppress, tolerances, inputs)");
+      fail(kv.first, "unknown key '" + shown(key) + "' (rules, ignore, suppress, tolerances, inputs, targets)");
     }
   }
 }

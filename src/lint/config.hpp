@@ -45,6 +45,7 @@ struct Config {
   std::vector<ConfigSuppression> suppressions;
   Tolerance run, diff;               // kept for `condlint run` / `condlint diff`
   std::vector<ConfigInputs> inputs;  // in file order; a later matching entry wins for the inputs it names
+  std::vector<Target> targets;       // targets: the runtimes the models are judged for (`lint --target` replaces)
 };
 
 // Limits on a configuration (docs/hardening.md): a configuration is found and read automatically from a model's
@@ -57,6 +58,8 @@ constexpr uint64_t kMaxConfigExpandedBytes = uint64_t{4} << 20;
 // One glob (ignore, suppress path and node, inputs path): at most 4096 bytes (PATH_MAX) and 64 wildcards (`*`, `**`).
 constexpr size_t kMaxGlobBytes = 4096;
 constexpr size_t kMaxGlobWildcards = 64;
+// targets: at most 64 entries (a real list names a few runtimes).
+constexpr size_t kMaxConfigTargets = 64;
 
 // Loads a config file. On error returns nullopt and sets `error` to "FILE:LINE: what" (or "FILE: what" when the
 // file cannot be read: not a regular file, larger than kMaxConfigBytes). One YAML document only.

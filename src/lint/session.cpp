@@ -21,6 +21,7 @@
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "loaders/loader.hpp"
+#include "rules/support/targets.hpp"
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
 #include "report/json_read.hpp"
@@ -166,6 +167,7 @@ std::string run_identity(const SessionOptions& o, const std::vector<std::string>
     add("|");
   }
   for (const auto* s : {&o.nnapi_target, &o.fail_on, &o.automation_id, &o.config_file}) add(*s);
+  for (const auto& t : o.targets) add("target=" + t);
   add(std::to_string(o.max_warnings));
   add(o.exec ? "exec" : "");
   if (!o.baseline.empty()) add_file(o.baseline);
@@ -185,6 +187,12 @@ class Session {
     base_.enable = o_.enable;
     base_.disable = o_.disable;
     base_.options.nnapi_target = o_.nnapi_target;
+    for (const auto& spec : o_.targets) {
+      Target t;
+      std::string err;
+      if (!targets::parse_target(spec, t, err)) return fail("--target: " + err);
+      base_.options.targets.push_back(std::move(t));
+    }
     collect();
     if (!find_configurations()) return fail(error_);
     take_share();
@@ -292,6 +300,7 @@ class Session {
     }
     // Everything besides a model's bytes (and the files it reads) that its findings depend on.
     std::string run_context = "nnapi-target=" + o_.nnapi_target + (o_.exec ? "|exec" : "");
+    for (const auto& t : o_.targets) run_context += "|target=" + t;
     for (const auto* list : {&o_.enable, &o_.disable}) {
       run_context += "|";
       for (const auto& id : *list) run_context += id + ",";
@@ -312,6 +321,7 @@ class Session {
     const Config* cfg = file_config_[i];
     if (!cfg) return true;
     sel.levels = cfg->levels;
+    if (o_.targets.empty()) sel.options.targets = cfg->targets;  // --target replaces the configuration's targets
     const std::string rel = config_relative(*cfg, inputs_.files[i]);
     for (const auto& ig : cfg->ignores)
       if (glob_match(ig.glob, rel)) {

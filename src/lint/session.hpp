@@ -16,8 +16,9 @@ struct SessionOptions {
   std::string fail_on = "error";             // error | warning | note | never
   std::vector<std::string> enable, disable;  // rule IDs or prefixes
   std::string nnapi_target = "runtime";
-  std::string config_file;  // "" = the .condlint.yaml found above each model
-  std::string baseline;     // an earlier SARIF report
+  std::vector<std::string> targets;  // --target specs ("onnxruntime>=1.17"); replace the configuration's targets
+  std::string config_file;           // "" = the .condlint.yaml found above each model
+  std::string baseline;              // an earlier SARIF report
   std::string automation_id = "condlint/";
   int max_warnings = -1;                 // -1: no limit
   unsigned jobs = 0;                     // files in parallel; 0 = all cores

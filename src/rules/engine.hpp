@@ -24,9 +24,18 @@ struct Finding {
   ReportedLocation loc;
 };
 
+// A deployment target (`lint --target onnxruntime>=1.17`, `targets:` in .condlint.yaml): a runtime of the profile
+// table (data/targets.json) and the first release of the range; "" = every release the table knows.
+struct Target {
+  std::string runtime;  // "onnxruntime", "openvino", "tensorrt", "nnapi"
+  std::string from;     // "1.17", "fl4"; "" = all
+  std::string spec;     // as written
+};
+
 // Settings some rules read (set from the command line or the config file).
 struct RuleOptions {
   std::string nnapi_target = "runtime";  // "runtime" (Android's runtime) or "hal" (HAL drivers)
+  std::vector<Target> targets;           // the target rules (ORT, OV, TRT, FL) judge for these; none: silent
 };
 
 class Reporter;
