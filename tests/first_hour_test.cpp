@@ -27,3 +27,35 @@ TEST(FirstHour, GlobalOptionsAfterTheCommand) {
 }
 
 }  // namespace
+
+namespace {
+
+// The hook's command as .pre-commit-hooks.yaml defines it, run the way pre-commit runs it: every matching file named.
+TEST(FirstHour, PreCommitHookLeavesOrdinaryXmlOut) {
+  std::ifstream hooks(source_dir() / ".pre-commit-hooks.yaml");
+  std::string line, entry;
+  while (std::getline(hooks, line))
+    if (line.rfind("  entry: ", 0) == 0)
+      entry = line.substr(9, line.find('#') == std::string::npos ? std::string::npos : line.find('#') - 9);
+  ASSERT_EQ(entry.rfind("condlint lint", 0), 0u) << entry;
+  entry = entry.substr(std::string("condlint").size());
+  const auto dir = temp_dir("hook");
+  std::ofstream(dir / "AndroidManifest.xml") << "<?xml version=\"1.0\"?>\n<manifest package=\"x\"/>\n";
+  std::ofstream(dir / "layout.xml") << "<LinearLayout/>";
+  const std::string cmd = condlint_cmd() + entry + " " + shell_quote((dir / "AndroidManifest.xml").string()) + " " +
+                          shell_quote((dir / "layout.xml").string());
+  auto only_xml = run(cmd + " 2>&1");
+  EXPECT_EQ(only_xml.exit_code, 0) << only_xml.out;
+  EXPECT_EQ(only_xml.out.find("IR002"), std::string::npos) << only_xml.out;
+  // A model among them is still linted.
+  auto with_model = run(cmd + " " + fh_src("corpus/ir/invalid/C006_branch_types.xml") + " 2>&1");
+  EXPECT_EQ(with_model.exit_code, 1) << with_model.out;
+  EXPECT_NE(with_model.out.find("[C006]"), std::string::npos) << with_model.out;
+  EXPECT_NE(with_model.out.find("1 file checked"), std::string::npos) << with_model.out;
+  // Named directly, without the hook's flag, ordinary XML is still said not to be a model.
+  auto direct = run(condlint_cmd() + " lint " + shell_quote((dir / "AndroidManifest.xml").string()));
+  EXPECT_EQ(direct.exit_code, 1) << direct.out;
+  EXPECT_NE(direct.out.find("[IR002]"), std::string::npos) << direct.out;
+}
+
+}  // namespace

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <spdlog/spdlog.h>
 
 #include "lint/session.hpp"
 #include "loaders/loader.hpp"
@@ -26,6 +27,7 @@ struct LintOptions {
   std::string dump_types;             // --dump-types FILE: every value's type as condlint knows it (JSON)
   std::string shard;                  // --shard K/N
   std::string files_from;             // --files-from FILE|-
+  bool models_only = false;           // --models-only: named files that are not models are left out
 };
 
 // The session's options from the command line's; false (message printed) on a usage error.
@@ -40,6 +42,16 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   if (!o.shard.empty() && !lint::parse_shard(o.shard, s.shard_index, s.shard_count)) {
     std::cerr << "condlint: --shard takes K/N with 1 <= K <= N <= 10000, got '" << term_safe(o.shard) << "'\n";
     return false;
+  }
+  if (o.models_only) {
+    // What a pre-commit hook names: every file its pattern matches, models or not. Directories are walked as always.
+    std::vector<std::string> kept;
+    for (auto& p : s.paths) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(p, ec) || listed_model_file(p)) kept.push_back(std::move(p));
+      else spdlog::debug("{}: not a model, left out (--models-only)", term_safe(p));
+    }
+    s.paths = std::move(kept);
   }
   if (!o.files_from.empty()) {
     std::ifstream file;
@@ -65,7 +77,7 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
       return false;
     }
     for (auto& p : listed) s.paths.push_back(std::move(p));
-  } else if (s.paths.empty()) {
+  } else if (s.paths.empty() && !o.models_only) {
     std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";
     return false;
   }
@@ -177,6 +189,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--files-from", lint.files_from,
                        "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                        "`git diff --name-only`): other names and paths that do not exist are left out");
+  lint_cmd->add_flag("--models-only", lint.models_only,
+                     "Leave out the files named that are not models, as --files-from does (other names, an .xml\n"
+                     "whose root is not <net>, paths that do not exist): for a pre-commit hook, which names every\n"
+                     "file its pattern matches. Without it a file named is linted whatever it holds");
   return {lint_cmd, [opts, &g] { return run_lint(*opts, g.quiet); }};
 }
 

@@ -248,6 +248,13 @@ void keep_shard(Collected& c, int k, int n) {
   c.positions.resize(out);
 }
 
+bool listed_model_file(const fs::path& p) {
+  const auto fmt = format_from_name(p);
+  std::error_code ec;
+  if (!fmt || !fs::is_regular_file(p, ec)) return false;
+  return *fmt != Format::IR || xml_root_is_net(p);
+}
+
 bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err) {
   out.clear();
   std::unordered_set<std::string> seen;
@@ -273,11 +280,7 @@ bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string
       return false;
     }
     if (l.empty()) return true;
-    const fs::path p(l);
-    const auto fmt = format_from_name(p);
-    std::error_code ec;
-    if (!fmt || !fs::is_regular_file(p, ec)) return true;
-    if (*fmt == Format::IR && !xml_root_is_net(p)) return true;
+    if (!listed_model_file(l)) return true;
     if (seen.insert(l).second) out.push_back(l);
     return true;
   };

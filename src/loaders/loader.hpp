@@ -62,6 +62,9 @@ void keep_shard(Collected& c, int k, int n);
 // the rest keep their first place. The list is read from a stream (a pipe is the usual case), so it is bounded as it
 // is read: a line of more than kMaxPathListLine bytes, more than kMaxPathListLines lines, more than
 // kMaxPathListBytes in all, or a line holding a NUL is an error ("line N: ...", false) and nothing is listed.
+// The filter of such a list, one path: true when `p` is a regular file named as a model (.onnx, .nnapi.json, .xml)
+// and, for .xml, its root element is <net>. `lint --models-only` passes the files it is given through it.
+bool listed_model_file(const std::filesystem::path& p);
 constexpr size_t kMaxPathListLine = 4096;  // PATH_MAX
 constexpr size_t kMaxPathListLines = 1000000;
 constexpr uint64_t kMaxPathListBytes = uint64_t{256} << 20;
