@@ -59,3 +59,26 @@ TEST(FirstHour, PreCommitHookLeavesOrdinaryXmlOut) {
 }
 
 }  // namespace
+
+namespace {
+
+// Silero VAD (npm, tools/models): its first If tests dim 1 of 'input' == 1. With --input-shapes input:1,512 the
+// inputs `run` and `diff` synthesize keep that shape, and both name the shapes of the random inputs they ran.
+TEST(FirstHour, SynthesizedInputsKeepTheShapesGiven) {
+  const auto model = source_dir() / "tools/models/@livekit+agents-plugin-silero@1.6.2/src/silero_vad.onnx";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (npm install in tools/models)";
+  const std::string m = shell_quote(model.string());
+  for (const std::string cmd : {" run " + m + " --random 1 --input-shapes input:1,512",
+                                " diff " + m + " --runtime ref --runtime ref --random 1 --input-shapes input:1,512"}) {
+    auto r = run(condlint_cmd() + cmd + " 2>&1");
+    EXPECT_EQ(r.out.find("'input' [1,1]"), std::string::npos) << cmd << "\n" << r.out;
+    EXPECT_NE(r.out.find("random_0 (seed 0): 'input' [1,512], 'state' [2,1,128], 'sr' []"), std::string::npos)
+        << cmd << "\n"
+        << r.out;
+  }
+  // A range given is a range the synthesized values keep to.
+  auto r = run(condlint_cmd() + " run " + m + " --random 1 --input-shapes input:1,512 --range sr=8000,8000 2>&1");
+  EXPECT_EQ(r.out.find("'sr' = 16000"), std::string::npos) << r.out;
+}
+
+}  // namespace

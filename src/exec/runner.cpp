@@ -306,6 +306,7 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   if (wanted.empty()) return;
   SynthesisOptions so;
   so.limits = cfg.limits;
+  so.fixed = cfg.random;
   SynthesisResult sr = synthesize_inputs(decls, candidate, *cfg.policy, base, wanted, so);
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
   const DataSet from = plan.sets[s];
