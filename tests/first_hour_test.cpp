@@ -82,3 +82,43 @@ TEST(FirstHour, SynthesizedInputsKeepTheShapesGiven) {
 }
 
 }  // namespace
+
+namespace {
+
+// A path named that yields no model is exit 2 with a message naming it, said once (stderr; the text report on
+// stdout does not repeat it); a tree whose models the configuration all ignores stays 0 and says so.
+TEST(FirstHour, PathsThatYieldNoModel) {
+  const auto dir = temp_dir("nomodel");
+  std::filesystem::create_directories(dir / "empty");
+  std::filesystem::create_directories(dir / "tflite");
+  std::ofstream(dir / "tflite" / "m.tflite") << "TFL3";
+  std::ofstream(dir / "a.json") << "{}";
+  const auto err = dir / "stderr.txt";
+  auto lint = [&](const std::string& path) {
+    auto r = run(condlint_cmd() + " lint " + shell_quote((dir / path).string()) + " 2>" + shell_quote(err.string()));
+    return std::make_pair(r, slurp(err));
+  };
+  for (const char* p : {"empty", "tflite"}) {
+    auto [r, e] = lint(p);
+    EXPECT_EQ(r.exit_code, 2) << p << "\n" << r.out;
+    EXPECT_NE(e.find("no model in this directory"), std::string::npos) << p << "\n" << e;
+  }
+  for (const char* p : {"tflite/m.tflite", "a.json"}) {
+    auto [r, e] = lint(p);
+    EXPECT_EQ(r.exit_code, 2) << p << "\n" << r.out;
+    EXPECT_NE(e.find("not a model condlint reads"), std::string::npos) << p << "\n" << e;
+    EXPECT_EQ(r.out.find(p), std::string::npos) << "said twice:\n" << r.out;
+  }
+  // Models all ignored by the configuration: clean, and the summary says why nothing was checked.
+  std::filesystem::create_directories(dir / "ignored" / "legacy");
+  std::filesystem::copy_file(source_dir() / "corpus/ir/invalid/C006_branch_types.xml",
+                             dir / "ignored" / "legacy" / "m.xml");
+  std::ofstream(dir / "ignored" / ".condlint.yaml") << "ignore:\n  - \"legacy/**\"\n";
+  auto [r, e] = lint("ignored");
+  EXPECT_EQ(r.exit_code, 0) << r.out << e;
+  EXPECT_NE(r.out.find("0 files checked: 0 errors, 0 warnings, 0 notes; 1 file ignored by the configuration"),
+            std::string::npos)
+      << r.out;
+}
+
+}  // namespace

@@ -42,7 +42,8 @@ std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, b
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively
-// (IR: .xml files whose root element is <net>), in a deterministic order.
+// (IR: .xml files whose root element is <net>), in a deterministic order. A path that does not exist, a file whose
+// name is no model format (a.tflite, a.json) and a directory without a model are errors.
 struct Collected {
   std::vector<std::string> files;
   std::vector<std::string> keys;    // parallel to files: the path relative to the directory given (a file given

@@ -97,6 +97,7 @@ struct RunInfo {
   std::string automation_id = "condlint/";
   std::vector<RuleOverride> overrides;
   std::vector<std::string> notifications;  // tool execution problems (unreadable files, ...)
+  size_t ignored_files = 0;                // models the configuration ignores altogether (not in `files`)
   bool has_baseline = false;
   std::vector<AbsentResult> absent;
   std::string report_kind = "lint";  // HTML page: "lint" | "run" | "diff"

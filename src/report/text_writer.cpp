@@ -34,6 +34,9 @@ void write_text(std::ostream& os, const RunResult& r, bool color) {
      << s.notes << " note" << (s.notes == 1 ? "" : "s");
   if (s.io_errors) os << ", " << s.io_errors << " unreadable";
   if (s.suppressed) os << " (" << s.suppressed << " suppressed)";
+  if (r.run.ignored_files)
+    os << "; " << r.run.ignored_files << (r.run.ignored_files == 1 ? " file" : " files")
+       << " ignored by the configuration";
   os << "\n";
 }
 
