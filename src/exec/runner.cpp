@@ -477,6 +477,7 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
       mr.error = model_path.string() + ": " + why;
       return mr;
     }
+  record_all_ifs(linted, mr);
   // Which branches pinning may reach: from the conditions the loader traced.
   if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(linted);
   // The loader's parsed model when it kept one; else (a deeply nested model, freed on the loader's own stack) the
@@ -606,6 +607,11 @@ void tally(ModelResult& mr) {
   }
 }
 
+void record_all_ifs(const Model& model, ModelResult& mr) {
+  mr.all_ifs.clear();
+  for (const auto& c : model.conditionals) mr.all_ifs.push_back(model.full_path_of(c.graph, c.node));
+}
+
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
   std::map<std::string, std::set<bool>> by_data, by_synthesis;
   for (const auto& c : r.cases)
@@ -641,6 +647,35 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
         }
       out.push_back(std::move(bc));
     }
+  // The Ifs no run reached, each by the innermost If branch around it (paths sort an If before what it holds). What
+  // is around it is known before it is needed: its coverage is in `out` or in `around`.
+  std::vector<std::string> unseen;
+  for (const auto& p : r.all_ifs)
+    if (!r.if_coverage.count(p)) unseen.push_back(p);
+  std::sort(unseen.begin(), unseen.end());
+  unseen.erase(std::unique(unseen.begin(), unseen.end()), unseen.end());
+  std::map<std::pair<std::string, bool>, std::string> how_of;  // If branch -> how it was covered
+  for (const auto& bc : out) how_of[{bc.if_path, bc.branch}] = bc.how;
+  for (const auto& path : unseen) {
+    std::string why = "no run reached it";
+    size_t best = 0;
+    for (const auto& [key, how] : how_of) {
+      const std::string prefix = key.first + (key.second ? "/then/" : "/else/");
+      if (prefix.size() <= best || path.compare(0, prefix.size(), prefix) != 0) continue;
+      best = prefix.size();
+      const std::string where = "inside the " + std::string(key.second ? "then" : "else") + " branch of " + key.first;
+      why = how == "dead"          ? where + ", which is dead"
+            : how == "guarded"     ? where + ", which is behind a shape guard (not pinned)"
+            : how == "not covered" ? where + ", which no run covered"
+            : how == "not reached" ? where + ", which no run reached"
+            : how == "not run"     ? where + ", which did not run"
+                                   : where + ": the runs of that branch did not reach it";
+    }
+    for (bool b : {true, false}) {
+      how_of[{path, b}] = "not reached";
+      out.push_back({path, b, "not reached", why});
+    }
+  }
   return out;
 }
 
@@ -650,7 +685,11 @@ std::string coverage_summary(const std::vector<BranchCoverage>& c) {
   return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["synthesized"]) +
          " by synthesized inputs, " + std::to_string(n["pinned"]) + " reached by pinning, " +
          std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) + " behind shape guards (not pinned), " +
-         std::to_string(n["not covered"]) + " not covered (reason given), " + std::to_string(n["not run"]) + " not run";
+         std::to_string(n["not covered"]) + " not covered (reason given), " + std::to_string(n["not run"]) +
+         " not run" +
+         (n["not reached"] ? ", " + std::to_string(n["not reached"]) +
+                                 " in Ifs no run reached (inside branches that did not run, reason given)"
+                           : std::string());
 }
 
 }  // namespace condlint::exec
