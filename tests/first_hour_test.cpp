@@ -9,6 +9,7 @@
 #include <sstream>
 #include <nlohmann/json.hpp>
 
+#include "exec/runner.hpp"
 #include "test_support.hpp"
 
 using namespace condlint::test;
@@ -236,6 +237,55 @@ TEST(FirstHour, CoverageAccountsForEveryIf) {
   auto t = run(cmd);
   EXPECT_NE(t.out.find(": not reached (inside the else branch of "), std::string::npos) << t.out;
   EXPECT_NE(t.out.find(" in Ifs no run reached"), std::string::npos) << t.out;
+}
+
+}  // namespace
+
+namespace {
+
+// --pin with a path that names no If: exit 2, "no If at PATH" and the closest If paths.
+TEST(FirstHour, PinThatNamesNoIfSuggestsTheClosest) {
+  const std::string model = fh_src("corpus/onnx/invalid/C011_shape_guard_union.onnx");
+  auto r = run(condlint_cmd() + " run " + model + " --random 1 --pin main/If_gaurd=true 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("no If at main/If_gaurd; did you mean main/If_guard?"), std::string::npos) << r.out;
+  // A PyTorch export names nodes with '/' in them: the path a user types without the doubled '/' is one edit away.
+  EXPECT_EQ(condlint::exec::no_if_at("main/model/decoder/If_1", {"main//model/decoder/If_1", "main//model/If"}),
+            "no If at main/model/decoder/If_1; did you mean main//model/decoder/If_1?");
+  EXPECT_EQ(condlint::exec::no_if_at("main/x", {}), "no If at main/x (the model has no If)");
+}
+
+}  // namespace
+
+namespace {
+
+// `condlint rules ID` prints the rule's page; SARIF rules carry a helpUri to it.
+TEST(FirstHour, RulePagesFromTheCommandLineAndSarif) {
+  auto r = run(condlint_cmd() + " rules C006");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out, slurp(source_dir() / "rules/C006.md"));
+  EXPECT_EQ(run(condlint_cmd() + " rules c006").out, r.out);
+  EXPECT_EQ(run(condlint_cmd() + " rules C999 2>/dev/null").exit_code, 2);
+  auto s = run(condlint_cmd() + " lint --format sarif " + fh_src("corpus/ir/valid/spec_if_example.xml"));
+  const auto doc = nlohmann::json::parse(s.out);
+  for (const auto& rule : doc["runs"][0]["tool"]["driver"]["rules"]) {
+    const std::string uri = rule["helpUri"].get<std::string>();
+    const std::string tail = "/rules/" + rule["id"].get<std::string>() + ".md";
+    EXPECT_EQ(uri.rfind("https://", 0), 0u) << uri;
+    EXPECT_EQ(uri.substr(uri.size() - tail.size()), tail) << uri;
+  }
+}
+
+// A Git LFS pointer saved as .onnx (the data not checked out) is named as one.
+TEST(FirstHour, GitLfsPointerIsNamed) {
+  const auto dir = temp_dir("lfs");
+  std::ofstream(dir / "model.onnx") << "version https://git-lfs.github.com/spec/v1\n"
+                                       "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
+                                       "size 2313000\n";
+  auto r = run(condlint_cmd() + " lint " + shell_quote((dir / "model.onnx").string()));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("Git LFS pointer, not the model: is the data checked out (git lfs pull)?"), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "loaders/loader.hpp"
 #include "rules/readability.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <random>
@@ -477,7 +478,7 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
       mr.error = model_path.string() + ": " + why;
       return mr;
     }
-  record_all_ifs(linted, mr);
+  if (!record_all_ifs(linted, cfg, mr)) return mr;
   // Which branches pinning may reach: from the conditions the loader traced.
   if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(linted);
   // The loader's parsed model when it kept one; else (a deeply nested model, freed on the loader's own stack) the
@@ -607,9 +608,54 @@ void tally(ModelResult& mr) {
   }
 }
 
-void record_all_ifs(const Model& model, ModelResult& mr) {
+bool record_all_ifs(const Model& model, const RunConfig& cfg, ModelResult& mr) {
   mr.all_ifs.clear();
   for (const auto& c : model.conditionals) mr.all_ifs.push_back(model.full_path_of(c.graph, c.node));
+  const std::set<std::string> known(mr.all_ifs.begin(), mr.all_ifs.end());
+  for (const auto& [path, value] : cfg.pins)
+    if (!known.count(path)) {
+      mr.error = "--pin: " + no_if_at(path, mr.all_ifs);
+      return false;
+    }
+  return true;
+}
+
+std::string no_if_at(const std::string& path, const std::vector<std::string>& ifs) {
+  std::string msg = "no If at " + path;
+  if (ifs.empty()) return msg + " (the model has no If)";
+  // Levenshtein distance, one row at a time; a path far longer or shorter than the one asked for is not a
+  // candidate, which bounds the work on a model with many Ifs.
+  auto distance = [&](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::vector<std::pair<size_t, std::string>> scored;
+  const size_t limit = std::max<size_t>(3, path.size() / 3);
+  for (size_t k = 0; k < ifs.size() && k < 20000; ++k) {
+    const std::string& p = ifs[k];
+    if ((p.size() > path.size() ? p.size() - path.size() : path.size() - p.size()) > limit) continue;
+    if (const size_t d = distance(path, p); d <= limit) scored.push_back({d, p});
+  }
+  std::sort(scored.begin(), scored.end());
+  if (scored.empty()) {
+    msg += " (its Ifs: " + ifs.front();
+    for (size_t k = 1; k < ifs.size() && k < 3; ++k) msg += ", " + ifs[k];
+    return msg + (ifs.size() > 3 ? ", ... " + std::to_string(ifs.size()) + " in all; `condlint run` lists them)" : ")");
+  }
+  msg += "; did you mean " + scored[0].second;
+  for (size_t k = 1; k < scored.size() && k < 3; ++k)
+    msg += (k + 1 == std::min<size_t>(scored.size(), 3) ? " or " : ", ") + scored[k].second;
+  return msg + "?";
 }
 
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
