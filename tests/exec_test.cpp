@@ -406,7 +406,8 @@ TEST(ExecCli, RunExitCodesAndJsonSummary) {
   // Pinning the outer If against golden data made for the then branch is a mismatch.
   r = run(condlint_cmd() + " run " + m + " --pin main/outer=false --branches taken");
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 1);
+  // A pin that names no If of the model is a usage error, said with the closest If paths.
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 2);
 }
 
 namespace {
