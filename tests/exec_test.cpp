@@ -406,7 +406,8 @@ TEST(ExecCli, RunExitCodesAndJsonSummary) {
   // Pinning the outer If against golden data made for the then branch is a mismatch.
   r = run(condlint_cmd() + " run " + m + " --pin main/outer=false --branches taken");
   EXPECT_EQ(r.exit_code, 1) << r.out;
-  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 1);
+  // A pin that names no If of the model is a usage error, said with the closest If paths.
+  EXPECT_EQ(run(condlint_cmd() + " run " + m + " --pin main/nowhere=true").exit_code, 2);
 }
 
 namespace {
@@ -589,8 +590,8 @@ TEST(ExecCli, RandomInputsFromTheCommandLineAndTheConfiguration) {
   auto r = run(condlint_cmd() + " run " + m + " --random 2 --seed 3 --format json");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
-  EXPECT_EQ(j["cases"][0]["data_set"], "random_0 (seed 3)");
-  EXPECT_EQ(j["cases"][1]["data_set"], "random_1 (seed 3)");
+  EXPECT_EQ(j["cases"][0]["data_set"], "random_0 (seed 3): 'x' [2], 'c1' [], 'c2' []");
+  EXPECT_EQ(j["cases"][1]["data_set"], "random_1 (seed 3): 'x' [2], 'c1' [], 'c2' []");
   EXPECT_EQ(j["summary"]["branches"]["not_run"], 0);
   r = run(condlint_cmd() + " run " + m + " --random 1 --input-shapes x:3 2>&1");
   EXPECT_EQ(r.exit_code, 2);

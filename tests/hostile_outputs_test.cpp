@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 #include <utime.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
+#include <thread>
 
 #include "io/output.hpp"
 #include "lint/cache.hpp"
@@ -205,6 +207,7 @@ TEST(HostileOutputs, CacheEntriesThatAreLinksOrForgedAreNotTrusted) {
   fs::copy_file(condlint::test::source_dir() / "corpus/onnx/invalid/C006_branch_types.onnx", bad);
   const fs::path cache = d / "cache";
   const std::string cq = shell_quote(cache.string());
+  std::this_thread::sleep_for(std::chrono::milliseconds(25));  // no entry for a file changed in the run's first tick
   ASSERT_EQ(run(cl("lint --cache " + cq + " " + shell_quote(bad.string()))).exit_code, 1);
   ASSERT_EQ(run(cl("lint --cache " + cq + " " + shell_quote(good.string()))).exit_code, 0);
   std::vector<fs::path> entries;

@@ -3,10 +3,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <spdlog/spdlog.h>
 
 #include "lint/session.hpp"
 #include "loaders/loader.hpp"
@@ -26,6 +28,8 @@ struct LintOptions {
   std::string dump_types;             // --dump-types FILE: every value's type as condlint knows it (JSON)
   std::string shard;                  // --shard K/N
   std::string files_from;             // --files-from FILE|-
+  std::string show = "all";           // --show: the levels the text report prints
+  bool models_only = false;           // --models-only: named files that are not models are left out
 };
 
 // The session's options from the command line's; false (message printed) on a usage error.
@@ -40,6 +44,16 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   if (!o.shard.empty() && !lint::parse_shard(o.shard, s.shard_index, s.shard_count)) {
     std::cerr << "condlint: --shard takes K/N with 1 <= K <= N <= 10000, got '" << term_safe(o.shard) << "'\n";
     return false;
+  }
+  if (o.models_only) {
+    // What a pre-commit hook names: every file its pattern matches, models or not. Directories are walked as always.
+    std::vector<std::string> kept;
+    for (auto& p : s.paths) {
+      std::error_code ec;
+      if (std::filesystem::is_directory(p, ec) || listed_model_file(p)) kept.push_back(std::move(p));
+      else spdlog::debug("{}: not a model, left out (--models-only)", term_safe(p));
+    }
+    s.paths = std::move(kept);
   }
   if (!o.files_from.empty()) {
     std::ifstream file;
@@ -65,7 +79,7 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
       return false;
     }
     for (auto& p : listed) s.paths.push_back(std::move(p));
-  } else if (s.paths.empty()) {
+  } else if (s.paths.empty() && !o.models_only) {
     std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";
     return false;
   }
@@ -75,9 +89,44 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   return true;
 }
 
+// --show: "all", "failing" (the levels --fail-on fails on) or levels joined by commas (error,warning); false (message
+// printed) when it is none of these.
+bool show_levels(const std::string& show, const std::string& fail_on, std::vector<Level>& out) {
+  out.clear();
+  const std::vector<std::pair<std::string, Level>> levels = {
+      {"error", Level::Error}, {"warning", Level::Warning}, {"note", Level::Note}};
+  if (show == "all" || (show == "failing" && fail_on == "never")) {
+    for (const auto& [name, l] : levels) out.push_back(l);
+    return true;
+  }
+  if (show == "failing") {
+    for (const auto& [name, l] : levels) {
+      out.push_back(l);
+      if (name == fail_on) break;
+    }
+    return true;
+  }
+  size_t start = 0;
+  while (start <= show.size()) {
+    const size_t comma = std::min(show.find(',', start), show.size());
+    const std::string word = show.substr(start, comma - start);
+    auto it = std::find_if(levels.begin(), levels.end(), [&](const auto& e) { return e.first == word; });
+    if (it == levels.end()) {
+      std::cerr << "condlint: --show takes all, failing or levels joined by commas (error,warning,note), got '"
+                << term_safe(show) << "'\n";
+      return false;
+    }
+    out.push_back(it->second);
+    start = comma + 1;
+  }
+  return true;
+}
+
 int run_lint(const LintOptions& o, bool quiet) {
   lint::SessionOptions so;
   if (!session_options(o, quiet, so)) return kExitError;
+  TextOptions text;
+  if (!show_levels(o.show, o.session.fail_on, text.show)) return kExitError;
   const lint::SessionResult s = lint::run_session(so);
   if (!s.error.empty()) {
     std::cerr << "condlint: " << term_safe(s.error) << "\n";
@@ -97,7 +146,10 @@ int run_lint(const LintOptions& o, bool quiet) {
         if (o.format == "json") write_json(os, result);
         else if (o.format == "sarif") write_sarif(os, result);
         else if (o.format == "html") write_html(os, result);
-        else write_text(os, result, color);
+        else {
+          text.color = color;
+          write_text(os, result, text);
+        }
       }))
     return kExitError;
   if (!o.sarif_file.empty() &&
@@ -184,6 +236,15 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--files-from", lint.files_from,
                        "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                        "`git diff --name-only`): other names and paths that do not exist are left out");
+  lint_cmd
+      ->add_option("--show", lint.show,
+                   "The levels whose findings the text report prints: all, failing (those --fail-on fails on) or\n"
+                   "levels joined by commas (error,warning); the summary line counts the rest")
+      ->capture_default_str();
+  lint_cmd->add_flag("--models-only", lint.models_only,
+                     "Leave out the files named that are not models, as --files-from does (other names, an .xml\n"
+                     "whose root is not <net>, paths that do not exist): for a pre-commit hook, which names every\n"
+                     "file its pattern matches. Without it a file named is linted whatever it holds");
   return {lint_cmd, [opts, &g] { return run_lint(*opts, g.quiet); }};
 }
 

@@ -43,6 +43,9 @@ int main(int argc, char** argv) {
     app.add_flag("-v,--verbose", g.verbose, "Log what is loaded and how long it takes (stderr)");
     app.add_flag("-q,--quiet", g.quiet, "Log nothing but internal errors (stderr)");
     app.require_subcommand(1);
+    // -v and -q after the command too (`condlint lint -v models/`): what a command does not know goes to the app.
+    // Set before the commands are added, which inherit it.
+    app.fallthrough();
 
     // The commands, in the order --help lists them.
     static constexpr CommandAdder kCommands[] = {add_lint_command,  add_merge_command,  add_rules_command,

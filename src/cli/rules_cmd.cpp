@@ -1,11 +1,15 @@
 // condlint rules: the table of every rule.
 #include "cli/cli.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "report/embedded.hpp"
+#include "report/terminal.hpp"
 #include "rules/engine.hpp"
 
 namespace condlint::cli {
@@ -40,17 +44,35 @@ int run_rules_list(const std::string& format) {
     std::printf("%-7s %-29s %-8s %-14s %s\n", std::string(r->id).c_str(), std::string(r->name).c_str(),
                 std::string(to_string(r->level)).c_str(), formats.c_str(), std::string(r->summary).c_str());
   }
-  std::cout << "\nEach rule is explained in rules/<ID>.md.\n";
+  std::cout << "\nEach rule is explained in rules/<ID>.md: `condlint rules ID` prints it.\n";
   return kExitClean;
+}
+
+// `condlint rules ID`: the rule's page (rules/<ID>.md, embedded in the executable), exit 2 for an unknown ID.
+int run_rule_page(const std::string& id) {
+  for (const RuleDef* r : all_rules()) {
+    if (r->id.size() != id.size() ||
+        !std::equal(id.begin(), id.end(), r->id.begin(), [](char a, char b) { return std::toupper(a) == b; }))
+      continue;
+    const std::string_view page = embedded::rule_page(r->id);
+    if (page.empty()) std::cout << r->id << " " << r->name << ": " << r->summary << "\n";
+    else std::cout << page << (page.back() == '\n' ? "" : "\n");
+    return kExitClean;
+  }
+  std::cerr << "condlint: unknown rule '" << term_safe(id) << "' (`condlint rules` lists them)\n";
+  return kExitError;
 }
 
 }  // namespace
 
 Command add_rules_command(CLI::App& app, const Globals&) {
   auto format = std::make_shared<std::string>("text");
-  auto* rules_cmd = app.add_subcommand("rules", "List every rule with its ID, name, default level and formats");
-  rules_cmd->add_option("--format", *format, "text or json")->check(CLI::IsMember({"text", "json"}));
-  return {rules_cmd, [format] { return run_rules_list(*format); }};
+  auto id = std::make_shared<std::string>();
+  auto* rules_cmd = app.add_subcommand(
+      "rules", "List every rule with its ID, name, default level and formats; with an ID, print that rule's page");
+  rules_cmd->add_option("id", *id, "A rule ID (C006): print its page, rules/<ID>.md");
+  rules_cmd->add_option("--format", *format, "text or json (the list)")->check(CLI::IsMember({"text", "json"}));
+  return {rules_cmd, [format, id] { return id->empty() ? run_rules_list(*format) : run_rule_page(*id); }};
 }
 
 }  // namespace condlint::cli

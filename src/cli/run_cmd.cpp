@@ -110,8 +110,8 @@ Command add_run_command(CLI::App& app, const Globals&) {
   RunCmdOptions& runo = *opts;
   auto* run_cmd = app.add_subcommand(
       "run",
-      "Run an ONNX model (or an NNAPI .nnapi.json model with examples) on its golden data (test_data_set_N/input_K.pb, "
-      "output_K.pb or .npy), running\n"
+      "Run a model (ONNX, OpenVINO IR or NNAPI) in the reference executor on its golden data\n"
+      "(test_data_set_N/input_K.pb, output_K.pb or .npy; an NNAPI model's examples) or --random inputs, running\n"
       "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");
   run_cmd->add_option("model", runo.model, "Model file: .onnx, .xml (OpenVINO IR, .bin beside it) or .nnapi.json")
       ->required();

@@ -143,6 +143,7 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
   exec::SynthesisOptions so;
   so.seed = cfg.random.seed;
   so.limits.deadline = cfg.deadline;
+  so.fixed = cfg.random;
   const exec::SynthesisResult sr = exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
   for (const auto& set : sr.sets) pr.inputs.push_back({"synthesized: " + set.what, set.inputs, {}, true});
   if (!sr.failed.empty())
@@ -342,11 +343,13 @@ bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg, const exec
     std::mt19937_64 rng(cfg.random.seed);
     for (int r = 0; r < cfg.random.count; ++r) {
       InputSet is;
-      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
       if (auto e = exec::random_inputs(probe, cfg.random, rng, is.values); !e.empty()) {
         md.error = e;
         return false;
       }
+      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
+      if (const std::string shapes = exec::shapes_label(exec::input_decls(probe), is.values); !shapes.empty())
+        is.name += ": " + shapes;
       pr.inputs.push_back(std::move(is));
     }
   }

@@ -858,6 +858,7 @@ ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const 
     mr.error = model_path.string() + ": not an OpenVINO IR";
     return mr;
   }
+  if (!record_all_ifs(loaded, cfg, mr)) return mr;
   for (const auto& p : model->ir->problems)
     if (p.kind != IrProblem::Kind::BadAttribute) {
       mr.error = model_path.string() + ": " + p.message;

@@ -805,6 +805,7 @@ ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunC
     mr.error = path.string() + ": not an NNAPI model";
     return mr;
   }
+  if (!record_all_ifs(model, cfg, mr)) return mr;
   if (!cfg.vetted)  // what lint cannot read is not run
     if (auto why = unreadable_reason(model); !why.empty()) {
       mr.error = path.string() + ": " + why;

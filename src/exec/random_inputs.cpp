@@ -51,12 +51,22 @@ std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, st
   return random_inputs(input_decls(probe), spec, rng, out);
 }
 
+std::string shapes_label(const std::vector<InputDecl>& decls, const std::vector<Value>& values) {
+  std::string out;
+  for (size_t k = 0; k < decls.size() && k < values.size(); ++k) {
+    out += (out.empty() ? "'" : ", '") + decls[k].name + "'";
+    if (values[k].is_tensor()) out += " " + dims_str(values[k].t->shape);
+  }
+  return out;
+}
+
 std::string random_sets(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::vector<RandomSet>& out) {
   std::mt19937_64 rng(spec.seed);
   for (int k = 0; k < spec.count; ++k) {
     RandomSet set;
-    set.name = "random_" + std::to_string(k) + " (seed " + std::to_string(spec.seed) + ")";
     if (auto e = random_inputs(decls, spec, rng, set.values); !e.empty()) return e;
+    set.name = "random_" + std::to_string(k) + " (seed " + std::to_string(spec.seed) + ")";
+    if (const std::string shapes = shapes_label(decls, set.values); !shapes.empty()) set.name += ": " + shapes;
     out.push_back(std::move(set));
   }
   return "";

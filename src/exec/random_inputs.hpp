@@ -41,7 +41,11 @@ struct RandomInputs {
 // contradicts a declared dim, a name that is no input, an input that is not a tensor).
 std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out);
-// One input set of --random N: its name ("random_3 (seed 0)") and a value per declared input.
+// The shapes of an input set as its text names them: "'x' [1,512], 'sr' []" (an input that is no tensor: its name
+// alone). What `run` and `diff` print for the inputs they made, so that a failure names the shapes it ran.
+std::string shapes_label(const std::vector<InputDecl>& decls, const std::vector<Value>& values);
+// One input set of --random N: its name with the shapes it has ("random_3 (seed 0): 'x' [1,512]") and a value per
+// declared input.
 struct RandomSet {
   std::string name;
   std::vector<Value> values;

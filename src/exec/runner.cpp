@@ -4,6 +4,7 @@
 #include "loaders/loader.hpp"
 #include "rules/readability.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <random>
@@ -306,6 +307,7 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   if (wanted.empty()) return;
   SynthesisOptions so;
   so.limits = cfg.limits;
+  so.fixed = cfg.random;
   SynthesisResult sr = synthesize_inputs(decls, candidate, *cfg.policy, base, wanted, so);
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
   const DataSet from = plan.sets[s];
@@ -476,6 +478,7 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
       mr.error = model_path.string() + ": " + why;
       return mr;
     }
+  if (!record_all_ifs(linted, cfg, mr)) return mr;
   // Which branches pinning may reach: from the conditions the loader traced.
   if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(linted);
   // The loader's parsed model when it kept one; else (a deeply nested model, freed on the loader's own stack) the
@@ -605,6 +608,56 @@ void tally(ModelResult& mr) {
   }
 }
 
+bool record_all_ifs(const Model& model, const RunConfig& cfg, ModelResult& mr) {
+  mr.all_ifs.clear();
+  for (const auto& c : model.conditionals) mr.all_ifs.push_back(model.full_path_of(c.graph, c.node));
+  const std::set<std::string> known(mr.all_ifs.begin(), mr.all_ifs.end());
+  for (const auto& [path, value] : cfg.pins)
+    if (!known.count(path)) {
+      mr.error = "--pin: " + no_if_at(path, mr.all_ifs);
+      return false;
+    }
+  return true;
+}
+
+std::string no_if_at(const std::string& path, const std::vector<std::string>& ifs) {
+  std::string msg = "no If at " + path;
+  if (ifs.empty()) return msg + " (the model has no If)";
+  // Levenshtein distance, one row at a time; a path far longer or shorter than the one asked for is not a
+  // candidate, which bounds the work on a model with many Ifs.
+  auto distance = [&](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diag = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        diag = up;
+      }
+    }
+    return row[b.size()];
+  };
+  std::vector<std::pair<size_t, std::string>> scored;
+  const size_t limit = std::max<size_t>(3, path.size() / 3);
+  for (size_t k = 0; k < ifs.size() && k < 20000; ++k) {
+    const std::string& p = ifs[k];
+    if ((p.size() > path.size() ? p.size() - path.size() : path.size() - p.size()) > limit) continue;
+    if (const size_t d = distance(path, p); d <= limit) scored.push_back({d, p});
+  }
+  std::sort(scored.begin(), scored.end());
+  if (scored.empty()) {
+    msg += " (its Ifs: " + ifs.front();
+    for (size_t k = 1; k < ifs.size() && k < 3; ++k) msg += ", " + ifs[k];
+    return msg + (ifs.size() > 3 ? ", ... " + std::to_string(ifs.size()) + " in all; `condlint run` lists them)" : ")");
+  }
+  msg += "; did you mean " + scored[0].second;
+  for (size_t k = 1; k < scored.size() && k < 3; ++k)
+    msg += (k + 1 == std::min<size_t>(scored.size(), 3) ? " or " : ", ") + scored[k].second;
+  return msg + "?";
+}
+
 std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
   std::map<std::string, std::set<bool>> by_data, by_synthesis;
   for (const auto& c : r.cases)
@@ -640,6 +693,35 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
         }
       out.push_back(std::move(bc));
     }
+  // The Ifs no run reached, each by the innermost If branch around it (paths sort an If before what it holds). What
+  // is around it is known before it is needed: its coverage is in `out` or in `around`.
+  std::vector<std::string> unseen;
+  for (const auto& p : r.all_ifs)
+    if (!r.if_coverage.count(p)) unseen.push_back(p);
+  std::sort(unseen.begin(), unseen.end());
+  unseen.erase(std::unique(unseen.begin(), unseen.end()), unseen.end());
+  std::map<std::pair<std::string, bool>, std::string> how_of;  // If branch -> how it was covered
+  for (const auto& bc : out) how_of[{bc.if_path, bc.branch}] = bc.how;
+  for (const auto& path : unseen) {
+    std::string why = "no run reached it";
+    size_t best = 0;
+    for (const auto& [key, how] : how_of) {
+      const std::string prefix = key.first + (key.second ? "/then/" : "/else/");
+      if (prefix.size() <= best || path.compare(0, prefix.size(), prefix) != 0) continue;
+      best = prefix.size();
+      const std::string where = "inside the " + std::string(key.second ? "then" : "else") + " branch of " + key.first;
+      why = how == "dead"          ? where + ", which is dead"
+            : how == "guarded"     ? where + ", which is behind a shape guard (not pinned)"
+            : how == "not covered" ? where + ", which no run covered"
+            : how == "not reached" ? where + ", which no run reached"
+            : how == "not run"     ? where + ", which did not run"
+                                   : where + ": the runs of that branch did not reach it";
+    }
+    for (bool b : {true, false}) {
+      how_of[{path, b}] = "not reached";
+      out.push_back({path, b, "not reached", why});
+    }
+  }
   return out;
 }
 
@@ -649,7 +731,11 @@ std::string coverage_summary(const std::vector<BranchCoverage>& c) {
   return "If branches: " + std::to_string(n["data"]) + " taken by the data, " + std::to_string(n["synthesized"]) +
          " by synthesized inputs, " + std::to_string(n["pinned"]) + " reached by pinning, " +
          std::to_string(n["dead"]) + " dead, " + std::to_string(n["guarded"]) + " behind shape guards (not pinned), " +
-         std::to_string(n["not covered"]) + " not covered (reason given), " + std::to_string(n["not run"]) + " not run";
+         std::to_string(n["not covered"]) + " not covered (reason given), " + std::to_string(n["not run"]) +
+         " not run" +
+         (n["not reached"] ? ", " + std::to_string(n["not reached"]) +
+                                 " in Ifs no run reached (inside branches that did not run, reason given)"
+                           : std::string());
 }
 
 }  // namespace condlint::exec

@@ -89,6 +89,9 @@ struct ModelResult {
   int passed = 0, failed = 0, unsupported = 0;
   // Every If seen, with the branches run across all cases.
   std::map<std::string, std::vector<bool>> if_coverage;
+  // Every If of the model (Model::full_path_of), seen or not: the coverage accounts for each, an If no run reached
+  // by the branch around it that did not run.
+  std::vector<std::string> all_ifs;
   // Branches not reached and not pinned, with why: If path -> branch -> reason.
   std::map<std::string, std::map<bool, NotPinned>> not_pinned;
   // Branches reached only by pinning (the data never took them): If path -> branches.
@@ -126,6 +129,12 @@ inline constexpr const char* kNotPinnedSynthesisFailed =
 // `cr` as a case the command's deadline left unrun (cfg.limits.deadline passed): failed, "not run: the command's
 // time limit (--timeout N s) was reached".
 CaseResult not_run(CaseResult cr, const Limits& limits);
+// Fills mr.all_ifs from the model's conditionals; a --pin (cfg.pins) that names none of them sets mr.error (the
+// command's usage error, exit 2) to what no_if_at says. False when it did.
+bool record_all_ifs(const Model& model, const RunConfig& cfg, ModelResult& mr);
+// "no If at PATH; did you mean A or B?": the If paths of `ifs` closest to `path` (edit distance; ONNX exports name
+// nodes with '/' in them, `main//model/decoder/If_1`, so a path that drops a '/' is one edit away).
+std::string no_if_at(const std::string& path, const std::vector<std::string>& ifs);
 // Fills passed / failed / unsupported from the cases and sorts the branch coverage.
 void tally(ModelResult& mr);
 
@@ -239,7 +248,8 @@ void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Val
 // How each branch of each If was covered: "data" (a data set took it), "synthesized" (inputs condlint synthesized
 // took it), "pinned" (only a pinned run reached it), "dead" (proven never to run), "guarded" (behind a shape guard:
 // not pinned, nothing took it), "not covered" (inputs synthesized to select it fail: not pinned either, the reason
-// says how), "not run".
+// says how), "not run", "not reached" (an If no run reached: the reason names the branch around it and how that
+// branch was covered, dead or behind a shape guard).
 struct BranchCoverage {
   std::string if_path;
   bool branch = true;

@@ -197,8 +197,10 @@ SynthesisResult synthesize_inputs(const std::vector<InputDecl>& ins, const Candi
       add_unique(values, 0.0);
       add_unique(values, 1.0);
     }
+    const auto range = opt.fixed.ranges.find(name);
     for (double v : values) {
       if (search.done()) break;
+      if (range != opt.fixed.ranges.end() && (v < range->second.first || v > range->second.second)) continue;
       Tensor x(t.dt, t.shape);
       bool same = true;
       for (int64_t e = 0; e < x.numel(); ++e) {
@@ -237,6 +239,9 @@ SynthesisResult synthesize_inputs(const std::vector<InputDecl>& ins, const Candi
     }
     std::mt19937_64 rng(opt.seed);
     for (const Symbol& s : symbols) {
+      bool fixed = false;
+      for (const auto& use : s.uses) fixed = fixed || opt.fixed.shapes.count(ins[use.first].name) > 0;
+      if (fixed) continue;
       std::vector<int64_t> sizes;
       for (double c : shape_constants)
         for (double d : {0.0, 1.0, -1.0})

@@ -50,6 +50,9 @@ struct SynthesisOptions {
   // input) is searched for a bounded time, whatever max_runs allows. A run in progress ends at its own limit.
   int64_t max_ms = 20'000;
   uint64_t seed = 0;
+  // What the user fixed (--input-shapes, --range, the configuration's inputs:): the shape of an input named in
+  // `fixed.shapes` is never changed (nor a symbolic dim it names), and a value set whole stays within its range.
+  RandomInputs fixed;
 };
 
 // Runs the model unpinned on `inputs`, filling `trace` as far as it got; throws when the run fails.

@@ -439,7 +439,10 @@ class Session {
       for (auto& th : pool) th.join();
     }
     for (size_t i = 0; i < n; ++i) {
-      if (skipped_[i]) continue;
+      if (skipped_[i]) {
+        ++result_.run.ignored_files;
+        continue;
+      }
       if (failed_[i]) {
         io_failure_ = true;
         result_.run.notifications.push_back(files_[i].path + ": " + files_[i].io_error);

@@ -190,6 +190,11 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       continue;
     }
     if (!fs::is_directory(st)) {
+      // A file named is linted whatever it holds, but one whose name says no format condlint reads has no loader.
+      if (!format_from_name(p)) {
+        c.errors.push_back(p + ": not a model condlint reads (the name does not end in .xml, .onnx or .nnapi.json)");
+        continue;
+      }
       c.files.push_back(p);
       c.keys.push_back(fs::path(p).generic_string());
       continue;
@@ -200,9 +205,11 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       c.errors.push_back(p + ": " + ec.message());
       continue;
     }
+    bool walk_failed = false;
     for (; it != end; it.increment(ec)) {
       if (ec) {
         c.errors.push_back(p + ": " + ec.message());
+        walk_failed = true;
         break;
       }
       std::error_code fec;
@@ -212,6 +219,10 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
       if (*fmt == Format::IR && !xml_root_is_net(it->path())) continue;
       found.push_back(it->path());
     }
+    // A directory named that holds no model is a path that names nothing to check: a CI step pointed at the wrong
+    // folder must not pass.
+    if (found.empty() && !walk_failed)
+      c.errors.push_back(p + ": no model in this directory (.onnx, .nnapi.json, or .xml whose root element is <net>)");
     std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
     // The walk names each file `p/<entries>`, so its key is what follows `p` and a separator; lexically_relative
     // gives the same, component by component, for any other shape.
@@ -248,6 +259,13 @@ void keep_shard(Collected& c, int k, int n) {
   c.positions.resize(out);
 }
 
+bool listed_model_file(const fs::path& p) {
+  const auto fmt = format_from_name(p);
+  std::error_code ec;
+  if (!fmt || !fs::is_regular_file(p, ec)) return false;
+  return *fmt != Format::IR || xml_root_is_net(p);
+}
+
 bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err) {
   out.clear();
   std::unordered_set<std::string> seen;
@@ -273,11 +291,7 @@ bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string
       return false;
     }
     if (l.empty()) return true;
-    const fs::path p(l);
-    const auto fmt = format_from_name(p);
-    std::error_code ec;
-    if (!fmt || !fs::is_regular_file(p, ec)) return true;
-    if (*fmt == Format::IR && !xml_root_is_net(p)) return true;
+    if (!listed_model_file(l)) return true;
     if (seen.insert(l).second) out.push_back(l);
     return true;
   };

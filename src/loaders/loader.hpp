@@ -42,7 +42,8 @@ std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, b
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively
-// (IR: .xml files whose root element is <net>), in a deterministic order.
+// (IR: .xml files whose root element is <net>), in a deterministic order. A path that does not exist, a file whose
+// name is no model format (a.tflite, a.json) and a directory without a model are errors.
 struct Collected {
   std::vector<std::string> files;
   std::vector<std::string> keys;    // parallel to files: the path relative to the directory given (a file given
@@ -62,6 +63,9 @@ void keep_shard(Collected& c, int k, int n);
 // the rest keep their first place. The list is read from a stream (a pipe is the usual case), so it is bounded as it
 // is read: a line of more than kMaxPathListLine bytes, more than kMaxPathListLines lines, more than
 // kMaxPathListBytes in all, or a line holding a NUL is an error ("line N: ...", false) and nothing is listed.
+// The filter of such a list, one path: true when `p` is a regular file named as a model (.onnx, .nnapi.json, .xml)
+// and, for .xml, its root element is <net>. `lint --models-only` passes the files it is given through it.
+bool listed_model_file(const std::filesystem::path& p);
 constexpr size_t kMaxPathListLine = 4096;  // PATH_MAX
 constexpr size_t kMaxPathListLines = 1000000;
 constexpr uint64_t kMaxPathListBytes = uint64_t{256} << 20;

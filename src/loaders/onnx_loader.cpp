@@ -658,7 +658,10 @@ void OnnxBuilder::reject_bytes(const WireScan& scan) {
   SourceLocation l = loc(0);
   l.offset = scan.offset;
   std::string msg = "not a valid ONNX ModelProto";
-  if (bytes_.size() > static_cast<size_t>(INT32_MAX)) msg += ": the file is larger than protobuf's 2 GiB limit";
+  // What git leaves in place of a model stored in Git LFS whose data is not checked out: a short text, named as such.
+  if (std::string_view(bytes_).substr(0, 40) == "version https://git-lfs.github.com/spec/")
+    msg += ": the file is a Git LFS pointer, not the model: is the data checked out (git lfs pull)?";
+  else if (bytes_.size() > static_cast<size_t>(INT32_MAX)) msg += ": the file is larger than protobuf's 2 GiB limit";
   else if (!scan.error.empty()) msg += ": " + scan.error + " at byte " + std::to_string(scan.offset);
   else msg += ": protobuf rejects the bytes (a field holds the wrong wire type or invalid UTF-8)";
   problem(PKind::Parse, msg, l);

@@ -56,6 +56,13 @@ const char* out_status_name(diff::OutputDiff::Status s) {
 
 void write_coverage_text(std::ostream& os, const std::vector<exec::BranchCoverage>& cov) {
   for (size_t i = 0; i < cov.size(); ++i) {
+    // An If no run reached: both branches have one reason, said once.
+    if (i + 1 < cov.size() && cov[i].how == "not reached" && cov[i + 1].if_path == cov[i].if_path &&
+        cov[i + 1].how == cov[i].how && cov[i + 1].why == cov[i].why) {
+      os << "  If " << term_safe(cov[i].if_path) << ": not reached (" << term_safe(cov[i].why) << ")\n";
+      ++i;
+      continue;
+    }
     if (i == 0 || cov[i].if_path != cov[i - 1].if_path) os << "  If " << term_safe(cov[i].if_path) << ":";
     os << (cov[i].branch ? " then " : " else ") << cov[i].how;
     if (!cov[i].why.empty()) os << " (" << term_safe(cov[i].why) << ")";
@@ -153,9 +160,10 @@ void write_run_json(std::ostream& os, const ModelResult& r) {
     if (!c.why.empty()) e["why"] = c.why;
     j["branch_coverage"].push_back(std::move(e));
   }
-  j["summary"]["branches"] = {
-      {"data", n["data"]},       {"synthesized", n["synthesized"]}, {"pinned", n["pinned"]},  {"dead", n["dead"]},
-      {"guarded", n["guarded"]}, {"not_covered", n["not covered"]}, {"not_run", n["not run"]}};
+  j["summary"]["branches"] = {{"data", n["data"]},       {"synthesized", n["synthesized"]},
+                              {"pinned", n["pinned"]},   {"dead", n["dead"]},
+                              {"guarded", n["guarded"]}, {"not_covered", n["not covered"]},
+                              {"not_run", n["not run"]}, {"not_reached", n["not reached"]}};
   dump_json(os, j);
 }
 

@@ -97,6 +97,7 @@ struct RunInfo {
   std::string automation_id = "condlint/";
   std::vector<RuleOverride> overrides;
   std::vector<std::string> notifications;  // tool execution problems (unreadable files, ...)
+  size_t ignored_files = 0;                // models the configuration ignores altogether (not in `files`)
   bool has_baseline = false;
   std::vector<AbsentResult> absent;
   std::string report_kind = "lint";  // HTML page: "lint" | "run" | "diff"
@@ -217,6 +218,14 @@ struct Summary {
 };
 Summary summarize(const RunResult& r);
 
+// The text report: one line per finding, then the summary line. `show` holds the levels whose findings are printed
+// (`lint --show`; all by default): the summary still counts every finding and says how many were not shown. With a
+// baseline, a new result's line ends in "(new)" and the summary counts new, unchanged and absent results.
+struct TextOptions {
+  bool color = false;
+  std::vector<Level> show = {Level::Error, Level::Warning, Level::Note};
+};
+void write_text(std::ostream& os, const RunResult& r, const TextOptions& o);
 void write_text(std::ostream& os, const RunResult& r, bool color);
 void write_json(std::ostream& os, const RunResult& r);
 void write_sarif(std::ostream& os, const RunResult& r);

@@ -152,6 +152,7 @@ void write_rules(JsonStream& out) {
     std::string full = page_section(page, "What it checks");
     if (full.empty()) full = std::string(d->summary);
     out.begin_object().member("id", d->id).member("name", d->name);
+    out.member("helpUri", std::string(CONDLINT_HELP_URI_BASE) + "/" + std::string(d->id) + ".md");
     out.key("shortDescription").begin_object().member("text", sentence(std::string(d->summary))).end_object();
     out.key("fullDescription").begin_object().member("text", sentence(full)).end_object();
     out.key("defaultConfiguration").begin_object().member("level", sarif_level(d->level)).end_object();
