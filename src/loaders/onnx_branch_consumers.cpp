@@ -1,6 +1,7 @@
 // Branch-sensitive inference of the nodes after an If (see the header): onnx's per-node inference, run once per case
 // of branches on the nodes that read a value whose type differs between an If's branches.
 #include "loaders/onnx_branch_consumers.hpp"
+#include "loaders/onnx_node_context.hpp"
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
@@ -15,41 +16,6 @@
 namespace condlint {
 
 namespace {
-
-// What onnx's inference functions read of one node, with the input types of one case of branches.
-struct CaseContext final : onnx::InferenceContext {
-  const onnx::NodeProto* node = nullptr;
-  std::vector<const onnx::TypeProto*> in_types;
-  std::vector<const onnx::TensorProto*> in_data;
-  std::vector<std::unique_ptr<onnx::TypeProto>> out;
-  size_t n_out = 0;
-  void reset(const onnx::NodeProto& n) {
-    node = &n;
-    in_types.clear();
-    in_data.clear();
-    n_out = static_cast<size_t>(n.output_size());
-    while (out.size() < n_out) out.push_back(std::make_unique<onnx::TypeProto>());
-    for (size_t k = 0; k < n_out; ++k) out[k]->Clear();
-  }
-  const onnx::AttributeProto* getAttribute(const std::string& name) const override {
-    for (const auto& a : node->attribute())
-      if (a.name() == name) return &a;
-    return nullptr;
-  }
-  size_t getNumInputs() const override { return in_types.size(); }
-  const onnx::TypeProto* getInputType(size_t i) const override { return i < in_types.size() ? in_types[i] : nullptr; }
-  const onnx::TensorProto* getInputData(size_t i) const override { return i < in_data.size() ? in_data[i] : nullptr; }
-  size_t getNumOutputs() const override { return n_out; }
-  onnx::TypeProto* getOutputType(size_t i) override {
-    if (i >= n_out) fail_type_inference("output ", i, " is out of range");
-    return out[i].get();
-  }
-  onnx::GraphInferencer* getGraphAttributeInferencer(const std::string&) override {
-    fail_type_inference("subgraph inference is not done per branch");
-  }
-  const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
-  const onnx::TensorShapeProto* getSymbolicInput(size_t) const override { return nullptr; }
-};
 
 // "f32[2,1]"; "" for no type.
 std::string type_text(const onnx::TypeProto* t) {
@@ -68,7 +34,7 @@ struct OnnxBranchFollow::Inference {
     const onnx::FunctionProto* body = nullptr;
   };
   std::unordered_map<std::string, Schema> schemas;  // op_type '\0' domain -> its definition at the model's import
-  CaseContext ctx;
+  NodeContext ctx;
 
   const Schema& schema_of(const onnx::NodeProto& np, int64_t opset) {
     const std::string domain = np.domain() == "ai.onnx" ? std::string() : np.domain();
@@ -325,7 +291,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
     for (const auto* t : c.types)
       if (t && onnx_type_depth(*t) > 2) known = false;  // sequences of tensors at most, as the loader checks
     if (known) {
-      CaseContext& ctx = inf.ctx;
+      NodeContext& ctx = inf.ctx;
       ctx.reset(np);
       ctx.in_types = c.types;
       ctx.in_data = c.data;
