@@ -14,7 +14,10 @@ void check(const Model& m, Reporter& r) {
   const NnapiData* d = nnr::data(m);
   if (!d) return;
   namespace t = condlint::targets;
-  for (const auto& [rt, target] : t::targets_for(r.options(), "nnapi", m.format)) {
+  for (const auto& each : t::targets_for(r.options(), "nnapi", m.format)) {
+    // Named, not a structured binding: the lambdas below capture them (C++17 cannot capture a binding).
+    const auto* rt = each.first;
+    const auto* target = each.second;
     const t::Fact* android = t::fact_at(*rt, "android", 0);
     auto judge = [&](std::string_view kind, const std::string& name, const SourceLocation& loc,
                      const std::string& where) {

@@ -9,7 +9,10 @@ namespace condlint::rules::ORT001 {
 void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx || m.graphs.empty()) return;
   namespace t = condlint::targets;
-  for (const auto& [rt, target] : t::targets_for(r.options(), "onnxruntime", m.format)) {
+  for (const auto& each : t::targets_for(r.options(), "onnxruntime", m.format)) {
+    // Named, not a structured binding: the lambdas below capture them (C++17 cannot capture a binding).
+    const auto* rt = each.first;
+    const auto* target = each.second;
     auto above = [&](std::string_view kind, int64_t value) {
       return [&, kind, value](size_t rel) {
         const t::Fact* f = t::fact_at(*rt, kind, rel);

@@ -12,7 +12,10 @@ namespace condlint::rules::OV001 {
 void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx || m.graphs.empty()) return;
   namespace t = condlint::targets;
-  for (const auto& [rt, target] : t::targets_for(r.options(), "openvino", m.format)) {
+  for (const auto& each : t::targets_for(r.options(), "openvino", m.format)) {
+    // Named, not a structured binding: the lambdas below capture them (C++17 cannot capture a binding).
+    const auto* rt = each.first;
+    const auto* target = each.second;
     int deepest = 0;
     for (int g = 0; g < static_cast<int>(m.graphs.size()); ++g)
       if (m.graphs[g].depth > m.graphs[deepest].depth) deepest = g;

@@ -11,7 +11,10 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx || m.graphs.empty() || m.onnx->onnx_opset <= 0) return;
   namespace t = condlint::targets;
   const int64_t opset = m.onnx->onnx_opset;
-  for (const auto& [rt, target] : t::targets_for(r.options(), "tensorrt", m.format)) {
+  for (const auto& each : t::targets_for(r.options(), "tensorrt", m.format)) {
+    // Named, not a structured binding: the lambdas below capture them (C++17 cannot capture a binding).
+    const auto* rt = each.first;
+    const auto* target = each.second;
     const std::string text = t::describe_refusal(
         *rt, *target,
         [&](size_t rel) {

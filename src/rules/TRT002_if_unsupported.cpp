@@ -40,7 +40,10 @@ std::string output_name(const std::string& label) {
 void check(const condlint::Model& m, condlint::Reporter& r) {
   if (!m.onnx) return;
   namespace t = condlint::targets;
-  for (const auto& [rt, target] : t::targets_for(r.options(), "tensorrt", m.format)) {
+  for (const auto& each : t::targets_for(r.options(), "tensorrt", m.format)) {
+    // Named, not a structured binding: the lambdas below capture them (C++17 cannot capture a binding).
+    const auto* rt = each.first;
+    const auto* target = each.second;
     for (const auto& cv : m.conditionals) {
       if (cv.has_condition && cv.condition.label.rfind("initializer ", 0) == 0) continue;
       const std::string who = cv.name + " (target " + target->spec + ")";
