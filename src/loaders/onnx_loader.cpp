@@ -384,6 +384,16 @@ class OnnxBuilder {
   // the node's own inference failed, so that its outputs are tainted.
   bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in,
              std::vector<const onnx::TypeProto*>& out_types);
+  // The value input i of node n of graph g reads: the ids the walk resolved for this node when it has them, else a
+  // lookup of the name in the current scope; -1 for a name no scope defines.
+  int input_id(int g, int n, const onnx::NodeProto& np, int i) const {
+    const bool have_ids =
+        input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
+    return have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+  }
+  // What the condition tracer knows of the value named `nm`; its shape from `world` (one case of branches followed
+  // past an If, onnx_branch_consumers) when given, else the value's own unless it is tainted.
+  CondValue cond_value(const std::string& nm, const OnnxBranchFollow::World* world = nullptr) const;
   InputState input_state(int g, int n, const onnx::NodeProto& np) const;
   // If: what both branches give; Loop / Scan: what the body and the initial values give. Sets tainted outputs.
   // beyond_onnx: set when the outputs' types are more than onnx's own inference gives (Value::beyond_onnx).
@@ -1083,13 +1093,26 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
   for (auto it = children.rbegin(); it != children.rend(); ++it) stack.push_back(Frame{*it});
 }
 
+CondValue OnnxBuilder::cond_value(const std::string& nm, const OnnxBranchFollow::World* world) const {
+  CondValue cv;
+  const int id = lookup(nm);
+  if (id < 0) return cv;
+  const Value& v = values_[id];
+  cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
+            : v.src == Value::Initializer ? CondValue::Kind::Initializer
+                                          : CondValue::Kind::NodeOutput;
+  if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
+  cv.data = v.data;
+  if (world) cv.shape = world->tp ? onnx_shape(*world->tp) : Shape::unknown();
+  else if (!v.tainted) cv.shape = v.shape();
+  return cv;
+}
+
 InputState OnnxBuilder::input_state(int g, int n, const onnx::NodeProto& np) const {
   InputState st;
-  const bool have_ids =
-      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) continue;
-    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    const int id = input_id(g, n, np, i);
     if (id < 0) {  // an undefined name (ONNX009): reported at this node
       st.tainted = true;
       continue;
@@ -1145,19 +1168,7 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
     // condition is decided for every input the declared types allow, what the live branch gives.
     IfInfo& ii = ifs_[at->second];
     if (ii.has_cond_name && ii.cond_value >= 0)
-      ii.provenance = trace_condition(np.input(0), [this](const std::string& nm) {
-        CondValue cv;
-        const int id = lookup(nm);
-        if (id < 0) return cv;
-        const Value& v = values_[id];
-        cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
-                  : v.src == Value::Initializer ? CondValue::Kind::Initializer
-                                                : CondValue::Kind::NodeOutput;
-        if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
-        cv.data = v.data;
-        if (!v.tainted) cv.shape = v.shape();
-        return cv;
-      });
+      ii.provenance = trace_condition(np.input(0), [this](const std::string& nm) { return cond_value(nm); });
     if (ii.branch[0] < 0 || ii.branch[1] < 0) return;
     const int live = ii.provenance.decided == 1 ? 0 : ii.provenance.decided == 0 ? 1 : -1;
     beyond_onnx = live >= 0;  // one branch's type where onnx has the union
@@ -1388,20 +1399,7 @@ void OnnxBuilder::follow_branches(int g, int n, const onnx::NodeProto& np, bool 
     std::vector<Follow::CaseLive> cases;
     bool opaque = false;
     if (follow_->active() && live < 0 && ii.has_cond_name && ii.cond_value >= 0) {
-      auto as_traced = [this](const std::string& nm, const Follow::World* w) {
-        CondValue cv;
-        const int id = lookup(nm);
-        if (id < 0) return cv;
-        const Value& v = values_[id];
-        cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
-                  : v.src == Value::Initializer ? CondValue::Kind::Initializer
-                                                : CondValue::Kind::NodeOutput;
-        if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
-        cv.data = v.data;
-        if (w) cv.shape = w->tp ? onnx_shape(*w->tp) : Shape::unknown();
-        else if (!v.tainted) cv.shape = v.shape();
-        return cv;
-      };
+      auto as_traced = [this](const std::string& nm, const Follow::World* w) { return cond_value(nm, w); };
       std::vector<std::string> names;
       std::vector<const std::vector<Follow::World>*> lists;
       (void)trace_condition(np.input(0), [&](const std::string& nm) {
@@ -1429,12 +1427,10 @@ void OnnxBuilder::follow_branches(int g, int n, const onnx::NodeProto& np, bool 
     return;
   }
   if (!follow_->active() || !model_->graphs[g].nodes[n].bodies.empty()) return;
-  const bool have_ids =
-      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   std::vector<Follow::Input> inputs(static_cast<size_t>(np.input_size()));
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) continue;
-    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    const int id = input_id(g, n, np, i);
     if (id < 0) return;  // an undefined name: ONNX009's
     const Value& v = values_[id];
     Follow::Input& in = inputs[static_cast<size_t>(i)];
@@ -1481,8 +1477,6 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
   NodeContext& ctx = ctx_;
   ctx.reset(np);
   const Node& node = model_->graphs[g].nodes[n];
-  const bool have_ids =
-      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   ctx.in_types.reserve(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
     if (np.input(i).empty()) {
@@ -1490,7 +1484,7 @@ bool OnnxBuilder::infer(int g, int n, const onnx::NodeProto& np, const InputStat
       ctx.in_data.push_back(nullptr);
       continue;
     }
-    const int id = have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    const int id = input_id(g, n, np, i);
     if (id < 0 || !values_[id].tp) return false;  // an input of unknown type: nothing to infer from
     if (onnx_type_depth(*values_[id].tp) > kMaxInferTypeDepth) return false;  // onnx copies types recursively
     ctx.in_types.push_back(values_[id].tp);
@@ -2351,10 +2345,8 @@ bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, const Input
     }
   std::vector<const onnx::TypeProto*> types;
   std::vector<const onnx::TensorProto*> data;
-  const bool have_ids =
-      input_ids_graph_ == g && input_ids_node_ == n && input_ids_.size() == static_cast<size_t>(np.input_size());
   for (int i = 0; i < np.input_size(); ++i) {
-    const int id = np.input(i).empty() ? -1 : have_ids ? input_ids_[static_cast<size_t>(i)] : lookup(np.input(i));
+    const int id = np.input(i).empty() ? -1 : input_id(g, n, np, i);
     const bool known = id >= 0 && !values_[id].tainted && values_[id].tp && interned_.count(values_[id].tp);
     types.push_back(known ? values_[id].tp : nullptr);
     data.push_back(known ? values_[id].data : nullptr);
