@@ -152,7 +152,8 @@ TEST(FirstHour, BaselineMarksNewResultsInText) {
   const std::string added = fh_src("corpus/ir/invalid/C011_branch_shapes.xml");
   const std::string base = shell_quote((dir / "base.sarif").string());
   ASSERT_EQ(run(condlint_cmd() + " lint " + old_model + " --sarif " + base + " >/dev/null").exit_code, 1);
-  auto r = run(condlint_cmd() + " lint " + old_model + " " + added + " --baseline " + base);
+  // --show all: the new result is a note, which the default (what --fail-on fails on) does not print.
+  auto r = run(condlint_cmd() + " lint " + old_model + " " + added + " --baseline " + base + " --show all");
   EXPECT_EQ(r.exit_code, 0) << r.out;  // the only new result is a note
   std::istringstream lines(r.out);
   std::string line;

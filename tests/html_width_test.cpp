@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "report/report.hpp"
 #include "test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -178,6 +179,42 @@ TEST(HtmlWidth, TheProbeSeesAnOverflowingPage) {
   EXPECT_GT(by_width.at(1280).scroll_width, 1280);
   ASSERT_EQ(by_width.at(1280).clipped.size(), 1u);
   EXPECT_EQ(by_width.at(1280).clipped[0].rfind("div.", 0), 0u) << by_width.at(1280).clipped[0];
+}
+
+// The panels of a file follow the model: an If before the Ifs inside it, then before else, the graph's nodes in the
+// loader's order (an ONNX exporter stores else_branch first, so the loader meets the else branch first); a legend of
+// the notations heads them; long paths may break after each '/'.
+TEST(HtmlWidth, PanelsFollowTheModelUnderALegend) {
+  condlint::RunResult r;
+  condlint::FileResult f;
+  f.path = "models/deep/model.onnx";
+  f.format = "onnx";
+  for (const char* p : {"main/a", "main/a/else/x", "main/a/else/x/then/z", "main/a/then/y", "main/b"}) {
+    condlint::ConditionalSummary c;
+    c.name = "If";
+    c.path = c.exec_path = p;
+    f.conditionals.push_back(c);
+  }
+  r.files.push_back(f);
+  std::ostringstream os;
+  condlint::write_html(os, r);
+  const std::string html = os.str();
+  std::vector<size_t> at;
+  for (const char* p : {"main/a", "main/a/then/y", "main/a/else/x", "main/a/else/x/then/z", "main/b"})
+    at.push_back(html.find(std::string("data-path=\"") + p + "\""));
+  for (size_t i = 0; i < at.size(); ++i) ASSERT_NE(at[i], std::string::npos) << i;
+  for (size_t i = 1; i < at.size(); ++i) EXPECT_LT(at[i - 1], at[i]) << "panel " << i << " out of model order";
+  const size_t legend = html.find("<dl class=\"legend\"");
+  ASSERT_NE(legend, std::string::npos);
+  EXPECT_LT(legend, at[0]);
+  for (const char* notation : {"<code>[...]</code>", "<code>[] or ?</code>", "<code>unknown</code>", "<code>?</code>"})
+    EXPECT_NE(html.find(notation, legend), std::string::npos) << notation;
+  EXPECT_NE(html.find("main/<wbr>a/<wbr>else/<wbr>x/<wbr>then/<wbr>z"), std::string::npos);
+  // No conditionals, no legend.
+  r.files[0].conditionals.clear();
+  std::ostringstream empty;
+  condlint::write_html(empty, r);
+  EXPECT_EQ(empty.str().find("<dl class=\"legend\""), std::string::npos);
 }
 
 }  // namespace

@@ -180,17 +180,19 @@ std::vector<const ConditionalSummary*> in_model_order(const std::vector<Conditio
 // What the notations of the conditional panels mean, above the panels.
 constexpr std::string_view kLegend =
     "<dl class=\"legend\" id=\"legend\">\n"
-    "<dt><code>f32 [2,?]</code></dt><dd>element type, then one size per dimension</dd>\n"
-    "<dt><code>?</code></dt><dd>a dimension of unknown size</dd>\n"
-    "<dt><code>1..8</code></dt><dd>a dimension known only between bounds</dd>\n"
-    "<dt><code>[]</code></dt><dd>a scalar (rank 0)</dd>\n"
-    "<dt><code>[...]</code></dt><dd>rank unknown: neither declared nor inferred</dd>\n"
-    "<dt><code>[] or ?</code></dt><dd>an OpenVINO IR port without <code>&lt;dim&gt;</code>: a scalar, or a rank the "
-    "file leaves open; not compared as a shape</dd>\n"
-    "<dt><code>unknown</code></dt><dd>element type neither declared nor inferred</dd>\n"
-    "<dt><span class=\"legend-mark\">&#x26A0;</span></dt><dd>a finding points at this binding or value</dd>\n"
-    "<dt><strong>bold</strong></dt><dd>then and else disagree on this row</dd>\n"
-    "<dt><span class=\"absent\">&mdash;</span></dt><dd>the branch binds or produces nothing here</dd>\n"
+    "<div><dt><code>f32 [2,?]</code></dt><dd>element type, then one size per dimension</dd></div>\n"
+    "<div><dt><code>?</code></dt><dd>a dimension of unknown size</dd></div>\n"
+    "<div><dt><code>1..8</code></dt><dd>a dimension known only between bounds</dd></div>\n"
+    "<div><dt><code>[]</code></dt><dd>a scalar (rank 0)</dd></div>\n"
+    "<div><dt><code>[...]</code></dt><dd>rank unknown: neither declared nor inferred</dd></div>\n"
+    "<div><dt><code>[] or ?</code></dt><dd>an OpenVINO IR port without <code>&lt;dim&gt;</code>: a scalar, or a rank "
+    "the "
+    "file leaves open; not compared as a shape</dd></div>\n"
+    "<div><dt><code>unknown</code></dt><dd>element type neither declared nor inferred</dd></div>\n"
+    "<div><dt><span class=\"legend-mark\">&#x26A0;</span></dt><dd>a finding points at this binding or "
+    "value</dd></div>\n"
+    "<div><dt><strong>bold</strong></dt><dd>then and else disagree on this row</dd></div>\n"
+    "<div><dt><span class=\"absent\">&mdash;</span></dt><dd>the branch binds or produces nothing here</dd></div>\n"
     "</dl>\n";
 
 std::string cell_html(const CondCell& c, const char* cls) {
