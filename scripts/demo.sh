@@ -54,11 +54,14 @@ set +e
 perturb="cmd:/usr/bin/python3 $root/tests/diff_runtime_perturb.py --condlint $bin --when else {model} {inputs} {outputs}"
 /usr/bin/python3 -c 'import onnx, numpy' 2>/dev/null || perturb=ref   # the perturbing runtime needs python3-onnx
 "$bin" diff tests/data/diff/nested_if/model.onnx --runtime ref --runtime "$perturb" --html "$out/diff.html" >/dev/null 2>&1
+# A sharded lint as a CI matrix runs it: two shares' SARIF, merged into the SARIF and the page of the whole corpus.
+for k in 1 2; do "$bin" -q lint corpus --shard "$k/2" --format sarif -o "$out/share$k.sarif"; done
+"$bin" merge "$out/share1.sarif" "$out/share2.sarif" -o "$out/merged.sarif" --html "$out/merge.html"
 set -e
 if [ -n "$browser" ]; then
-  for page in exec run diff; do
+  for page in exec run diff merge; do
     "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,2000 \
       --screenshot="$out/$page.png" "file://$out/$page.html" >/dev/null 2>&1 && echo "demo: screenshot reports/out/$page.png"
   done
 fi
-echo "demo: reports written to reports/out/ (corpus.txt, corpus.json, corpus.sarif, corpus.html, exec.html, run.html, diff.html); lint exit code $code (1: the findings of the broken models, as intended)"
+echo "demo: reports written to reports/out/ (corpus.txt, corpus.json, corpus.sarif, corpus.html, exec.html, run.html, diff.html, merge.html); lint exit code $code (1: the findings of the broken models, as intended)"

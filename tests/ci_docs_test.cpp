@@ -108,6 +108,7 @@ TEST(CiDocs, ShardedCommandLinesRunAndTheirMergeIsTheUnshardedReport) {
     const auto m = run(in_work + with_shard(merge, 0) + " 2>&1");
     EXPECT_EQ(m.exit_code, 1) << m.out;
     EXPECT_TRUE(slurp(work / "condlint.sarif") == slurp(work / "all.sarif")) << "the merged SARIF is the unsharded one";
+    EXPECT_NE(slurp(work / "condlint.html").find("<h1>condlint report</h1>"), std::string::npos) << "and its page";
   }
 }
 

@@ -152,7 +152,8 @@ TEST(FirstHour, BaselineMarksNewResultsInText) {
   const std::string added = fh_src("corpus/ir/invalid/C011_branch_shapes.xml");
   const std::string base = shell_quote((dir / "base.sarif").string());
   ASSERT_EQ(run(condlint_cmd() + " lint " + old_model + " --sarif " + base + " >/dev/null").exit_code, 1);
-  auto r = run(condlint_cmd() + " lint " + old_model + " " + added + " --baseline " + base);
+  // --show all: the new result is a note, which the default (what --fail-on fails on) does not print.
+  auto r = run(condlint_cmd() + " lint " + old_model + " " + added + " --baseline " + base + " --show all");
   EXPECT_EQ(r.exit_code, 0) << r.out;  // the only new result is a note
   std::istringstream lines(r.out);
   std::string line;
@@ -166,23 +167,30 @@ TEST(FirstHour, BaselineMarksNewResultsInText) {
   EXPECT_NE(r.out.find("since the baseline: 1 new, 1 unchanged, 0 absent"), std::string::npos) << r.out;
 }
 
-// --show chooses the levels the text report prints; the summary counts all and says what it did not print.
+// --show chooses the levels the text report prints (by default those --fail-on fails on); the summary counts all and
+// says what it did not print and how to print it.
 TEST(FirstHour, ShowChoosesTheLevelsTheTextPrints) {
   const std::string models = fh_src("corpus/ir/invalid/C011_branch_shapes.xml") + " " +
                              fh_src("corpus/ir/invalid/C006_branch_types.xml") + " " +
                              fh_src("corpus/ir/invalid/IR011_unmapped_result.xml");
-  auto all = run(condlint_cmd() + " lint " + models);
+  auto all = run(condlint_cmd() + " lint --show all " + models);
   EXPECT_NE(all.out.find("[C011]"), std::string::npos) << all.out;
   EXPECT_NE(all.out.find("[IR011]"), std::string::npos) << all.out;
   EXPECT_EQ(all.out.find("not shown"), std::string::npos) << all.out;
-  auto failing = run(condlint_cmd() + " lint --show failing " + models);
+  auto failing = run(condlint_cmd() + " lint " + models);
   EXPECT_EQ(failing.exit_code, all.exit_code);
   EXPECT_NE(failing.out.find("[C006]"), std::string::npos) << failing.out;
   EXPECT_EQ(failing.out.find("[C011]"), std::string::npos) << failing.out;
   EXPECT_EQ(failing.out.find("[IR011]"), std::string::npos) << failing.out;
-  EXPECT_NE(failing.out.find("3 files checked: 1 error, 1 warning, 1 note; not shown (--show): 1 warning, 1 note"),
+  EXPECT_NE(failing.out.find("3 files checked: 1 error, 1 warning, 1 note; not shown (--show): 1 warning, 1 note "
+                             "(--show all prints them)"),
             std::string::npos)
       << failing.out;
+  EXPECT_EQ(run(condlint_cmd() + " lint --show failing " + models).out, failing.out) << "failing is the default";
+  // With --fail-on note every level fails, so every level is printed.
+  auto note = run(condlint_cmd() + " lint --fail-on note " + models);
+  EXPECT_NE(note.out.find("[C011]"), std::string::npos) << note.out;
+  EXPECT_EQ(note.out.find("not shown"), std::string::npos) << note.out;
   auto warn = run(condlint_cmd() + " lint --show error,warning " + models);
   EXPECT_NE(warn.out.find("[IR011]"), std::string::npos) << warn.out;
   EXPECT_EQ(warn.out.find("[C011]"), std::string::npos) << warn.out;

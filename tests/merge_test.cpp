@@ -158,15 +158,42 @@ TEST(Merge, TheExitCodeFollowsFailOnOverTheMergedResults) {
   EXPECT_NE(slurp(tree().dir / "out").find("\"exitCode\": 1"), std::string::npos);
 }
 
-TEST(Merge, AnHtmlPageFromTheMergedJson) {
-  const Shares s = three_shares();
-  const fs::path html = tree().dir / "merged.html";
-  const auto r = merge(s.json, " --html " + shell_quote(html.string()));
-  EXPECT_EQ(r.exit_code, 1) << r.out;
+// `merge --html` writes the page the unsharded lint writes, from SARIF shares as from JSON ones: the same findings,
+// suppressions, baseline states and conditional panels, byte for byte.
+TEST(Merge, TheHtmlPageOfTheSharesIsTheUnshardedLintsPage) {
+  const std::string args = shell_quote(tree().root.string()) + " --baseline " + shell_quote(tree().baseline.string());
+  const fs::path whole = tree().dir / "whole-page.html";
+  const auto w = run(condlint_cmd() + " -q lint " + args + " -o /dev/null --html " + shell_quote(whole.string()));
+  ASSERT_EQ(w.exit_code, 0);
+  const std::string want = slurp(whole);
+  ASSERT_NE(want.find("<details class=\"cond"), std::string::npos) << "the page has conditional panels";
+  ASSERT_NE(want.find("[external]"), std::string::npos) << "the page shows the suppression";
+  Shares s;
+  for (int k = 1; k <= 3; ++k) {
+    const Reports r = lint_shares(args, std::to_string(k) + "/3", "page" + std::to_string(k));
+    s.sarif.push_back(r.sarif);
+    s.json.push_back(r.json);
+  }
+  for (const auto* shares : {&s.sarif, &s.json}) {
+    const fs::path html = tree().dir / "merged.html";
+    fs::remove(html);
+    const auto r = merge(*shares, " --html " + shell_quote(html.string()));
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_TRUE(slurp(html) == want) << (shares == &s.sarif ? "SARIF" : "JSON") << " shares: the page differs";
+  }
+  // Shares linted with --cache carry no panels (the cache keeps findings only): the page says so.
+  Shares cached;
+  for (int k = 1; k <= 2; ++k)
+    cached.sarif.push_back(
+        lint_shares(shell_quote(tree().root.string()) + " --cache " + shell_quote((tree().dir / "cache").string()),
+                    std::to_string(k) + "/2", "cached" + std::to_string(k))
+            .sarif);
+  const fs::path html = tree().dir / "merged-cached.html";
+  EXPECT_EQ(merge(cached.sarif, " --html " + shell_quote(html.string())).exit_code, 1);
   const std::string page = slurp(html);
+  EXPECT_NE(page.find("conditional panels left out: the shares ran with --cache"), std::string::npos);
+  EXPECT_EQ(page.find("<details class=\"cond"), std::string::npos);
   EXPECT_NE(page.find("C001"), std::string::npos);
-  EXPECT_NE(page.find("<html"), std::string::npos);
-  EXPECT_EQ(merge(s.sarif, " --html " + shell_quote(html.string())).exit_code, 2) << "HTML needs the JSON shares";
 }
 
 TEST(Merge, InProcessEmptyAndGarbage) {

@@ -223,7 +223,7 @@ TEST(Html, RendersInABrowserWithCountsFiltersSortingAndPanels) {
   ASSERT_TRUE(std::regex_search(
       sorted, m, std::regex("<tbody>\\s*<tr class=\"finding[^>]*>(?:<td[^>]*>.*?</td>){3}<td data-sort=\"(\\d+)\"")));
   int max_line = 0;
-  const std::regex line_cell("<td data-sort=\"(\\d+)\">\\d*</td><td class=\"mono\">");
+  const std::regex line_cell("<td data-sort=\"(\\d+)\">\\d*</td><td class=\"mono path\">");
   for (std::sregex_iterator it(sorted.begin(), sorted.end(), line_cell), end; it != end; ++it)
     max_line = std::max(max_line, std::stoi((*it)[1].str()));
   EXPECT_GT(max_line, 20);

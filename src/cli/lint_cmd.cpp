@@ -28,7 +28,7 @@ struct LintOptions {
   std::string dump_types;             // --dump-types FILE: every value's type as condlint knows it (JSON)
   std::string shard;                  // --shard K/N
   std::string files_from;             // --files-from FILE|-
-  std::string show = "all";           // --show: the levels the text report prints
+  std::string show = "failing";       // --show: the levels the text report prints
   bool models_only = false;           // --models-only: named files that are not models are left out
 };
 
@@ -84,7 +84,9 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
     return false;
   }
   s.progress = !quiet && isatty(STDERR_FILENO);
-  s.conditionals = o.format == "html" || !o.html_file.empty();
+  // A share summarizes its conditionals for the page `merge --html` writes, unless it uses the result cache, which
+  // keeps findings only.
+  s.conditionals = o.format == "html" || !o.html_file.empty() || (!o.shard.empty() && s.cache_dir.empty());
   s.value_types = !o.dump_types.empty();
   return true;
 }
@@ -127,11 +129,12 @@ int run_lint(const LintOptions& o, bool quiet) {
   if (!session_options(o, quiet, so)) return kExitError;
   TextOptions text;
   if (!show_levels(o.show, o.session.fail_on, text.show)) return kExitError;
-  const lint::SessionResult s = lint::run_session(so);
+  lint::SessionResult s = lint::run_session(so);
   if (!s.error.empty()) {
     std::cerr << "condlint: " << term_safe(s.error) << "\n";
     return kExitError;
   }
+  if (s.result.run.shard) s.result.run.shard->conditionals = so.conditionals;
   const RunResult& result = s.result;
   io::InputFiles inputs = s.inputs;
   if (!o.files_from.empty() && o.files_from != "-") inputs.add(o.files_from, "the file list");
@@ -238,8 +241,9 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
                        "`git diff --name-only`): other names and paths that do not exist are left out");
   lint_cmd
       ->add_option("--show", lint.show,
-                   "The levels whose findings the text report prints: all, failing (those --fail-on fails on) or\n"
-                   "levels joined by commas (error,warning); the summary line counts the rest")
+                   "The levels whose findings the text report prints: failing (those --fail-on fails on; with\n"
+                   "--fail-on never, all), all, or levels joined by commas (error,warning); the summary line counts\n"
+                   "the rest and says `--show all` prints them")
       ->capture_default_str();
   lint_cmd->add_flag("--models-only", lint.models_only,
                      "Leave out the files named that are not models, as --files-from does (other names, an .xml\n"

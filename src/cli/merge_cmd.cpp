@@ -44,10 +44,12 @@ int run_merge(const MergeOptions& o) {
     std::cerr << "condlint: cannot merge: " << term_safe(m.error) << "\n";
     return kExitError;
   }
-  if (!o.html_file.empty() && m.kind != "json") {
-    std::cerr << "condlint: --html is written from the shares' JSON reports (lint --shard K/N --format json)\n";
+  if (!o.html_file.empty() && !m.page_error.empty()) {
+    std::cerr << "condlint: cannot write the HTML page: " << term_safe(m.page_error) << "\n";
     return kExitError;
   }
+  // Shares linted with --cache summarize no conditionals (the cache keeps findings only): the page says so.
+  if (!m.panels) m.results.run.meta = "conditional panels left out: the shares ran with --cache";
   io::InputFiles inputs;
   for (const auto& share : o.reports) inputs.add(share, "a share");
   if (!outputs_allowed({{o.output, "the merged report"}, {o.html_file, "the HTML report"}}, inputs)) return kExitError;
@@ -75,10 +77,12 @@ Command add_merge_command(CLI::App& app, const Globals&) {
       "Example (docs/ci.md):\n"
       "  condlint lint models/ --shard 1/2 --format sarif -o s1.sarif\n"
       "  condlint lint models/ --shard 2/2 --format sarif -o s2.sarif\n"
-      "  condlint merge s1.sarif s2.sarif -o condlint.sarif");
+      "  condlint merge s1.sarif s2.sarif -o condlint.sarif --html condlint.html");
   merge_cmd->add_option("reports", mergeo.reports, "The shares' reports (.sarif or .json), in any order")->required();
   merge_cmd->add_option("-o,--output", mergeo.output, "Write the merged report to FILE instead of standard output");
-  merge_cmd->add_option("--html", mergeo.html_file, "Also write an HTML page of the merged findings (JSON shares)");
+  merge_cmd->add_option("--html", mergeo.html_file,
+                        "Also write the HTML page the unsharded lint writes (--html) to FILE, from SARIF or JSON\n"
+                        "shares (with the conditional panels when the shares ran without --cache)");
   merge_cmd
       ->add_option("--fail-on", mergeo.fail_on,
                    "Lowest level that makes the exit code 1 (default: the one the shares ran with)")

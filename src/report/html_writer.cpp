@@ -1,11 +1,14 @@
 // Self-contained HTML report: the template, CSS and JS from reports/ (embedded at build time),
 // filled with the same RunResult the other writers render. Every model string is escaped.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "report/embedded.hpp"
 #include "report/report.hpp"
@@ -117,6 +120,81 @@ std::string markdown_to_html(std::string_view md) {
 
 int level_rank(Level l) { return static_cast<int>(l); }
 
+// A path escaped, with a line-break opportunity after each '/': a long node or file path wraps at its separators
+// instead of widening its column.
+std::string path_html(std::string_view s) {
+  std::string o;
+  size_t start = 0;
+  for (size_t slash = s.find('/'); slash != std::string_view::npos; slash = s.find('/', start)) {
+    o += esc(s.substr(start, slash + 1 - start)) + "<wbr>";
+    start = slash + 1;
+  }
+  return o + esc(s.substr(start));
+}
+
+// The conditionals of a file in model order: depth first, an If before the Ifs inside it, its then branch before its
+// else branch, and nodes of one graph in the order the loader met them (the graph's order). The loader's own list
+// may hold a node's else branch first (ONNX exporters store else_branch before then_branch).
+std::vector<const ConditionalSummary*> in_model_order(const std::vector<ConditionalSummary>& conds) {
+  auto parts_of = [](const ConditionalSummary& c) {
+    const std::string& p = c.exec_path.empty() ? c.path : c.exec_path;
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t slash = p.find('/'); slash != std::string::npos; slash = p.find('/', start)) {
+      parts.push_back(p.substr(start, slash - start));
+      start = slash + 1;
+    }
+    parts.push_back(p.substr(start));
+    return parts;
+  };
+  std::vector<std::vector<std::string>> parts;
+  std::map<std::string, size_t> first_seen;  // a path prefix -> the first conditional at or below it
+  for (size_t i = 0; i < conds.size(); ++i) {
+    parts.push_back(parts_of(conds[i]));
+    std::string prefix;
+    for (const auto& part : parts.back()) {
+      prefix += part + "/";
+      first_seen.emplace(prefix, i);
+    }
+  }
+  auto role_rank = [](const std::string& s) { return s == "then" ? 0 : s == "else" ? 1 : 2; };
+  std::vector<size_t> order(conds.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const auto &x = parts[a], &y = parts[b];
+    std::string prefix;
+    for (size_t k = 0; k < x.size() && k < y.size(); ++k) {
+      if (x[k] != y[k]) {
+        if (role_rank(x[k]) != role_rank(y[k])) return role_rank(x[k]) < role_rank(y[k]);
+        return first_seen[prefix + x[k] + "/"] < first_seen[prefix + y[k] + "/"];
+      }
+      prefix += x[k] + "/";
+    }
+    return x.size() < y.size();  // an If before the Ifs inside it
+  });
+  std::vector<const ConditionalSummary*> out;
+  for (size_t i : order) out.push_back(&conds[i]);
+  return out;
+}
+
+// What the notations of the conditional panels mean, above the panels.
+constexpr std::string_view kLegend =
+    "<dl class=\"legend\" id=\"legend\">\n"
+    "<div><dt><code>f32 [2,?]</code></dt><dd>element type, then one size per dimension</dd></div>\n"
+    "<div><dt><code>?</code></dt><dd>a dimension of unknown size</dd></div>\n"
+    "<div><dt><code>1..8</code></dt><dd>a dimension known only between bounds</dd></div>\n"
+    "<div><dt><code>[]</code></dt><dd>a scalar (rank 0)</dd></div>\n"
+    "<div><dt><code>[...]</code></dt><dd>rank unknown: neither declared nor inferred</dd></div>\n"
+    "<div><dt><code>[] or ?</code></dt><dd>an OpenVINO IR port without <code>&lt;dim&gt;</code>: a scalar, or a rank "
+    "the "
+    "file leaves open; not compared as a shape</dd></div>\n"
+    "<div><dt><code>unknown</code></dt><dd>element type neither declared nor inferred</dd></div>\n"
+    "<div><dt><span class=\"legend-mark\">&#x26A0;</span></dt><dd>a finding points at this binding or "
+    "value</dd></div>\n"
+    "<div><dt><strong>bold</strong></dt><dd>then and else disagree on this row</dd></div>\n"
+    "<div><dt><span class=\"absent\">&mdash;</span></dt><dd>the branch binds or produces nothing here</dd></div>\n"
+    "</dl>\n";
+
 std::string cell_html(const CondCell& c, const char* cls) {
   std::string o = "<td class=\"";
   o += cls;
@@ -175,7 +253,7 @@ std::string check_table(const std::vector<BranchCheck>& rows, const CheckReport&
     o << "<tr class=\"" << row_class << " " << esc(b.verdict) << "\" data-verdict=\"" << esc(b.verdict) << "\"";
     if (*branch) o << " data-branch=\"" << branch << "\"";
     o << "><td class=\"run mono\"><span class=\"ds\">" << esc(b.data_set) << "</span><span class=\"pins\">"
-      << (b.pins.empty() ? "<span class=\"absent\">as the data takes it</span>" : esc(b.pins))
+      << (b.pins.empty() ? "<span class=\"absent\">as the data takes it</span>" : path_html(b.pins))
       << "</span></td><td class=\"mono\">" << (b.output.empty() ? "<span class=\"absent\">—</span>" : esc(b.output))
       << "</td>";
     o << "<td class=\"status" << (bad ? " bad" : "") << "\"><span class=\"verdict " << esc(b.verdict) << "\">"
@@ -404,10 +482,10 @@ class Page {
           << "</span></td>";
       tab << "<td><a class=\"rule-link\" href=\"#rule-" << esc(x.rule) << "\" title=\"" << esc(x.name) << "\">"
           << esc(x.rule) << "</a></td>";
-      tab << "<td class=\"mono\">" << esc(file) << "</td>";
+      tab << "<td class=\"mono path\">" << path_html(file) << "</td>";
       tab << "<td data-sort=\"" << x.loc.line << "\">" << (x.loc.line > 0 ? std::to_string(x.loc.line) : "") << "</td>";
-      tab << "<td class=\"mono\">" << esc(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer)
-          << "</td>";
+      tab << "<td class=\"mono path\">"
+          << path_html(x.loc.pointer.empty() ? x.loc.node : x.loc.node + " " + x.loc.pointer) << "</td>";
       tab << "<td class=\"msg\">" << esc(x.message);
       if (sup)
         tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
@@ -427,7 +505,7 @@ class Page {
       if (!f.io_error.empty()) {
         if (!any_unreadable) tab << "<h3>Unreadable files</h3><ul id=\"unreadable\">\n";
         any_unreadable = true;
-        tab << "<li><span class=\"mono\">" << esc(f.path) << "</span>: " << esc(f.io_error) << "</li>\n";
+        tab << "<li><span class=\"mono\">" << path_html(f.path) << "</span>: " << esc(f.io_error) << "</li>\n";
       }
     if (any_unreadable) tab << "</ul>\n";
     return tab.str();
@@ -439,7 +517,7 @@ class Page {
     for (const auto& f : r.files) {
       const bool has_ifs = f.checks && !f.checks->ifs.empty();
       if (f.conditionals.empty() && !has_ifs) continue;
-      cond << "<h3 class=\"mono\">" << esc(f.path) << "</h3>\n";
+      cond << "<h3 class=\"mono\">" << path_html(f.path) << "</h3>\n";
       // The executor/diff results of each conditional, and the Ifs no summary matched.
       std::map<std::string, const IfChecks*> checks_of;
       std::vector<const IfChecks*> unmatched;
@@ -448,24 +526,27 @@ class Page {
           if (!ic.cond_path.empty() && checks_of.emplace(ic.cond_path, &ic).second) continue;
           unmatched.push_back(&ic);
         }
-      for (const auto& c : f.conditionals) {
+      for (const ConditionalSummary* c : in_model_order(f.conditionals)) {
         ++ncond;
-        auto it = checks_of.find(c.path);
-        cond << conditional_panel(f, c, it == checks_of.end() ? nullptr : it->second);
+        auto it = checks_of.find(c->path);
+        cond << conditional_panel(f, *c, it == checks_of.end() ? nullptr : it->second);
       }
       for (const IfChecks* ic : unmatched) {
         ++ncond;
         cond << "<details class=\"cond exec-only" << (failing(ic) ? " has-failures" : "") << "\" data-path=\""
              << esc(ic->if_path) << "\"" << (failing(ic) || !lint_page ? " open" : "")
-             << "><summary><strong>If</strong> <span class=\"mono\">" << esc(ic->if_path) << "</span>"
+             << "><summary><strong>If</strong> <span class=\"mono\">" << path_html(ic->if_path) << "</span>"
              << esc(checks_summary(ic, f)) << "</summary>\n";
         cond << branch_checks_html(*ic, *f.checks);
         ++nbranch_tables;
         cond << "</details>\n";
       }
     }
-    if (ncond == 0) cond << "<p class=\"empty\">No conditionals.</p>\n";
-    return cond.str();
+    if (ncond == 0) {
+      cond << "<p class=\"empty\">No conditionals.</p>\n";
+      return cond.str();
+    }
+    return std::string(kLegend) + cond.str();
   }
 
   // One conditional's panel: its bindings then/else, the condition, and its executor or diff tables.
@@ -474,7 +555,7 @@ class Page {
     const bool open = c.findings || failing(ic) || (!lint_page && ic);  // run/diff pages: the tables are the point
     out << "<details class=\"cond" << (c.findings ? " has-findings" : "") << (failing(ic) ? " has-failures" : "")
         << "\" data-path=\"" << esc(c.path) << "\"" << (open ? " open" : "") << "><summary><strong>" << esc(c.name)
-        << "</strong> <span class=\"mono\">" << esc(c.path) << "</span>";
+        << "</strong> <span class=\"mono\">" << path_html(c.path) << "</span>";
     if (c.line > 0) out << " line " << c.line;
     out << " — " << c.findings << (c.findings == 1 ? " finding" : " findings") << esc(checks_summary(ic, f))
         << "</summary>\n";
@@ -515,7 +596,7 @@ class Page {
       CheckCounts n;
       for (const auto& b : c.runs) n.add(b);
       runs << "<div class=\"file-runs\" data-file=\"" << esc(f.path) << "\" data-rows=\"" << n.rows << "\" data-pass=\""
-           << n.pass << "\" data-fail=\"" << n.fail << "\"><h3 class=\"mono\">" << esc(f.path) << "</h3>\n<p>"
+           << n.pass << "\" data-fail=\"" << n.fail << "\"><h3 class=\"mono\">" << path_html(f.path) << "</h3>\n<p>"
            << (c.passed + c.failed + c.other) << " runs: " << c.passed << (c.kind == "diff" ? " agree, " : " passed, ")
            << c.failed << (c.kind == "diff" ? " diverge or failed, " : " failed, ") << c.other
            << (c.kind == "diff" ? " not comparable" : " unsupported") << "; outputs: " << n.pass << " pass, " << n.fail

@@ -1,4 +1,5 @@
 // JSON report: the contract in schemas/report.schema.json.
+#include "report/html_data.hpp"
 #include "report/json_stream.hpp"
 #include "report/report.hpp"
 
@@ -22,15 +23,25 @@ nlohmann::json shard_block(const RunResult& r) {
   using nlohmann::json;
   const ShardInfo& sh = *r.run.shard;
   json positions = json::array();
-  for (size_t i = 0; i < r.files.size(); ++i) positions.push_back(i < sh.positions.size() ? sh.positions[i] : i);
+  json absent = json::array();  // the baseline results this share did not match, by index: for the page's count
+  for (const auto& a : r.run.absent) absent.push_back(a.baseline_index);
+  json pages = json::array();  // what `merge --html` draws each file's part of the page from
+  for (size_t i = 0; i < r.files.size(); ++i) {
+    positions.push_back(i < sh.positions.size() ? sh.positions[i] : i);
+    pages.push_back(html_file_data<json>(r.files[i], sh.conditionals));
+  }
   return json{{"shard", std::to_string(sh.index) + "/" + std::to_string(sh.count)},
               {"run", sh.run},
               {"totalFiles", sh.total_files},
               {"positions", positions},
+              {"pages", pages},
+              {"matchedBaseline", sh.matched},
+              {"absentBaseline", absent},
               {"inputErrors", sh.input_errors},
               {"baseline", r.run.has_baseline},
               {"failOn", sh.fail_on},
-              {"maxWarnings", sh.max_warnings}};
+              {"maxWarnings", sh.max_warnings},
+              {"conditionals", sh.conditionals}};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // whole artifacts and results: nothing is re-derived from the models, so the merge needs neither the model files
 // nor the working directory the shares ran in, and re-serialising gives the unsharded run's bytes.
 #include "report/merge.hpp"
+#include "report/html_data.hpp"
 #include "report/json_read.hpp"
 
 #include <algorithm>
@@ -158,11 +159,32 @@ std::string damaged(const Share& s, const std::string& what) {
   return s.src->name + ": inconsistent with its own shard bookkeeping (" + what + "); was it edited or cut short?";
 }
 
+// The page data of one file of a share (what `merge --html` draws from), read into `f`; a share without it, or with
+// damaged data, leaves the reason in out.page_error (the merged report itself does not need it).
+void read_page(const json* page, const Share& s, FileResult& f, MergeResult& out) {
+  if (!out.page_error.empty()) return;
+  bool panels = false;
+  std::string err;
+  if (!page) out.page_error = s.src->name + ": carries no page data (written by a lint without it)";
+  else if (!html_file_from_data(*page, f, panels, err))
+    out.page_error = s.src->name + ": damaged page data (" + err + ")";
+  else if (!panels) out.panels = false;
+}
+
+// The run's part of the page: what the unsharded lint's page says of the run.
+void page_run(const json& block, bool baseline, size_t absent, MergeResult& out) {
+  out.results.run.has_baseline = baseline;
+  out.results.run.absent.resize(absent);
+  out.results.run.exit_code = lint_exit_code(out.io_failure, out.failing, out.warnings, out.policy.max_warnings);
+  if (const json* c = json_find(block, "conditionals"); !(c && c->is_boolean() && c->get<bool>())) out.panels = false;
+}
+
 struct FileBlock {
   size_t position = 0;
   json artifact;
   std::vector<json> results;
   std::optional<json> notification;
+  FileResult page;
 };
 
 std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPolicy>& policy, MergeResult& out) {
@@ -199,6 +221,7 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
       if (fb.position >= total || !positions.insert(fb.position).second)
         return damaged(s, "file position " + std::to_string(fb.position) + " out of range or given twice");
       fb.artifact = (*arts)[i];
+      read_page(json_find(jf, "page"), s, fb.page, out);
       const size_t n = nres->get<size_t>();
       if (next_result + n > results->size()) return damaged(s, "fewer results than its files announce");
       for (size_t j = 0; j < n; ++j) fb.results.push_back((*results)[next_result + j]);
@@ -239,6 +262,7 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
   bool io_failure = input_errors > 0;
   for (size_t i = 0; i < files.size(); ++i) {
     FileBlock& fb = files[i];
+    out.results.files.push_back(std::move(fb.page));
     artifacts.push_back(std::move(fb.artifact));
     for (json& r : fb.results) {
       // A result in the model's own file names its artifact by index; one in another file (a .bin) has none.
@@ -266,6 +290,9 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
   out.failing = out.warnings = 0;
   for (const json& r : results) count(r, baseline, out.policy, out.failing, out.warnings);
   out.io_failure = io_failure;
+  size_t absent_now = 0;
+  for (const json& r : results) absent_now += json_find(r, "baselineState") && r["baselineState"] == "absent";
+  page_run(b1, baseline, absent_now, out);
 
   json inv = inv1;
   inv["executionSuccessful"] = code != 2;
@@ -282,30 +309,25 @@ std::string merge_sarif(std::vector<Share>& shares, const std::optional<ExitPoli
   return {};
 }
 
-Finding finding_of(const json& x, const std::string& file_path) {
-  Finding f;
-  f.rule = json_text(x, "rule");
-  f.name = json_text(x, "name");
-  parse_level(json_text(x, "level", "error"), f.level);
-  f.message = json_text(x, "message");
-  const json* where = json_find(x, "location");
-  const json loc = where && where->is_object() ? *where : json::object();
-  const std::string path = json_text(loc, "path");
-  if (path != file_path) f.loc.file = path;
-  f.loc.node = json_text(loc, "node");
-  f.loc.line = json_int(loc, "line");
-  f.loc.column = json_int(loc, "column");
-  f.loc.pointer = json_text(loc, "pointer");
-  return f;
-}
-
 std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolicy>& policy, MergeResult& out) {
   const size_t total = (*shares.front().block)["totalFiles"].get<size_t>();
-  std::vector<std::pair<size_t, json>> files;
-  std::set<size_t> positions;
+  struct Entry {
+    size_t position = 0;
+    json file;
+    FileResult page;
+  };
+  std::vector<Entry> files;
+  std::set<size_t> positions, absent, matched;  // baseline results by index, for the page's count of absent ones
   const Share* first = nullptr;
   for (Share& s : shares) {
     if (s.k == 1) first = &s;
+    for (const auto& [key, into] : {std::pair{"absentBaseline", &absent}, std::pair{"matchedBaseline", &matched}})
+      if (const json* list = json_find(*s.block, key); list && list->is_array())
+        for (const json& i : *list)
+          if (i.is_number_unsigned()) into->insert(i.get<size_t>());
+    const json* pages = json_find(*s.block, "pages");
+    if (pages && (!pages->is_array() || pages->size() != s.doc["files"].size()))
+      return damaged(s, "pages and files differ in number");
     const json* pos = json_find(*s.block, "positions");
     const json& jfiles = s.doc["files"];
     if (!pos || !pos->is_array() || !jfiles.is_array() || pos->size() != jfiles.size())
@@ -315,10 +337,11 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
       const size_t p = (*pos)[i].get<size_t>();
       if (p >= total || !positions.insert(p).second)
         return damaged(s, "file position " + std::to_string(p) + " out of range or given twice");
-      files.emplace_back(p, jfiles[i]);
+      files.push_back(Entry{p, jfiles[i], {}});
+      read_page(pages ? &(*pages)[i] : nullptr, s, files.back().page, out);
     }
   }
-  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(files.begin(), files.end(), [](const Entry& a, const Entry& b) { return a.position < b.position; });
 
   const Share& base = *first;
   const json& b1 = *base.block;
@@ -328,12 +351,9 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
   out.io_failure = b1["inputErrors"].get<size_t>() > 0;
   json merged = json::array();
   size_t errors = 0, warnings = 0, notes = 0;
-  for (auto& [p, f] : files) {
+  for (Entry& e : files) {
+    json& f = e.file;
     if (json_find(f, "error")) out.io_failure = true;
-    FileResult fr;
-    fr.path = json_text(f, "path");
-    fr.format = json_text(f, "format");
-    fr.io_error = json_text(f, "error");
     if (const json* fs = json_find(f, "findings"); fs && fs->is_array())
       for (const json& x : *fs) {
         const std::string level = json_text(x, "level");
@@ -341,11 +361,13 @@ std::string merge_json(std::vector<Share>& shares, const std::optional<ExitPolic
         warnings += level == "warning";
         notes += level == "note";
         count(x, baseline, out.policy, out.failing, out.warnings);
-        fr.findings.push_back(finding_of(x, fr.path));
       }
-    out.results.files.push_back(std::move(fr));
+    out.results.files.push_back(std::move(e.page));
     merged.push_back(std::move(f));
   }
+  size_t absent_now = 0;
+  for (size_t i : absent) absent_now += !matched.count(i);
+  page_run(b1, baseline, absent_now, out);
   json doc = base.doc;
   doc["files"] = std::move(merged);
   json& summary = doc["summary"];

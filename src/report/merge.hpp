@@ -32,7 +32,9 @@ struct MergeResult {
   size_t failing = 0;       // results at or above fail_on (with a baseline: new ones only) under the policy used
   size_t warnings = 0;      // warnings counted for max_warnings
   ExitPolicy policy;        // the policy the counts were made with
-  RunResult results;        // JSON shares: the merged files and findings, for an HTML page
+  RunResult results;        // the page data of the merged files, for `merge --html`: the page the unsharded lint writes
+  std::string page_error;   // why the shares give no page ("" when they do)
+  bool panels = true;       // the page data holds the conditional panels (the shares summarized them)
 };
 
 // Merges the shares. `policy`, when given, replaces the shares' own for the counts (the merged SARIF's

@@ -83,6 +83,7 @@ struct ShardInfo {
   std::vector<size_t> matched;    // baseline results (by index) that this share's results match
   std::string fail_on = "error";  // the exit policy the share ran with
   int max_warnings = -1;
+  bool conditionals = false;  // the share summarized its conditionals: its page data holds the HTML panels
 };
 
 struct RuleOverride {
@@ -219,7 +220,8 @@ struct Summary {
 Summary summarize(const RunResult& r);
 
 // The text report: one line per finding, then the summary line. `show` holds the levels whose findings are printed
-// (`lint --show`; all by default): the summary still counts every finding and says how many were not shown. With a
+// (`lint --show`, which prints what `--fail-on` fails on by default): the summary still counts every finding and says
+// how many were not shown. With a
 // baseline, a new result's line ends in "(new)" and the summary counts new, unchanged and absent results.
 struct TextOptions {
   bool color = false;

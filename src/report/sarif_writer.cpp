@@ -5,6 +5,7 @@
 #include <map>
 
 #include "report/embedded.hpp"
+#include "report/html_data.hpp"
 #include "report/json_stream.hpp"
 #include "report/report.hpp"
 
@@ -229,7 +230,8 @@ void write_results(JsonStream& out, const RunResult& r, const std::vector<std::s
 }
 
 // The share's bookkeeping for `condlint merge` (ShardInfo): per file its place in the unsharded run, how many
-// results follow its artifact and whether it has a notification; the baseline index of each absent result.
+// results follow its artifact, whether it has a notification and its page data; the baseline index of each absent
+// result.
 json shard_block(const RunResult& r) {
   const ShardInfo& s = *r.run.shard;
   json files = json::array();
@@ -238,6 +240,7 @@ json shard_block(const RunResult& r) {
     json jf{{"position", i < s.positions.size() ? s.positions[i] : i},
             {"results", f.findings.size() + f.suppressed.size()}};
     if (!f.io_error.empty()) jf["notified"] = true;
+    jf["page"] = html_file_data<json>(f, s.conditionals);  // what `merge --html` draws the file's part of the page from
     files.push_back(std::move(jf));
   }
   json absent = json::array();
@@ -251,7 +254,8 @@ json shard_block(const RunResult& r) {
               {"matchedBaseline", s.matched},
               {"absentBaseline", absent},
               {"failOn", s.fail_on},
-              {"maxWarnings", s.max_warnings}};
+              {"maxWarnings", s.max_warnings},
+              {"conditionals", s.conditionals}};
 }
 
 }  // namespace
