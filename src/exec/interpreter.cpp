@@ -7,6 +7,7 @@
 
 #include "exec/kernel_util.hpp"
 #include "exec/onnx_io.hpp"
+#include "model/node_path.hpp"
 
 namespace condlint::exec {
 
@@ -257,8 +258,7 @@ std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope
     const int k = ready.top();
     ready.pop();
     const auto& node = g.node(k);
-    const std::string npath =
-        path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
+    const std::string npath = node_path::child(path, node_path::node_segment(node.name(), node.op_type(), k));
     run_node(node, scope, npath, depth, default_opset_, &g);
     ++done;
     for (int u : users[k])
@@ -376,8 +376,7 @@ void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c, const onn
       at = *src;
       at.set_name(name);
     }
-    const std::string npath =
-        c.path + "/" + (node.name().empty() ? node.op_type() + "#" + std::to_string(k) : node.name());
+    const std::string npath = node_path::child(c.path, node_path::node_segment(node.name(), node.op_type(), k));
     run_node(node, scope, npath, c.depth + 1, opset, nullptr);
   }
   for (int k = 0; k < f.output_size(); ++k) {
@@ -421,7 +420,7 @@ void k_if(OpCtx& c) {
   const bool use = c.ip.pin_for(c.path, computed);
   const auto* a = c.attr(use ? "then_branch" : "else_branch");
   if (!a || !a->has_g()) fail(std::string("If has no ") + (use ? "then_branch" : "else_branch"));
-  auto outs = c.ip.run_graph(a->g(), &c.scope, {}, c.path + (use ? "/then" : "/else"), c.depth + 1);
+  auto outs = c.ip.run_graph(a->g(), &c.scope, {}, node_path::branch(c.path, use), c.depth + 1);
   check_branch(c, a->g(), outs, use);
   if (outs.size() < c.n_out()) fail("the branch gives fewer outputs than the If has");
   for (size_t k = 0; k < c.n_out(); ++k) c.set(k, std::move(outs[k]));
@@ -471,7 +470,7 @@ void k_loop(OpCtx& c) {
     cv.i[0] = cond;
     args.push_back(Value::tensor(std::move(cv)));
     for (auto& v : carried) args.push_back(v);
-    auto outs = c.ip.run_graph(body, &c.scope, args, c.path + "/body", c.depth + 1);
+    auto outs = c.ip.run_graph(body, &c.scope, args, node_path::body(c.path), c.depth + 1);
     if (outs.size() != 1 + n_carried + n_scan) fail("Loop body output count changed");
     if (!outs[0].is_tensor()) fail("Loop body condition output is not a tensor");
     cond = condition_of(*outs[0].t, "Loop body condition output");
@@ -522,7 +521,7 @@ void k_scan(OpCtx& c) {
       const bool rev = k < static_cast<int64_t>(in_dirs.size()) && in_dirs[k] == 1;
       args.push_back(Value::tensor(take_index(c.t(n_state + k), axes[k], rev ? len - 1 - it : it)));
     }
-    auto r = c.ip.run_graph(body, &c.scope, args, c.path + "/body", c.depth + 1);
+    auto r = c.ip.run_graph(body, &c.scope, args, node_path::body(c.path), c.depth + 1);
     for (int64_t k = 0; k < n_state; ++k) state[k] = r[k];
     for (int64_t k = 0; k < n_scan_out; ++k) {
       if (!r[n_state + k].is_tensor()) fail("Scan output is not a tensor");
@@ -556,7 +555,7 @@ void k_sequence_map(OpCtx& c) {
         args.push_back((*v.seq)[it]);
       } else args.push_back(v);
     }
-    auto r = c.ip.run_graph(a->g(), &c.scope, args, c.path + "/body", c.depth + 1);
+    auto r = c.ip.run_graph(a->g(), &c.scope, args, node_path::body(c.path), c.depth + 1);
     for (size_t k = 0; k < c.n_out() && k < r.size(); ++k) results[k].push_back(r[k]);
   }
   for (size_t k = 0; k < c.n_out(); ++k) c.set(k, Value::sequence(std::move(results[k])));

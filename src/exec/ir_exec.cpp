@@ -569,7 +569,7 @@ class IrRunner {
 
   std::vector<Value> run_if(int g, int k, const std::vector<const Value*>& in, int depth) {
     const Node& node = m_.node(g, k);
-    const std::string path = m_.path_of(g, k);
+    const std::string path = m_.full_path_of(g, k);  // what pins and the coverage name an If by
     auto it = ifs_.find({g, k});
     if (it == ifs_.end()) fail("If without bodies");
     const IrIf& info = m_.ir->ifs[it->second];

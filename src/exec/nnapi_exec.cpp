@@ -13,6 +13,7 @@
 #include "exec/runner.hpp"
 #include "loaders/loader.hpp"
 #include "model/nnapi_data.hpp"
+#include "model/node_path.hpp"
 #include "rules/readability.hpp"
 
 namespace condlint::exec {
@@ -248,7 +249,7 @@ struct Exec {
     for (size_t i = 0; i < g.ops.size(); ++i) {
       const Operation& op = g.ops[i];
       const char* name = op_name(op.type);
-      const std::string opath = path + "/" + (name ? name : "op") + "#" + std::to_string(i);
+      const std::string opath = node_path::child(path, node_path::node_segment("", name ? name : "op", i));
       if (!name)
         throw ExecError(ErrKind::Unsupported, "unsupported op " + nn::operation_name(op.type) + " at " + opath);
       try {
@@ -401,7 +402,7 @@ struct Exec {
     if (br.subgraph < 0) fail("IF branch operand is not a SUBGRAPH");
     std::vector<NVal> args;
     for (size_t k = 3; k < op.in.size(); ++k) args.push_back(in(v, op, k));
-    auto outs = run(graph(br.subgraph), args, path + (use ? "/then" : "/else"), depth + 1);
+    auto outs = run(graph(br.subgraph), args, node_path::branch(path, use), depth + 1);
     if (outs.size() != op.out.size())
       fail("IF branch gives " + std::to_string(outs.size()) + " outputs, the IF has " + std::to_string(op.out.size()));
     for (size_t k = 0; k < outs.size(); ++k) {
@@ -441,7 +442,7 @@ struct Exec {
       auto c = run(cond, vals, path + "/cond", depth + 1);
       if (c.size() != 1 || c[0].t.numel() != 1) fail("WHILE condition must give one boolean value");
       if (!c[0].t.geti(0)) break;
-      auto outs = run(body, vals, path + "/body", depth + 1);
+      auto outs = run(body, vals, node_path::body(path), depth + 1);
       for (size_t k = 0; k < mk; ++k) vals[k] = outs[k];
     }
     for (size_t k = 0; k < m_out; ++k) v[op.out[k]] = vals[k];

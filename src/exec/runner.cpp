@@ -1,4 +1,6 @@
 #include "exec/runner.hpp"
+
+#include "model/node_path.hpp"
 #include "model/onnx_data.hpp"
 
 #include "loaders/loader.hpp"
@@ -608,15 +610,35 @@ void tally(ModelResult& mr) {
   }
 }
 
-bool record_all_ifs(const Model& model, const RunConfig& cfg, ModelResult& mr) {
+bool record_all_ifs(const Model& model, RunConfig& cfg, ModelResult& mr) {
   mr.all_ifs.clear();
   for (const auto& c : model.conditionals) mr.all_ifs.push_back(model.full_path_of(c.graph, c.node));
   const std::set<std::string> known(mr.all_ifs.begin(), mr.all_ifs.end());
-  for (const auto& [path, value] : cfg.pins)
-    if (!known.count(path)) {
+  // A path in the spelling of condlint 0.2 (a '/' inside a name written as it is) is taken where it names one If,
+  // and the pin is keyed on that If's path from here on.
+  std::map<std::string, std::vector<std::string>> by_legacy;
+  for (const auto& p : mr.all_ifs)
+    if (node_path::has_escapes(p)) by_legacy[node_path::legacy(p)].push_back(p);
+  PinSet pins;
+  for (const auto& [path, value] : cfg.pins) {
+    if (known.count(path)) {
+      pins[path] = value;
+      continue;
+    }
+    auto it = by_legacy.find(path);
+    if (it == by_legacy.end()) {
       mr.error = "--pin: " + no_if_at(path, mr.all_ifs);
       return false;
     }
+    if (it->second.size() > 1) {
+      mr.error = "--pin: " + path + " names " + std::to_string(it->second.size()) + " Ifs (" + it->second[0] + ", " +
+                 it->second[1] + (it->second.size() > 2 ? ", ..." : "") +
+                 "): write a '/' inside a node name as ~1 (and '~' as ~0)";
+      return false;
+    }
+    pins[it->second.front()] = value;
+  }
+  cfg.pins = std::move(pins);
   return true;
 }
 

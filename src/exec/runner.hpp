@@ -130,8 +130,9 @@ inline constexpr const char* kNotPinnedSynthesisFailed =
 // time limit (--timeout N s) was reached".
 CaseResult not_run(CaseResult cr, const Limits& limits);
 // Fills mr.all_ifs from the model's conditionals; a --pin (cfg.pins) that names none of them sets mr.error (the
-// command's usage error, exit 2) to what no_if_at says. False when it did.
-bool record_all_ifs(const Model& model, const RunConfig& cfg, ModelResult& mr);
+// command's usage error, exit 2) to what no_if_at says. False when it did. A pin in the spelling of condlint 0.2
+// (a '/' inside a node name written as it is, model/node_path.hpp) that names one If is re-keyed on its path.
+bool record_all_ifs(const Model& model, RunConfig& cfg, ModelResult& mr);
 // "no If at PATH; did you mean A or B?": the If paths of `ifs` closest to `path` (edit distance; ONNX exports name
 // nodes with '/' in them, `main//model/decoder/If_1`, so a path that drops a '/' is one edit away).
 std::string no_if_at(const std::string& path, const std::vector<std::string>& ifs);

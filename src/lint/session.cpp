@@ -16,11 +16,13 @@
 #include <set>
 #include <spdlog/spdlog.h>
 #include <thread>
+#include <unordered_map>
 
 #include "exec/lint_exec.hpp"
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "loaders/loader.hpp"
+#include "model/node_path.hpp"
 #include "rules/support/targets.hpp"
 #include "model/parallel.hpp"
 #include "report/checks.hpp"
@@ -61,9 +63,11 @@ void apply_suppressions(const Model& m, const Config* cfg, FileResult& fr) {
         }
     if (kind.empty() && cfg) {
       const std::string rel = config_relative(*cfg, fr.path);
+      // A node glob in the spelling of condlint 0.2 (a '/' inside a name written as it is) still matches.
       for (const auto& s : cfg->suppressions)
         if (f.rule.substr(0, s.rule.size()) == s.rule && (s.path_glob.empty() || glob_match(s.path_glob, rel)) &&
-            (s.node_glob.empty() || glob_match(s.node_glob, f.loc.node))) {
+            (s.node_glob.empty() || glob_match(s.node_glob, f.loc.node) ||
+             (node_path::has_escapes(f.loc.node) && glob_match(s.node_glob, node_path::legacy(f.loc.node))))) {
           kind = "external";
           why = s.justification.empty() ? cfg->file + ":" + std::to_string(s.line) : s.justification;
           break;
@@ -80,6 +84,14 @@ struct BaselineEntry {
   std::string uri;
   std::string fingerprint;
 };
+
+// Gives a baseline entry the node path `now` and the fingerprint it has under that path (the occurrence number stays).
+void rename_node(BaselineEntry& e, const std::string& now) {
+  const size_t colon = e.fingerprint.find(':');
+  e.finding.loc.node = now;
+  e.fingerprint = fingerprint_hash(e.finding.rule, e.uri, now, e.finding.loc.pointer) +
+                  (colon == std::string::npos ? std::string(":1") : e.fingerprint.substr(colon));
+}
 
 // Reads the results of an earlier SARIF run (the ones not already absent there).
 bool read_baseline(const std::string& path, std::vector<BaselineEntry>& out, std::string& err) {
@@ -110,12 +122,8 @@ bool read_baseline(const std::string& path, std::vector<BaselineEntry>& out, std
       e.finding.loc.pointer = json_text(json_at(loc, "properties"), "jsonPointer");
       // A result whose node path is in the spelling of condlint 0.1 gets the fingerprint it has now, so that it still
       // matches (the occurrence number stays).
-      if (const std::string now = node_path_from_legacy(e.finding.loc.node); now != e.finding.loc.node) {
-        const size_t colon = e.fingerprint.find(':');
-        e.finding.loc.node = now;
-        e.fingerprint = fingerprint_hash(e.finding.rule, e.uri, now, e.finding.loc.pointer) +
-                        (colon == std::string::npos ? std::string(":1") : e.fingerprint.substr(colon));
-      }
+      if (const std::string now = node_path_from_legacy(e.finding.loc.node); now != e.finding.loc.node)
+        rename_node(e, now);
       if (!e.finding.rule.empty()) out.push_back(std::move(e));
     }
   }
@@ -485,6 +493,19 @@ class Session {
       return false;
     }
     result_.run.has_baseline = true;
+    // condlint 0.2 wrote a '/' inside a node name as it is ("main//model/If_1"); an entry in that spelling names the
+    // node whose escaped path (model/node_path.hpp) it is the legacy spelling of, when one result has it.
+    std::unordered_map<std::string, std::string> now_of;
+    auto spelled = [&](const Finding& f) {
+      if (node_path::has_escapes(f.loc.node)) now_of.emplace(node_path::legacy(f.loc.node), f.loc.node);
+    };
+    for (const auto& f : result_.files) {
+      for (const auto& x : f.findings) spelled(x);
+      for (const auto& x : f.suppressed) spelled(x.finding);
+    }
+    if (!now_of.empty())
+      for (auto& e : old)
+        if (auto it = now_of.find(e.finding.loc.node); it != now_of.end()) rename_node(e, it->second);
     std::multiset<std::string> keys;
     for (const auto& e : old) keys.insert(e.finding.rule + "|" + e.fingerprint);
     std::multiset<std::string> current;

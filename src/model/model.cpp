@@ -1,5 +1,7 @@
 #include "model/model.hpp"
 
+#include "model/node_path.hpp"
+
 #include <algorithm>
 
 #include "model/nnapi_data.hpp"
@@ -62,8 +64,9 @@ static void level_segments(const Model& m, int g, std::vector<std::string>& out)
   const Graph& gr = m.graphs[g];
   out.push_back(gr.role);
   const auto& pn = m.graphs[gr.parent_graph].nodes;
-  out.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size()) ? pn[gr.parent_node].display()
-                                                                                    : std::string("?"));
+  out.push_back(gr.parent_node >= 0 && gr.parent_node < static_cast<int>(pn.size())
+                    ? node_path::escape(pn[gr.parent_node].display())
+                    : std::string("?"));
 }
 
 int Model::anchor_of(int g) const {
@@ -103,7 +106,7 @@ std::string Model::path_of(int graph, int node) const {
   };
   std::vector<std::string> tail;  // innermost first
   if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
-    tail.push_back(graphs[graph].nodes[node].display());
+    tail.push_back(node_path::escape(graphs[graph].nodes[node].display()));
   // Walk up at most kTailLevels levels; a deeper path keeps its head and tail and elides the middle,
   // so one finding costs O(1) however deep the model is nested.
   const int stop = walk(graph, kTailLevels, tail);
@@ -130,7 +133,7 @@ std::string Model::full_path_of(int graph, int node) const {
   std::vector<std::string> segs;  // innermost first
   std::string own;                // the root's role when it is a root of its own (a function's body)
   if (node >= 0 && node < static_cast<int>(graphs[graph].nodes.size()))
-    segs.push_back(graphs[graph].nodes[node].display());
+    segs.push_back(node_path::escape(graphs[graph].nodes[node].display()));
   // Bounded by the graph count, so a malformed parent chain can never loop.
   for (int g = graph, guard = 0; g > 0 && guard < static_cast<int>(graphs.size()); ++guard) {
     const int parent = graphs[g].parent_graph;

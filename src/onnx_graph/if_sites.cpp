@@ -4,6 +4,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "model/node_path.hpp"
+
 namespace condlint::onnx_graph {
 
 namespace {
@@ -12,9 +14,7 @@ constexpr int kMaxDepth = 64;
 
 bool is_if(const onnx::NodeProto& n) { return n.op_type() == "If" && (n.domain().empty() || n.domain() == "ai.onnx"); }
 
-std::string node_label(const onnx::NodeProto& n, int k) {
-  return n.name().empty() ? n.op_type() + "#" + std::to_string(k) : n.name();
-}
+std::string node_label(const onnx::NodeProto& n, int k) { return node_path::node_segment(n.name(), n.op_type(), k); }
 
 std::string sub_label(const onnx::NodeProto& n, const std::string& attr) {
   if (is_if(n)) return attr == "then_branch" ? "then" : attr == "else_branch" ? "else" : attr;
@@ -122,6 +122,20 @@ std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, boo
        [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& path, const std::map<std::string, bool>&) {
          if (is_if(n) && pins.count(path)) sites[path] = {&n, &list};
        });
+  // A pin in the spelling of condlint 0.2 (a '/' inside a name written as it is) names the one If whose path it is the
+  // legacy spelling of.
+  std::map<std::string, std::vector<std::string>> by_legacy;
+  walk(out, [&](onnx::NodeProto& n, NodeList<false>&, const std::string& path, const std::map<std::string, bool>&) {
+    if (is_if(n) && node_path::has_escapes(path)) by_legacy[node_path::legacy(path)].push_back(path);
+  });
+  for (const auto& [path, value] : pins) {
+    if (sites.count(path)) continue;
+    auto it = by_legacy.find(path);
+    if (it == by_legacy.end() || it->second.size() != 1) continue;
+    walk(out, [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& p, const std::map<std::string, bool>&) {
+      if (p == it->second.front() && is_if(n)) sites[path] = {&n, &list};
+    });
+  }
   int counter = 0;
   for (const auto& [path, value] : pins) {
     auto it = sites.find(path);
