@@ -82,6 +82,8 @@ TEST(CorpusModern, TorchLibFunctionIfsAreCountedAndRunPerCallSite) {
   EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
   EXPECT_EQ(cm_count_lines(r.out, "  If main/", "/aten_t_2/n4:"), 8u) << r.out;
   EXPECT_EQ(cm_count_lines(r.out, "  If main/", "/aten_softmax_no_dtype_"), 2u) << r.out;
+  EXPECT_EQ(cm_count_lines(r.out, "  If function:", ""), 0u) << r.out;  // each ran through its calls
+  EXPECT_EQ(r.out.find("no run reached"), std::string::npos) << r.out;
 }
 
 TEST(CorpusModern, OptimumMergedDecoderRunsBothCacheBranches) {

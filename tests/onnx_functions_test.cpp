@@ -249,6 +249,8 @@ TEST(OnnxFunctions, RunCoversAFunctionsIfPerCall) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("If main/Call_gate_a/If_in_gate:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("If main/Call_gate_b/If_in_gate:"), std::string::npos) << r.out;
+  // The calls ran the body's If: it is not listed again as an If no run reached.
+  EXPECT_EQ(r.out.find("If function:local.gate/If_in_gate:"), std::string::npos) << r.out;
 }
 
 TEST(OnnxFunctions, ADefectOnlyOneCallsTypesExposeIsReportedAtThatCall) {
