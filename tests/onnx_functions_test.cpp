@@ -123,6 +123,36 @@ std::string fn_body_input_type(const Model& m) {
   return "(no body)";
 }
 
+// torch_lib's rank test, as torch 2.4's dynamo_export writes it: local.Rank(x) = Size(Shape(x)) and
+// local.g(x) = If(Equal(Rank(x), 2)) then Identity(x) else Neg(x). Main calls g on `inputs` (one call each).
+onnx::ModelProto fn_rank_model(const std::vector<onnx::TypeProto>& inputs) {
+  onnx::ModelProto m = fn_model(inputs, false);
+  for (auto& n : *m.mutable_graph()->mutable_node())
+    if (n.op_type() == "f") n.set_op_type("g");
+  onnx::FunctionProto* g = m.mutable_functions(0);
+  g->set_name("g");
+  onnx::FunctionProto* rank = m.add_functions();
+  rank->set_name("Rank");
+  rank->set_domain("local");
+  rank->add_input("t");
+  rank->add_output("r");
+  rank->add_opset_import()->set_version(17);
+  fn_node(rank->mutable_node(), "Shape", {"t"}, {"s"}, "Shape_t");
+  fn_node(rank->mutable_node(), "Size", {"s"}, {"r"}, "Size_s");
+  // g's condition: Equal(Rank(x), 2) in place of Cast(ReduceSum(Shape(x))).
+  onnx::NodeProto iff = g->node(3);
+  g->clear_node();
+  fn_node(g->mutable_node(), "Rank", {"x"}, {"rank"}, "Call_Rank", "local");
+  onnx::NodeProto* two = fn_node(g->mutable_node(), "Constant", {}, {"two"}, "Constant_2");
+  onnx::AttributeProto* v = two->add_attribute();
+  v->set_name("value_int");
+  v->set_type(onnx::AttributeProto::INT);
+  v->set_i(2);
+  fn_node(g->mutable_node(), "Equal", {"rank", "two"}, {"c"}, "Equal_rank");
+  *g->add_node() = iff;
+  return m;
+}
+
 }  // namespace
 
 TEST(OnnxFunctions, AnIfInAFunctionIsAConditionalNamedByItsFunction) {
@@ -173,6 +203,28 @@ TEST(OnnxFunctions, ABodyIsTypedOnlyAsAllItsCallsAgree) {
   for (const auto& f : run_rules(*differ, RuleSelection{})) EXPECT_EQ(f.rule, "C004") << f.message;
 }
 
+TEST(OnnxFunctions, ARankTestThroughACallIsTypedWhateverTheInput) {
+  // The calls differ, so g's body is walked with x untyped; Rank(x) is still an int64 scalar (Size of a Shape),
+  // so the condition is a bool scalar and C004 has nothing to say.
+  const auto m =
+      fn_load(fn_rank_model({fn_tensor(onnx::TensorProto::FLOAT, {2, 3}), fn_tensor(onnx::TensorProto::FLOAT, {5})}),
+              "rank_test.onnx");
+  ASSERT_TRUE(m);
+  ASSERT_EQ(m->conditionals.size(), 1u);
+  const auto findings = run_rules(*m, RuleSelection{});
+  EXPECT_TRUE(findings.empty()) << dump_findings(findings);
+  // The condition is traced into Rank's body: a test of x's rank (a shape guard, never pinned), undecided here.
+  const ConditionProvenance& p = m->conditionals[0].provenance;
+  EXPECT_TRUE(p.on_shapes) << p.text;
+  EXPECT_FALSE(p.on_values) << p.text;
+  EXPECT_EQ(p.decided, -1) << p.text;
+  // One call of rank 2: the body is typed, and the rank test is decided for it.
+  const auto one = fn_load(fn_rank_model({fn_tensor(onnx::TensorProto::FLOAT, {2, 3})}), "rank_test_one.onnx");
+  ASSERT_TRUE(one);
+  ASSERT_EQ(one->conditionals.size(), 1u);
+  EXPECT_EQ(one->conditionals[0].provenance.decided, 1) << one->conditionals[0].provenance.text;
+}
+
 TEST(OnnxFunctions, RecursionIsBoundedAndSilent) {
   const auto m = fn_load(fn_model({fn_tensor(onnx::TensorProto::FLOAT, {2})}, true), "recursive.onnx");
   ASSERT_TRUE(m);
@@ -197,6 +249,8 @@ TEST(OnnxFunctions, RunCoversAFunctionsIfPerCall) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("If main/Call_gate_a/If_in_gate:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("If main/Call_gate_b/If_in_gate:"), std::string::npos) << r.out;
+  // The calls ran the body's If: it is not listed again as an If no run reached.
+  EXPECT_EQ(r.out.find("If function:local.gate/If_in_gate:"), std::string::npos) << r.out;
 }
 
 TEST(OnnxFunctions, ADefectOnlyOneCallsTypesExposeIsReportedAtThatCall) {

@@ -357,24 +357,36 @@ void Interpreter::run_function(const onnx::FunctionProto& f, OpCtx& c, const onn
     if (c.in[k]) scope.values[f.input(k)] = *c.in[k];
   for (int k = 0; k < f.node_size(); ++k) {
     onnx::NodeProto node = f.node(k);
-    // Resolve attribute references to the caller's attributes; drop those the caller does not set.
-    auto* attrs = node.mutable_attribute();
-    for (int a = attrs->size() - 1; a >= 0; --a) {
-      auto& at = (*attrs)[a];
-      if (at.ref_attr_name().empty()) continue;
-      const auto* src = c.attr(at.ref_attr_name());
-      if (!src && schema) {
-        auto it = schema->attributes().find(at.ref_attr_name());
-        if (it != schema->attributes().end() && it->second.default_value.type() != onnx::AttributeProto::UNDEFINED)
-          src = &it->second.default_value;
+    // Resolve attribute references to the caller's attributes; drop those the caller does not set. A reference in
+    // a subgraph of the node (an If branch in the body) names the function's attribute too.
+    std::vector<onnx::NodeProto*> todo{&node};
+    while (!todo.empty()) {
+      onnx::NodeProto* nd = todo.back();
+      todo.pop_back();
+      auto* attrs = nd->mutable_attribute();
+      for (int a = attrs->size() - 1; a >= 0; --a) {
+        auto& at = (*attrs)[a];
+        if (at.ref_attr_name().empty()) {
+          if (at.has_g())
+            for (auto& sub : *at.mutable_g()->mutable_node()) todo.push_back(&sub);
+          for (auto& g : *at.mutable_graphs())
+            for (auto& sub : *g.mutable_node()) todo.push_back(&sub);
+          continue;
+        }
+        const auto* src = c.attr(at.ref_attr_name());
+        if (!src && schema) {
+          auto it = schema->attributes().find(at.ref_attr_name());
+          if (it != schema->attributes().end() && it->second.default_value.type() != onnx::AttributeProto::UNDEFINED)
+            src = &it->second.default_value;
+        }
+        if (!src) {
+          attrs->DeleteSubrange(a, 1);
+          continue;
+        }
+        const std::string name = at.name();
+        at = *src;
+        at.set_name(name);
       }
-      if (!src) {
-        attrs->DeleteSubrange(a, 1);
-        continue;
-      }
-      const std::string name = at.name();
-      at = *src;
-      at.set_name(name);
     }
     const std::string npath = node_path::child(c.path, node_path::node_segment(node.name(), node.op_type(), k));
     run_node(node, scope, npath, c.depth + 1, opset, nullptr);

@@ -534,6 +534,8 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
     return save_case(cfg.save_dir, index, ip, inputs, outputs, pins);
   };
   run_data_sets(plan, memory, cfg, mr, b);
+  for (const auto& [path, ran] : mr.if_coverage)
+    if (std::string body = linted.body_path_of(path); body != path) mr.reached_through_calls.insert(std::move(body));
   return mr;
 }
 }  // namespace
@@ -719,7 +721,7 @@ std::vector<BranchCoverage> branch_coverage(const ModelResult& r) {
   // is around it is known before it is needed: its coverage is in `out` or in `around`.
   std::vector<std::string> unseen;
   for (const auto& p : r.all_ifs)
-    if (!r.if_coverage.count(p)) unseen.push_back(p);
+    if (!r.if_coverage.count(p) && !r.reached_through_calls.count(p)) unseen.push_back(p);
   std::sort(unseen.begin(), unseen.end());
   unseen.erase(std::unique(unseen.begin(), unseen.end()), unseen.end());
   std::map<std::pair<std::string, bool>, std::string> how_of;  // If branch -> how it was covered

@@ -92,6 +92,9 @@ struct ModelResult {
   // Every If of the model (Model::full_path_of), seen or not: the coverage accounts for each, an If no run reached
   // by the branch around it that did not run.
   std::vector<std::string> all_ifs;
+  // The Ifs of model-local functions (function:DOMAIN.NAME/...) that ran through a call, under the call's path: the
+  // coverage lists them per call, not again as Ifs no run reached.
+  std::set<std::string> reached_through_calls;
   // Branches not reached and not pinned, with why: If path -> branch -> reason.
   std::map<std::string, std::map<bool, NotPinned>> not_pinned;
   // Branches reached only by pinning (the data never took them): If path -> branches.

@@ -148,6 +148,7 @@ class Tracer {
     }
     if (cv.kind != CondValue::Kind::NodeOutput || !cv.producer) return opaque(name);
     const onnx::NodeProto& n = *cv.producer;
+    if (cv.callee) return through_call(n, *cv.callee, name, depth);
     const std::string& op = n.op_type();
     if (!n.domain().empty() && n.domain() != "ai.onnx") return opaque(name);
     auto in = [&](int i) -> Sym {
@@ -174,6 +175,14 @@ class Tracer {
     if (op == "Cast") {
       const auto* to = attr(n, "to");
       return to && to->i() == onnx::TensorProto::BOOL ? cond_to_bool(in(0)) : cond_passed(in(0));
+    }
+    if (op == "CastLike") {
+      // The target type is the second input's, which the tracer does not know: only 0 and 1 are the same number
+      // under every cast (bool included); other elements become unknown.
+      Sym s = cond_passed(in(0));
+      for (auto& x : s.v)
+        if (x && *x != 0 && *x != 1) x.reset();
+      return s;
     }
     if (op == "Not") return cond_not(in(0));
     static const std::map<std::string, std::string> kBinary = {
@@ -247,6 +256,51 @@ class Tracer {
     } else {
       s.v.push_back(std::nullopt);
     }
+    return s;
+  }
+
+  // Output `name` of `call`, a call of the model-local function f: traced in f's body by a tracer of its own, whose
+  // inputs are the call's (their constant data and proven shapes; a value the tracer would look into is opaque
+  // there) and whose nodes are the body's. Calls inside the body are not followed (their outputs are opaque).
+  Sym through_call(const onnx::NodeProto& call, const onnx::FunctionProto& f, const std::string& name, int depth) {
+    int k = 0;
+    while (k < call.output_size() && call.output(k) != name) ++k;
+    if (k >= call.output_size() || k >= f.output_size()) return opaque(name);
+    std::map<std::string, CondValue> body;
+    for (int i = 0; i < f.input_size(); ++i) {
+      if (f.input(i).empty()) continue;
+      CondValue v;  // an input the call does not give stays unknown
+      if (i < call.input_size() && !call.input(i).empty()) {
+        const CondValue outer = lookup_(call.input(i));
+        v.kind = outer.data ? CondValue::Kind::Initializer : CondValue::Kind::GraphInput;
+        v.data = outer.data;
+        v.shape = shape_known(call.input(i), depth + 1);
+      }
+      body[f.input(i)] = v;
+    }
+    for (const auto& bn : f.node()) {
+      // A node that reads an attribute of the call is opaque: its attributes here are references, not values.
+      bool refers = false;
+      for (const auto& a : bn.attribute()) refers = refers || !a.ref_attr_name().empty();
+      for (const auto& o : bn.output())
+        if (!o.empty() && !refers) {
+          CondValue v;
+          v.kind = CondValue::Kind::NodeOutput;
+          v.producer = &bn;
+          body[o] = v;
+        }
+    }
+    const CondLookup inner = [&body](const std::string& nm) {
+      const auto it = body.find(nm);
+      return it == body.end() ? CondValue{} : it->second;
+    };
+    Tracer t(inner, out_);
+    t.steps_ = steps_;
+    const Sym s = t.eval(f.output(k), depth + 1);
+    steps_ = t.steps_;
+    facts_.tested.insert(t.facts_.tested.begin(), t.facts_.tested.end());
+    facts_.facts.insert(t.facts_.facts.begin(), t.facts_.facts.end());
+    facts_.constants.insert(t.facts_.constants.begin(), t.facts_.constants.end());
     return s;
   }
 

@@ -1,5 +1,6 @@
 // Traces what an ONNX If's condition is computed from (constants, input values, shapes and ranks, through Shape,
-// Size, Gather, comparisons, Not/And/Or, Cast and the ops that only move values), and decides it where constants
+// Size, Gather, comparisons, Not/And/Or, Cast and the ops that only move values, and into the body of a model-local
+// function that computes it: torch_lib's Rank and IsScalar), and decides it where constants
 // and the shapes condlint's sound inference proves leave one answer. Used by the ONNX loader; the result is the
 // ConditionalView's provenance.
 #pragma once
@@ -10,6 +11,7 @@
 #include "model/model.hpp"
 
 namespace onnx {
+class FunctionProto;
 class NodeProto;
 class TensorProto;
 }  // namespace onnx
@@ -22,6 +24,8 @@ struct CondValue {
   const onnx::NodeProto* producer = nullptr;  // NodeOutput
   const onnx::TensorProto* data = nullptr;    // an initializer's or a Constant's value, when it holds its data
   Shape shape;                                // the shape condlint's inference proves (unknown when in doubt)
+  // NodeOutput of a call of a model-local function: its body, which the tracer follows (one level of calls).
+  const onnx::FunctionProto* callee = nullptr;
 };
 using CondLookup = std::function<CondValue(const std::string& name)>;
 

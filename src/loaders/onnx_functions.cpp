@@ -318,6 +318,8 @@ void CallTyper::type_node(const onnx::NodeProto& node, const onnx::NodeProto& ca
       if (all) {
         std::string failed = hooks_.infer_node(*n, in, data, out);
         if (!failed.empty() && failure_.empty()) failure_ = std::move(failed);
+      } else if (const onnx::TypeProto* t = input_free_type(*n)) {
+        out[0] = t;
       }
       if (n->op_type() == "Constant" && is_default_domain(n->domain()))
         for (const auto& a : n->attribute())
@@ -329,6 +331,19 @@ void CallTyper::type_node(const onnx::NodeProto& node, const onnx::NodeProto& ca
   for (int k = 0; k < n->output_size(); ++k)
     if (!n->output(k).empty())
       scope.back()[node.output(k)] = {out[static_cast<size_t>(k)], k == 0 && n == &node ? constant : nullptr};
+}
+
+// Shape and Size give an int64 tensor of rank 1 and an int64 scalar whatever tensor they read, so a body walked
+// with an unknown input still types a rank test (torch_lib's Rank and IsScalar: Size(Shape(x))) as onnx does.
+const onnx::TypeProto* CallTyper::input_free_type(const onnx::NodeProto& n) {
+  if (!is_default_domain(n.domain()) || n.output_size() < 1 || n.output(0).empty()) return nullptr;
+  const bool shape = n.op_type() == "Shape", size = n.op_type() == "Size";
+  if (!shape && !size) return nullptr;
+  onnx::TypeProto t;
+  t.mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
+  auto* dims = t.mutable_tensor_type()->mutable_shape();
+  if (shape) dims->add_dim();
+  return hooks_.keep(t);
 }
 
 std::vector<const onnx::TypeProto*> CallTyper::branch_outputs(const onnx::GraphProto& g, const onnx::NodeProto& call,

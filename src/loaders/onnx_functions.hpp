@@ -117,6 +117,9 @@ class CallTyper {
   void type_node(const onnx::NodeProto& n, const onnx::NodeProto& call, Scope& scope, int depth, int nesting);
   std::vector<const onnx::TypeProto*> branch_outputs(const onnx::GraphProto& g, const onnx::NodeProto& call,
                                                      Scope& scope, int depth, int nesting);
+  // The output type of a node whose inputs are not all typed, when its operator's output type does not depend on
+  // them (Shape, Size); null otherwise.
+  const onnx::TypeProto* input_free_type(const onnx::NodeProto& n);
 
   const FunctionIndex& index_;
   TypingHooks& hooks_;

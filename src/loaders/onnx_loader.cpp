@@ -1101,7 +1101,10 @@ CondValue OnnxBuilder::cond_value(const std::string& nm, const OnnxBranchFollow:
   cv.kind = v.src == Value::Input         ? CondValue::Kind::GraphInput
             : v.src == Value::Initializer ? CondValue::Kind::Initializer
                                           : CondValue::Kind::NodeOutput;
-  if (v.src == Value::NodeOutput) cv.producer = &gi_[v.graph].proto->node(v.node);
+  if (v.src == Value::NodeOutput) {
+    cv.producer = &gi_[v.graph].proto->node(v.node);
+    if (const int f = functions_ ? functions_->callee(*cv.producer) : -1; f >= 0) cv.callee = &functions_->function(f);
+  }
   cv.data = v.data;
   if (world) cv.shape = world->tp ? onnx_shape(*world->tp) : Shape::unknown();
   else if (!v.tainted) cv.shape = v.shape();

@@ -286,7 +286,8 @@ def captured_stderr():
 NP = {onnx.TensorProto.FLOAT: np.float32, onnx.TensorProto.INT64: np.int64, onnx.TensorProto.INT32: np.int32,
       onnx.TensorProto.BOOL: np.bool_, onnx.TensorProto.FLOAT16: np.float16, onnx.TensorProto.DOUBLE: np.float64}
 DIMS = {"batch_size": 1, "sequence_length": 8, "past_sequence_length": 0, "total_sequence_length": 8,
-        "kv_cache_dim": 16}  # head size of the tiny configs below (hidden 32, 2 heads)
+        "kv_cache_dim": 16,  # head size of the tiny configs below (hidden 32, 2 heads)
+        "past_decoder_sequence_length": 8}  # optimum's merged decoder: a step after 8 cached positions
 
 
 def make_inputs(m, stem, rng):
@@ -305,8 +306,12 @@ def make_inputs(m, stem, rng):
             a = np.concatenate([xy, xy + 1 + rng.random((shape[0], 2), dtype=np.float32) * 5], axis=1)
         elif "nms" in stem and name == "idxs":
             a = rng.integers(0, 3, shape).astype(dt)
-        elif name == "attention_mask":
+        elif "attention_mask" in name:  # dynamo_export names it l_attention_mask_
             a = np.ones(shape, dt)
+        elif name == "use_cache_branch":  # optimum's merged decoder: the branch with the cache
+            a = np.ones(shape, dt)
+        elif name == "cache_position":  # the positions after the cached ones (an embedding index: must be in range)
+            a = (np.arange(shape[0]) + DIMS["past_decoder_sequence_length"]).astype(dt)
         elif name == "position_ids":
             a = np.broadcast_to(np.arange(shape[-1]), shape).astype(dt)
         elif dt in (np.int64, np.int32):

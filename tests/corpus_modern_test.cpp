@@ -1,0 +1,99 @@
+// corpus-modern/: real exports of today's and recent exporters (tools/modern_corpus/generate.sh), with the verdicts
+// of onnx and ONNX Runtime in MANIFEST.tsv. condlint must be silent (no error, no warning) on every model both accept,
+// count the Ifs inside model-local functions, and run every If of the exports it executes.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "test_support.hpp"
+
+using namespace condlint;
+using namespace condlint::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path cm_dir() { return source_dir() / "corpus-modern"; }
+
+// The MANIFEST rows, each a map from column to value.
+std::vector<std::map<std::string, std::string>> cm_manifest() {
+  std::ifstream in(cm_dir() / "MANIFEST.tsv");
+  std::vector<std::map<std::string, std::string>> rows;
+  std::vector<std::string> columns;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, '\t')) cells.push_back(cell);
+    if (columns.empty()) {
+      columns = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t k = 0; k < columns.size(); ++k) row[columns[k]] = k < cells.size() ? cells[k] : "";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string cm_model(const std::string& stem) { return (cm_dir() / "onnx" / stem / (stem + ".onnx")).string(); }
+
+// Lines of `out` that start with `prefix` and contain `part`.
+size_t cm_count_lines(const std::string& out, const std::string& prefix, const std::string& part) {
+  size_t n = 0;
+  std::stringstream ss(out);
+  std::string line;
+  while (std::getline(ss, line))
+    if (line.rfind(prefix, 0) == 0 && line.find(part) != std::string::npos) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(CorpusModern, WhatBothOraclesAcceptLintsWithoutErrorsOrWarnings) {
+  std::string files;
+  int accepted = 0;
+  for (const auto& row : cm_manifest()) {
+    const auto& f = row.at("file");
+    if (!row.at("export_error").empty() || row.at("check_model_full") != "ok" || row.at("strict_inference") != "ok" ||
+        row.at("ort_load") != "ok" || row.at("ort_run").rfind("ok", 0) != 0)
+      continue;
+    files += " " + shell_quote((cm_dir() / f).string());
+    ++accepted;
+  }
+  ASSERT_GE(accepted, 18) << "MANIFEST.tsv lists fewer accepted models than the corpus holds";
+  const CmdResult r = run(condlint_cmd() + " lint" + files + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(std::to_string(accepted) + " files checked: 0 errors, 0 warnings"), std::string::npos) << r.out;
+}
+
+TEST(CorpusModern, TorchLibFunctionIfsAreCountedAndRunPerCallSite) {
+  // torch 2.4's dynamo_export: aten_mean_dim (2 Ifs, one nested), aten_t (1) and aten_softmax_no_dtype (2) are
+  // model-local functions; aten_t is called by each of the 8 Linear layers.
+  const std::string model = cm_model("dynamo_export_llama_functions_opset18");
+  const CmdResult lint = run(condlint_cmd() + " -v lint " + shell_quote(model) + " 2>&1");
+  EXPECT_NE(lint.out.find("5 conditionals"), std::string::npos) << lint.out;
+  EXPECT_NE(lint.out.find("0 errors, 0 warnings"), std::string::npos) << lint.out;
+  const CmdResult r = run(condlint_cmd() + " run " + shell_quote(model) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;
+  EXPECT_EQ(cm_count_lines(r.out, "  If main/", "/aten_t_2/n4:"), 8u) << r.out;
+  EXPECT_EQ(cm_count_lines(r.out, "  If main/", "/aten_softmax_no_dtype_"), 2u) << r.out;
+  EXPECT_EQ(cm_count_lines(r.out, "  If function:", ""), 0u) << r.out;  // each ran through its calls
+  EXPECT_EQ(r.out.find("no run reached"), std::string::npos) << r.out;
+}
+
+TEST(CorpusModern, OptimumMergedDecoderRunsBothCacheBranches) {
+  // optimum's merged Whisper decoder: one If on the input use_cache_branch; the golden data takes the cache branch,
+  // an input condlint synthesizes the other.
+  const std::string model = cm_model("optimum_whisper_decoder_merged");
+  const CmdResult lint = run(condlint_cmd() + " -v lint " + shell_quote(model) + " 2>&1");
+  EXPECT_NE(lint.out.find("1 conditionals"), std::string::npos) << lint.out;
+  EXPECT_NE(lint.out.find("0 errors, 0 warnings, 0 notes"), std::string::npos) << lint.out;
+  const CmdResult r = run(condlint_cmd() + " run " + shell_quote(model) + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("If main/optimum::if: then data; else synthesized"), std::string::npos) << r.out;
+}
