@@ -1,42 +1,11 @@
 // ONNX loader: the entry points (load_onnx) and the builder's steps in their order (OnnxBuilder::build); the
 // state they share and what each step does: onnx_builder.hpp.
-#include <onnx/checker.h>
-#include <onnx/defs/data_type_utils.h>
+#include "loaders/onnx_builder.hpp"
+
 #include <onnx/defs/schema.h>
-#include <onnx/defs/shape_inference.h>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
-#include <pthread.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <google/protobuf/arena.h>
-#include <google/protobuf/io/coded_stream.h>
-
-#include <algorithm>
-#include <cctype>
-#include <atomic>
-#include <deque>
-#include <filesystem>
-#include <optional>
-#include <set>
-#include <string_view>
-#include <unordered_map>
-#include <thread>
-#include <unordered_set>
 
 #include "loaders/loader.hpp"
-#include "loaders/onnx_builder.hpp"
-#include "loaders/onnx_branch_consumers.hpp"
-#include "loaders/onnx_condition.hpp"
-#include "loaders/onnx_functions.hpp"
-#include "loaders/onnx_newer_inference.hpp"
-#include "loaders/onnx_node_context.hpp"
-#include "loaders/onnx_util.hpp"
-#include "model/memory_hint.hpp"
-#include "model/name_table.hpp"
-#include "model/onnx_data.hpp"
-#include "model/onnx_schema_facts.hpp"
 
 namespace condlint {
 
