@@ -1,7 +1,5 @@
-// The ONNX loader's state, shared by its parts (one class, OnnxBuilder, whose methods live in the files that
-// do one step each):
-// ONNX loader: onnx::ModelProto through protobuf (recursion limit raised, bounded), then one
-// iterative walk over every graph that
+// The ONNX loader's builder, OnnxBuilder, and the state its steps share. It parses onnx::ModelProto through
+// protobuf (recursion limit raised, bounded), then walks every graph once, iteratively, and
 //   - fills the unified Model (graph 0 role "main", If branches "then"/"else", other subgraphs by their attribute:
 //     "body"), one Node per NodeProto with typed ports;
 //   - resolves every name through the chain of enclosing scopes: one hash map of the names visible
@@ -12,6 +10,9 @@
 //     errors caught per node, to type values the file leaves undeclared;
 //   - records the ONNX problems (OnnxData::problems) that the ONNX rules report;
 //   - builds one ConditionalView per If for the generic rules C001-C011.
+// Its methods live by step: onnx_parse.cpp (the bytes), onnx_scope.cpp (the walk and its scopes), onnx_external.cpp
+// (external data), onnx_infer.cpp (types), onnx_check.cpp (onnx's checker), onnx_view.cpp (the Conditional views),
+// onnx_loader.cpp (the entry points and build(), the steps in order).
 #pragma once
 
 #include <onnx/checker.h>
@@ -47,14 +48,9 @@ namespace condlint::onnx_build {
 namespace fs = std::filesystem;
 using PKind = OnnxProblem::Kind;
 
-constexpr int kRecursionLimit = 100000;          // protobuf message nesting; 1,000 nested Ifs need ~3,000
-constexpr int kFallbackRecursionLimit = 8000;    // when no parsing thread can be started
-constexpr int kInlineRecursionLimit = 200;       // parsed on the caller's stack (about 60 nested Ifs)
-constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
-constexpr int kMaxInferTypeDepth = 32;
+constexpr int kMaxInferTypeDepth = 32;         // deeper nested input types are not handed to onnx
 constexpr int64_t kMaxOpsetVersion = 1 << 30;  // larger imports are handed to no schema lookup (which takes an int)
-constexpr int64_t kNewestIrVersion = 14;  // the newest IR version any onnx release defines (onnx.proto)          //
-                                          // deeper nested input types are not handed to onnx
+constexpr int64_t kNewestIrVersion = 14;       // the newest IR version any onnx release defines (onnx.proto)
 
 // A type as the loader keeps it: the TypeProto onnx's inference reads, with its TypeDesc and Shape converted once.
 // Inferred and declared types are interned (one per distinct type); values share them.

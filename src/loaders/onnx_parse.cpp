@@ -20,6 +20,11 @@ namespace condlint::onnx_build {
 
 namespace {
 
+constexpr int kRecursionLimit = 100000;          // protobuf message nesting; 1,000 nested Ifs need ~3,000
+constexpr int kFallbackRecursionLimit = 8000;    // when no parsing thread can be started
+constexpr int kInlineRecursionLimit = 200;       // parsed on the caller's stack (about 60 nested Ifs)
+constexpr size_t kParseStack = size_t(1) << 30;  // stack of the parsing thread (reserved, not touched)
+
 // The main graph cut out of a model's bytes: the model's fields around its graph, the runs of the graph's fields
 // between its nodes, and each node's bytes. Parsed piece by piece in this order they give the model parsed whole
 // (protobuf merges a message's fields in the order they come), so the walk can parse the main graph's nodes one at a
