@@ -1,6 +1,6 @@
 #include "loaders/onnx_condition.hpp"
 
-#include "model/condition_sym.hpp"
+#include "model/condition_trace.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -17,13 +17,7 @@ namespace condlint {
 
 namespace {
 
-constexpr int kMaxDepth = 24;
-constexpr int kMaxSteps = 400;
 constexpr int kMaxElements = kCondMaxElements;
-
-using Sym = CondSym;
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
 
 // The values of a small tensor, or nothing when it is not a small numeric or boolean tensor.
 std::optional<std::vector<double>> tensor_values(const onnx::TensorProto& t) {
@@ -114,155 +108,120 @@ const onnx::AttributeProto* attr(const onnx::NodeProto& n, const char* name) {
   return nullptr;
 }
 
-class Tracer {
+// The ONNX adapter of CondTracer: reads the NodeProtos that produce a value, by name, through the walk's lookup.
+class OnnxAdapter {
  public:
-  Tracer(const CondLookup& lookup, ConditionProvenance& out) : lookup_(lookup), out_(out) {}
+  using Handle = std::string;
+  static constexpr bool kMemo = true;
+  using Step = CondStep<std::string>;
+  using Tracer = CondTracer<OnnxAdapter>;
 
-  Sym eval(const std::string& name, int depth) {
-    if (auto it = memo_.find(name); it != memo_.end()) return it->second;
-    Sym s = eval_uncached(name, depth);
-    memo_.emplace(name, s);
-    return s;
-  }
+  explicit OnnxAdapter(const CondLookup& lookup) : lookup_(lookup) {}
 
- private:
-  // A value the tracer does not look into: its value decides.
-  Sym opaque(const std::string& name) {
-    out_.on_values = true;
-    facts_.tested.insert(name);
-    Sym s;
-    s.text = quoted(name);
-    return s;
-  }
-
-  Sym eval_uncached(const std::string& name, int depth) {
-    if (name.empty() || depth > kMaxDepth || ++steps_ > kMaxSteps) return opaque(name);
+  Step read(const std::string& name, Tracer& t, int depth) {
+    using K = Step::Kind;
+    if (name.empty() || t.spent(depth)) return opaque(name);
     const CondValue cv = lookup_(name);
     if (cv.data) {
-      if (auto vals = tensor_values(*cv.data)) return cond_known(*vals, static_cast<size_t>(cv.data->dims_size()));
+      if (auto vals = tensor_values(*cv.data))
+        return known(std::move(*vals), static_cast<size_t>(cv.data->dims_size()));
       if (cv.kind == CondValue::Kind::Initializer) {
-        Sym s;
-        s.text = quoted(name);
-        return s;  // a constant, just not a small one
+        Step s;
+        s.kind = K::Named;  // a constant, just not a small one
+        s.name = name;
+        return s;
       }
     }
     if (cv.kind != CondValue::Kind::NodeOutput || !cv.producer) return opaque(name);
     const onnx::NodeProto& n = *cv.producer;
-    if (cv.callee) return through_call(n, *cv.callee, name, depth);
+    if (cv.callee) return through_call(n, *cv.callee, name, t, depth);
     const std::string& op = n.op_type();
     if (!n.domain().empty() && n.domain() != "ai.onnx") return opaque(name);
-    auto in = [&](int i) -> Sym {
-      if (i >= n.input_size() || n.input(i).empty()) return Sym{};
-      return eval(n.input(i), depth + 1);
+    auto in = [&](int i) -> std::optional<std::string> {
+      if (i >= n.input_size() || n.input(i).empty()) return std::nullopt;
+      return n.input(i);
+    };
+    auto unary = [&](K k) {
+      Step s;
+      s.kind = k;
+      s.in.push_back(in(0));
+      return s;
     };
     if (op == "Constant") {
       if (const auto* a = attr(n, "value"); a && a->has_t())
-        if (auto vals = tensor_values(a->t())) return cond_known(*vals, static_cast<size_t>(a->t().dims_size()));
-      if (const auto* a = attr(n, "value_int")) return cond_known({static_cast<double>(a->i())});
-      if (const auto* a = attr(n, "value_float")) return cond_known({a->f()});
-      if (const auto* a = attr(n, "value_ints"); a && a->ints_size() <= kMaxElements) {
-        std::vector<double> v(a->ints().begin(), a->ints().end());
-        return cond_known(v);
-      }
+        if (auto vals = tensor_values(a->t())) return known(std::move(*vals), static_cast<size_t>(a->t().dims_size()));
+      if (const auto* a = attr(n, "value_int")) return known({static_cast<double>(a->i())});
+      if (const auto* a = attr(n, "value_float")) return known({a->f()});
+      if (const auto* a = attr(n, "value_ints"); a && a->ints_size() <= kMaxElements)
+        return known(std::vector<double>(a->ints().begin(), a->ints().end()));
       return opaque(name);
     }
-    if (op == "Shape" && n.input_size() >= 1) return shape_of(n);
-    if (op == "Size" && n.input_size() >= 1) return size_of(n);
-    if (op == "Gather" && n.input_size() >= 2) return gather(n, in(0), in(1));
-    if (op == "Identity" || op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Flatten") {
-      return op == "Identity" ? in(0) : cond_reshaped(in(0));
-    }
-    if (op == "Cast") {
-      const auto* to = attr(n, "to");
-      return to && to->i() == onnx::TensorProto::BOOL ? cond_to_bool(in(0)) : cond_passed(in(0));
-    }
-    if (op == "CastLike") {
-      // The target type is the second input's, which the tracer does not know: only 0 and 1 are the same number
-      // under every cast (bool included); other elements become unknown.
-      Sym s = cond_passed(in(0));
-      for (auto& x : s.v)
-        if (x && *x != 0 && *x != 1) x.reset();
+    if (op == "Shape" && n.input_size() >= 1) {
+      Step s;
+      s.kind = K::ShapeOf;
+      s.name = n.input(0);
+      if (const auto* a = attr(n, "start")) s.start = a->i();
+      if (const auto* a = attr(n, "end")) s.end = a->i();
+      s.shape = shape_known(s.name, t, 0);
       return s;
     }
-    if (op == "Not") return cond_not(in(0));
-    static const std::map<std::string, std::string> kBinary = {
+    if (op == "Size" && n.input_size() >= 1) {
+      Step s;
+      const std::string& x = n.input(0);
+      const CondValue xv = lookup_(x);
+      // Size(Shape(y)) is y's rank.
+      if (xv.kind == CondValue::Kind::NodeOutput && xv.producer && xv.producer->op_type() == "Shape" &&
+          !attr(*xv.producer, "start") && !attr(*xv.producer, "end") && xv.producer->input_size() >= 1) {
+        s.kind = K::RankOf;
+        s.name = xv.producer->input(0);
+        s.shape = shape_known(s.name, t, 0);
+        return s;
+      }
+      s.kind = K::SizeOf;
+      s.name = x;
+      s.shape = xv.shape;
+      return s;
+    }
+    if (op == "Gather" && n.input_size() >= 2) {
+      Step s;
+      s.kind = K::Gather;
+      s.in = {in(0), in(1)};
+      if (const auto* a = attr(n, "axis"); a && a->i() != 0) {
+        s.axis = Step::Axis::Other;
+        s.name = n.output_size() ? n.output(0) : "";
+      }
+      return s;
+    }
+    if (op == "Identity") return unary(K::Identity);
+    if (op == "Squeeze" || op == "Unsqueeze" || op == "Reshape" || op == "Flatten") return unary(K::Reshaped);
+    if (op == "Cast") {
+      const auto* to = attr(n, "to");
+      return unary(to && to->i() == onnx::TensorProto::BOOL ? K::ToBool : K::Passed);
+    }
+    // CastLike's target type is its second input's, which the tracer does not know.
+    if (op == "CastLike") return unary(K::ZeroOne);
+    if (op == "Not") return unary(K::Not);
+    static const std::map<std::string, const char*> kBinary = {
         {"Equal", "=="},       {"Greater", ">"}, {"Less", "<"}, {"GreaterOrEqual", ">="},
         {"LessOrEqual", "<="}, {"And", "and"},   {"Or", "or"},  {"Xor", "xor"},
         {"Add", "+"},          {"Sub", "-"},     {"Mul", "*"}};
-    if (auto b = kBinary.find(op); b != kBinary.end() && n.input_size() >= 2)
-      return cond_binary(b->second, in(0), in(1), facts_);
+    if (auto b = kBinary.find(op); b != kBinary.end() && n.input_size() >= 2) {
+      Step s;
+      s.kind = K::Binary;
+      s.op = b->second;
+      s.in = {in(0), in(1)};
+      return s;
+    }
     return opaque(name);
   }
 
-  Sym shape_of(const onnx::NodeProto& n) {
-    const std::string& x = n.input(0);
-    out_.on_shapes = true;
-    facts_.tested.insert(x);
-    int64_t start = 0, end = std::numeric_limits<int64_t>::max();
-    if (const auto* a = attr(n, "start")) start = a->i();
-    if (const auto* a = attr(n, "end")) end = a->i();
-    return cond_shape_of(x, shape_known(x, 0), start, end);
-  }
-
-  // The shape of x, and where condlint's inference leaves it unknown, what the ops that make x fix whatever their
-  // inputs are: an element-wise op of one input keeps that input's shape, and a Conv gives [N, M, ?, ...] with the
-  // rank of its weights W and M = W's dim 0 (a Conv that runs at all has an input of W's rank). Exporters guard on
-  // those channels (Shape(Conv(...))[1] == 1 before a Squeeze). These facts only decide conditions: they never reach
-  // onnx's inference of other nodes, whose verdicts must not rest on what onnx itself cannot know (an op in a dead
-  // branch would fail its inference here and not in ONNX Runtime).
-  Shape shape_known(const std::string& x, int depth) {
-    const CondValue v = lookup_(x);
-    if (v.shape.rank_known || depth > kMaxDepth || ++steps_ > kMaxSteps) return v.shape;
-    if (v.kind != CondValue::Kind::NodeOutput || !v.producer) return v.shape;
-    const onnx::NodeProto& p = *v.producer;
-    if ((!p.domain().empty() && p.domain() != "ai.onnx") || p.output_size() < 1 || p.output(0) != x) return v.shape;
-    static const std::set<std::string> kSameShape = {"Abs",       "Ceil",     "Celu",       "Clip",  "Cos",
-                                                     "Elu",       "Erf",      "Exp",        "Floor", "HardSigmoid",
-                                                     "HardSwish", "Identity", "LeakyRelu",  "Log",   "LogSoftmax",
-                                                     "Mish",      "Neg",      "Reciprocal", "Relu",  "Round",
-                                                     "Selu",      "Sigmoid",  "Sign",       "Sin",   "Softmax",
-                                                     "Softplus",  "Softsign", "Sqrt",       "Tanh",  "ThresholdedRelu"};
-    if (kSameShape.count(p.op_type()) && p.input_size() >= 1 && !p.input(0).empty())
-      return shape_known(p.input(0), depth + 1);
-    if (p.op_type() == "Conv" && p.input_size() >= 2 && !p.input(0).empty() && !p.input(1).empty()) {
-      const Shape w = lookup_(p.input(1)).shape;
-      if (!w.rank_known || w.dims.size() < 3 || !w.dims[0].is_static() || w.dims[0].lo < 1) return v.shape;
-      std::vector<Dim> dims(w.dims.size(), Dim::dynamic());
-      dims[1] = Dim::fixed(w.dims[0].lo);
-      const Shape in = shape_known(p.input(0), depth + 1);
-      if (in.rank_known && in.dims.size() == w.dims.size()) dims[0] = in.dims[0];
-      return Shape::of(std::move(dims));
-    }
-    return v.shape;
-  }
-
-  Sym size_of(const onnx::NodeProto& n) {
-    const std::string& x = n.input(0);
-    const CondValue xv = lookup_(x);
-    out_.on_shapes = true;
-    // Size(Shape(y)) is y's rank.
-    if (xv.kind == CondValue::Kind::NodeOutput && xv.producer && xv.producer->op_type() == "Shape" &&
-        !attr(*xv.producer, "start") && !attr(*xv.producer, "end") && xv.producer->input_size() >= 1) {
-      const std::string& y = xv.producer->input(0);
-      return cond_rank_of(y, shape_known(y, 0), facts_);
-    }
-    facts_.tested.insert(x);
-    Sym s;
-    s.text = "size(" + quoted(x) + ")";
-    s.length_known = true;
-    if (auto c = xv.shape.element_count()) {
-      s.v.push_back(static_cast<double>(*c));
-      facts_.facts.insert("'" + x + "' has " + std::to_string(*c) + " elements");
-    } else {
-      s.v.push_back(std::nullopt);
-    }
-    return s;
-  }
-
+ private:
   // Output `name` of `call`, a call of the model-local function f: traced in f's body by a tracer of its own, whose
   // inputs are the call's (their constant data and proven shapes; a value the tracer would look into is opaque
-  // there) and whose nodes are the body's. Calls inside the body are not followed (their outputs are opaque).
-  Sym through_call(const onnx::NodeProto& call, const onnx::FunctionProto& f, const std::string& name, int depth) {
+  // there) and whose nodes are the body's. It shares this trace's provenance and step budget. Calls inside the body
+  // are not followed (their outputs are opaque).
+  Step through_call(const onnx::NodeProto& call, const onnx::FunctionProto& f, const std::string& name, Tracer& t,
+                    int depth) {
     int k = 0;
     while (k < call.output_size() && call.output(k) != name) ++k;
     if (k >= call.output_size() || k >= f.output_size()) return opaque(name);
@@ -274,7 +233,7 @@ class Tracer {
         const CondValue outer = lookup_(call.input(i));
         v.kind = outer.data ? CondValue::Kind::Initializer : CondValue::Kind::GraphInput;
         v.data = outer.data;
-        v.shape = shape_known(call.input(i), depth + 1);
+        v.shape = shape_known(call.input(i), t, depth + 1);
       }
       body[f.input(i)] = v;
     }
@@ -294,29 +253,65 @@ class Tracer {
       const auto it = body.find(nm);
       return it == body.end() ? CondValue{} : it->second;
     };
-    Tracer t(inner, out_);
-    t.steps_ = steps_;
-    const Sym s = t.eval(f.output(k), depth + 1);
-    steps_ = t.steps_;
-    facts_.tested.insert(t.facts_.tested.begin(), t.facts_.tested.end());
-    facts_.facts.insert(t.facts_.facts.begin(), t.facts_.facts.end());
-    facts_.constants.insert(t.facts_.constants.begin(), t.facts_.constants.end());
+    OnnxAdapter a(inner);
+    Tracer bt(a, t.provenance());
+    bt.steps() = t.steps();
+    Step s;
+    s.kind = Step::Kind::Computed;
+    s.sym = bt.eval(f.output(k), depth + 1);
+    t.steps() = bt.steps();
+    t.facts.tested.insert(bt.facts.tested.begin(), bt.facts.tested.end());
+    t.facts.facts.insert(bt.facts.facts.begin(), bt.facts.facts.end());
+    t.facts.constants.insert(bt.facts.constants.begin(), bt.facts.constants.end());
     return s;
   }
 
-  Sym gather(const onnx::NodeProto& n, const Sym& data, const Sym& idx) {
-    if (const auto* a = attr(n, "axis"); a && a->i() != 0) return opaque(n.output_size() ? n.output(0) : "");
-    return cond_gather(data, idx, facts_);
+  static Step opaque(const std::string& name) {
+    Step s;
+    s.name = name;
+    return s;
+  }
+  static Step known(std::vector<double> values, size_t rank = 1) {
+    Step s;
+    s.kind = Step::Kind::Known;
+    s.values = std::move(values);
+    s.rank = rank;
+    return s;
   }
 
- public:
-  CondFacts facts_;
+  // The shape of x, and where condlint's inference leaves it unknown, what the ops that make x fix whatever their
+  // inputs are: an element-wise op of one input keeps that input's shape, and a Conv gives [N, M, ?, ...] with the
+  // rank of its weights W and M = W's dim 0 (a Conv that runs at all has an input of W's rank). Exporters guard on
+  // those channels (Shape(Conv(...))[1] == 1 before a Squeeze). These facts only decide conditions: they never reach
+  // onnx's inference of other nodes, whose verdicts must not rest on what onnx itself cannot know (an op in a dead
+  // branch would fail its inference here and not in ONNX Runtime).
+  Shape shape_known(const std::string& x, Tracer& t, int depth) {
+    const CondValue v = lookup_(x);
+    if (v.shape.rank_known || t.spent(depth)) return v.shape;
+    if (v.kind != CondValue::Kind::NodeOutput || !v.producer) return v.shape;
+    const onnx::NodeProto& p = *v.producer;
+    if ((!p.domain().empty() && p.domain() != "ai.onnx") || p.output_size() < 1 || p.output(0) != x) return v.shape;
+    static const std::set<std::string> kSameShape = {"Abs",       "Ceil",     "Celu",       "Clip",  "Cos",
+                                                     "Elu",       "Erf",      "Exp",        "Floor", "HardSigmoid",
+                                                     "HardSwish", "Identity", "LeakyRelu",  "Log",   "LogSoftmax",
+                                                     "Mish",      "Neg",      "Reciprocal", "Relu",  "Round",
+                                                     "Selu",      "Sigmoid",  "Sign",       "Sin",   "Softmax",
+                                                     "Softplus",  "Softsign", "Sqrt",       "Tanh",  "ThresholdedRelu"};
+    if (kSameShape.count(p.op_type()) && p.input_size() >= 1 && !p.input(0).empty())
+      return shape_known(p.input(0), t, depth + 1);
+    if (p.op_type() == "Conv" && p.input_size() >= 2 && !p.input(0).empty() && !p.input(1).empty()) {
+      const Shape w = lookup_(p.input(1)).shape;
+      if (!w.rank_known || w.dims.size() < 3 || !w.dims[0].is_static() || w.dims[0].lo < 1) return v.shape;
+      std::vector<Dim> dims(w.dims.size(), Dim::dynamic());
+      dims[1] = Dim::fixed(w.dims[0].lo);
+      const Shape in = shape_known(p.input(0), t, depth + 1);
+      if (in.rank_known && in.dims.size() == w.dims.size()) dims[0] = in.dims[0];
+      return Shape::of(std::move(dims));
+    }
+    return v.shape;
+  }
 
- private:
   const CondLookup& lookup_;
-  ConditionProvenance& out_;
-  std::map<std::string, Sym> memo_;
-  int steps_ = 0;
 };
 
 }  // namespace
@@ -324,9 +319,9 @@ class Tracer {
 ConditionProvenance trace_condition(const std::string& name, const CondLookup& lookup) {
   ConditionProvenance p;
   if (name.empty()) return p;
-  Tracer t(lookup, p);
-  const Sym s = t.eval(name, 0);
-  cond_conclude(s, t.facts_, p);
+  OnnxAdapter a(lookup);
+  CondTracer<OnnxAdapter> t(a, p);
+  t.conclude(t.eval(name, 0));
   return p;
 }
 

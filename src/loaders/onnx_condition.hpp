@@ -1,8 +1,8 @@
-// Traces what an ONNX If's condition is computed from (constants, input values, shapes and ranks, through Shape,
-// Size, Gather, comparisons, Not/And/Or, Cast and the ops that only move values, and into the body of a model-local
-// function that computes it: torch_lib's Rank and IsScalar), and decides it where constants
-// and the shapes condlint's sound inference proves leave one answer. Used by the ONNX loader; the result is the
-// ConditionalView's provenance.
+// The ONNX adapter of the condition tracer (model/condition_trace, CondTracer): what an ONNX If's condition is
+// computed from (constants, input values, shapes and ranks, through Shape, Size, Gather, comparisons, Not/And/Or,
+// Cast and the ops that only move values), read from the parsed NodeProtos by name in the scope of the If while the
+// loader walks, with the shapes condlint's sound inference proves; decided where they leave one answer. The result
+// is the ConditionalView's provenance.
 #pragma once
 
 #include <functional>

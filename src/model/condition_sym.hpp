@@ -1,6 +1,6 @@
-// The values a condition tracer carries, and the rules by which it combines them. Every format's tracer (ONNX in
-// loaders/onnx_condition, IR and NNAPI in model/condition_trace) reads its own ops and hands the values it knows to
-// these functions, so that Gather on a shape, comparisons, logic and small arithmetic are decided the same way in all
+// The values the condition tracer (model/condition_trace) carries, and the rules by which it combines them: every
+// format's adapter reads its own ops into the tracer's steps, and the tracer hands the values it knows to these
+// functions, so that Gather on a shape, comparisons, logic and small arithmetic are decided the same way in all
 // three. Sound: an element is known only when it follows from constants and declared shapes; anything else is
 // unknown, and so is every result that depends on it (except logic that one known side decides).
 #pragma once

@@ -17,8 +17,6 @@ namespace condlint {
 
 namespace {
 
-constexpr int kMaxDepth = 24;
-constexpr int kMaxSteps = 400;
 constexpr uint32_t kMaxConstBytes = 64;  // the constants whose values are read (indices, sizes a condition compares)
 
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
@@ -62,8 +60,6 @@ bool passes_value(std::string_view op) {
          op == "SQUEEZE" || op == "EXPAND_DIMS";
 }
 
-using Sym = CondSym;
-
 // The declared shape of `ref` where it is a fact about every input the model accepts: the output of a Parameter of
 // the main graph whose `shape` attribute states it (a body's Parameters take what the enclosing op binds, and the
 // declared shapes of computed values are what the IR rules check, not facts to build on).
@@ -76,92 +72,37 @@ const Shape* declared_input_shape(const Model& m, const ValueRef& ref) {
   return n.outputs[0].shape().rank_known ? &n.outputs[0].shape() : nullptr;
 }
 
-// A conversion keeps a known value only where every integer and floating type holds it exactly.
-Sym converted(Sym s) {
-  for (auto& e : s.v)
-    if (e && !(*e == std::floor(*e) && *e >= 0 && *e <= 127)) e.reset();
-  return cond_passed(std::move(s));
-}
+// A value in the Model: the output `ref`, or (input >= 0) input `input` of node `node` in graph `graph`: the output
+// that feeds it, or where no node does (an NNAPI subgraph input or constant operand), the operand itself.
+struct ModelValue {
+  ValueRef ref;
+  int graph = -1, node = -1, input = -1;
+};
 
-class Tracer {
+// The IR and NNAPI adapter of CondTracer: reads the Model's nodes, IR Consts from the weights file and NNAPI operand
+// values.
+class ModelAdapter {
  public:
-  Tracer(const Model& m, const IrConstIndex* consts, ConditionProvenance& out) : m_(m), consts_(consts), out_(out) {}
+  using Handle = ModelValue;
+  static constexpr bool kMemo = false;
+  using Step = CondStep<ModelValue>;
+  using Tracer = CondTracer<ModelAdapter>;
 
-  Sym eval(const ValueRef& ref, int depth) {
-    if (!ref.valid() || ref.graph >= static_cast<int>(m_.graphs.size()) ||
-        ref.node >= static_cast<int>(m_.graphs[ref.graph].nodes.size()))
-      return opaque("?");
-    const Node& n = m_.graphs[ref.graph].nodes[ref.node];
-    const std::string name = n.display();
-    if (depth > kMaxDepth || ++steps_ > kMaxSteps) return opaque(name);
-    auto in = [&](size_t i) { return eval_input(ref.graph, ref.node, i, depth + 1); };
-    if (n.op == "Parameter") return opaque(name);
-    if (n.op == "Const" || n.op == "Constant") {
-      return constant(const_values(ref), const_rank(ref), name);
-    }
-    if (n.op == "ShapeOf") {
-      out_.on_shapes = true;
-      const ValueRef x = n.sources.empty() ? ValueRef{} : n.sources[0];
-      const std::string xname = producer_name(n, 0);
-      // shape(shape(y)) is y's rank.
-      if (x.valid() && x.graph < static_cast<int>(m_.graphs.size()) &&
-          x.node < static_cast<int>(m_.graphs[x.graph].nodes.size()) &&
-          m_.graphs[x.graph].nodes[x.node].op == "ShapeOf") {
-        const Node& inner = m_.graphs[x.graph].nodes[x.node];
-        const ValueRef y = inner.sources.empty() ? ValueRef{} : inner.sources[0];
-        const Shape* ys = declared_input_shape(m_, y);
-        return cond_rank_of(producer_name(inner, 0), ys ? *ys : Shape::unknown(), facts_);
-      }
-      facts_.tested.insert(xname);
-      const Shape* xs = declared_input_shape(m_, x);
-      return cond_shape_of(xname, xs ? *xs : Shape::unknown(), 0, std::numeric_limits<int64_t>::max());
-    }
-    if (n.op == "Gather" && n.sources.size() >= 2) {
-      const Sym data = in(0), idx = in(1);
-      // OpenVINO's Gather takes its axis as a third input: only axis 0 (of the 1-D shape) reads an element.
-      bool axis0 = true;
-      if (n.sources.size() >= 3) {
-        const Sym axis = in(2);
-        axis0 = axis.scalar_known() && (*axis.v[0] == 0 || (*axis.v[0] == -1 && data.length_known));
-      }
-      if (axis0) return cond_gather(data, idx, facts_);
-      CondFacts unused;
-      Sym s = cond_gather(data, idx, unused);
-      for (auto& e : s.v) e.reset();
-      return s;
-    }
-    if (n.op == "Convert" || n.op == "CAST") {
-      const std::string* to = n.attrs.find("destination_type");
-      return to && *to == "boolean" ? cond_to_bool(in(0)) : converted(in(0));
-    }
-    if (n.op == "Identity") return in(0);
-    if (passes_value(n.op)) return cond_reshaped(in(0));
-    if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") return cond_not(in(0));
-    if (auto b = binary_ops().find(n.op); b != binary_ops().end() && n.sources.size() >= 2) {
-      Sym s = cond_binary(b->second, in(0), in(1), facts_);
-      // NNAPI's ADD, SUB and MUL apply a fused activation (input 2): the value is known only without one.
-      if (m_.nnapi && (n.op == "ADD" || n.op == "SUB" || n.op == "MUL")) {
-        const Sym act = n.inputs.size() >= 3 ? in(2) : Sym{};
-        if (!act.scalar_known() || *act.v[0] != 0)
-          for (auto& e : s.v) e.reset();
-      }
-      return s;
-    }
-    return opaque(name);
-  }
+  ModelAdapter(const Model& m, const IrConstIndex* consts) : m_(m), consts_(consts) {}
 
-  // Input `i` of a node: the output that feeds it, or, where no node does (an NNAPI subgraph input or constant
-  // operand), the operand itself.
-  Sym eval_input(int graph, int node, size_t i, int depth) {
-    const Node& n = m_.graphs[graph].nodes[node];
-    if (i < n.sources.size() && n.sources[i].valid()) return eval(n.sources[i], depth);
-    const NnOperand* o = nnapi_operand(graph, n, i);
-    if (!o) return opaque("?");
-    const std::string name = operand_name(graph, n, i);
-    if (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) {
-      return constant(nnapi_values(*o), nn::is_scalar(o->type) ? 0 : o->dimensions.size(), name);
+  Step read(const ModelValue& h, Tracer& t, int depth) {
+    if (h.input >= 0) {
+      const Node& n = m_.graphs[h.graph].nodes[h.node];
+      const auto i = static_cast<size_t>(h.input);
+      if (i < n.sources.size() && n.sources[i].valid()) return read_output(n.sources[i], t, depth);
+      const NnOperand* o = nnapi_operand(h.graph, n, i);
+      if (!o) return opaque("?");
+      const std::string name = operand_name(h.graph, n, i);
+      if (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE)
+        return constant(nnapi_values(*o), nn::is_scalar(o->type) ? 0 : o->dimensions.size(), name);
+      return opaque(name);
     }
-    return opaque(name);
+    return read_output(h.ref, t, depth);
   }
 
   // The NNAPI operand that input `i` of `n` names (null for other formats or a bad index).
@@ -179,27 +120,99 @@ class Tracer {
     return !o ? "?" : !o->name.empty() ? o->name : "operand " + n.inputs[i].id;
   }
 
-  CondFacts facts_;
-
  private:
-  // A value the tracer does not look into: its value decides.
-  Sym opaque(const std::string& name) {
-    out_.on_values = true;
-    facts_.tested.insert(name);
-    Sym s;
-    s.text = quoted(name);
+  static Step opaque(std::string name) {
+    Step s;
+    s.name = std::move(name);
     return s;
+  }
+  static Step unary(typename Step::Kind k, ModelValue x) {
+    Step s;
+    s.kind = k;
+    s.in.emplace_back(x);
+    return s;
+  }
+  ModelValue input_of(const ValueRef& ref, size_t i) const {
+    return ModelValue{{}, ref.graph, ref.node, static_cast<int>(i)};
+  }
+
+  Step read_output(const ValueRef& ref, Tracer& t, int depth) {
+    if (!ref.valid() || ref.graph >= static_cast<int>(m_.graphs.size()) ||
+        ref.node >= static_cast<int>(m_.graphs[ref.graph].nodes.size()))
+      return opaque("?");
+    const Node& n = m_.graphs[ref.graph].nodes[ref.node];
+    const std::string name = n.display();
+    if (t.spent(depth)) return opaque(name);
+    using K = Step::Kind;
+    auto in = [&](size_t i) { return input_of(ref, i); };
+    if (n.op == "Parameter") return opaque(name);
+    if (n.op == "Const" || n.op == "Constant") return constant(const_values(ref), const_rank(ref), name);
+    if (n.op == "ShapeOf") {
+      Step s;
+      const ValueRef x = n.sources.empty() ? ValueRef{} : n.sources[0];
+      // shape(shape(y)) is y's rank.
+      if (x.valid() && x.graph < static_cast<int>(m_.graphs.size()) &&
+          x.node < static_cast<int>(m_.graphs[x.graph].nodes.size()) &&
+          m_.graphs[x.graph].nodes[x.node].op == "ShapeOf") {
+        const Node& inner = m_.graphs[x.graph].nodes[x.node];
+        const ValueRef y = inner.sources.empty() ? ValueRef{} : inner.sources[0];
+        const Shape* ys = declared_input_shape(m_, y);
+        s.kind = K::RankOf;
+        s.name = producer_name(inner, 0);
+        s.shape = ys ? *ys : Shape::unknown();
+        return s;
+      }
+      const Shape* xs = declared_input_shape(m_, x);
+      s.kind = K::ShapeOf;
+      s.name = producer_name(n, 0);
+      s.shape = xs ? *xs : Shape::unknown();
+      return s;
+    }
+    if (n.op == "Gather" && n.sources.size() >= 2) {
+      // OpenVINO's Gather takes its axis as a third input: only axis 0 (of the 1-D shape) reads an element.
+      Step s;
+      s.kind = K::Gather;
+      s.in = {in(0), in(1)};
+      if (n.sources.size() >= 3) {
+        s.axis = Step::Axis::Input;
+        s.in.emplace_back(in(2));
+      }
+      return s;
+    }
+    if (n.op == "Convert" || n.op == "CAST") {
+      const std::string* to = n.attrs.find("destination_type");
+      return unary(to && *to == "boolean" ? K::ToBool : K::Converted, in(0));
+    }
+    if (n.op == "Identity") return unary(K::Identity, in(0));
+    if (passes_value(n.op)) return unary(K::Reshaped, in(0));
+    if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") return unary(K::Not, in(0));
+    if (auto b = binary_ops().find(n.op); b != binary_ops().end() && n.sources.size() >= 2) {
+      Step s;
+      s.kind = K::Binary;
+      s.op = b->second.data();
+      s.in = {in(0), in(1)};
+      // NNAPI's ADD, SUB and MUL apply a fused activation (input 2): the value is known only without one.
+      if (m_.nnapi && (n.op == "ADD" || n.op == "SUB" || n.op == "MUL")) {
+        s.activation = true;
+        if (n.inputs.size() >= 3) s.in.emplace_back(in(2));
+      }
+      return s;
+    }
+    return opaque(name);
   }
 
   // A constant named `name`: its values where they were read (its text the number when it is one), else its name.
-  static Sym constant(const std::optional<std::vector<double>>& values, size_t rank, const std::string& name) {
+  static Step constant(const std::optional<std::vector<double>>& values, size_t rank, const std::string& name) {
+    Step s;
+    s.name = name;
     if (!values) {
-      Sym s;
-      s.text = quoted(name);
+      s.kind = Step::Kind::Named;
       return s;
     }
-    Sym s = cond_known(*values, rank);
-    if (values->size() != 1) s.text = quoted(name);
+    s.kind = Step::Kind::Known;
+    s.values = *values;
+    s.rank = rank;
+    s.named_text = values->size() != 1;
     return s;
   }
 
@@ -295,8 +308,6 @@ class Tracer {
 
   const Model& m_;
   const IrConstIndex* consts_;
-  ConditionProvenance& out_;
-  int steps_ = 0;
 };
 
 }  // namespace
@@ -328,35 +339,37 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
   if (graph < 0 || graph >= static_cast<int>(m.graphs.size()) || node < 0 ||
       node >= static_cast<int>(m.graphs[graph].nodes.size()) || input < 0)
     return p;
-  Tracer t(m, nullptr, p);
+  ModelAdapter a(m, nullptr);
+  CondTracer<ModelAdapter> t(a, p);
   const Node& n = m.graphs[graph].nodes[node];
   const auto i = static_cast<size_t>(input);
-  Sym s = t.eval_input(graph, node, i, 0);
+  CondSym s = t.eval(ModelValue{{}, graph, node, input}, 0);
   // The condition operand is itself a constant: that is the whole reason, said by its name.
-  const NnOperand* o = (i >= n.sources.size() || !n.sources[i].valid()) ? t.nnapi_operand(graph, n, i) : nullptr;
+  const NnOperand* o = (i >= n.sources.size() || !n.sources[i].valid()) ? a.nnapi_operand(graph, n, i) : nullptr;
   if (o && (o->lifetime == nn::CONSTANT_COPY || o->lifetime == nn::CONSTANT_REFERENCE) && s.scalar_known()) {
-    s.text = quoted(t.operand_name(graph, n, i));
-    t.facts_.facts.insert(s.text + " is a constant");
+    s.text = quoted(a.operand_name(graph, n, i));
+    t.facts.facts.insert(s.text + " is a constant");
   }
-  cond_conclude(s, t.facts_, p);
+  t.conclude(s);
   return p;
 }
 
 ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts) {
   ConditionProvenance p;
   if (!cond.valid()) return p;
-  Tracer t(m, consts, p);
-  Sym s = t.eval(cond, 0);
+  ModelAdapter a(m, consts);
+  CondTracer<ModelAdapter> t(a, p);
+  CondSym s = t.eval(ModelValue{cond}, 0);
   // The condition is itself a Const: that is the whole reason, said by its name.
   if (cond.graph < static_cast<int>(m.graphs.size()) &&
       cond.node < static_cast<int>(m.graphs[cond.graph].nodes.size())) {
     const Node& n = m.graphs[cond.graph].nodes[cond.node];
     if ((n.op == "Const" || n.op == "Constant") && s.scalar_known()) {
       s.text = quoted(n.display());
-      t.facts_.facts.insert(s.text + " is a constant");
+      t.facts.facts.insert(s.text + " is a constant");
     }
   }
-  cond_conclude(s, t.facts_, p);
+  t.conclude(s);
   return p;
 }
 
