@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <string_view>
 #include <unordered_map>
 
 #include "onnx_graph/if_sites.hpp"
@@ -40,77 +41,65 @@ constexpr size_t kMaxNodes = 250'000;  // total ONNX nodes of one export
 constexpr size_t kMaxProblems = 50;
 constexpr int kMinOpset = 13, kMaxOpset = 17;  // ONNX 1.12 knows opsets up to 17
 
-enum OT : int32_t {
-  F32 = 0,
-  I32 = 1,
-  U32 = 2,
-  TF32 = 3,
-  TI32 = 4,
-  TQ8A = 5,
-  BOOL = 6,
-  TQ16S = 7,
-  TF16 = 8,
-  TB8 = 9,
-  F16 = 10,
-  TQ8SPC = 11,
-  TQ16A = 12,
-  TQ8S = 13,
-  TQ8AS = 14,
-  SUBGRAPH = 15
-};
-enum LT : int32_t { TEMP = 0, IN = 1, OUT = 2, CCOPY = 3, CREF = 4, NOVAL = 5, SUBG = 6 };
-
 // ONNX element type of an NNAPI operand type (0 when there is none).
 int onnx_elem(int32_t t) {
   switch (t) {
-    case F32:
-    case TF32: return onnx::TensorProto::FLOAT;
-    case F16:
-    case TF16: return onnx::TensorProto::FLOAT16;
-    case I32:
-    case TI32: return onnx::TensorProto::INT32;
-    case U32: return onnx::TensorProto::UINT32;
-    case BOOL:
-    case TB8: return onnx::TensorProto::BOOL;
-    case TQ8A: return onnx::TensorProto::UINT8;
-    case TQ8AS:
-    case TQ8S:
-    case TQ8SPC: return onnx::TensorProto::INT8;
-    case TQ16S: return onnx::TensorProto::INT16;
-    case TQ16A: return onnx::TensorProto::UINT16;
+    case nn::FLOAT32:
+    case nn::TENSOR_FLOAT32: return onnx::TensorProto::FLOAT;
+    case nn::FLOAT16:
+    case nn::TENSOR_FLOAT16: return onnx::TensorProto::FLOAT16;
+    case nn::INT32:
+    case nn::TENSOR_INT32: return onnx::TensorProto::INT32;
+    case nn::UINT32: return onnx::TensorProto::UINT32;
+    case nn::BOOL:
+    case nn::TENSOR_BOOL8: return onnx::TensorProto::BOOL;
+    case nn::TENSOR_QUANT8_ASYMM: return onnx::TensorProto::UINT8;
+    case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+    case nn::TENSOR_QUANT8_SYMM:
+    case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL: return onnx::TensorProto::INT8;
+    case nn::TENSOR_QUANT16_SYMM: return onnx::TensorProto::INT16;
+    case nn::TENSOR_QUANT16_ASYMM: return onnx::TensorProto::UINT16;
     default: return 0;
   }
 }
 unsigned elem_bytes(int32_t t) {
   switch (t) {
-    case F32:
-    case TF32:
-    case I32:
-    case TI32:
-    case U32: return 4;
-    case F16:
-    case TF16:
-    case TQ16S:
-    case TQ16A: return 2;
-    case BOOL:
-    case TB8:
-    case TQ8A:
-    case TQ8AS:
-    case TQ8S:
-    case TQ8SPC: return 1;
+    case nn::FLOAT32:
+    case nn::TENSOR_FLOAT32:
+    case nn::INT32:
+    case nn::TENSOR_INT32:
+    case nn::UINT32: return 4;
+    case nn::FLOAT16:
+    case nn::TENSOR_FLOAT16:
+    case nn::TENSOR_QUANT16_SYMM:
+    case nn::TENSOR_QUANT16_ASYMM: return 2;
+    case nn::BOOL:
+    case nn::TENSOR_BOOL8:
+    case nn::TENSOR_QUANT8_ASYMM:
+    case nn::TENSOR_QUANT8_ASYMM_SIGNED:
+    case nn::TENSOR_QUANT8_SYMM:
+    case nn::TENSOR_QUANT8_SYMM_PER_CHANNEL: return 1;
     default: return 0;
   }
 }
-bool is_scalar_type(int32_t t) { return t == F32 || t == I32 || t == U32 || t == BOOL || t == F16 || t == SUBGRAPH; }
-bool is_quant(int32_t t) { return t == TQ8A || t == TQ8AS || t == TQ8S || t == TQ16S || t == TQ16A; }
-bool is_floatt(int32_t t) { return t == F32 || t == TF32 || t == F16 || t == TF16; }
-bool is_int32t(int32_t t) { return t == I32 || t == TI32; }
-bool is_boolt(int32_t t) { return t == BOOL || t == TB8; }
+bool is_scalar_type(int32_t t) {
+  return t == nn::FLOAT32 || t == nn::INT32 || t == nn::UINT32 || t == nn::BOOL || t == nn::FLOAT16 ||
+         t == nn::SUBGRAPH;
+}
+bool is_quant(int32_t t) {
+  return t == nn::TENSOR_QUANT8_ASYMM || t == nn::TENSOR_QUANT8_ASYMM_SIGNED || t == nn::TENSOR_QUANT8_SYMM ||
+         t == nn::TENSOR_QUANT16_SYMM || t == nn::TENSOR_QUANT16_ASYMM;
+}
+bool is_floatt(int32_t t) {
+  return t == nn::FLOAT32 || t == nn::TENSOR_FLOAT32 || t == nn::FLOAT16 || t == nn::TENSOR_FLOAT16;
+}
+bool is_int32t(int32_t t) { return t == nn::INT32 || t == nn::TENSOR_INT32; }
+bool is_boolt(int32_t t) { return t == nn::BOOL || t == nn::TENSOR_BOOL8; }
 std::pair<double, double> quant_range(int32_t t) {
   switch (t) {
-    case TQ8A: return {0, 255};
-    case TQ16A: return {0, 65535};
-    case TQ16S: return {-32768, 32767};
+    case nn::TENSOR_QUANT8_ASYMM: return {0, 255};
+    case nn::TENSOR_QUANT16_ASYMM: return {0, 65535};
+    case nn::TENSOR_QUANT16_SYMM: return {-32768, 32767};
     default: return {-128, 127};
   }
 }
@@ -167,6 +156,28 @@ struct Frame {
   std::string loop_cond;  // WHILE in progress: the condition computed before the loop
   size_t problems_at_start = 0;
 };
+
+struct Exporter;
+struct OpCall;
+// A row of the table of lowerings: the AIDL operation name, the function, the ONNX op it becomes when it is one
+// (`negate`: followed by Not).
+struct NnLowering {
+  std::string_view name;
+  void (Exporter::*lower)(OpCall&);
+  const char* onnx = nullptr;
+  bool negate = false;
+};
+// One operation to lower: the frame it runs in (Exporter::stack[idx]), its row of the table, its label and its place.
+struct OpCall {
+  size_t idx;
+  const NnOperation& o;
+  const NnLowering& row;
+  const std::string L;      // "ADD#3": the stem of the ONNX node names
+  const std::string where;  // the operation's place in problems
+  bool wait = false;        // set when the lowering pushed a frame it must wait for (WHILE's condition)
+};
+const NnLowering* lowering_of(int32_t type);
+std::string supported_ops();
 
 struct Exporter {
   const NnapiData& d;
@@ -288,7 +299,7 @@ struct Exporter {
   std::optional<std::string> const_bytes(int g, int k, std::string& err) {
     const NnOperand& o = sg(g).operands[k];
     const std::string* blob = nullptr;
-    if (o.lifetime == CCOPY) {
+    if (o.lifetime == nn::CONSTANT_COPY) {
       if (!d.operand_values_loaded) return err = "operandValues could not be read", std::nullopt;
       blob = &d.operand_values;
     } else {
@@ -319,7 +330,7 @@ struct Exporter {
   std::optional<std::vector<int64_t>> const_ints(int g, int k) {
     const NnOperand& o = sg(g).operands[k];
     if (!is_int32t(o.type) && !is_boolt(o.type)) return std::nullopt;
-    if (o.lifetime != CCOPY && o.lifetime != CREF) return std::nullopt;
+    if (o.lifetime != nn::CONSTANT_COPY && o.lifetime != nn::CONSTANT_REFERENCE) return std::nullopt;
     if (o.length > 256) return std::nullopt;
     std::string err;
     auto b = const_bytes(g, k, err);  // a broken constant is reported where it is used
@@ -449,6 +460,8 @@ struct Exporter {
         ->output(0);
   }
 
+  static bool is(const OpCall& c, std::string_view name) { return c.row.name == name; }
+
   // ---- frames
   std::vector<Frame> stack;
 
@@ -488,15 +501,15 @@ struct Exporter {
         const NnOperand& o = g.operands[k];
         Val& v = f->vals[k];
         v.info = decl_info(o);
-        if (o.lifetime == CCOPY || o.lifetime == CREF) {
+        if (o.lifetime == nn::CONSTANT_COPY || o.lifetime == nn::CONSTANT_REFERENCE) {
           v.has = true;
           v.const_graph = f->graph;
           v.const_operand = static_cast<int>(k);
           v.info.ci = const_ints(f->graph, static_cast<int>(k));
-        } else if (o.lifetime == SUBG) {
+        } else if (o.lifetime == nn::SUBGRAPH_LT) {
           v.has = true;
           v.info.subgraph = static_cast<int>(o.offset);
-        } else if (o.lifetime == NOVAL) {
+        } else if (o.lifetime == nn::NO_VALUE) {
           v.has = true;
           v.info.no_value = true;
         }
@@ -521,7 +534,8 @@ struct Exporter {
           return true;
         }
         const int32_t lt = g.operands[o].lifetime;
-        if ((lt == TEMP || lt == OUT) && !f->cond_to_scalar && !f->vals[o].has && preassigned.insert(o).second)
+        if ((lt == nn::TEMPORARY_VARIABLE || lt == nn::SUBGRAPH_OUTPUT) && !f->cond_to_scalar && !f->vals[o].has &&
+            preassigned.insert(o).second)
           f->vals[o].name = f->out_names[k];
       }
     }
@@ -605,7 +619,7 @@ struct Exporter {
       return problem(where + ": input " + std::to_string(k) + " has type " + nn::operand_type_name(v->info.type) +
                      ", which is not exported"),
              nullptr;
-    if (v->info.type == TQ8SPC)
+    if (v->info.type == nn::TENSOR_QUANT8_SYMM_PER_CHANNEL)
       return problem(where + ": input " + std::to_string(k) +
                      " is TENSOR_QUANT8_SYMM_PER_CHANNEL, which is not exported"),
              nullptr;
@@ -632,7 +646,7 @@ struct Exporter {
              nullptr;
     Val& v = f.vals[idx];
     const NnOperand& d0 = sg(f.graph).operands[idx];
-    if (v.has || (d0.lifetime != TEMP && d0.lifetime != OUT))
+    if (v.has || (d0.lifetime != nn::TEMPORARY_VARIABLE && d0.lifetime != nn::SUBGRAPH_OUTPUT))
       return problem(where + ": output " + std::to_string(k) + " (operand " + std::to_string(idx) +
                      ") is not a temporary or subgraph output, or is written twice"),
              nullptr;
@@ -652,35 +666,20 @@ struct Exporter {
     const NnOperation& o = sg(f.graph).operations[f.cursor];
     const std::string L = nn::operation_name(o.type) + "#" + std::to_string(f.cursor);
     const std::string where = op_where(f, f.cursor, o.type);
-    switch (o.type) {
-      case 0:
-      case 36:
-      case 18:
-      case 30: return arith(f, o, L, where), true;  // ADD SUB MUL DIV
-      case 58:
-      case 59:
-      case 54:
-      case 53:
-      case 48:
-      case 68: return compare(f, o, L, where), true;
-      case 61:
-      case 63:
-      case 62: return logical(f, o, L, where), true;  // LOGICAL_AND OR NOT
-      case 9: return fully_connected(f, o, L, where), true;
-      case 2: return concatenation(f, o, L, where), true;
-      case 86: return slice(f, o, L, where), true;
-      case 96: return if_op(idx, o, L, where), true;
-      case 97: return while_op(idx, o, L, where);
-      default:
-        problem(where + ": " + nn::operation_name(o.type) +
-                " is not exported (supported: ADD, SUB, MUL, DIV, LESS, LESS_EQUAL, "
-                "GREATER, GREATER_EQUAL, EQUAL, NOT_EQUAL, LOGICAL_AND, LOGICAL_OR, LOGICAL_NOT, FULLY_CONNECTED, "
-                "CONCATENATION, SLICE, IF, WHILE)");
-        return true;
+    const NnLowering* row = lowering_of(o.type);
+    if (!row) {
+      problem(where + ": " + nn::operation_name(o.type) + " is not exported (supported: " + supported_ops() + ")");
+      return true;
     }
+    OpCall c{idx, o, *row, L, where};
+    (this->*(row->lower))(c);
+    return !c.wait;
   }
 
-  void arith(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
+  void arith(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     Val* a = tensor_in(f, o, 0, where);
     Val* b = a ? tensor_in(f, o, 1, where) : nullptr;
     if (!b) return;
@@ -694,10 +693,9 @@ struct Exporter {
     if (is_floatt(ta) != is_floatt(b->info.type) || is_quant(ta) != is_quant(b->info.type) ||
         is_int32t(ta) != is_int32t(b->info.type) || (!is_quant(ta) && onnx_elem(ta) != onnx_elem(b->info.type)))
       return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
-    static const std::map<int32_t, const char*> kOnnx = {{0, "Add"}, {36, "Sub"}, {18, "Mul"}, {30, "Div"}};
-    const char* op_type = kOnnx.at(o.type);
+    const char* op_type = c.row.onnx;
     if (is_quant(ta)) {
-      if (o.type == 30) return problem(where + ": DIV of quantized tensors is not exported");
+      if (is(c, "DIV")) return problem(where + ": DIV of quantized tensors is not exported");
       if (!is_quant(y->info.type)) return problem(where + ": quantized inputs, output " + info_str(y->info));
       has_quant = true;
       const std::string xa = to_real(f, a->name, a->info, L + "/a"), xb = to_real(f, b->name, b->info, L + "/b");
@@ -707,8 +705,8 @@ struct Exporter {
     } else if (is_floatt(ta) || is_int32t(ta)) {
       if (onnx_elem(y->info.type) != onnx_elem(ta))
         return problem(where + ": inputs are " + info_str(a->info) + ", output " + info_str(y->info));
-      if (is_int32t(ta) && o.type == 30) return problem(where + ": DIV of TENSOR_INT32 is not exported");
-      if (is_int32t(ta) && o.type == 18) has_int_mul = true;
+      if (is_int32t(ta) && is(c, "DIV")) return problem(where + ": DIV of TENSOR_INT32 is not exported");
+      if (is_int32t(ta) && is(c, "MUL")) has_int_mul = true;
       if (*act == 0) {
         node(f, op_type, {a->name, b->name}, y->name, L);
       } else {
@@ -721,15 +719,16 @@ struct Exporter {
     written(y);
   }
 
-  void compare(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
+  void compare(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     Val* a = tensor_in(f, o, 0, where);
     Val* b = a ? tensor_in(f, o, 1, where) : nullptr;
     if (!b) return;
     Val* y = output(f, o, 0, where);
     if (!y) return;
     if (!is_boolt(y->info.type)) return problem(where + ": the output is " + info_str(y->info) + ", not TENSOR_BOOL8");
-    static const std::map<int32_t, const char*> kOnnx = {{58, "Less"},    {59, "LessOrEqual"}, {54, "GreaterOrEqual"},
-                                                         {53, "Greater"}, {48, "Equal"},       {68, "Equal"}};
     std::string xa = a->name, xb = b->name;
     if (is_quant(a->info.type) || is_quant(b->info.type)) {
       if (!is_quant(a->info.type) || !is_quant(b->info.type))
@@ -740,17 +739,20 @@ struct Exporter {
     } else if (onnx_elem(a->info.type) != onnx_elem(b->info.type)) {
       return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
     }
-    if (o.type == 68) {
+    if (c.row.negate) {
       const std::string e = node(f, "Equal", {xa, xb}, fresh(y->name + "_eq"), L)->output(0);
       node(f, "Not", {e}, y->name, L + "/not");
     } else {
-      node(f, kOnnx.at(o.type), {xa, xb}, y->name, L);
+      node(f, c.row.onnx, {xa, xb}, y->name, L);
     }
     written(y);
   }
 
-  void logical(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
-    const bool unary = o.type == 62;
+  void logical(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
+    const bool unary = is(c, "LOGICAL_NOT");
     Val* a = tensor_in(f, o, 0, where);
     Val* b = a && !unary ? tensor_in(f, o, 1, where) : a;
     if (!b) return;
@@ -759,11 +761,14 @@ struct Exporter {
     if (!is_boolt(a->info.type) || !is_boolt(b->info.type) || !is_boolt(y->info.type))
       return problem(where + ": operands are not TENSOR_BOOL8");
     if (unary) node(f, "Not", {a->name}, y->name, L);
-    else node(f, o.type == 61 ? "And" : "Or", {a->name, b->name}, y->name, L);
+    else node(f, c.row.onnx, {a->name, b->name}, y->name, L);
     written(y);
   }
 
-  void fully_connected(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
+  void fully_connected(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     Val* x = tensor_in(f, o, 0, where);
     Val* w = x ? tensor_in(f, o, 1, where) : nullptr;
     Val* b = w ? tensor_in(f, o, 2, where) : nullptr;
@@ -828,7 +833,10 @@ struct Exporter {
     written(y);
   }
 
-  void concatenation(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
+  void concatenation(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     if (o.inputs.size() < 2) return problem(where + ": CONCATENATION needs inputs and an axis");
     std::vector<Val*> xs;
     for (size_t k = 0; k + 1 < o.inputs.size(); ++k) {
@@ -862,7 +870,10 @@ struct Exporter {
     written(y);
   }
 
-  void slice(Frame& f, const NnOperation& o, const std::string& L, const std::string& where) {
+  void slice(OpCall& c) {
+    Frame& f = stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     Val* x = tensor_in(f, o, 0, where);
     Val* beg = x ? tensor_in(f, o, 1, where) : nullptr;
     Val* sz = beg ? tensor_in(f, o, 2, where) : nullptr;
@@ -932,8 +943,10 @@ struct Exporter {
     return c;
   }
 
-  void if_op(size_t idx, const NnOperation& o, const std::string& L, const std::string& where) {
-    Frame& f = stack[idx];
+  void if_op(OpCall& call) {
+    Frame& f = stack[call.idx];
+    const NnOperation& o = call.o;
+    const std::string &L = call.L, &where = call.where;
     if (o.inputs.size() < 3) return problem(where + ": IF needs a condition and two branches");
     Val* c = input(f, o, 0, where);
     Val* tb = c ? input(f, o, 1, where) : nullptr;
@@ -1002,27 +1015,28 @@ struct Exporter {
     stack.push_back(std::move(branches[0]));
   }
 
-  bool while_op(size_t idx, const NnOperation& o, const std::string& L, const std::string& where) {
-    Frame* f = &stack[idx];
+  void while_op(OpCall& c) {
+    Frame* f = &stack[c.idx];
+    const NnOperation& o = c.o;
+    const std::string &L = c.L, &where = c.where;
     has_while = true;
-    if (o.inputs.size() < 2) return problem(where + ": WHILE needs a condition and a body"), true;
+    if (o.inputs.size() < 2) return problem(where + ": WHILE needs a condition and a body");
     Val* cg = input(*f, o, 0, where);
     Val* bg = cg ? input(*f, o, 1, where) : nullptr;
-    if (!bg) return true;
+    if (!bg) return;
     const std::string nn_w = f->nn_path + "/" + L;
     const std::string onnx_w = f->onnx_path + "/" + f->prefix + L;
     if (!subgraph_ok(*f, cg->info.subgraph, where, "condition") || !subgraph_ok(*f, bg->info.subgraph, where, "body"))
-      return true;
+      return;
     const NnSubgraph& body = sg(bg->info.subgraph + 1);
     const size_t nv = o.inputs.size() - 2, m = o.outputs.size(), mk = body.output_indexes.size();
     if (mk < m || mk > nv)
       return problem(where + ": the body has " + std::to_string(mk) + " outputs; the WHILE has " + std::to_string(m) +
-                     " outputs and " + std::to_string(nv) + " values"),
-             true;
+                     " outputs and " + std::to_string(nv) + " values");
     std::vector<Val> init;
     for (size_t k = 0; k < nv; ++k) {
       Val* v = tensor_in(*f, o, k + 2, where);
-      if (!v) return true;
+      if (!v) return;
       init.push_back(*v);
     }
     if (f->phase == 0) {
@@ -1036,12 +1050,13 @@ struct Exporter {
       cf.role = "WHILE '" + nn_w + "' condition";
       f->phase = 1;
       stack.push_back(std::move(cf));
-      return false;
+      c.wait = true;
+      return;
     }
     std::vector<Val*> outs;
     for (size_t k = 0; k < m; ++k) {
       Val* y = output(*f, o, k, where);
-      if (!y) return true;
+      if (!y) return;
       outs.push_back(y);
     }
     std::vector<std::string> ins{"", f->loop_cond};
@@ -1053,10 +1068,10 @@ struct Exporter {
     b->set_name(fresh(L + "_body"));
     const std::string iter = fresh(L + "_iter"), cin = fresh(L + "_cond_in"), cout = fresh(L + "_cond_out");
     std::vector<uint32_t> none;
-    set_type(b->add_input(), I32, &none, iter);
+    set_type(b->add_input(), nn::INT32, &none, iter);
     b->mutable_input(0)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
-    set_type(b->add_input(), BOOL, &none, cin);
-    set_type(b->add_output(), BOOL, &none, cout);
+    set_type(b->add_input(), nn::BOOL, &none, cin);
+    set_type(b->add_output(), nn::BOOL, &none, cout);
     std::vector<Val> body_args, cond_args;
     std::vector<std::string> body_outs;
     for (size_t k = 0; k < nv; ++k) {
@@ -1097,9 +1112,48 @@ struct Exporter {
     f = nullptr;
     stack.push_back(std::move(cf));
     stack.push_back(std::move(bf));
-    return true;
+    return;
   }
 };
+
+// The operations the export lowers, by AIDL name (the codes are model/nnapi_data's).
+const NnLowering kLowerings[] = {
+    {"ADD", &Exporter::arith, "Add"},
+    {"SUB", &Exporter::arith, "Sub"},
+    {"MUL", &Exporter::arith, "Mul"},
+    {"DIV", &Exporter::arith, "Div"},
+    {"LESS", &Exporter::compare, "Less"},
+    {"LESS_EQUAL", &Exporter::compare, "LessOrEqual"},
+    {"GREATER", &Exporter::compare, "Greater"},
+    {"GREATER_EQUAL", &Exporter::compare, "GreaterOrEqual"},
+    {"EQUAL", &Exporter::compare, "Equal"},
+    {"NOT_EQUAL", &Exporter::compare, "Equal", true},
+    {"LOGICAL_AND", &Exporter::logical, "And"},
+    {"LOGICAL_OR", &Exporter::logical, "Or"},
+    {"LOGICAL_NOT", &Exporter::logical, "Not"},
+    {"FULLY_CONNECTED", &Exporter::fully_connected},
+    {"CONCATENATION", &Exporter::concatenation},
+    {"SLICE", &Exporter::slice},
+    {"IF", &Exporter::if_op},
+    {"WHILE", &Exporter::while_op},
+};
+
+const NnLowering* lowering_of(int32_t type) {
+  static const std::map<int32_t, const NnLowering*> by_code = [] {
+    std::map<int32_t, const NnLowering*> m;
+    for (const auto& row : kLowerings)
+      if (auto code = nn::parse_operation(row.name)) m[*code] = &row;
+    return m;
+  }();
+  const auto it = by_code.find(type);
+  return it == by_code.end() ? nullptr : it->second;
+}
+
+std::string supported_ops() {
+  std::string s;
+  for (const auto& row : kLowerings) s += (s.empty() ? "" : ", ") + std::string(row.name);
+  return s;
+}
 
 exec::Value example_value(const NnValue& ex, const NnOperand& decl) {
   using namespace exec;
@@ -1159,7 +1213,7 @@ void add_semantics_notes(const NnapiData& d, Exporter& x) {
         "(Android may use float16 range and precision; compare with the float16 tolerances)");
   bool any_f16 = false;
   for (const auto& s : d.subgraphs)
-    for (const auto& od : s.operands) any_f16 = any_f16 || od.type == TF16 || od.type == F16;
+    for (const auto& od : s.operands) any_f16 = any_f16 || od.type == nn::TENSOR_FLOAT16 || od.type == nn::FLOAT16;
   if (any_f16)
     x.note("float16 operands are exported as ONNX float16; ADD/SUB/MUL/DIV round once to float16 as the executor does");
   if (x.has_quant)
@@ -1211,7 +1265,7 @@ void declare_main_io(const NnSubgraph& mg, Exporter& x, onnx::GraphProto* g, Fra
     Val v;
     v.has = true;
     v.info = Exporter::decl_info(od);
-    if (onnx_elem(od.type) == 0 || od.type == TQ8SPC) {
+    if (onnx_elem(od.type) == 0 || od.type == nn::TENSOR_QUANT8_SYMM_PER_CHANNEL) {
       x.problem("main input " + std::to_string(k) + " (operand " + std::to_string(idx) + ") has type " +
                 nn::operand_type_name(od.type) + ", which is not exported");
       continue;
