@@ -123,4 +123,17 @@ TEST(OpenModel, TheVerdictIsRecordedOnce) {
   EXPECT_NE(good.model->onnx->proto, nullptr);
 }
 
+// A model the checker rejects still runs (ONNX017 is not a readability rule): a Split whose num_outputs is a float
+// fails its cases with a message, and the process lives.
+TEST(OpenModel, ASplitWithAFloatNumOutputsFailsItsRunCleanly) {
+  condlint::exec::RunConfig cfg;
+  cfg.random.count = 1;
+  const auto r = condlint::test::run_file(
+      condlint::test::source_dir() / "corpus/onnx/invalid/ONNX017_split18_num_outputs_float.onnx", cfg);
+  EXPECT_EQ(r.error, "");
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, condlint::exec::CaseStatus::Failed);
+  EXPECT_NE(r.cases[0].message.find("num_outputs must be a positive int"), std::string::npos) << r.cases[0].message;
+}
+
 }  // namespace
