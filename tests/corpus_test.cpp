@@ -115,7 +115,7 @@ std::vector<Finding> findings_of(const std::string& corpus_file) {
     return run_rules(*lr.model, sel);
   }
   if (corpus_file.find("/exec-cases/") == std::string::npos) return lint_file(model.string());
-  LoadResult lr = load_file(model.string());
+  LoadResult lr = load_file(model.string(), /*keep_onnx_proto=*/true);  // as `lint --exec` opens it
   EXPECT_TRUE(lr.model) << lr.io_error;
   if (!lr.model) return {};
   exec::attach_exec_results(*lr.model, model.string());

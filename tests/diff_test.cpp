@@ -193,7 +193,7 @@ TEST(DiffRef, RefAgreesWithItselfOnEveryBranch) {
   std::string err;
   RuntimeOptions o;
   auto a = make_runtime("ref", o, err), b = make_runtime("ref", o, err);
-  const DiffResult r = run_diff({kNested}, {a.get(), b.get()}, DiffConfig{});
+  const DiffResult r = condlint::test::diff_files({kNested}, {a.get(), b.get()}, DiffConfig{});
   ASSERT_EQ(r.models.size(), 1u);
   EXPECT_EQ(r.models[0].error, "");
   // as given, 2 synthesized input sets (c1 = false, c2 = false: they select the else branches), 4 pinned variants
@@ -212,7 +212,7 @@ TEST(DiffRef, RandomInputsAreReproducible) {
   cfg.random.seed = 7;
   cfg.random.ranges["x"] = {10, 20};
   cfg.work_dir = fs::temp_directory_path() / ("condlint-difftest-" + std::to_string(getpid()));
-  const DiffResult r = run_diff({kNested}, {a.get(), b.get()}, cfg);
+  const DiffResult r = condlint::test::diff_files({kNested}, {a.get(), b.get()}, cfg);
   ASSERT_EQ(r.models[0].error, "");
   size_t synthesized = 0;
   for (const auto& c : r.models[0].cases) synthesized += c.data_set.rfind("synthesized: ", 0) == 0;
@@ -230,13 +230,13 @@ TEST(DiffRef, RandomInputsAreReproducible) {
   // Same seed, same inputs; another seed, other inputs.
   const fs::path w1 = cfg.work_dir;
   cfg.work_dir = w1.string() + "-again";
-  run_diff({kNested}, {a.get(), b.get()}, cfg);
+  condlint::test::diff_files({kNested}, {a.get(), b.get()}, cfg);
   std::string b1;
   ASSERT_EQ(exec::read_file_bytes(cfg.work_dir / "model_0/inputs_0/input_0.pb", b1), "");
   EXPECT_EQ(b0, b1);
   cfg.random.seed = 8;
   cfg.work_dir = w1.string() + "-seed8";
-  run_diff({kNested}, {a.get(), b.get()}, cfg);
+  condlint::test::diff_files({kNested}, {a.get(), b.get()}, cfg);
   std::string b2;
   ASSERT_EQ(exec::read_file_bytes(cfg.work_dir / "model_0/inputs_0/input_0.pb", b2), "");
   EXPECT_NE(b0, b2);
@@ -441,7 +441,7 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
   for (const auto& d : dirs) {
     exec::RunConfig cfg;
     cfg.limits.timeout_ms = 30'000;
-    const auto r = exec::run_model(d / "model.onnx", cfg);
+    const auto r = condlint::test::run_file(d / "model.onnx", cfg);
     if (r.error.empty() && r.failed == 0 && r.unsupported == 0) passed.push_back(d / "model.onnx");
   }
   ASSERT_GT(passed.size(), 800u);
@@ -451,7 +451,7 @@ TEST(DiffOrt, NodeTestsRefAgreesWithOnnxRuntime) {
   auto ort = make_runtime("onnxruntime", o, err);
   ASSERT_TRUE(ort) << err;
   const auto t0 = std::chrono::steady_clock::now();
-  const DiffResult r = run_diff(passed, {ref.get(), ort.get()}, DiffConfig{});
+  const DiffResult r = condlint::test::diff_files(passed, {ref.get(), ort.get()}, DiffConfig{});
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int agree = 0, not_comparable = 0, known = 0, runs = 0, if_models = 0, if_runs = 0;
   for (const auto& m : r.models) {
@@ -505,7 +505,7 @@ TEST(DiffRef, SynthesizedInputsAreComparedAndSaved) {
   DiffConfig cfg;
   cfg.save_dir = test::temp_dir("diff-save");
   fs::remove_all(cfg.save_dir);
-  const DiffResult r = run_diff({model}, {a.get(), b.get()}, cfg);
+  const DiffResult r = condlint::test::diff_files({model}, {a.get(), b.get()}, cfg);
   ASSERT_EQ(r.models[0].error, "");
   EXPECT_TRUE(r.all_agree());
   std::vector<std::string> synthesized;
@@ -520,7 +520,7 @@ TEST(DiffRef, SynthesizedInputsAreComparedAndSaved) {
   EXPECT_EQ(test::slurp(cfg.save_dir / "test_data_set_2" / "runtimes.txt"), "runtime_0: ref#1\nruntime_1: ref#2\n");
   exec::RunConfig rc;
   rc.data_dirs = {cfg.save_dir};
-  const exec::ModelResult run = exec::run_model(model, rc);
+  const exec::ModelResult run = condlint::test::run_file(model, rc);
   EXPECT_EQ(run.failed, 0);
   EXPECT_EQ(run.passed, 6);  // three saved data sets, each also with the overflow branch pinned
   for (const auto& c : exec::branch_coverage(run))

@@ -62,7 +62,7 @@ std::string relu_if_ir(const std::string& else_op, const std::string& out_prec =
 TEST(ExecIr, CorpusModelsPassWithBothBranches) {
   for (const char* name : {"spec_if", "nested_if", "ops", "if_in_loop"}) {
     SCOPED_TRACE(name);
-    const ModelResult r = run_ir_model(corpus_model(name), RunConfig{});
+    const ModelResult r = condlint::test::run_file(corpus_model(name), RunConfig{});
     ASSERT_EQ(r.error, "");
     EXPECT_EQ(r.failed, 0);
     EXPECT_EQ(r.unsupported, 0);
@@ -75,7 +75,7 @@ TEST(ExecIr, CorpusModelsPassWithBothBranches) {
     EXPECT_GT(golden, 0);
     for (const auto& [path, branches] : r.if_coverage) EXPECT_EQ(branches.size(), 2u) << path;
   }
-  const ModelResult n = run_ir_model(corpus_model("nested_if"), RunConfig{});
+  const ModelResult n = condlint::test::run_file(corpus_model("nested_if"), RunConfig{});
   EXPECT_EQ(n.if_coverage.size(), 2u);
   EXPECT_TRUE(n.if_coverage.count("main/outer/then/inner"));
 }
@@ -86,7 +86,7 @@ TEST(ExecIr, CorpusModelsPassWithBothBranches) {
 // runs) it stays behind the shape guard. The lint view carries the condition as text.
 TEST(ExecIr, AShapeGuardIsTracedAndReachedBySynthesizedInputs) {
   const fs::path m = corpus_model("shape_guard");
-  const ModelResult r = run_ir_model(m, RunConfig{});
+  const ModelResult r = condlint::test::run_file(m, RunConfig{});
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.failed, 0);
   ASSERT_EQ(r.cases.size(), 2u);
@@ -98,7 +98,7 @@ TEST(ExecIr, AShapeGuardIsTracedAndReachedBySynthesizedInputs) {
   EXPECT_EQ(by_branch[true].how, "synthesized");
   RunConfig taken;
   taken.both_branches = false;
-  EXPECT_EQ(run_ir_model(m, taken).cases.size(), 1u);
+  EXPECT_EQ(condlint::test::run_file(m, taken).cases.size(), 1u);
   const auto lr = condlint::load_file(m.string());
   ASSERT_TRUE(lr.model);
   ASSERT_EQ(lr.model->conditionals.size(), 1u);
@@ -117,7 +117,7 @@ TEST(ExecIr, RandomInputsFromTheParameters) {
   RunConfig cfg;
   cfg.random.count = 2;
   cfg.random.shapes["x"] = {1, 3};
-  const ModelResult r = run_ir_model(m, cfg);
+  const ModelResult r = condlint::test::run_file(m, cfg);
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.failed, 0);
   int random_runs = 0;
@@ -126,13 +126,13 @@ TEST(ExecIr, RandomInputsFromTheParameters) {
   RunConfig bad;
   bad.random.count = 1;
   bad.random.shapes["x"] = {2, 3};
-  EXPECT_EQ(run_ir_model(m, bad).error, "--input-shapes gives 'x' dim 0 = 2; the model declares 1");
+  EXPECT_EQ(condlint::test::run_file(m, bad).error, "--input-shapes gives 'x' dim 0 = 2; the model declares 1");
 }
 
 TEST(ExecIr, GoldenDataForBothBranchesIsCompared) {
   // spec_if has a data set per branch: each branch's outputs are compared with golden data (no derived run
   // needed once both data sets exist for the same inputs? they differ in cond, so derived runs are added too).
-  const ModelResult r = run_ir_model(corpus_model("spec_if"), RunConfig{});
+  const ModelResult r = condlint::test::run_file(corpus_model("spec_if"), RunConfig{});
   std::set<bool> compared;
   for (const auto& c : r.cases)
     if (c.golden) compared.insert(c.if_branches.at("main/if_cond").at(0));
@@ -143,7 +143,7 @@ TEST(ExecIr, PinningAgainstTheDataGivesAMismatch) {
   RunConfig cfg;
   cfg.pins["main/if_cond"] = false;  // data set 0 expects x + y (then); pinned else gives x + z
   cfg.data_dirs.push_back(corpus_model("spec_if").parent_path() / "test_data_set_0");
-  const ModelResult r = run_ir_model(corpus_model("spec_if"), cfg);
+  const ModelResult r = condlint::test::run_file(corpus_model("spec_if"), cfg);
   ASSERT_FALSE(r.cases.empty());
   EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch) << r.cases[0].message;
   EXPECT_GT(r.failed, 0);
@@ -152,7 +152,7 @@ TEST(ExecIr, PinningAgainstTheDataGivesAMismatch) {
 TEST(ExecIr, PinThatMatchesNoIfIsAnError) {
   RunConfig cfg;
   cfg.pins["main/nope"] = true;
-  const ModelResult r = run_ir_model(corpus_model("spec_if"), cfg);
+  const ModelResult r = condlint::test::run_file(corpus_model("spec_if"), cfg);
   EXPECT_TRUE(r.cases.empty());
   EXPECT_NE(r.error.find("--pin: no If at main/nope"), std::string::npos) << r.error;
 }
@@ -163,7 +163,7 @@ TEST(ExecIr, WrongGoldenValueIsAMismatchWithIndex) {
   m.input(0, ir_bool(false));
   m.input(1, ir_f32({1.0, -2.0}));
   m.output(0, ir_f32({-1.0, 2.5}));  // -x would be 2.0 at index 1
-  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  const ModelResult r = condlint::test::run_file(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.error, "");
   ASSERT_FALSE(r.cases.empty());
   EXPECT_EQ(r.cases[0].status, CaseStatus::Mismatch);
@@ -181,7 +181,7 @@ TEST(ExecIr, BranchOutputContradictingTheIfTypeIsABranchProblem) {
   write_file(m.dir / "m.xml", relu_if_ir("Negative", "I64"));
   m.input(0, ir_bool(true));
   m.input(1, ir_f32({1.0, -2.0}));
-  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  const ModelResult r = condlint::test::run_file(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.error, "");
   ASSERT_EQ(r.cases.size(), 2u);
   for (const auto& c : r.cases) {
@@ -199,7 +199,7 @@ TEST(ExecIr, UnsupportedOpInTheOtherBranchIsReportedWithItsPath) {
   m.input(0, ir_bool(true));
   m.input(1, ir_f32({1.0, -2.0}));
   m.output(0, ir_f32({1.0, 0.0}));
-  const ModelResult r = run_ir_model(m.dir / "m.xml", RunConfig{});
+  const ModelResult r = condlint::test::run_file(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.cases.size(), 2u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
   EXPECT_EQ(r.cases[1].status, CaseStatus::Unsupported);
@@ -218,20 +218,22 @@ TEST(ExecIr, ConstOutsideTheWeightsFileFailsCleanly) {
   write_file(m.dir / "m.bin", std::string(8, '\0'));
   fs::remove_all(m.dir / "test_data_set_0");
   // lint reports IR017, so run refuses the file with lint's verdict.
-  const ModelResult refused = run_ir_model(m.dir / "m.xml", RunConfig{});
+  const ModelResult refused = condlint::test::run_file(m.dir / "m.xml", RunConfig{});
   EXPECT_NE(refused.error.find("IR017: "), std::string::npos) << refused.error;
   EXPECT_TRUE(refused.cases.empty());
-  // The executor's own bounds check stays behind that verdict: past it, the run fails cleanly.
-  RunConfig past_the_gate;
-  past_the_gate.vetted = true;
-  const ModelResult r = run_ir_model(m.dir / "m.xml", past_the_gate);
+  // The executor's own bounds check stays behind that verdict: past it (a model whose recorded verdict is
+  // "readable"), the run fails cleanly.
+  condlint::LoadResult past_the_gate = condlint::test::open_for_exec(m.dir / "m.xml");
+  ASSERT_TRUE(past_the_gate.model);
+  past_the_gate.model->unreadable = "";
+  const ModelResult r = run_ir_model(*past_the_gate.model, m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(r.error, "");
   ASSERT_EQ(r.cases.size(), 1u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
   EXPECT_NE(r.cases[0].message.find("outside the weights file"), std::string::npos) << r.cases[0].message;
   // In bounds: runs and gives zeros.
   write_file(m.dir / "m.bin", std::string(20, '\0'));
-  const ModelResult ok = run_ir_model(m.dir / "m.xml", RunConfig{});
+  const ModelResult ok = condlint::test::run_file(m.dir / "m.xml", RunConfig{});
   ASSERT_EQ(ok.cases.size(), 1u);
   EXPECT_EQ(ok.cases[0].status, CaseStatus::Passed) << ok.cases[0].message;
 }
@@ -244,7 +246,7 @@ TEST(ExecIr, RunCommandDispatchesXml) {
 }
 
 TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
-  const ModelResult r = run_ir_model(corpus_model("if_in_loop"), RunConfig{});
+  const ModelResult r = condlint::test::run_file(corpus_model("if_in_loop"), RunConfig{});
   ASSERT_EQ(r.error, "");
   EXPECT_EQ(r.failed, 0);
   ASSERT_TRUE(r.if_coverage.count("main/loop/body/step_if"));
@@ -257,7 +259,7 @@ TEST(ExecIr, LoopRunsIfAtEveryIterationAndStopsAtTheIterationLimit) {
   EXPECT_TRUE(pinned_compared);
   RunConfig cfg;
   cfg.limits.max_loop_iterations = 2;
-  const ModelResult lim = run_ir_model(corpus_model("if_in_loop"), cfg);
+  const ModelResult lim = condlint::test::run_file(corpus_model("if_in_loop"), cfg);
   ASSERT_FALSE(lim.cases.empty());
   EXPECT_EQ(lim.cases[0].status, CaseStatus::Failed);
   EXPECT_NE(lim.cases[0].message.find("iteration limit of 2"), std::string::npos) << lim.cases[0].message;

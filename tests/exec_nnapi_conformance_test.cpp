@@ -19,7 +19,7 @@ TEST(ExecNnapiConformance, CtsVectors) {
   if (!fs::is_directory(dir, ec)) GTEST_SKIP() << dir << " is absent (the shared corpus is not checked out)";
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (is_nnapi_path(e.path())) files.push_back(e.path());
+    if (condlint::format_from_name(e.path()) == condlint::Format::NNAPI) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   ASSERT_GT(files.size(), 700u);
   int passed = 0, failed = 0, unsupported = 0, expected_failures = 0, runs = 0, ifs_both = 0, ifs = 0, golden = 0;
@@ -27,7 +27,7 @@ TEST(ExecNnapiConformance, CtsVectors) {
   for (const auto& f : files) {
     RunConfig cfg;
     cfg.limits.timeout_ms = 100;  // Android's default is 2 s; the infinite-loop vectors only need to stop
-    const ModelResult r = run_nnapi_model(f, cfg);
+    const ModelResult r = condlint::test::run_file(f, cfg);
     ASSERT_TRUE(r.error.empty()) << f << ": " << r.error;
     bool ok = r.failed == 0 && r.unsupported == 0;
     for (const auto& c : r.cases) {
@@ -80,7 +80,7 @@ TEST(ExecNnapi, OperationsRunByTheirAidlCode) {
   },
   "examples": [{"inputs": [{"data": [1, 2, 3, 4]}], "outputs": [{"data": [2, 3]}]}]
 })";
-  const ModelResult r = run_nnapi_model(model, RunConfig{});
+  const ModelResult r = condlint::test::run_file(model, RunConfig{});
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_EQ(r.cases.size(), 1u);
   EXPECT_EQ(r.cases[0].status, CaseStatus::Passed) << r.cases[0].message;
@@ -98,12 +98,12 @@ TEST(ExecNnapi, RandomInputsFromTheDeclaredOperands) {
   doc.erase("examples");
   const fs::path model = dir / "no_examples.nnapi.json";
   std::ofstream(model) << doc.dump(2);
-  EXPECT_NE(run_nnapi_model(model, RunConfig{}).error.find("--random N"), std::string::npos);
+  EXPECT_NE(condlint::test::run_file(model, RunConfig{}).error.find("--random N"), std::string::npos);
 
   RunConfig cfg;
   cfg.random.count = 3;
   cfg.random.ranges["cond"] = {1, 1};  // every random set takes the then branch
-  ModelResult r = run_nnapi_model(model, cfg);
+  ModelResult r = condlint::test::run_file(model, cfg);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_EQ(r.failed, 0);
   int random_runs = 0;
@@ -120,7 +120,7 @@ TEST(ExecNnapi, RandomInputsFromTheDeclaredOperands) {
 
   RunConfig bad = cfg;
   bad.random.shapes["x"] = {3};
-  EXPECT_EQ(run_nnapi_model(model, bad).error,
+  EXPECT_EQ(condlint::test::run_file(model, bad).error,
             model.string() + ": --input-shapes gives 'x' dim 0 = 3; the model declares 2");
   fs::remove_all(dir);
 }

@@ -67,7 +67,7 @@ TEST(ExecOnnxConformance, NodeTests) {
   for (const auto& d : dirs) {
     RunConfig cfg;
     cfg.limits.timeout_ms = 30'000;
-    const ModelResult r = run_model(d / "model.onnx", cfg);
+    const ModelResult r = condlint::test::run_file(d / "model.onnx", cfg);
     Outcome o = judge(r);
     const std::string name = d.filename().string();
     if (o.v == Verdict::Passed) ++passed;
@@ -106,7 +106,7 @@ TEST(ExecOnnxConformance, NodeTests) {
   }
   for (const char* t : {"test_if", "test_if_seq", "test_if_opt"}) {
     RunConfig cfg;
-    const ModelResult r = run_model(kOnnxNodeTestDir / t / "model.onnx", cfg);
+    const ModelResult r = condlint::test::run_file(kOnnxNodeTestDir / t / "model.onnx", cfg);
     EXPECT_FALSE(r.if_coverage.empty()) << t << ": no If ran";
     for (auto& [p, b] : r.if_coverage) EXPECT_EQ(b.size(), 2u) << t << " " << p;
   }

@@ -33,7 +33,7 @@ std::vector<fs::path> nnapi_files(const fs::path& dir) {
   std::vector<fs::path> files;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec))
-    if (is_nnapi_path(e.path())) files.push_back(e.path());
+    if (condlint::format_from_name(e.path()) == condlint::Format::NNAPI) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -100,7 +100,7 @@ std::string reason_of(const std::string& p) {
 void check_model(const fs::path& path, Stats& st, bool expect_ok) {
   ++st.files;
   const auto t0 = std::chrono::steady_clock::now();
-  const xport::ExportResult r = xport::export_nnapi(path, {});
+  const xport::ExportResult r = condlint::test::export_nnapi_file(path, {});
   st.export_ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   if (!r.ok()) {
     ++st.not_exported[reason_of(r.problems.front())];
@@ -127,7 +127,7 @@ void check_model(const fs::path& path, Stats& st, bool expect_ok) {
   const bool loose = loose_model(path);
   RunConfig cfg;
   cfg.limits.timeout_ms = 2000;
-  const ModelResult mr = run_nnapi_model(path, cfg);
+  const ModelResult mr = condlint::test::run_file(path, cfg);
   if (!mr.error.empty()) {
     // The executor reads the whole document (an unreferenced subgraph with an op it lacks, say); the export only
     // what is used.
@@ -153,7 +153,7 @@ void check_model(const fs::path& path, Stats& st, bool expect_ok) {
         for (const auto& q : it->second) pins[q] = b;
       }
       if (!mapped) continue;
-      const NnapiRun nn = run_nnapi_once(path, ds.inputs, c.pins, cfg.limits);
+      const NnapiRun nn = condlint::test::run_nnapi_once_file(path, ds.inputs, c.pins, cfg.limits);
       RunOptions ro;
       ro.limits = cfg.limits;
       ro.pins = pins;
@@ -210,7 +210,7 @@ void print(const char* what, const Stats& s) {
 }
 
 xport::ExportResult export_text(const std::string& name, const std::string& text, const xport::ExportOptions& o = {}) {
-  return xport::export_nnapi(test::write_temp(name, text), o);
+  return condlint::test::export_nnapi_file(test::write_temp(name, text), o);
 }
 
 std::string join(const std::vector<std::string>& v) {
@@ -249,8 +249,8 @@ TEST(ExportNnapi, CorpusModels) {
 }
 
 TEST(ExportNnapi, GraphLayoutAndIfPaths) {
-  const auto r =
-      xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_add_or_sub.nnapi.json", {});
+  const auto r = condlint::test::export_nnapi_file(
+      test::source_dir() / "corpus" / "nnapi" / "valid" / "if_add_or_sub.nnapi.json", {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   const auto& g = r.model.graph();
   ASSERT_EQ(g.input_size(), 2);
@@ -272,8 +272,8 @@ TEST(ExportNnapi, GraphLayoutAndIfPaths) {
 }
 
 TEST(ExportNnapi, SameSubgraphTwiceGetsDistinctNames) {
-  const auto r =
-      xport::export_nnapi(test::source_dir() / "corpus" / "nnapi" / "valid" / "if_quant8_same_branch.nnapi.json", {});
+  const auto r = condlint::test::export_nnapi_file(
+      test::source_dir() / "corpus" / "nnapi" / "valid" / "if_quant8_same_branch.nnapi.json", {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   std::set<std::string> outs;
   std::function<void(const onnx::GraphProto&)> walk = [&](const onnx::GraphProto& g) {
@@ -290,33 +290,33 @@ TEST(ExportNnapi, SameSubgraphTwiceGetsDistinctNames) {
 TEST(ExportNnapi, PinsReplaceTheCondition) {
   if (!fs::is_directory(cts_dir())) GTEST_SKIP() << cts_dir() << " is absent (the shared corpus is not checked out)";
   const fs::path p = cts_dir() / "if_simple_true.nnapi.json";
-  const auto plain = xport::export_nnapi(p, {});
+  const auto plain = condlint::test::export_nnapi_file(p, {});
   ASSERT_TRUE(plain.ok()) << join(plain.problems);
   ASSERT_EQ(plain.if_paths.size(), 1u);
   const std::string nn_if = plain.if_paths.begin()->first;
   xport::ExportOptions o;
   o.pins[nn_if] = false;
-  const auto pinned = xport::export_nnapi(p, o);
+  const auto pinned = condlint::test::export_nnapi_file(p, o);
   ASSERT_TRUE(pinned.ok()) << join(pinned.problems);
   ASSERT_EQ(pinned.data_sets.size(), 1u);
   // The example takes the then branch; the pinned export runs the else branch, as the executor's pin does.
   Interpreter ip(pinned.model, {});
   const auto outs = ip.run(pinned.data_sets[0].inputs);
-  const NnapiRun nn = run_nnapi_once(p, pinned.data_sets[0].inputs, o.pins, Limits{});
+  const NnapiRun nn = condlint::test::run_nnapi_once_file(p, pinned.data_sets[0].inputs, o.pins, Limits{});
   ASSERT_TRUE(nn.ok) << nn.error;
   EXPECT_EQ(compare_nnapi(outs, nn.outputs, false), "");
   EXPECT_NE(compare_nnapi(outs, pinned.data_sets[0].outputs, false), "");
   EXPECT_EQ(pinned.model.graph().node(0).op_type(), "Constant");
   xport::ExportOptions bad;
   bad.pins["main/IF#99"] = true;
-  const auto b = xport::export_nnapi(p, bad);
+  const auto b = condlint::test::export_nnapi_file(p, bad);
   EXPECT_FALSE(b.ok());
   EXPECT_TRUE(any_contains(b.problems, "no IF at 'main/IF#99'")) << join(b.problems);
 }
 
 TEST(ExportNnapi, NoValueConditionFailsAtRunTime) {
   if (!fs::is_directory(cts_dir())) GTEST_SKIP() << cts_dir() << " is absent (the shared corpus is not checked out)";
-  const auto r = xport::export_nnapi(cts_dir() / "if_no_value.nnapi.json", {});
+  const auto r = condlint::test::export_nnapi_file(cts_dir() / "if_no_value.nnapi.json", {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   EXPECT_TRUE(r.data_sets.empty());
   EXPECT_TRUE(any_contains(r.notes, "no value")) << join(r.notes);
@@ -397,12 +397,12 @@ TEST(ExportNnapi, QuantizedArithmeticMatchesTheExecutorRounding) {
    "inputIndexes":[0,1],"outputIndexes":[3,4]},
   "examples":[{"inputs":[{"data":[0,3,4,255,17,100]},{"data":[0,128,131,255,1,200]}],"outputs":[null,null]}]})";
   const fs::path p = test::write_temp("quant_add.nnapi.json", text);
-  const auto r = xport::export_nnapi(p, {});
+  const auto r = condlint::test::export_nnapi_file(p, {});
   ASSERT_TRUE(r.ok()) << join(r.problems);
   ASSERT_EQ(r.data_sets.size(), 1u);
   Interpreter ip(r.model, {});
   const auto outs = ip.run(r.data_sets[0].inputs);
-  const NnapiRun nn = run_nnapi_once(p, r.data_sets[0].inputs, {}, Limits{});
+  const NnapiRun nn = condlint::test::run_nnapi_once_file(p, r.data_sets[0].inputs, {}, Limits{});
   ASSERT_TRUE(nn.ok) << nn.error;
   ASSERT_EQ(outs.size(), 2u);
   for (size_t k = 0; k < 2; ++k) {
@@ -490,7 +490,7 @@ TEST(ExportNnapi, HostileNestingAndCycles) {
     const auto j = export_text("junk.nnapi.json", junk);
     EXPECT_FALSE(j.ok()) << junk;
   }
-  EXPECT_FALSE(xport::export_nnapi("/nonexistent/x.nnapi.json", {}).ok());
+  EXPECT_FALSE(condlint::test::export_nnapi_file("/nonexistent/x.nnapi.json", {}).ok());
 }
 
 TEST(ExportNnapi, OnnxRuntimeAgreesWithTheExamples) {
@@ -509,7 +509,7 @@ TEST(ExportNnapi, OnnxRuntimeAgreesWithTheExamples) {
   };
   std::vector<Item> items;
   for (const auto& f : nnapi_files(cts_dir())) {
-    auto r = xport::export_nnapi(f, {});
+    auto r = condlint::test::export_nnapi_file(f, {});
     if (!r.ok() || r.data_sets.empty()) continue;
     items.push_back({f, std::move(r), 0, loose_model(f)});
   }

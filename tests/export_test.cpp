@@ -59,7 +59,7 @@ exec::RunConfig pin_every_branch() {
 }
 
 exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::ExportResult& ex) {
-  ex = xport::export_ir(xml, {});
+  ex = condlint::test::export_ir_file(xml, {});
   exec::ModelResult mr;
   if (!ex.ok()) {
     mr.error = "export failed";
@@ -71,7 +71,7 @@ exec::ModelResult run_exported(const fs::path& xml, const fs::path& dir, xport::
   write_file(onnx, bytes);
   int n = 0;
   EXPECT_EQ(xport::write_data_sets(xml, ex, dir, &n), "");
-  return exec::run_model(onnx, pin_every_branch());
+  return condlint::test::run_file(onnx, pin_every_branch());
 }
 
 std::string summary(const exec::ModelResult& r) {
@@ -102,7 +102,7 @@ TEST(ExportIr, CorpusModelsRunAsTheIrExecutorRunsThem) {
   int exported = 0;
   for (const auto& xml : models) {
     SCOPED_TRACE(xml.string());
-    const exec::ModelResult ir = exec::run_ir_model(xml, pin_every_branch());
+    const exec::ModelResult ir = condlint::test::run_file(xml, pin_every_branch());
     ASSERT_TRUE(ir.error.empty()) << ir.error;
     ASSERT_EQ(ir.failed + ir.unsupported, 0) << summary(ir);
     TmpDir tmp(xml.stem().string());
@@ -135,20 +135,20 @@ TEST(ExportIr, OpsetsThirteenToTwentyOne) {
       const fs::path xml = source_dir() / "corpus/ir/exec" / name / (std::string(name) + ".xml");
       xport::ExportOptions o;
       o.opset = opset;
-      const auto ex = xport::export_ir(xml, o);
+      const auto ex = condlint::test::export_ir_file(xml, o);
       ASSERT_TRUE(ex.ok()) << joined(ex.problems);
       TmpDir tmp("opset" + std::to_string(opset) + name);
       std::string bytes;
       ASSERT_TRUE(ex.model.SerializeToString(&bytes));
       write_file(tmp.dir / "m.onnx", bytes);
       ASSERT_EQ(xport::write_data_sets(xml, ex, tmp.dir), "");
-      const auto on = exec::run_model(tmp.dir / "m.onnx", {});
+      const auto on = condlint::test::run_file(tmp.dir / "m.onnx", {});
       EXPECT_GT(on.passed, 0);
       EXPECT_EQ(on.failed + on.unsupported, 0) << summary(on);
     }
   xport::ExportOptions o;
   o.opset = 12;
-  EXPECT_FALSE(xport::export_ir(source_dir() / "corpus/ir/exec/ops/ops.xml", o).ok());
+  EXPECT_FALSE(condlint::test::export_ir_file(source_dir() / "corpus/ir/exec/ops/ops.xml", o).ok());
 }
 
 // The failing corpus cases (exec-cases): where the export succeeds, the exported model fails the same way.
@@ -157,7 +157,7 @@ TEST(ExportIr, ExecCasesKeepTheirOutcome) {
   ASSERT_FALSE(models.empty());
   for (const auto& xml : models) {
     SCOPED_TRACE(xml.string());
-    const exec::ModelResult ir = exec::run_ir_model(xml, pin_every_branch());
+    const exec::ModelResult ir = condlint::test::run_file(xml, pin_every_branch());
     TmpDir tmp("case_" + xml.stem().string());
     xport::ExportResult ex;
     const exec::ModelResult on = run_exported(xml, tmp.dir, ex);
@@ -239,17 +239,17 @@ TEST(ExportIr, LoopOutputsMatchTheIrExecutor) {
     // The IR executor's outputs become the golden data of the exported model.
     exec::RunConfig cfg;
     cfg.save_dir = tmp.dir / "golden";
-    const exec::ModelResult ir = exec::run_ir_model(tmp.dir / "loop.xml", cfg);
+    const exec::ModelResult ir = condlint::test::run_file(tmp.dir / "loop.xml", cfg);
     ASSERT_TRUE(ir.error.empty()) << ir.error;
     ASSERT_EQ(ir.passed, 1) << summary(ir);
-    const auto ex = xport::export_ir(tmp.dir / "loop.xml", {});
+    const auto ex = condlint::test::export_ir_file(tmp.dir / "loop.xml", {});
     ASSERT_TRUE(ex.ok()) << joined(ex.problems);
     std::string bytes;
     ASSERT_TRUE(ex.model.SerializeToString(&bytes));
     write_file(tmp.dir / "loop.onnx", bytes);
     exec::RunConfig oc;
     oc.data_dirs = {tmp.dir / "golden"};
-    const exec::ModelResult on = exec::run_model(tmp.dir / "loop.onnx", oc);
+    const exec::ModelResult on = condlint::test::run_file(tmp.dir / "loop.onnx", oc);
     ASSERT_TRUE(on.error.empty()) << on.error;
     EXPECT_EQ(on.passed, 1) << summary(on);
     ASSERT_FALSE(on.cases.empty());
@@ -265,7 +265,7 @@ TEST(ExportIr, EveryCorpusIrExportsOrSaysWhy) {
   for (const char* dir : {"corpus/ir", "tests/fuzz_regressions", "tests/fixtures"})
     for (const auto& xml : ir_models(source_dir() / dir)) {
       SCOPED_TRACE(xml.string());
-      const auto ex = xport::export_ir(xml, {});
+      const auto ex = condlint::test::export_ir_file(xml, {});
       if (ex.ok()) {
         ++ok;
         std::string bytes;
@@ -283,13 +283,14 @@ TEST(ExportIr, EveryCorpusIrExportsOrSaysWhy) {
 TEST(ExportIr, UnsupportedOpIsAProblemNamingTheNode) {
   TmpDir tmp("unsupported");
   write_file(tmp.dir / "m.xml", export_if_ir("Erf"));
-  const auto ex = xport::export_ir(tmp.dir / "m.xml", {});
+  const auto ex = condlint::test::export_ir_file(tmp.dir / "m.xml", {});
   ASSERT_FALSE(ex.ok());
   ASSERT_EQ(ex.problems.size(), 1u) << joined(ex.problems);
   EXPECT_NE(ex.problems[0].find("main/sel/else/op (Erf)"), std::string::npos) << ex.problems[0];
   EXPECT_NE(ex.problems[0].find("no ONNX export"), std::string::npos) << ex.problems[0];
   // The corpus case the IR executor reports as unsupported.
-  const auto ex2 = xport::export_ir(source_dir() / "corpus/ir/exec-cases/unsupported_op/unsupported_op.xml", {});
+  const auto ex2 =
+      condlint::test::export_ir_file(source_dir() / "corpus/ir/exec-cases/unsupported_op/unsupported_op.xml", {});
   ASSERT_FALSE(ex2.ok());
   EXPECT_NE(joined(ex2.problems).find("main/"), std::string::npos) << joined(ex2.problems);
 }
@@ -299,19 +300,19 @@ TEST(ExportIr, ElementTypesOnnxLacksAreProblems) {
   for (const auto& [t, prec] :
        std::vector<std::pair<std::string, std::string>>{{"u1", "BIN"}, {"i4", "I4"}, {"nf4", "NF4"}}) {
     write_file(tmp.dir / "m.xml", export_if_ir("Relu", t, prec));
-    const auto ex = xport::export_ir(tmp.dir / "m.xml", {});
+    const auto ex = condlint::test::export_ir_file(tmp.dir / "m.xml", {});
     EXPECT_FALSE(ex.ok()) << t;
     EXPECT_NE(joined(ex.problems).find(t), std::string::npos) << joined(ex.problems);
   }
   write_file(tmp.dir / "m.xml", export_if_ir("Negative", "f16", "FP16"));
-  EXPECT_TRUE(xport::export_ir(tmp.dir / "m.xml", {}).ok());
+  EXPECT_TRUE(condlint::test::export_ir_file(tmp.dir / "m.xml", {}).ok());
 }
 
 TEST(ExportIr, PinnedIfReadsAConstant) {
   const fs::path xml = source_dir() / "corpus/ir/exec/nested_if/nested_if.xml";
   xport::ExportOptions o;
   o.pins["main/outer/then/inner"] = false;
-  const auto ex = xport::export_ir(xml, o);
+  const auto ex = condlint::test::export_ir_file(xml, o);
   ASSERT_TRUE(ex.ok()) << joined(ex.problems);
   ASSERT_TRUE(ex.if_paths.count("main/outer/then/inner"));
   // Find the inner If and the node producing its condition.
@@ -337,7 +338,7 @@ TEST(ExportIr, PinnedIfReadsAConstant) {
     if (n.op_type() == "If") EXPECT_EQ(n.input(0).rfind("condlint_pin", 0), std::string::npos);
   // A pin naming no If is a problem.
   o.pins = {{"main/nope", true}};
-  const auto bad = xport::export_ir(xml, o);
+  const auto bad = condlint::test::export_ir_file(xml, o);
   EXPECT_FALSE(bad.ok());
   EXPECT_NE(joined(bad.problems).find("main/nope"), std::string::npos);
 }
@@ -373,7 +374,7 @@ TEST(ExportIr, DeepNestingIsWalkedIteratively) {
 </layers><edges><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/><edge from-layer="1" from-port="1" to-layer="2" to-port="0"/></edges></net>)";
   TmpDir tmp("deep");
   write_file(tmp.dir / "deep.xml", xml);
-  const auto ex = xport::export_ir(tmp.dir / "deep.xml", {});
+  const auto ex = condlint::test::export_ir_file(tmp.dir / "deep.xml", {});
   ASSERT_TRUE(ex.ok()) << joined(ex.problems).substr(0, 2000);
   EXPECT_EQ(ex.if_paths.size(), 64u);  // listed as deep as pins can reach
   EXPECT_EQ(ex.if_paths.at("main/if0/then/if1"), "main/if0/then/if1");
@@ -483,7 +484,7 @@ TEST(ExportIr, OnnxCheckerAcceptsTheExports) {
     GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (Debian package python3-onnx)";
   TmpDir tmp("checker");
   for (const auto& xml : ir_models(source_dir() / "corpus/ir/exec")) {
-    const auto ex = xport::export_ir(xml, {});
+    const auto ex = condlint::test::export_ir_file(xml, {});
     ASSERT_TRUE(ex.ok()) << xml;
     std::string bytes;
     ASSERT_TRUE(ex.model.SerializeToString(&bytes));
@@ -503,7 +504,7 @@ TEST(ExportShared, OpenVinoIrCorpusCounts) {
   if (models.empty()) GTEST_SKIP() << root << " is absent (the shared corpus)";
   int ok = 0;
   for (const auto& xml : models) {
-    const auto ex = xport::export_ir(xml, {});
+    const auto ex = condlint::test::export_ir_file(xml, {});
     if (ex.ok()) {
       ++ok;
       std::string bytes;
@@ -524,7 +525,7 @@ TEST(ExportShared, OpenVinoIrCorpusCounts) {
   }
   int agree = 0, runs = 0;
   for (const auto& xml : models) {
-    if (!xport::export_ir(xml, {}).ok()) continue;
+    if (!condlint::test::export_ir_file(xml, {}).ok()) continue;
     const auto r = condlint::test::run(condlint::test::condlint_cmd() + " diff " + shell_quote(xml.string()) +
                                        " --runtime ref --runtime onnxruntime --random 3 --seed 1 --format json");
     EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;

@@ -352,7 +352,7 @@ TEST(HostileGolden, DiffRemovesItsWorkDirectoryOnAnException) {
   condlint::diff::DiffConfig cfg;
   cfg.random.count = 1;
   EXPECT_THROW(
-      condlint::diff::run_diff({condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx"}, {&a, &b}, cfg),
+      condlint::test::diff_files({condlint::test::source_dir() / "corpus/onnx/valid/nested_ifs.onnx"}, {&a, &b}, cfg),
       std::runtime_error);
   if (old) setenv("TMPDIR", saved.c_str(), 1);
   else unsetenv("TMPDIR");

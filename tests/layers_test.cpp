@@ -41,4 +41,33 @@ TEST(Layers, AWrongWayIncludeOrAFolderWithNoLayerFailsTheCheck) {
   EXPECT_NE(r.out.find("a folder with no layer"), std::string::npos) << r.out;
 }
 
+// Only the front door opens a model file: the layers that take its Model (exec, export, diff, report) fail the check
+// when they call a model reader, parse a ModelProto or read a model path themselves; a comment naming one does not.
+TEST(Layers, AModelReadBelowTheFrontDoorFailsTheCheck) {
+  const fs::path copy = condlint::test::temp_dir("layers_reads") / "src";
+  fs::remove_all(copy);
+  fs::create_directories(copy.parent_path());
+  fs::copy(condlint::test::source_dir() / "src", copy, fs::copy_options::recursive);
+  std::ofstream(copy / "report" / "checks.cpp", std::ios::app) << "\n// load_file(path) is the front door's\n";
+  EXPECT_EQ(check(copy).exit_code, 0);
+  const std::vector<std::pair<std::string, std::string>> reads = {
+      {"report/checks.cpp", "static auto f = condlint::load_file(\"m.onnx\");"},
+      {"diff/diff.cpp", "void g(const std::string& b, onnx::ModelProto& m) { exec::parse_proto(b, m); }"},
+      {"export/export.cpp", "void h(std::string& b) { std::string e; read_file(\"m.nnapi.json\", b, e); }"},
+      {"exec/ir_exec.cpp", "void k(std::string& b) { read_file_bytes(model_path, b); }"},
+      {"exec/runner.cpp", "void q(onnx::ModelProto& m, const std::string& s) { m.ParseFromString(s); }"},
+      {"diff/diff.cpp", "bool ir = format_from_name(p) == Format::IR;"},
+  };
+  for (const auto& [file, line] : reads) {
+    const std::string original = condlint::test::slurp(copy / file);
+    std::ofstream(copy / file, std::ios::app) << "\n" << line << "\n";
+    const auto r = check(copy);
+    EXPECT_NE(r.exit_code, 0) << file << ": " << line;
+    EXPECT_NE(r.out.find("src/" + file + ":"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("opens no model file"), std::string::npos) << r.out;
+    std::ofstream(copy / file, std::ios::trunc) << original;
+  }
+  EXPECT_EQ(check(copy).exit_code, 0);
+}
+
 }  // namespace

@@ -6,13 +6,21 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "diff/diff.hpp"
+#include "exec/ir_exec.hpp"
+#include "exec/nnapi_exec.hpp"
+#include "exec/runner.hpp"
+#include "export/export.hpp"
 #include "loaders/loader.hpp"
+#include "loaders/open_model.hpp"
 #include "rules/engine.hpp"
+#include "rules/readability.hpp"
 
 namespace condlint::test {
 
@@ -103,6 +111,63 @@ inline std::vector<Finding> lint_file(const std::string& path) {
   LoadResult lr = load_file(path);
   if (!lr.model) return {};
   return run_rules(*lr.model, RuleSelection{});
+}
+
+// A model file opened as `run`, `diff` and `export` open it (open_model: what the executor needs kept, lint's
+// readability verdict applied), for the tests that drive the executor, the exporters and diff from a path.
+inline LoadResult open_for_exec(const std::filesystem::path& path) {
+  OpenOptions o;
+  o.keep_for_exec = true;
+  o.verdict = unreadable_reason;
+  return open_model(path.string(), o);
+}
+
+// `condlint run` on a file: opened once, run by the executor's one entry.
+inline exec::ModelResult run_file(const std::filesystem::path& path, const exec::RunConfig& cfg = {}) {
+  const LoadResult lr = open_for_exec(path);
+  if (!lr.model) return exec::model_error(path, path.string() + ": " + lr.io_error);
+  return exec::run_loaded(*lr.model, path, cfg);
+}
+
+// One NNAPI execution of a file (exec::run_nnapi_once on the model opened).
+inline exec::NnapiRun run_nnapi_once_file(const std::filesystem::path& path, const std::vector<exec::Value>& inputs,
+                                          const std::map<std::string, bool>& pins, const exec::Limits& limits) {
+  const LoadResult lr = open_for_exec(path);
+  if (!lr.model) {
+    exec::NnapiRun r;
+    r.error = lr.io_error;
+    return r;
+  }
+  return exec::run_nnapi_once(*lr.model, inputs, pins, limits);
+}
+
+// The exporters on a file, past the front door; a file that cannot be opened is the export's error.
+inline xport::ExportResult export_error(const std::filesystem::path& path, const LoadResult& lr) {
+  xport::ExportResult r;
+  r.error = path.string() + ": " + lr.io_error;
+  r.problems.push_back(r.error);
+  return r;
+}
+inline xport::ExportResult export_ir_file(const std::filesystem::path& path, const xport::ExportOptions& o = {}) {
+  const LoadResult lr = open_for_exec(path);
+  return lr.model ? xport::export_ir(*lr.model, path, o) : export_error(path, lr);
+}
+inline xport::ExportResult export_nnapi_file(const std::filesystem::path& path, const xport::ExportOptions& o = {}) {
+  const LoadResult lr = open_for_exec(path);
+  return lr.model ? xport::export_nnapi(*lr.model, path, o) : export_error(path, lr);
+}
+
+// `condlint diff` on files: each opened once, then diffed.
+inline diff::DiffResult diff_files(const std::vector<std::filesystem::path>& paths,
+                                   const std::vector<diff::Runtime*>& runtimes, const diff::DiffConfig& cfg) {
+  std::vector<LoadResult> opened;
+  opened.reserve(paths.size());
+  std::vector<diff::DiffModel> models;
+  for (const auto& p : paths) {
+    opened.push_back(open_for_exec(p));
+    models.push_back({p, &opened.back()});
+  }
+  return diff::run_diff(models, runtimes, cfg);
 }
 
 // A file's bytes ("" when it cannot be read).

@@ -13,6 +13,7 @@
 
 #include "exec/random_inputs.hpp"
 #include "io/output.hpp"
+#include "loaders/open_model.hpp"
 
 namespace condlint::cli {
 
@@ -48,10 +49,14 @@ Command add_export_command(CLI::App& app, const Globals& g);
 // Writes a report whole to `path` (standard output when it is empty) through io::write_output: to a temporary
 // renamed into place, every write error checked. False, after saying why, when it could not be written: exit 2.
 bool write_report(const std::string& path, const std::string& what, const std::function<void(std::ostream&)>& writer);
-// The files `run`, `diff` and `export` read for `models`: each model, an IR model's .bin, the golden data beside it
-// (test_data_set_*) and under `data_dirs`, and the configuration that applies (`config`, else the one found).
-io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<std::string>& data_dirs,
-                            const std::string& config);
+// The files `run`, `diff` and `export` read for `models`: each model, the files its loader read (`opened`, parallel
+// to `models`: Model::sources, an IR model's .bin among them), the golden data beside it (test_data_set_*) and
+// under `data_dirs`, and the configuration that applies (`config`, else the one found).
+io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<const LoadResult*>& opened,
+                            const std::vector<std::string>& data_dirs, const std::string& config);
+// How `run`, `diff` and `export` open a model (open_model): with what the executor needs of the original kept and
+// lint's readability verdict applied once.
+OpenOptions exec_open_options();
 // --save DIR of `run` and `diff`: false, after saying why, when DIR already holds golden data (test_data_set_*)
 // and `overwrite` (--save-overwrite) is not given: recorded outputs never replace committed ones unasked.
 bool save_dir_allowed(const std::string& dir, bool overwrite);

@@ -9,6 +9,7 @@
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "model/types.hpp"
+#include "rules/readability.hpp"
 #include "report/terminal.hpp"
 
 namespace condlint::cli {
@@ -19,8 +20,8 @@ bool write_report(const std::string& path, const std::string& what, const std::f
   return err.empty();
 }
 
-io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<std::string>& data_dirs,
-                            const std::string& config) {
+io::InputFiles model_inputs(const std::vector<std::string>& models, const std::vector<const LoadResult*>& opened,
+                            const std::vector<std::string>& data_dirs, const std::string& config) {
   namespace fs = std::filesystem;
   io::InputFiles in;
   auto add_tree = [&](const fs::path& dir) {
@@ -28,10 +29,12 @@ io::InputFiles model_inputs(const std::vector<std::string>& models, const std::v
     for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
       if (std::error_code e2; it->is_regular_file(e2)) in.add(it->path().string(), "golden data");
   };
-  for (const auto& m : models) {
+  for (size_t i = 0; i < models.size(); ++i) {
+    const std::string& m = models[i];
     in.add(m, "the model");
-    if (fs::path(m).extension() == ".xml")
-      in.add(fs::path(m).replace_extension(".bin").string(), "the model's weights");
+    // Every other file the loader read or looked for: an IR model's .bin, external data, Blobs.
+    if (i < opened.size() && opened[i] && opened[i]->model)
+      for (const auto& source : opened[i]->model->sources) in.add(source, "a file the model reads");
     for (const auto& d : lint::golden_data_dependencies(m)) in.add(d, "golden data");
     in.add(config.empty() ? find_config(m) : config, "the configuration");
   }
@@ -50,6 +53,13 @@ bool save_dir_allowed(const std::string& dir, bool overwrite) {
       return false;
     }
   return true;
+}
+
+OpenOptions exec_open_options() {
+  OpenOptions o;
+  o.keep_for_exec = true;
+  o.verdict = unreadable_reason;
+  return o;
 }
 
 bool outputs_allowed(const std::vector<io::OutputTarget>& outputs, const io::InputFiles& inputs) {

@@ -64,9 +64,20 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   if (!o.models.empty() && !tolerances_from_config(o.config, o.models.front(), true, cfg.atol, cfg.rtol))
     return kExitError;
   cfg.both_branches = o.branches == "both";
+  // Each model is read once, here, through the front door (with the parsed ONNX kept and lint's verdict on its
+  // readability): diff, its exports and the writers take what was opened.
+  std::vector<LoadResult> loaded;
+  loaded.reserve(o.models.size());
+  for (const auto& m : o.models) loaded.push_back(open_model(m, exec_open_options()));
+  std::vector<diff::DiffModel> models;
+  std::vector<const LoadResult*> opened;
+  for (size_t i = 0; i < o.models.size(); ++i) {
+    models.push_back({o.models[i], &loaded[i]});
+    opened.push_back(&loaded[i]);
+  }
   if (!save_dir_allowed(o.save, o.save_overwrite) ||
       !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}},
-                       model_inputs(o.models, o.data, o.config)))
+                       model_inputs(o.models, opened, o.data, o.config)))
     return kExitError;
   cfg.save_dir = o.save;
   if (!o.work_dir.empty()) {
@@ -88,17 +99,16 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     rts.push_back(rt.get());
     owned.push_back(std::move(rt));
   }
-  std::vector<std::filesystem::path> models(o.models.begin(), o.models.end());
   const diff::DiffResult r = diff::run_diff(models, rts, cfg);
   const int diff_code = r.usage_error() ? kExitError : r.all_agree() ? kExitClean : kExitFindings;
   if (!write_report(o.output, "the report", [&](std::ostream& os) {
         if (o.format == "json") write_diff_json(os, r);
-        else if (o.format == "html") write_diff_html(os, r, diff_code);
+        else if (o.format == "html") write_diff_html(os, r, diff_code, opened);
         else write_diff_text(os, r);
       }))
     return kExitError;
   if (!o.html_file.empty() &&
-      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_diff_html(h, r, diff_code); }))
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_diff_html(h, r, diff_code, opened); }))
     return kExitError;
   if (r.usage_error()) {
     for (const auto& m : r.models)

@@ -43,10 +43,16 @@ int run_export_cmd(const ExportCmdOptions& o) {
     std::cerr << "condlint: " << term_safe(o.model) << ": no such file\n";
     return kExitError;
   }
+  // The model is read once, here, through the front door; the exporter takes the Model.
+  const LoadResult opened = open_model(o.model, exec_open_options());
   if (!save_dir_allowed(o.data_out, false) ||
-      !outputs_allowed({{o.output, "the exported model"}}, model_inputs({o.model}, {}, "")))
+      !outputs_allowed({{o.output, "the exported model"}}, model_inputs({o.model}, {&opened}, {}, "")))
     return kExitError;
-  const xport::ExportResult r = xport::export_model(o.model, eo);
+  if (!opened.model) {
+    std::cerr << "condlint: " << term_safe(o.model + ": " + opened.io_error) << "\n";
+    return kExitError;
+  }
+  const xport::ExportResult r = xport::export_model(*opened.model, o.model, eo);
   if (!r.error.empty()) {
     std::cerr << "condlint: " << term_safe(r.error) << "\n";
     return kExitError;

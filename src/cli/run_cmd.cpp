@@ -61,12 +61,11 @@ int run_exec(const RunCmdOptions& o) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
   }
-  // The model is read once, here: its loader's Model (with the parsed ONNX graph kept for the interpreter) is what
-  // runs, and the files it read are inputs no output may replace.
-  const LoadResult loaded = load_file(o.model, /*keep_onnx_proto=*/true);
-  io::InputFiles inputs = model_inputs({o.model}, o.data, o.config);
-  if (loaded.model)
-    for (const auto& source : loaded.model->sources) inputs.add(source, "a file the model reads");
+  // The model is read once, here, through the front door: its loader's Model (with the parsed ONNX graph kept for the
+  // interpreter, and lint's verdict on its readability) is what runs, and the files it read are inputs no output may
+  // replace.
+  const LoadResult loaded = open_model(o.model, exec_open_options());
+  const io::InputFiles inputs = model_inputs({o.model}, {&loaded}, o.data, o.config);
   if (!save_dir_allowed(o.save, o.save_overwrite) ||
       !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}}, inputs))
     return kExitError;
@@ -75,7 +74,7 @@ int run_exec(const RunCmdOptions& o) {
   if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;
   if (o.max_iterations > 0) cfg.limits.max_loop_iterations = o.max_iterations;
   if (o.timeout_ms > 0) cfg.limits.timeout_ms = o.timeout_ms;
-  const bool nnapi = exec::is_nnapi_path(o.model);
+  const bool nnapi = loaded.model && loaded.model->format == Format::NNAPI;
   if (nnapi && o.timeout_ms <= 0) cfg.limits.timeout_ms = 2000;                    // Android's default loop timeout
   if (nnapi && o.max_iterations <= 0) cfg.limits.max_loop_iterations = INT64_MAX;  // NNAPI stops loops by time
   const exec::ModelResult r = loaded.model ? exec::run_loaded(*loaded.model, o.model, cfg)
@@ -83,12 +82,12 @@ int run_exec(const RunCmdOptions& o) {
   const int run_code = !r.error.empty() ? kExitError : r.failed == 0 && r.unsupported == 0 ? kExitClean : kExitFindings;
   if (!write_report(o.output, "the report", [&](std::ostream& os) {
         if (o.format == "json") write_run_json(os, r);
-        else if (o.format == "html") write_run_html(os, r, run_code);
+        else if (o.format == "html") write_run_html(os, r, run_code, &loaded);
         else write_run_text(os, r);
       }))
     return kExitError;
   if (!o.html_file.empty() &&
-      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_run_html(h, r, run_code); }))
+      !write_report(o.html_file, "the HTML report", [&](std::ostream& h) { write_run_html(h, r, run_code, &loaded); }))
     return kExitError;
   if (!r.error.empty()) {
     if (!o.output.empty() || o.format == "json") std::cerr << "condlint: " << term_safe(r.error) << "\n";

@@ -4,7 +4,6 @@
 #include "exec/branch_policy.hpp"
 #include "loaders/loader.hpp"
 #include "model/onnx_data.hpp"
-#include "rules/readability.hpp"
 
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/random_inputs.hpp"
+#include "exec/runner.hpp"
 #include "exec/synthesize.hpp"
 #include "export/export.hpp"
 
@@ -109,11 +109,6 @@ struct Prepared {
 // model as given (variant 0) only.
 bool runs(const Prepared& pr, size_t v, size_t d) { return v == 0 || !pr.inputs[d].synthesized; }
 
-bool is_onnx_name(const fs::path& p) {
-  const std::string s = p.filename().string();
-  return s.size() > 5 && s.substr(s.size() - 5) == ".onnx";
-}
-
 // Inputs synthesized (exec/synthesize.hpp) from the first input set to select the branches no input set takes,
 // run by the reference executor to find out which those are: every runtime then runs them like a data set, so
 // a branch is compared on inputs that reach it rather than pinned. What the search tried and could not run is a
@@ -157,13 +152,18 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
 // The model as given, as ONNX (IR and NNAPI are exported, exactly or not at all) into `base`, with the policy of
 // which branches pinning may reach (ONNX) and the data sets an export carried over; false (md.error set) when it
 // cannot be diffed.
-bool load_base(const fs::path& model_path, const fs::path& dir, Prepared& pr, Variant& base,
+bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::path& dir, Prepared& pr, Variant& base,
                std::unique_ptr<exec::BranchPolicy>& policy, std::vector<xport::ExportedDataSet>& exported_sets) {
   ModelDiff& md = *pr.md;
-  if (exec::is_nnapi_path(model_path) || model_path.extension() == ".xml") {
+  if (!opened || !opened->model) {
+    md.error = model_path.string() + ": " + (opened ? opened->io_error : std::string("not opened"));
+    return false;
+  }
+  const Model& model = *opened->model;
+  if (model.format != Format::ONNX) {
     // IR and NNAPI models are exported to ONNX (what every runtime here reads); the export is exact or refused.
-    const char* kind = exec::is_nnapi_path(model_path) ? "NNAPI" : "OpenVINO IR";
-    xport::ExportResult ex = xport::export_model(model_path, {});
+    const char* kind = model.format == Format::NNAPI ? "NNAPI" : "OpenVINO IR";
+    xport::ExportResult ex = xport::export_model(model, model_path, {});
     if (!ex.error.empty()) {
       md.error = ex.error;
       return false;
@@ -188,27 +188,20 @@ bool load_base(const fs::path& model_path, const fs::path& dir, Prepared& pr, Va
     md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
     return true;
   }
-  std::string bytes;
-  if (auto e = exec::read_file_bytes(model_path, bytes); !e.empty()) {
-    md.error = e;
+  // The parsed protobuf open_model kept (the file is parsed once), or why it could not be parsed.
+  if (!model.onnx || !model.onnx->proto) {
+    md.error = model_path.string() + ": " +
+               (model.onnx && !model.onnx->proto_error.empty() ? model.onnx->proto_error
+                                                               : std::string("the parsed model was not kept"));
     return false;
   }
-  // Read as lint reads it (one verdict), keeping the parsed protobuf: the file is parsed once.
-  const auto linted = load_onnx(model_path.string(), bytes, /*keep_proto=*/true);
-  if (linted && linted->onnx && linted->onnx->proto) {
-    base.model = *linted->onnx->proto;
-  } else if (auto e = exec::parse_proto(bytes, base.model); !e.empty()) {
-    md.error = model_path.string() + ": " + e + (is_onnx_name(model_path) ? "" : " (diff takes ONNX models)");
-    return false;
-  }
+  base.model = *model.onnx->proto;
   base.file = fs::absolute(model_path);
-  if (linted) {
-    if (auto why = unreadable_reason(*linted); !why.empty()) {
-      md.error = model_path.string() + ": " + why;
-      return false;
-    }
-    policy = std::make_unique<exec::BranchPolicy>(*linted);
+  if (auto why = exec::readability_of(model); !why.empty()) {  // one verdict with lint's
+    md.error = model_path.string() + ": " + why;
+    return false;
   }
+  policy = std::make_unique<exec::BranchPolicy>(model);
   return true;
 }
 
@@ -387,13 +380,14 @@ void write_inputs(const fs::path& dir, const std::vector<const onnx::ValueInfoPr
   }
 }
 
-void prepare(const fs::path& model_path, const DiffConfig& cfg, const fs::path& dir, Prepared& pr) {
+void prepare(const fs::path& model_path, const LoadResult* opened, const DiffConfig& cfg, const fs::path& dir,
+             Prepared& pr) {
   ModelDiff& md = *pr.md;
   md.model = model_path.string();
   Variant base;
   std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models: which branches pinning may reach
   std::vector<xport::ExportedDataSet> exported_sets;
-  if (!load_base(model_path, dir, pr, base, policy, exported_sets)) return;
+  if (!load_base(model_path, opened, dir, pr, base, policy, exported_sets)) return;
   for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
   pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
   pr.variants.push_back(std::move(base));
@@ -630,7 +624,9 @@ void collect_cases(size_t i, const std::vector<fs::path>& models, Prepared& pr,
 
 }  // namespace
 
-DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg) {
+DiffResult run_diff(const std::vector<DiffModel>& given, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg) {
+  std::vector<fs::path> models;
+  for (const auto& m : given) models.push_back(m.path);
   DiffResult res;
   for (auto* r : runtimes) res.runtimes.push_back(r->name());
   if (res.runtimes.size() == 2 && res.runtimes[0] == res.runtimes[1]) {
@@ -661,7 +657,7 @@ DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runti
     const fs::path dir = work / ("model_" + std::to_string(i));
     std::error_code ec;
     fs::create_directories(dir, ec);
-    prepare(models[i], cfg, dir, prep[i]);
+    prepare(models[i], given[i].opened, cfg, dir, prep[i]);
   }
   // Runtimes run only the variants that could be made; outcomes[r] is indexed like the jobs.
   std::vector<size_t> runnable;

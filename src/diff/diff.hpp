@@ -15,6 +15,7 @@
 
 #include "exec/random_inputs.hpp"
 #include "exec/tensor.hpp"
+#include "loaders/loader.hpp"
 #include "onnx_graph/if_sites.hpp"
 
 namespace condlint::diff {
@@ -128,8 +129,15 @@ struct DiffResult {
   bool all_agree() const;
 };
 
+// One model to diff: its path as given and what open_model made of it (with keep_for_exec and lint's readability
+// verdict); diff never opens a model file itself.
+struct DiffModel {
+  fs::path path;
+  const LoadResult* opened = nullptr;
+};
+
 // Diffs each model; jobs of all models are handed to each runtime at once (one Node process for ORT).
-DiffResult run_diff(const std::vector<fs::path>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg);
+DiffResult run_diff(const std::vector<DiffModel>& models, const std::vector<Runtime*>& runtimes, const DiffConfig& cfg);
 
 // ---- the If sites and pins of onnx_graph/, which diff runs per branch (named here for diff.cpp and its tests) ----
 

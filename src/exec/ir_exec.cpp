@@ -23,8 +23,6 @@ namespace condlint::exec {
 
 namespace fs = std::filesystem;
 
-bool is_ir_path(const fs::path& p) { return p.extension() == ".xml"; }
-
 std::optional<DT> dt_of(ElemType e) {
   switch (e) {
     case ElemType::Boolean: return DT::Bool;
@@ -841,14 +839,6 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
 
 }  // namespace
 
-ModelResult run_ir_model(const fs::path& model_path, const RunConfig& config) {
-  std::string bytes;
-  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) return model_error(model_path, e);
-  const std::unique_ptr<Model> model = load_ir(model_path.string(), std::move(bytes));
-  if (!model) return model_error(model_path, model_path.string() + ": not an OpenVINO IR");
-  return run_ir_model(*model, model_path, config);
-}
-
 ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
   RunConfig cfg = config;
@@ -864,7 +854,7 @@ ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const 
       mr.error = model_path.string() + ": " + p.message;
       return mr;
     }
-  if (auto why = cfg.vetted ? std::string() : unreadable_reason(*model); !why.empty()) {
+  if (auto why = readability_of(*model); !why.empty()) {
     mr.error = model_path.string() + ": " + why;
     return mr;
   }

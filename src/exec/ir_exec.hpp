@@ -13,14 +13,9 @@ namespace condlint::exec {
 // The executor's element type for an IR element type; nullopt for types it cannot compute (u1, i4, f8, ...).
 std::optional<DT> dt_of(ElemType e);
 
-// True when the file name ends in .xml.
-bool is_ir_path(const std::filesystem::path& p);
-
 // Runs every test_data_set_* beside the model (or cfg.data_dirs): input_K feeds the K-th Parameter of the
 // main graph (file order), output_K is compared with the K-th Result. Pins use the lint paths
 // (main/if_cond, main/loop/body/inner_if).
-ModelResult run_ir_model(const std::filesystem::path& model, const RunConfig& cfg);
-// The same on a model already loaded from `path` (`lint --exec`: the file is read once).
 ModelResult run_ir_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 }  // namespace condlint::exec

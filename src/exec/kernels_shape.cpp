@@ -517,6 +517,9 @@ void k_split(OpCtx& c) {
   const int64_t d = x.shape[axis];
   if (split.empty()) {
     const int64_t parts = c.has_attr("num_outputs") ? c.attr_i("num_outputs", n) : n;
+    // A num_outputs that is not a positive int (a float attribute reads as 0) splits nothing: refused, never divided
+    // by.
+    if (parts < 1) fail("Split num_outputs must be a positive int, got " + std::to_string(parts));
     const int64_t each = (d + parts - 1) / parts;
     for (int64_t k = 0; k < parts; ++k) split.push_back(std::max<int64_t>(0, std::min(each, d - k * each)));
   }

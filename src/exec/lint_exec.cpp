@@ -147,10 +147,9 @@ void attach_exec_results(Model& model, const std::string& path, const RunConfig&
       if (m.onnx) m.onnx->proto.reset();
     }
   } drop{model};
-  if (model.graphs.empty() || !has_golden_data(model, path) || !unreadable_reason(model).empty()) return;
+  if (model.graphs.empty() || !has_golden_data(model, path) || !readability_of(model).empty()) return;
   ModelResult r;
   RunConfig c = cfg;
-  c.vetted = true;
   if (!c.policy) c.policy = std::make_shared<const BranchPolicy>(model);
   if (model.format == Format::NNAPI) {
     c.limits.timeout_ms = 2000;

@@ -20,11 +20,6 @@ namespace condlint::exec {
 
 namespace fs = std::filesystem;
 
-bool is_nnapi_path(const fs::path& p) {
-  const std::string s = p.filename().string();
-  return s.size() > 11 && s.compare(s.size() - 11, 11, ".nnapi.json") == 0;
-}
-
 namespace {
 
 // ---------------------------------------------------------------- model
@@ -650,13 +645,6 @@ std::string add_random_examples(const NModel& m, const RunConfig& cfg, std::vect
 
 }  // namespace
 
-ModelResult run_nnapi_model(const fs::path& path, const RunConfig& config) {
-  guard().limits = config.limits;
-  const LoadResult lr = load_file(path.string());
-  if (!lr.model) return model_error(path, path.string() + ": " + lr.io_error);
-  return run_nnapi_model(*lr.model, path, config);
-}
-
 namespace {
 
 // The model's examples as inputs and golden outputs; an example that does not fit the model is a failed case.
@@ -807,11 +795,10 @@ ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunC
     return mr;
   }
   if (!record_all_ifs(model, cfg, mr)) return mr;
-  if (!cfg.vetted)  // what lint cannot read is not run
-    if (auto why = unreadable_reason(model); !why.empty()) {
-      mr.error = path.string() + ": " + why;
-      return mr;
-    }
+  if (auto why = readability_of(model); !why.empty()) {  // what lint cannot read is not run
+    mr.error = path.string() + ": " + why;
+    return mr;
+  }
   NModel m;
   try {
     m = model_of(*model.nnapi);
@@ -835,15 +822,14 @@ ModelResult run_nnapi_model(const Model& model, const fs::path& path, const RunC
   return mr;
 }
 
-NnapiRun run_nnapi_once(const fs::path& path, const std::vector<Value>& inputs, const std::map<std::string, bool>& pins,
+NnapiRun run_nnapi_once(const Model& model, const std::vector<Value>& inputs, const std::map<std::string, bool>& pins,
                         const Limits& limits) {
   NnapiRun out;
   guard().limits = limits;
   try {
-    const LoadResult lr = load_file(path.string());
-    if (!lr.model || !lr.model->nnapi) fail(lr.model ? "not an NNAPI model" : lr.io_error);
-    if (auto why = unreadable_reason(*lr.model); !why.empty()) fail(why);
-    const NModel m = model_of(*lr.model->nnapi);
+    if (!model.nnapi) fail("not an NNAPI model");
+    if (auto why = readability_of(model); !why.empty()) fail(why);
+    const NModel m = model_of(*model.nnapi);
     if (inputs.size() != m.main.inputs.size())
       fail("given " + std::to_string(inputs.size()) + " inputs, the model takes " +
            std::to_string(m.main.inputs.size()));

@@ -10,13 +10,8 @@
 
 namespace condlint::exec {
 
-// True when the file name ends in .nnapi.json.
-bool is_nnapi_path(const std::filesystem::path& p);
-
 // Runs every example of the model (RunConfig.data_dirs, save_dir are ignored; NNAPI golden data lives in
 // the model's `examples`). WHILE loops stop at cfg.limits.timeout_ms (use 2000 for Android's default).
-ModelResult run_nnapi_model(const std::filesystem::path& model, const RunConfig& cfg);
-// The same on a model already loaded from `path` (`lint --exec`: the file is read once).
 ModelResult run_nnapi_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 // One execution of the model on given inputs (by main input index, in the operands' storage types) with IF
@@ -27,7 +22,7 @@ struct NnapiRun {
   std::vector<Value> outputs;
   Trace trace;
 };
-NnapiRun run_nnapi_once(const std::filesystem::path& model, const std::vector<Value>& inputs,
-                        const std::map<std::string, bool>& pins, const Limits& limits);
+NnapiRun run_nnapi_once(const Model& model, const std::vector<Value>& inputs, const std::map<std::string, bool>& pins,
+                        const Limits& limits);
 
 }  // namespace condlint::exec

@@ -462,50 +462,33 @@ void judge_output(CaseResult& cr, OutputResult o, const Value& actual, const Val
   cr.outputs.push_back(std::move(o));
 }
 
-std::string unreadable_file(const fs::path& path) {
-  const LoadResult lr = load_file(path.string());
-  if (!lr.model) return path.string() + ": " + lr.io_error;
-  if (auto why = unreadable_reason(*lr.model); !why.empty()) return path.string() + ": " + why;
-  return {};
+std::string readability_of(const Model& model) {
+  return model.unreadable ? *model.unreadable : unreadable_reason(model);
 }
 
 namespace {
-// Runs an ONNX model the loader read; `bytes` (may be null) are the file's bytes when the caller has them.
-ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunConfig& config, std::string* bytes) {
+// Runs an ONNX model open_model read with keep_for_exec.
+ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;
   mr.model = model_path.string();
   RunConfig cfg = config;
-  if (!cfg.vetted)  // what lint cannot read is never run
-    if (auto why = unreadable_reason(linted); !why.empty()) {
-      mr.error = model_path.string() + ": " + why;
-      return mr;
-    }
+  // What lint cannot read is never run.
+  if (auto why = readability_of(linted); !why.empty()) {
+    mr.error = model_path.string() + ": " + why;
+    return mr;
+  }
   if (!record_all_ifs(linted, cfg, mr)) return mr;
   // Which branches pinning may reach: from the conditions the loader traced.
   if (!cfg.policy) cfg.policy = std::make_shared<const BranchPolicy>(linted);
-  // The loader's parsed model when it kept one; else (a deeply nested model, freed on the loader's own stack) the
-  // bytes parsed again.
-  std::shared_ptr<const onnx::ModelProto> kept = linted.onnx ? linted.onnx->proto : nullptr;
-  onnx::ModelProto parsed;
-  std::string read;
+  // The parsed model open_model kept (the loader's, or for a deeply nested model the file parsed again).
+  const std::shared_ptr<const onnx::ModelProto> kept = linted.onnx ? linted.onnx->proto : nullptr;
   if (!kept) {
-    if (!bytes) {
-      if (auto e = read_file_bytes(model_path, read); !e.empty()) {
-        mr.error = e;
-        return mr;
-      }
-      bytes = &read;
-    }
-    if (auto e = parse_proto(*bytes, parsed); !e.empty()) {
-      mr.error = model_path.string() + ": " + e;
-      return mr;
-    }
+    mr.error = model_path.string() + ": " +
+               (linted.onnx && !linted.onnx->proto_error.empty() ? linted.onnx->proto_error
+                                                                 : std::string("the parsed model was not kept"));
+    return mr;
   }
-  if (bytes) {
-    bytes->clear();
-    bytes->shrink_to_fit();
-  }
-  const onnx::ModelProto& model = kept ? *kept : parsed;
+  const onnx::ModelProto& model = *kept;
   guard().limits = cfg.limits;
   const Interpreter probe(model, {});
 
@@ -547,17 +530,8 @@ ModelResult model_error(const fs::path& model, std::string why) {
   return mr;
 }
 
-ModelResult run_model(const fs::path& model_path, const RunConfig& config) {
-  std::string bytes;
-  if (auto e = read_file_bytes(model_path, bytes); !e.empty()) return model_error(model_path, e);
-  // Read as lint reads it, keeping the parsed protobuf for the interpreter: the file is parsed once.
-  const auto linted = load_onnx(model_path.string(), bytes, /*keep_proto=*/true);
-  if (!linted) return model_error(model_path, model_path.string() + ": not an ONNX model");
-  return run_onnx(*linted, model_path, config, &bytes);
-}
-
 ModelResult run_model(const Model& linted, const fs::path& model_path, const RunConfig& config) {
-  return run_onnx(linted, model_path, config, nullptr);
+  return run_onnx(linted, model_path, config);
 }
 
 void queue_other_branches(const Trace& trace, PinSet pins, std::set<std::pair<std::string, bool>>& done,

@@ -35,14 +35,12 @@ struct RunConfig {
   // make it from the model they load, and the NNAPI driver pins every branch (NNAPI conditions are not traced: NNAPI
   // has no op that reads a shape, so none is a shape guard).
   std::shared_ptr<const BranchPolicy> policy;
-  // The caller read the file with its format's loader and found it readable (lint --exec): the run does not read
-  // it again for that verdict.
-  bool vetted = false;
 };
 
-// "" when `lint` can read the file, else why not (rules/readability.hpp): `run`, `diff` and `export` refuse what
-// `lint` cannot read, so every command gives one verdict on a file.
-std::string unreadable_file(const std::filesystem::path& path);
+// "" when `lint` can read the model, else why not (rules/readability.hpp): the verdict open_model recorded
+// (Model::unreadable), or the rules asked now for a model opened without one. `run`, `lint --exec`, `diff` and
+// `export` refuse what `lint` cannot read, so every command gives one verdict on a file.
+std::string readability_of(const Model& model);
 
 struct OutputResult {
   std::string name;
@@ -103,14 +101,14 @@ struct ModelResult {
   std::map<std::string, std::map<bool, std::string>> synthesis_failed;
 };
 
-ModelResult run_model(const std::filesystem::path& model, const RunConfig& cfg);
 // A result for a model that cannot be run at all: `why` is its error.
 ModelResult model_error(const std::filesystem::path& model, std::string why);
-// The same on an ONNX model already loaded from `path`; it runs the loader's parsed protobuf when the loader kept it
-// (load_file with keep_onnx_proto), else parses the file again.
+// An ONNX model open_model read from `path` with keep_for_exec: it runs the parsed protobuf the Model holds
+// (OnnxData::proto; OnnxData::proto_error when there is none).
 ModelResult run_model(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
-// A model of any format the loaders read (load_file, with keep_onnx_proto for ONNX so the file is parsed once): its
-// format's driver (run_model, run_ir_model, run_nnapi_model). What `run`, `lint --exec` and `diff`'s reference run.
+// The executor's one entry: a model of any format open_model read (with keep_for_exec, so the file is parsed once),
+// run by its format's driver (run_model, run_ir_model, run_nnapi_model), chosen by Model::format. What `run`,
+// `lint --exec` and `diff`'s reference run.
 ModelResult run_loaded(const Model& model, const std::filesystem::path& path, const RunConfig& cfg);
 
 // Shared by the three drivers (ONNX here, IR in ir_exec.cpp, NNAPI in nnapi_exec.cpp):

@@ -1,31 +1,30 @@
-// `condlint export`: dispatch by file name, the ONNX pass-through, and the golden data that goes with an export.
+// `condlint export`: dispatch by the model's format, the ONNX pass-through, and the golden data that goes with an
+// export.
 #include "export/export.hpp"
 #include "io/output.hpp"
 
 #include <fstream>
 
 #include "onnx_graph/if_sites.hpp"
-#include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
+#include "model/onnx_data.hpp"
 
 namespace condlint::xport {
 
 namespace {
 
-ExportResult export_onnx(const fs::path& path, const ExportOptions& o) {
+ExportResult export_onnx(const Model& model, const fs::path& path, const ExportOptions& o) {
   ExportResult r;
-  std::string bytes;
-  if (auto e = exec::read_file_bytes(path, bytes); !e.empty()) {
-    r.error = e;
-    r.problems.push_back(e);
-    return r;
-  }
-  if (auto e = exec::parse_proto(bytes, r.model); !e.empty()) {
-    r.error = path.string() + ": " + e;
+  // The parsed protobuf open_model kept, or why it could not be parsed.
+  if (!model.onnx || !model.onnx->proto) {
+    r.error = path.string() + ": " +
+              (model.onnx && !model.onnx->proto_error.empty() ? model.onnx->proto_error
+                                                              : std::string("the parsed model was not kept"));
     r.problems.push_back(r.error);
     return r;
   }
+  r.model = *model.onnx->proto;
   for (const auto& s : onnx_graph::find_ifs(r.model)) r.if_paths[s.path] = s.path;
   if (!o.pins.empty()) {
     for (const auto& [p, v] : o.pins)
@@ -48,18 +47,23 @@ bool write_bytes(const fs::path& p, const std::string& bytes) {
 
 }  // namespace
 
-ExportResult export_model(const fs::path& model, const ExportOptions& o) {
-  if (std::string why = exec::unreadable_file(model); !why.empty()) {  // one verdict with lint's
+ExportResult export_model(const Model& model, const fs::path& path, const ExportOptions& o) {
+  if (std::string why = exec::readability_of(model); !why.empty()) {  // one verdict with lint's
     ExportResult r;
-    r.error = why;
-    r.problems.push_back(why);
+    r.error = path.string() + ": " + why;
+    r.problems.push_back(r.error);
     return r;
   }
-  if (exec::is_nnapi_path(model)) return export_nnapi(model, o);
-  if (model.extension() == ".xml") return export_ir(model, o);
-  if (model.extension() == ".onnx") return export_onnx(model, o);
+  using Exporter = ExportResult (*)(const Model&, const fs::path&, const ExportOptions&);
+  constexpr std::pair<Format, Exporter> kExporters[] = {
+      {Format::IR, export_ir},
+      {Format::NNAPI, export_nnapi},
+      {Format::ONNX, export_onnx},
+  };
+  for (const auto& [format, exporter] : kExporters)
+    if (format == model.format) return exporter(model, path, o);
   ExportResult r;
-  r.error = model.string() + ": not a model condlint exports (.xml, .nnapi.json, .onnx)";
+  r.error = path.string() + ": not a model condlint exports (.xml, .nnapi.json, .onnx)";
   r.problems.push_back(r.error);
   return r;
 }

@@ -12,6 +12,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "exec/tensor.hpp"
+#include "model/model.hpp"
 
 namespace condlint::xport {
 
@@ -43,12 +44,15 @@ struct ExportResult {
   bool ok() const { return problems.empty(); }
 };
 
+// The exporters take the Model open_model read from `path` (with keep_for_exec and lint's readability verdict);
+// none opens a model file.
 // OpenVINO IR (.xml + .bin beside it).
-ExportResult export_ir(const fs::path& xml, const ExportOptions& o);
+ExportResult export_ir(const Model& model, const fs::path& xml, const ExportOptions& o);
 // NNAPI JSON model (.nnapi.json, docs/nnapi-json.md).
-ExportResult export_nnapi(const fs::path& json, const ExportOptions& o);
-// Dispatch on the file name; a .onnx model is "exported" as itself (pins applied).
-ExportResult export_model(const fs::path& model, const ExportOptions& o);
+ExportResult export_nnapi(const Model& model, const fs::path& json, const ExportOptions& o);
+// Refuses what lint cannot read, then dispatches on Model::format; an ONNX model is "exported" as itself (pins
+// applied).
+ExportResult export_model(const Model& model, const fs::path& path, const ExportOptions& o);
 
 // Writes the golden data that goes with an export under `dir` as test_data_set_N/input_K.pb, output_K.pb
 // (+ pins.json): r.data_sets when there are any (NNAPI examples), else the test_data_set_* beside the source

@@ -276,20 +276,14 @@ const std::map<std::string_view, IrExporter::Lowering>& IrExporter::lowerings() 
 
 namespace condlint::xport {
 
-ExportResult export_ir(const fs::path& xml, const ExportOptions& o) {
+ExportResult export_ir(const Model& loaded, const fs::path& xml, const ExportOptions& o) {
   ExportResult r;
-  std::string bytes;
-  if (auto e = exec::read_file_bytes(xml, bytes); !e.empty()) {
-    r.error = e;
-    r.problems.push_back(e);
-    return r;
-  }
   if (o.opset < 13 || o.opset > 21) {
     r.problems.push_back("opset " + std::to_string(o.opset) + ": the IR export writes opsets 13 to 21");
     return r;
   }
-  std::unique_ptr<Model> model = load_ir(xml.string(), std::move(bytes));
-  if (!model || !model->ir) {
+  const Model* model = &loaded;
+  if (!model->ir) {
     r.error = xml.string() + ": not an OpenVINO IR";
     r.problems.push_back(r.error);
     return r;

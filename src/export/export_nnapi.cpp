@@ -353,21 +353,10 @@ namespace condlint::xport {
 
 using namespace nnapi_export;
 
-ExportResult export_nnapi(const fs::path& path, const ExportOptions& o) {
+ExportResult export_nnapi(const Model& loaded, const fs::path& path, const ExportOptions& o) {
   ExportResult r;
-  std::string bytes, err;
-  if (!read_file(path.string(), bytes, err)) {
-    r.problems.push_back(path.string() + ": " + err);
-    return r;
-  }
-  std::unique_ptr<Model> model;
-  try {
-    model = load_nnapi(path.string(), bytes);
-  } catch (const std::exception& e) {
-    r.problems.push_back(path.string() + ": " + e.what());
-    return r;
-  }
-  if (!model || !model->nnapi) {
+  const Model* model = &loaded;
+  if (!model->nnapi) {
     r.problems.push_back(path.string() + ": not an NNAPI model");
     return r;
   }

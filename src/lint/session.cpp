@@ -22,6 +22,7 @@
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
 #include "loaders/loader.hpp"
+#include "loaders/open_model.hpp"
 #include "model/node_path.hpp"
 #include "rules/support/targets.hpp"
 #include "model/parallel.hpp"
@@ -370,7 +371,13 @@ class Session {
     }
     // The cache vouches for the bytes the loader read, whatever happens to the file while they are judged.
     probe.content.clear();
-    LoadResult lr = load_file(path, o_.exec, cache_ ? &probe.content : nullptr);
+    // The front door: with --exec the executor's part of the original is kept (the readability verdict is taken
+    // by lint_exec, once, for a model with golden data only).
+    OpenOptions open;
+    open.keep_for_exec = o_.exec;
+    open.content_hash = cache_ ? &probe.content : nullptr;
+    LoadResult lr = open_model(path, open);
+    if (lr.format) fr.format = std::string(to_string(*lr.format));
     if (!lr.model) {
       fr.io_error = lr.io_error;
       failed_[i] = 1;

@@ -11,7 +11,7 @@
 #include <system_error>
 #include <unordered_set>
 
-#include "io/content_hash.hpp"
+#include "loaders/open_model.hpp"
 
 namespace condlint {
 
@@ -149,35 +149,7 @@ static bool xml_root_is_net(const fs::path& p) {
   const ssize_t got = ::read(fd, buf, sizeof buf);
   ::close(fd);
   if (got <= 0) return false;
-  std::string_view s(buf, static_cast<size_t>(got));
-  // Skip the prolog: declarations, comments, processing instructions, DOCTYPE, whitespace.
-  size_t i = 0;
-  while (i < s.size()) {
-    if (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n') {
-      ++i;
-      continue;
-    }
-    if (s.compare(i, 3, "\xEF\xBB\xBF") == 0) {
-      i += 3;
-      continue;
-    }
-    if (s.compare(i, 4, "<!--") == 0) {
-      const auto e = s.find("-->", i + 4);
-      if (e == std::string_view::npos) return false;
-      i = e + 3;
-      continue;
-    }
-    if (s.compare(i, 2, "<?") == 0 || s.compare(i, 2, "<!") == 0) {
-      const auto e = s.find('>', i);
-      if (e == std::string_view::npos) return false;
-      i = e + 1;
-      continue;
-    }
-    break;
-  }
-  if (s.compare(i, 4, "<net") != 0) return false;
-  return i + 4 >= s.size() || s[i + 4] == ' ' || s[i + 4] == '>' || s[i + 4] == '\t' || s[i + 4] == '\n' ||
-         s[i + 4] == '\r' || s[i + 4] == '/';
+  return xml_root_is_net(std::string_view(buf, static_cast<size_t>(got)));
 }
 
 Collected collect_inputs(const std::vector<std::string>& paths) {
@@ -329,32 +301,10 @@ bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string
 }
 
 LoadResult load_file(const std::string& path, bool keep_onnx_proto, std::string* content_hash) {
-  LoadResult r;
-  const auto fmt = format_from_name(path);
-  if (!fmt) {
-    r.io_error = "unknown model format (expected .xml, .onnx or .nnapi.json)";
-    return r;
-  }
-  std::string bytes, err;
-  std::error_code ec;
-  if (const auto size = fs::file_size(path, ec); !ec) {
-    if (std::string big = file_too_large(size); !big.empty()) {
-      r.io_error = big;
-      return r;
-    }
-  }
-  if (!read_file(path, bytes, err)) {
-    r.io_error = err;
-    return r;
-  }
-  if (content_hash) *content_hash = io::hash_bytes(bytes);
-  switch (*fmt) {
-    case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
-    case Format::ONNX: r.model = load_onnx(path, std::move(bytes), keep_onnx_proto); break;
-    case Format::NNAPI: r.model = load_nnapi(path, bytes); break;
-  }
-  if (!r.model) r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";
-  return r;
+  OpenOptions o;
+  o.keep_for_exec = keep_onnx_proto;
+  o.content_hash = content_hash;
+  return open_model(path, o);
 }
 
 }  // namespace condlint

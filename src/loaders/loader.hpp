@@ -18,15 +18,17 @@ namespace condlint {
 struct LoadResult {
   std::unique_ptr<Model> model;  // null on an I/O error
   std::string io_error;          // set when the file could not be read at all
+  // The format the file was read as (decide_format); when it could not be read, the one its name says.
+  std::optional<Format> format;
 };
 
-// Decides the format from the file name: .xml -> IR, .onnx -> ONNX, .nnapi.json -> NNAPI.
+// The format a file's name says: .xml -> IR, .onnx -> ONNX, .nnapi.json -> NNAPI. What a directory walk collects
+// by; open_model reads a file by its content first (decide_format).
 std::optional<Format> format_from_name(const std::filesystem::path& p);
 
-// Loads one file of any supported format. keep_onnx_proto: an ONNX model keeps its parsed protobuf
-// (OnnxData::proto) for the executor, so that `run` and `lint --exec` parse the file once. content_hash, when
-// given, receives the hash (io/content_hash) of the exact bytes read, taken before they are parsed: what a cache
-// entry may vouch for, since the file on disk may change while the model is judged.
+// open_model (loaders/open_model.hpp) without a readability verdict: keep_onnx_proto is its keep_for_exec,
+// content_hash its content_hash (what a cache entry may vouch for, since the file on disk may change while the model
+// is judged).
 LoadResult load_file(const std::string& path, bool keep_onnx_proto = false, std::string* content_hash = nullptr);
 
 // Format loaders over bytes already read (so tests and fuzzers can feed buffers).

@@ -400,6 +400,9 @@ struct Model {
   // Every other file the loader read or looked for (.bin, external data, Blobs), present or not: the findings
   // depend on these besides the model's own bytes (`lint --cache` checks them before reusing a result).
   std::set<std::string> sources;
+  // The readability verdict open_model applied when asked to (rules/readability: "" readable, else why not);
+  // nullopt when it was not asked.
+  std::optional<std::string> unreadable;
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

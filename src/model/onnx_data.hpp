@@ -265,11 +265,14 @@ struct OnnxData {
   std::vector<OnnxBranchOutputType> branch_output_types;
   std::vector<OnnxTensorSize> tensor_sizes;
   std::vector<OnnxDeclaredVsComputed> declared_vs_computed;
-  std::vector<OnnxBranchBreak> branch_breaks;                // in walk order
+  std::vector<OnnxBranchBreak> branch_breaks;               // in walk order
   std::vector<OnnxBranchFollowLimit> branch_follow_limits;  // one per If at most
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
+  // Asked to keep the parsed model (open_model's keep_for_exec) and it could not be parsed as the executor parses
+  // it: why (a message for the command that wanted to run or export it).
+  std::string proto_error;
 };
 
 }  // namespace condlint

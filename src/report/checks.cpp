@@ -222,41 +222,42 @@ void attach_checks(FileResult& f, CheckReport c) {
 
 namespace {
 
-FileResult file_for(const std::string& model) {
+FileResult file_for(const std::string& model, const LoadResult* opened) {
   FileResult f;
   f.path = model;
-  if (auto fmt = format_from_name(model)) f.format = std::string(to_string(*fmt));
+  if (opened && opened->format) f.format = std::string(to_string(*opened->format));
   std::error_code ec;
   const auto size = fs::file_size(model, ec);
   if (!ec) f.size = static_cast<int64_t>(size);
-  // The then/else binding panels come from the model itself; a model that does not load has none.
-  LoadResult lr = load_file(model);
-  if (lr.model) f.conditionals = summarize_conditionals(*lr.model, {});
+  // The then/else binding panels come from the model the command opened; a model that did not load has none.
+  if (opened && opened->model) f.conditionals = summarize_conditionals(*opened->model, {});
   return f;
 }
 
 }  // namespace
 
-void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code) {
+void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code, const LoadResult* opened) {
   RunResult rr;
   rr.run.report_kind = "run";
   rr.run.exit_code = exit_code;
   rr.run.execution_successful = exit_code != 2;
-  FileResult f = file_for(r.model);
+  FileResult f = file_for(r.model, opened);
   attach_checks(f, checks_from_run(r));
   rr.files.push_back(std::move(f));
   write_html(os, rr);
 }
 
-void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code) {
+void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code,
+                     const std::vector<const LoadResult*>& opened) {
   RunResult rr;
   rr.run.report_kind = "diff";
   rr.run.exit_code = exit_code;
   rr.run.execution_successful = exit_code != 2;
   const std::string a = r.runtimes.size() > 0 ? r.runtimes[0] : "A", b = r.runtimes.size() > 1 ? r.runtimes[1] : "B";
   rr.run.meta = a + " vs " + b;
-  for (const auto& m : r.models) {
-    FileResult f = file_for(m.model);
+  for (size_t i = 0; i < r.models.size(); ++i) {
+    const auto& m = r.models[i];
+    FileResult f = file_for(m.model, i < opened.size() ? opened[i] : nullptr);
     attach_checks(f, checks_from_diff(m, r.runtimes));
     rr.files.push_back(std::move(f));
   }

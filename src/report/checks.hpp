@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "loaders/loader.hpp"
 #include "report/report.hpp"
 
 namespace condlint::exec {
@@ -30,9 +31,11 @@ void attach_checks(FileResult& f, CheckReport c);
 
 // Self-contained HTML pages of `condlint run` and `condlint diff`: the lint report's chrome, the
 // conditionals' then/else panels (when the model loads) and the per-branch tables. `exit_code` goes
-// into the page header.
-void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code);
-void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code);
+// into the page header. The panels and the format come from what the command opened (`opened`: may be null; for
+// diff one per model of `r`): a writer never opens a model file.
+void write_run_html(std::ostream& os, const exec::ModelResult& r, int exit_code, const LoadResult* opened);
+void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code,
+                     const std::vector<const LoadResult*>& opened);
 
 // Text and JSON reports of `condlint run` and `condlint diff` (exec_writers.cpp). The text is terminal-safe.
 void write_run_text(std::ostream& os, const exec::ModelResult& r);
