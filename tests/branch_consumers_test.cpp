@@ -5,10 +5,12 @@
 
 #include <onnx/onnx_pb.h>
 
+#include <sstream>
 #include <string>
 
 #include "bench/onnx_gen.hpp"
 #include "loaders/loader.hpp"
+#include "model/nnapi_data.hpp"
 #include "model/onnx_data.hpp"
 #include "rules/engine.hpp"
 #include "test_support.hpp"
@@ -200,23 +202,48 @@ for p, (breaking, working) in cases.items():
   EXPECT_EQ(cases, 10);
 }
 
-// The executor agrees with every error of C014: `run --random` synthesizes both values of the condition and fails
-// at the consumer C014 names.
-TEST(BranchConsumers, RunRandomFailsAtTheConsumerOfEveryError) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"C014_matmul", "main/proj (MatMul)"},          {"C014_add_broadcast", "main/bias (Add)"},
-      {"C014_reshape", "main/flat (Reshape)"},        {"C014_concat_rank", "main/join (Concat)"},
-      {"C014_gemm_behind_relu", "main/dense (Gemm)"}, {"C014_data_condition", "main/proj (MatMul)"},
-      {"C014_nested", "main/proj (MatMul)"},          {"C014_if_in_loop", "main/loop/body/proj (MatMul)"}};
-  for (const auto& [name, at] : cases) {
-    const std::string model = "corpus/onnx/invalid/" + name + ".onnx";
-    const auto f = c014_in("invalid/" + name + ".onnx");
-    ASSERT_EQ(f.size(), 1u) << name;
-    ASSERT_EQ(f[0].level, Level::Error) << name;
-    const auto r = condlint_in_checkout("run --random 4 " + model);
-    EXPECT_EQ(r.exit_code, 1) << name << ":\n" << r.out;
-    EXPECT_NE(r.out.find("at " + at + ":"), std::string::npos) << name << ":\n" << r.out;
-    // The run fails where the static finding is.
-    EXPECT_NE(r.out.find("at " + f[0].loc.node + " ("), std::string::npos) << name << ": " << f[0].loc.node;
+// The executor agrees with every error of C014, in every format: `run --random` (its random conditions, and the
+// other branch pinned) fails at the consumer the static finding names, and says under which branch of which If
+// ("at main/proj (MatMul), under the else branch of If 'main/pick': ...").
+TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
+  const std::vector<std::pair<std::string, std::string>> dirs = {
+      {"corpus/onnx/invalid", ".onnx"}, {"corpus/ir/invalid", ".xml"}, {"corpus/nnapi/invalid", ".nnapi.json"}};
+  int cases = 0;
+  for (const auto& [dir, ext] : dirs) {
+    for (const auto& e : fs::directory_iterator(source_dir() / dir)) {
+      if (e.path().extension() != ".expect" || slurp(e.path()).find("C014") == std::string::npos) continue;
+      const std::string stem = e.path().stem().string();
+      const std::string model = dir + "/" + stem + ext;
+      std::vector<Finding> errors;
+      for (const auto& f : c014_of(lint_file((source_dir() / model).string())))
+        if (f.level == Level::Error) errors.push_back(f);
+      if (errors.empty()) continue;  // a note (a shape guard): no input of the declared shapes selects the branch
+      ++cases;
+      ASSERT_EQ(errors.size(), 1u) << model;
+      // The case of branches the finding shows: the first If it names and its branch.
+      const LoadResult loaded = load_file((source_dir() / model).string());
+      ASSERT_TRUE(loaded.model) << model;
+      const Model& m = *loaded.model;
+      const std::vector<BranchBreak>& breaks = m.onnx ? m.onnx->branch_breaks
+                                               : m.ir ? m.ir->branch_follow.breaks
+                                                      : m.nnapi->branch_follow.breaks;
+      const BranchBreak* shown = nullptr;
+      for (const auto& b : breaks)
+        if (m.path_of(b.graph, b.node) == errors[0].loc.node && (!shown || b.picks.size() < shown->picks.size()))
+          shown = &b;
+      ASSERT_NE(shown, nullptr) << model;
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(shown->picks[0].conditional)];
+      const std::string consumer = m.full_path_of(shown->graph, shown->node);
+      const std::string under = "under the " + std::string(shown->picks[0].branch == 0 ? "then" : "else") +
+                                " branch of If '" + m.full_path_of(c.graph, c.node) + "'";
+      const auto r = condlint_in_checkout("run --random 8 " + model);
+      EXPECT_EQ(r.exit_code, 1) << model << ":\n" << r.out;
+      bool agrees = false;
+      std::istringstream lines(r.out);
+      for (std::string line; std::getline(lines, line);)
+        agrees = agrees || (line.find("at " + consumer) != std::string::npos && line.find(under) != std::string::npos);
+      EXPECT_TRUE(agrees) << model << ": no failure at " << consumer << " " << under << ":\n" << r.out;
+    }
   }
+  EXPECT_EQ(cases, 9 + 3 + 2);  // ONNX (with C011_shape_guard_union), IR, NNAPI error cases
 }
