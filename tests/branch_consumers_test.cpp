@@ -247,3 +247,94 @@ TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
   }
   EXPECT_EQ(cases, 9 + 3 + 2);  // ONNX (with C011_shape_guard_union), IR, NNAPI error cases
 }
+
+namespace {
+
+// An IR: If 'pick' on Parameter 'cond' returns x [2,1] (then) or y [2] (else), `relus` Relu layers follow it, then
+// MatMul 'proj' by Const W [1,2]. Written with its .bin into a fresh directory; returns the .xml's path.
+std::string ir_relu_chain(int relus) {
+  auto port = [](int id, std::initializer_list<int> dims, const char* prec) {
+    std::string s =
+        "<port id=\"" + std::to_string(id) + "\"" + (prec ? std::string(" precision=\"") + prec + "\"" : "");
+    if (dims.size() == 0) return s + "/>";
+    s += ">";
+    for (int d : dims) s += "<dim>" + std::to_string(d) + "</dim>";
+    return s + "</port>";
+  };
+  auto param = [&](int id, const char* name, const char* et, const char* shape, std::initializer_list<int> dims,
+                   const char* prec) {
+    return "<layer id=\"" + std::to_string(id) + "\" name=\"" + name +
+           "\" type=\"Parameter\" version=\"opset1\"><data element_type=\"" + et + "\" shape=\"" + shape +
+           "\"/><output>" + port(0, dims, prec) + "</output></layer>\n";
+  };
+  auto body = [&](const char* tag, const char* shape, std::initializer_list<int> dims) {
+    return std::string("<") + tag + "><layers>" + param(0, "a", "f32", shape, dims, "FP32") +
+           "<layer id=\"1\" name=\"r\" type=\"Result\" version=\"opset1\"><input>" + port(0, dims, nullptr) +
+           "</input></layer></layers><edges><edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>" +
+           "</edges></" + tag + ">";
+  };
+  std::string layers = param(0, "cond", "boolean", "", {}, "BOOL") + param(1, "x", "f32", "2,1", {2, 1}, "FP32") +
+                       param(2, "y", "f32", "2", {2}, "FP32");
+  layers += "<layer id=\"3\" name=\"pick\" type=\"If\" version=\"opset8\"><input>" + port(0, {}, nullptr) +
+            port(1, {2, 1}, nullptr) + port(2, {2}, nullptr) + "</input><output>" + port(3, {}, "FP32") +
+            "</output><then_port_map><input external_port_id=\"1\" internal_layer_id=\"0\"/><output "
+            "external_port_id=\"0\" internal_layer_id=\"1\"/></then_port_map><else_port_map><input "
+            "external_port_id=\"2\" internal_layer_id=\"0\"/><output external_port_id=\"0\" "
+            "internal_layer_id=\"1\"/></else_port_map>" +
+            body("then_body", "2,1", {2, 1}) + body("else_body", "2", {2}) + "</layer>\n";
+  std::string edges =
+      "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"3\" to-port=\"0\"/><edge from-layer=\"1\" "
+      "from-port=\"0\" to-layer=\"3\" to-port=\"1\"/><edge from-layer=\"2\" from-port=\"0\" "
+      "to-layer=\"3\" to-port=\"2\"/>\n";
+  int prev = 3, prev_port = 3;
+  for (int k = 0; k < relus; ++k) {
+    const int id = 4 + k;
+    layers += "<layer id=\"" + std::to_string(id) + "\" name=\"relu" + std::to_string(k) +
+              "\" type=\"Relu\" version=\"opset1\"><input>" + port(0, {}, nullptr) + "</input><output>" +
+              port(1, {}, "FP32") + "</output></layer>\n";
+    edges += "<edge from-layer=\"" + std::to_string(prev) + "\" from-port=\"" + std::to_string(prev_port) +
+             "\" to-layer=\"" + std::to_string(id) + "\" to-port=\"0\"/>\n";
+    prev = id;
+    prev_port = 1;
+  }
+  const int w = 4 + relus, mm = w + 1, out = w + 2;
+  layers += "<layer id=\"" + std::to_string(w) +
+            "\" name=\"W\" type=\"Const\" version=\"opset1\"><data element_type=\"f32\" shape=\"1,2\" offset=\"0\" "
+            "size=\"8\"/><output>" +
+            port(0, {1, 2}, "FP32") + "</output></layer>\n";
+  layers += "<layer id=\"" + std::to_string(mm) +
+            "\" name=\"proj\" type=\"MatMul\" version=\"opset1\"><data transpose_a=\"false\" "
+            "transpose_b=\"false\"/><input>" +
+            port(0, {}, nullptr) + port(1, {1, 2}, nullptr) + "</input><output>" + port(2, {2, 2}, "FP32") +
+            "</output></layer>\n";
+  layers += "<layer id=\"" + std::to_string(out) + "\" name=\"out\" type=\"Result\" version=\"opset1\"><input>" +
+            port(0, {2, 2}, nullptr) + "</input></layer>\n";
+  edges += "<edge from-layer=\"" + std::to_string(prev) + "\" from-port=\"" + std::to_string(prev_port) +
+           "\" to-layer=\"" + std::to_string(mm) + "\" to-port=\"0\"/><edge from-layer=\"" + std::to_string(w) +
+           "\" from-port=\"0\" to-layer=\"" + std::to_string(mm) + "\" to-port=\"1\"/><edge from-layer=\"" +
+           std::to_string(mm) + "\" from-port=\"2\" to-layer=\"" + std::to_string(out) + "\" to-port=\"0\"/>\n";
+  const fs::path dir = fresh_dir("ir_relu_chain_" + std::to_string(relus));
+  write_file(dir / "chain.bin", std::string(8, '\0'));
+  write_file(dir / "chain.xml", "<?xml version=\"1.0\"?>\n<net name=\"chain\" version=\"11\"><layers>\n" + layers +
+                                    "</layers><edges>\n" + edges + "</edges></net>\n");
+  return (dir / "chain.xml").string();
+}
+
+}  // namespace
+
+// OpenVINO IR: the else branch's [2] reaches the MatMul through Relus (one error, at the MatMul, counting them);
+// past the budget of nodes per If, the MatMul is judged on the union (nothing) and a note says where it stopped.
+TEST(BranchConsumers, IrFollowsRelusToTheMatMulWithinTheBudget) {
+  const auto near = c014_of(lint_file(ir_relu_chain(3)));
+  ASSERT_EQ(near.size(), 1u) << dump_findings(near);
+  EXPECT_EQ(near[0].level, Level::Error);
+  EXPECT_EQ(near[0].loc.node, "main/proj");
+  EXPECT_NE(near[0].message.find("MatMul 'proj', 3 nodes further on, cannot multiply f32[2] by f32[1,2]"),
+            std::string::npos)
+      << near[0].message;
+  const auto far = c014_of(lint_file(ir_relu_chain(300)));
+  ASSERT_EQ(far.size(), 1u) << dump_findings(far);
+  EXPECT_EQ(far[0].level, Level::Note);
+  EXPECT_NE(far[0].message.find("followed per branch for 256 nodes, up to Relu 'relu256'"), std::string::npos)
+      << far[0].message;
+}

@@ -102,10 +102,24 @@ class Follower {
   }
 
   void run() {
-    for (size_t c = 0; c < m_.conditionals.size(); ++c) follow(static_cast<int>(c));
+    for (size_t c = 0; c < m_.conditionals.size(); ++c)
+      if (may_differ(m_.conditionals[c])) follow(static_cast<int>(c));
   }
 
  private:
+  // Whether the branches may give different shapes: not when the file states every output of both branches with
+  // the same static shape (as in most models; nothing is inferred for them, so a large model costs nothing here).
+  static bool may_differ(const ConditionalView& c) {
+    const auto& t = c.branch[0].outputs;
+    const auto& e = c.branch[1].outputs;
+    if (t.size() != e.size()) return true;
+    for (size_t j = 0; j < t.size(); ++j) {
+      const Shape a = t[j].value.comparable_shape(), b = e[j].value.comparable_shape();
+      if (!a.is_static() || !(a == b)) return true;
+    }
+    return false;
+  }
+
   static uint64_t key(int a, int b) { return uint64_t(uint32_t(a)) << 32 | uint32_t(b); }
   bool valid_node(int g, int n) const {
     return g >= 0 && g < static_cast<int>(m_.graphs.size()) && n >= 0 &&
