@@ -1,6 +1,7 @@
-// C014: the nodes after an If judged once per branch (loaders/onnx_branch_consumers). The corpus cases are run in
-// ONNX Runtime (tools/venv): each one C014 reports fails under its breaking branch and runs under the other, and the
-// silent ones run under both; the loader's budget falls back to the union with a note.
+// C014: the nodes after an If judged once per branch (loaders/onnx_branch_consumers; IR and NNAPI:
+// loaders/branch_follow). The ONNX corpus cases are run in ONNX Runtime and the IR ones in OpenVINO (tools/venv): each
+// one C014 reports fails under its breaking branch and runs under the other, and the silent ones run under both; the
+// loaders' budgets fall back to the union with a note; `run` fails at every error's consumer, naming the branch.
 #include <gtest/gtest.h>
 
 #include <onnx/onnx_pb.h>
@@ -337,4 +338,51 @@ TEST(BranchConsumers, IrFollowsRelusToTheMatMulWithinTheBudget) {
   EXPECT_EQ(far[0].level, Level::Note);
   EXPECT_NE(far[0].message.find("followed per branch for 256 nodes, up to Relu 'relu256'"), std::string::npos)
       << far[0].message;
+}
+
+// The IR cases in OpenVINO (tools/venv): read_model accepts every one; where the branches differ in rank, the CPU
+// plugin refuses the If at compile_model; where they differ in dims, the model compiles and fails at the consumer
+// under the branch C014 names only. The silent case with a boolean condition runs under both.
+TEST(BranchConsumers, OpenVinoFailsWhereC014SaysOnIr) {
+  const fs::path py = source_dir() / "tools/venv/bin/python";
+  if (!fs::exists(py) || run(shell_quote(py.string()) + " -c 'import openvino' 2>/dev/null").exit_code != 0)
+    GTEST_SKIP() << "tools/venv with openvino is absent (scripts/install-deps.sh creates it)";
+  const std::string script = R"(import sys, numpy as np, openvino as ov
+core = ov.Core()
+for p in sys.argv[2:]:
+    m = core.read_model(sys.argv[1] + "/" + p)
+    try:
+        c = core.compile_model(m, "CPU")
+    except Exception as e:
+        print("refused", p, "dynamic rank" if "dynamic rank" in str(e) else str(e).splitlines()[0])
+        continue
+    for cond in (True, False):
+        feeds = {i: np.array(cond) if i.get_element_type() == ov.Type.boolean
+                 else np.ones([d.get_length() for d in i.get_partial_shape()], np.float32) for i in c.inputs}
+        try:
+            c.infer_new_request(feeds)
+            print("runs", p, cond)
+        except Exception:
+            print("fails", p, cond)
+)";
+  const fs::path s = fresh_dir("branch_consumers_ov") / "ov_cases.py";
+  write_file(s, script);
+  const auto r = run(shell_quote(py.string()) + " " + shell_quote(s.string()) + " " +
+                     shell_quote((source_dir() / "corpus/ir").string()) +
+                     " invalid/C014_matmul.xml invalid/C014_add_broadcast.xml invalid/C014_concat_behind_relu.xml"
+                     " valid/downstream_broadcast.xml 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("refused invalid/C014_matmul.xml dynamic rank"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("refused invalid/C014_concat_behind_relu.xml dynamic rank"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs invalid/C014_add_broadcast.xml True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_add_broadcast.xml False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml False"), std::string::npos) << r.out;
+  // What C014 says of each matches: the rank cases name compile_model, the other the run.
+  const auto matmul = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_matmul.xml").string()));
+  ASSERT_EQ(matmul.size(), 1u);
+  EXPECT_NE(matmul[0].message.find("refuses it earlier, at compile_model"), std::string::npos) << matmul[0].message;
+  const auto add = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_add_broadcast.xml").string()));
+  ASSERT_EQ(add.size(), 1u);
+  EXPECT_NE(add[0].message.find("OpenVINO fails there at run time"), std::string::npos) << add[0].message;
 }

@@ -2,8 +2,8 @@
 """Generates the NNAPI corpus cases of C014: an operation after an IF that one branch breaks, and the cases where
 the branches differ but every consumer takes both, or the breaking branch never runs.
 
-Run: python3 corpus/nnapi/gen_downstream.py   (stdlib only; deterministic). The .expect files beside the cases are
-written by hand: they name JSON pointers, which do not move when the cases are regenerated.
+Run: python3 corpus/nnapi/gen_downstream.py   (stdlib only; deterministic). The .expect files beside the cases name
+the line of each finding (`condlint lint --format json` gives them): check them when a case changes.
 tests/branch_consumers_test.cpp runs every error case with `condlint run --random` (the run fails at the same
 operation, under the branch the finding names).
 """
@@ -75,11 +75,11 @@ CASES = {
         [0, 3]),
     # [2,1] and [1,3] both broadcast with [2,3].
     "valid/downstream_broadcast": add_case("downstream_broadcast", [2, 1], [1, 3]),
-    # REDUCE_SUM takes any rank.
+    # MUL and ADD by a one-element tensor take any shape (REDUCE_SUM would too, but the ONNX export has no rule for it).
     "valid/downstream_shape_agnostic": after_mul(
-        "downstream_shape_agnostic", "REDUCE_SUM",
-        [operand("axes", [1], "CONSTANT_COPY", typ="TENSOR_INT32", value=[0]),
-         operand("keep", [], "CONSTANT_COPY", typ="BOOL", value=[False])], []),
+        "downstream_shape_agnostic", "ADD",
+        [operand("two", [1], "CONSTANT_COPY", value=[2.0]), operand("act2", [], "CONSTANT_COPY", typ="INT32", value=[0])],
+        []),
     # The condition is a constant true: the breaking else branch never runs.
     "valid/downstream_dead_branch": add_case(
         "downstream_dead_branch", [2, 3], [3, 2],
