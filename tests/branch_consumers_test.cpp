@@ -1,14 +1,17 @@
-// C014: the nodes after an If judged once per branch (loaders/onnx_branch_consumers). The corpus cases are run in
-// ONNX Runtime (tools/venv): each one C014 reports fails under its breaking branch and runs under the other, and the
-// silent ones run under both; the loader's budget falls back to the union with a note.
+// C014: the nodes after an If judged once per branch (loaders/onnx_branch_consumers; IR and NNAPI:
+// loaders/branch_follow). The ONNX corpus cases are run in ONNX Runtime and the IR ones in OpenVINO (tools/venv): each
+// one C014 reports fails under its breaking branch and runs under the other, and the silent ones run under both; the
+// loaders' budgets fall back to the union with a note; `run` fails at every error's consumer, naming the branch.
 #include <gtest/gtest.h>
 
 #include <onnx/onnx_pb.h>
 
+#include <sstream>
 #include <string>
 
 #include "bench/onnx_gen.hpp"
 #include "loaders/loader.hpp"
+#include "model/nnapi_data.hpp"
 #include "model/onnx_data.hpp"
 #include "rules/engine.hpp"
 #include "test_support.hpp"
@@ -200,23 +203,186 @@ for p, (breaking, working) in cases.items():
   EXPECT_EQ(cases, 10);
 }
 
-// The executor agrees with every error of C014: `run --random` synthesizes both values of the condition and fails
-// at the consumer C014 names.
-TEST(BranchConsumers, RunRandomFailsAtTheConsumerOfEveryError) {
-  const std::vector<std::pair<std::string, std::string>> cases = {
-      {"C014_matmul", "main/proj (MatMul)"},          {"C014_add_broadcast", "main/bias (Add)"},
-      {"C014_reshape", "main/flat (Reshape)"},        {"C014_concat_rank", "main/join (Concat)"},
-      {"C014_gemm_behind_relu", "main/dense (Gemm)"}, {"C014_data_condition", "main/proj (MatMul)"},
-      {"C014_nested", "main/proj (MatMul)"},          {"C014_if_in_loop", "main/loop/body/proj (MatMul)"}};
-  for (const auto& [name, at] : cases) {
-    const std::string model = "corpus/onnx/invalid/" + name + ".onnx";
-    const auto f = c014_in("invalid/" + name + ".onnx");
-    ASSERT_EQ(f.size(), 1u) << name;
-    ASSERT_EQ(f[0].level, Level::Error) << name;
-    const auto r = condlint_in_checkout("run --random 4 " + model);
-    EXPECT_EQ(r.exit_code, 1) << name << ":\n" << r.out;
-    EXPECT_NE(r.out.find("at " + at + ":"), std::string::npos) << name << ":\n" << r.out;
-    // The run fails where the static finding is.
-    EXPECT_NE(r.out.find("at " + f[0].loc.node + " ("), std::string::npos) << name << ": " << f[0].loc.node;
+// The executor agrees with every error of C014, in every format: `run --random` (its random conditions, and the
+// other branch pinned) fails at the consumer the static finding names, and says under which branch of which If
+// ("at main/proj (MatMul), under the else branch of If 'main/pick': ...").
+TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
+  const std::vector<std::pair<std::string, std::string>> dirs = {
+      {"corpus/onnx/invalid", ".onnx"}, {"corpus/ir/invalid", ".xml"}, {"corpus/nnapi/invalid", ".nnapi.json"}};
+  int cases = 0;
+  for (const auto& [dir, ext] : dirs) {
+    for (const auto& e : fs::directory_iterator(source_dir() / dir)) {
+      if (e.path().extension() != ".expect" || slurp(e.path()).find("C014") == std::string::npos) continue;
+      const std::string stem = e.path().stem().string();
+      const std::string model = dir + "/" + stem + ext;
+      std::vector<Finding> errors;
+      for (const auto& f : c014_of(lint_file((source_dir() / model).string())))
+        if (f.level == Level::Error) errors.push_back(f);
+      if (errors.empty()) continue;  // a note (a shape guard): no input of the declared shapes selects the branch
+      ++cases;
+      ASSERT_EQ(errors.size(), 1u) << model;
+      // The case of branches the finding shows: the first If it names and its branch.
+      const LoadResult loaded = load_file((source_dir() / model).string());
+      ASSERT_TRUE(loaded.model) << model;
+      const Model& m = *loaded.model;
+      const std::vector<BranchBreak>& breaks = m.onnx ? m.onnx->branch_breaks
+                                               : m.ir ? m.ir->branch_follow.breaks
+                                                      : m.nnapi->branch_follow.breaks;
+      const BranchBreak* shown = nullptr;
+      for (const auto& b : breaks)
+        if (m.path_of(b.graph, b.node) == errors[0].loc.node && (!shown || b.picks.size() < shown->picks.size()))
+          shown = &b;
+      ASSERT_NE(shown, nullptr) << model;
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(shown->picks[0].conditional)];
+      const std::string consumer = m.full_path_of(shown->graph, shown->node);
+      const std::string under = "under the " + std::string(shown->picks[0].branch == 0 ? "then" : "else") +
+                                " branch of If '" + m.full_path_of(c.graph, c.node) + "'";
+      const auto r = condlint_in_checkout("run --random 8 " + model);
+      EXPECT_EQ(r.exit_code, 1) << model << ":\n" << r.out;
+      bool agrees = false;
+      std::istringstream lines(r.out);
+      for (std::string line; std::getline(lines, line);)
+        agrees = agrees || (line.find("at " + consumer) != std::string::npos && line.find(under) != std::string::npos);
+      EXPECT_TRUE(agrees) << model << ": no failure at " << consumer << " " << under << ":\n" << r.out;
+    }
   }
+  EXPECT_EQ(cases, 9 + 3 + 2);  // ONNX (with C011_shape_guard_union), IR, NNAPI error cases
+}
+
+namespace {
+
+// An IR: If 'pick' on Parameter 'cond' returns x [2,1] (then) or y [2] (else), `relus` Relu layers follow it, then
+// MatMul 'proj' by Const W [1,2]. Written with its .bin into a fresh directory; returns the .xml's path.
+std::string ir_relu_chain(int relus) {
+  auto port = [](int id, std::initializer_list<int> dims, const char* prec) {
+    std::string s =
+        "<port id=\"" + std::to_string(id) + "\"" + (prec ? std::string(" precision=\"") + prec + "\"" : "");
+    if (dims.size() == 0) return s + "/>";
+    s += ">";
+    for (int d : dims) s += "<dim>" + std::to_string(d) + "</dim>";
+    return s + "</port>";
+  };
+  auto param = [&](int id, const char* name, const char* et, const char* shape, std::initializer_list<int> dims,
+                   const char* prec) {
+    return "<layer id=\"" + std::to_string(id) + "\" name=\"" + name +
+           "\" type=\"Parameter\" version=\"opset1\"><data element_type=\"" + et + "\" shape=\"" + shape +
+           "\"/><output>" + port(0, dims, prec) + "</output></layer>\n";
+  };
+  auto body = [&](const char* tag, const char* shape, std::initializer_list<int> dims) {
+    return std::string("<") + tag + "><layers>" + param(0, "a", "f32", shape, dims, "FP32") +
+           "<layer id=\"1\" name=\"r\" type=\"Result\" version=\"opset1\"><input>" + port(0, dims, nullptr) +
+           "</input></layer></layers><edges><edge from-layer=\"0\" from-port=\"0\" to-layer=\"1\" to-port=\"0\"/>" +
+           "</edges></" + tag + ">";
+  };
+  std::string layers = param(0, "cond", "boolean", "", {}, "BOOL") + param(1, "x", "f32", "2,1", {2, 1}, "FP32") +
+                       param(2, "y", "f32", "2", {2}, "FP32");
+  layers += "<layer id=\"3\" name=\"pick\" type=\"If\" version=\"opset8\"><input>" + port(0, {}, nullptr) +
+            port(1, {2, 1}, nullptr) + port(2, {2}, nullptr) + "</input><output>" + port(3, {}, "FP32") +
+            "</output><then_port_map><input external_port_id=\"1\" internal_layer_id=\"0\"/><output "
+            "external_port_id=\"0\" internal_layer_id=\"1\"/></then_port_map><else_port_map><input "
+            "external_port_id=\"2\" internal_layer_id=\"0\"/><output external_port_id=\"0\" "
+            "internal_layer_id=\"1\"/></else_port_map>" +
+            body("then_body", "2,1", {2, 1}) + body("else_body", "2", {2}) + "</layer>\n";
+  std::string edges =
+      "<edge from-layer=\"0\" from-port=\"0\" to-layer=\"3\" to-port=\"0\"/><edge from-layer=\"1\" "
+      "from-port=\"0\" to-layer=\"3\" to-port=\"1\"/><edge from-layer=\"2\" from-port=\"0\" "
+      "to-layer=\"3\" to-port=\"2\"/>\n";
+  int prev = 3, prev_port = 3;
+  for (int k = 0; k < relus; ++k) {
+    const int id = 4 + k;
+    layers += "<layer id=\"" + std::to_string(id) + "\" name=\"relu" + std::to_string(k) +
+              "\" type=\"Relu\" version=\"opset1\"><input>" + port(0, {}, nullptr) + "</input><output>" +
+              port(1, {}, "FP32") + "</output></layer>\n";
+    edges += "<edge from-layer=\"" + std::to_string(prev) + "\" from-port=\"" + std::to_string(prev_port) +
+             "\" to-layer=\"" + std::to_string(id) + "\" to-port=\"0\"/>\n";
+    prev = id;
+    prev_port = 1;
+  }
+  const int w = 4 + relus, mm = w + 1, out = w + 2;
+  layers += "<layer id=\"" + std::to_string(w) +
+            "\" name=\"W\" type=\"Const\" version=\"opset1\"><data element_type=\"f32\" shape=\"1,2\" offset=\"0\" "
+            "size=\"8\"/><output>" +
+            port(0, {1, 2}, "FP32") + "</output></layer>\n";
+  layers += "<layer id=\"" + std::to_string(mm) +
+            "\" name=\"proj\" type=\"MatMul\" version=\"opset1\"><data transpose_a=\"false\" "
+            "transpose_b=\"false\"/><input>" +
+            port(0, {}, nullptr) + port(1, {1, 2}, nullptr) + "</input><output>" + port(2, {2, 2}, "FP32") +
+            "</output></layer>\n";
+  layers += "<layer id=\"" + std::to_string(out) + "\" name=\"out\" type=\"Result\" version=\"opset1\"><input>" +
+            port(0, {2, 2}, nullptr) + "</input></layer>\n";
+  edges += "<edge from-layer=\"" + std::to_string(prev) + "\" from-port=\"" + std::to_string(prev_port) +
+           "\" to-layer=\"" + std::to_string(mm) + "\" to-port=\"0\"/><edge from-layer=\"" + std::to_string(w) +
+           "\" from-port=\"0\" to-layer=\"" + std::to_string(mm) + "\" to-port=\"1\"/><edge from-layer=\"" +
+           std::to_string(mm) + "\" from-port=\"2\" to-layer=\"" + std::to_string(out) + "\" to-port=\"0\"/>\n";
+  const fs::path dir = fresh_dir("ir_relu_chain_" + std::to_string(relus));
+  write_file(dir / "chain.bin", std::string(8, '\0'));
+  write_file(dir / "chain.xml", "<?xml version=\"1.0\"?>\n<net name=\"chain\" version=\"11\"><layers>\n" + layers +
+                                    "</layers><edges>\n" + edges + "</edges></net>\n");
+  return (dir / "chain.xml").string();
+}
+
+}  // namespace
+
+// OpenVINO IR: the else branch's [2] reaches the MatMul through Relus (one error, at the MatMul, counting them);
+// past the budget of nodes per If, the MatMul is judged on the union (nothing) and a note says where it stopped.
+TEST(BranchConsumers, IrFollowsRelusToTheMatMulWithinTheBudget) {
+  const auto near = c014_of(lint_file(ir_relu_chain(3)));
+  ASSERT_EQ(near.size(), 1u) << dump_findings(near);
+  EXPECT_EQ(near[0].level, Level::Error);
+  EXPECT_EQ(near[0].loc.node, "main/proj");
+  EXPECT_NE(near[0].message.find("MatMul 'proj', 3 nodes further on, cannot multiply f32[2] by f32[1,2]"),
+            std::string::npos)
+      << near[0].message;
+  const auto far = c014_of(lint_file(ir_relu_chain(300)));
+  ASSERT_EQ(far.size(), 1u) << dump_findings(far);
+  EXPECT_EQ(far[0].level, Level::Note);
+  EXPECT_NE(far[0].message.find("followed per branch for 256 nodes, up to Relu 'relu256'"), std::string::npos)
+      << far[0].message;
+}
+
+// The IR cases in OpenVINO (tools/venv): read_model accepts every one; where the branches differ in rank, the CPU
+// plugin refuses the If at compile_model; where they differ in dims, the model compiles and fails at the consumer
+// under the branch C014 names only. The silent case with a boolean condition runs under both.
+TEST(BranchConsumers, OpenVinoFailsWhereC014SaysOnIr) {
+  const fs::path py = source_dir() / "tools/venv/bin/python";
+  if (!fs::exists(py) || run(shell_quote(py.string()) + " -c 'import openvino' 2>/dev/null").exit_code != 0)
+    GTEST_SKIP() << "tools/venv with openvino is absent (scripts/install-deps.sh creates it)";
+  const std::string script = R"(import sys, numpy as np, openvino as ov
+core = ov.Core()
+for p in sys.argv[2:]:
+    m = core.read_model(sys.argv[1] + "/" + p)
+    try:
+        c = core.compile_model(m, "CPU")
+    except Exception as e:
+        print("refused", p, "dynamic rank" if "dynamic rank" in str(e) else str(e).splitlines()[0])
+        continue
+    for cond in (True, False):
+        feeds = {i: np.array(cond) if i.get_element_type() == ov.Type.boolean
+                 else np.ones([d.get_length() for d in i.get_partial_shape()], np.float32) for i in c.inputs}
+        try:
+            c.infer_new_request(feeds)
+            print("runs", p, cond)
+        except Exception:
+            print("fails", p, cond)
+)";
+  const fs::path s = fresh_dir("branch_consumers_ov") / "ov_cases.py";
+  write_file(s, script);
+  const auto r = run(shell_quote(py.string()) + " " + shell_quote(s.string()) + " " +
+                     shell_quote((source_dir() / "corpus/ir").string()) +
+                     " invalid/C014_matmul.xml invalid/C014_add_broadcast.xml invalid/C014_concat_behind_relu.xml"
+                     " valid/downstream_broadcast.xml 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("refused invalid/C014_matmul.xml dynamic rank"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("refused invalid/C014_concat_behind_relu.xml dynamic rank"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs invalid/C014_add_broadcast.xml True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_add_broadcast.xml False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml False"), std::string::npos) << r.out;
+  // What C014 says of each matches: the rank cases name compile_model, the other the run.
+  const auto matmul = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_matmul.xml").string()));
+  ASSERT_EQ(matmul.size(), 1u);
+  EXPECT_NE(matmul[0].message.find("refuses it earlier, at compile_model"), std::string::npos) << matmul[0].message;
+  const auto add = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_add_broadcast.xml").string()));
+  ASSERT_EQ(add.size(), 1u);
+  EXPECT_NE(add[0].message.find("OpenVINO fails there at run time"), std::string::npos) << add[0].message;
 }

@@ -1,4 +1,5 @@
 // The executor's one entry for a loaded model of any format: its format's driver, chosen by a table.
+#include "exec/branch_blame.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/runner.hpp"
@@ -21,7 +22,11 @@ constexpr std::pair<Format, Driver> kDrivers[] = {
 
 ModelResult run_loaded(const Model& model, const std::filesystem::path& path, const RunConfig& cfg) {
   for (const auto& [format, driver] : kDrivers)
-    if (format == model.format) return driver(model, path, cfg);
+    if (format == model.format) {
+      ModelResult r = driver(model, path, cfg);
+      name_branches_of_failures(model, r);  // a failure after an If says under which branch it happened
+      return r;
+    }
   return model_error(path, path.string() + ": no executor for this format");
 }
 

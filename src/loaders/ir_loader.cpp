@@ -9,6 +9,7 @@
 
 #include "loaders/loader.hpp"
 #include "loaders/xml_flat.hpp"
+#include "loaders/branch_follow.hpp"
 #include "model/condition_trace.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
@@ -865,6 +866,8 @@ void IrBuilder::read_net(const X& root) {
   model_->conditionals.resize(ir_->ifs.size());
   ir_consts_ = index_ir_consts(*model_);
   parallel_for(ir_->ifs.size(), layers, [this](size_t i) { model_->conditionals[i] = build_view(ir_->ifs[i]); });
+  // The consumers each branch of an If breaks (C014), by OpenVINO's shape rules.
+  follow_ir_branches(*model_);
 }
 
 }  // namespace

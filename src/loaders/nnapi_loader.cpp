@@ -11,6 +11,7 @@
 
 #include "loaders/json_pos.hpp"
 #include "loaders/loader.hpp"
+#include "loaders/branch_follow.hpp"
 #include "model/condition_trace.hpp"
 #include "model/nnapi_data.hpp"
 
@@ -965,6 +966,8 @@ std::unique_ptr<Model> NnBuilder::build() {
   }
   build_graphs();
   build_views();
+  // The operations each branch of an IF breaks (C014), by NNAPI's shape rules.
+  follow_nnapi_branches(*model_);
   return std::move(model_);
 }
 

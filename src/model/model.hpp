@@ -265,6 +265,53 @@ struct ConditionalView {
   BranchView branch[2];            // 0 = then, 1 = else
 };
 
+// A consumer that fails under one branch of an If (or one combination of branches of several Ifs) where the union
+// of the branches lets it pass (rule C014 decides how bad it is). The loaders follow each branch's shapes into the
+// nodes after the If: ONNX with onnx's per-node inference (OnnxData::branch_breaks), IR and NNAPI with condlint's
+// shape rules of their ops (BranchFollowFacts, loaders/branch_follow).
+struct BranchBreak {
+  // One If's branch that selects the failing case, with the output the path starts from and its type there.
+  struct Pick {
+    int conditional = -1;  // index in Model::conditionals
+    int branch = 0;        // 0 = then, 1 = else
+    int output = 0;        // the If output the path leaves by
+    std::string type;      // what that output is under the branch ("f32[2]")
+    std::string other;     // what the other branch gives there ("f32[2,1]"; "" when unknown)
+    // The condition reads values whose types differ between the branches of the other picks' Ifs, and those do not
+    // decide it: that its values can select the branch together with theirs is not known.
+    bool dependent = false;
+  };
+  std::vector<Pick> picks;               // sorted by conditional; all of them together select the case
+  int graph = -1, node = -1;             // the consumer
+  int steps = 1;                         // nodes from the If to the consumer (1: it reads the If's output)
+  std::vector<std::string> input_types;  // the consumer's inputs under those branches ("f32[2]"; "" when absent)
+  std::string error;                     // why it fails (onnx's words for ONNX)
+  std::string judged_by;                 // "onnx's MatMul-13 inference", "OpenVINO's MatMul shape rule"
+  std::string verb;    // what it cannot do ("multiply f32[2] by f32[1,2]"; "" for ONNX: the rule says)
+  SourceLocation loc;  // the consumer
+};
+
+// IR and NNAPI: what following the branches into the consumers found (loaders/branch_follow).
+struct BranchFollowFacts {
+  std::vector<BranchBreak> breaks;  // in graph order
+  // A consumer of a value whose shape differs between an If's branches that condlint has no shape rule for: the
+  // branches are not judged past it (C014's note, once per If).
+  struct Gap {
+    int conditional = -1;
+    int graph = -1, node = -1;
+    std::string op;
+    SourceLocation loc;
+  };
+  std::vector<Gap> gaps;
+  // An If whose consumers were followed for the budget of nodes and no further (C014's note).
+  struct Limit {
+    int conditional = -1;
+    int64_t limit = 0;
+    SourceLocation loc;  // the node where it stopped
+  };
+  std::vector<Limit> limits;
+};
+
 // ----- Format-specific data that format rules read -----
 
 // A parse problem the IR loader recorded; IR rules turn these into findings.
@@ -353,6 +400,7 @@ struct IrData {
   std::vector<IrConst> consts;
   std::vector<IrSuppression> suppressions;  // condlint-disable comments, in file order
   std::vector<IrLoop> loops;                // every Loop layer, in reading order
+  BranchFollowFacts branch_follow;          // consumers that one branch of an If breaks (C014)
   // The Loop at node `node` of graph `graph`, or null.
   const IrLoop* loop_at(int graph, int node) const;
 };

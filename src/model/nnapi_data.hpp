@@ -136,6 +136,7 @@ struct NnapiData {
   bool relax_float32_to_float16 = false;
   std::vector<NnExample> examples;
   SourceLocation doc_loc;
+  BranchFollowFacts branch_follow;  // operations that one branch of an IF breaks (C014)
 
   size_t referenced_count() const { return subgraphs.empty() ? 0 : subgraphs.size() - 1; }
   // A location for one element of a list member: base's pointer + suffix, at pos.

@@ -207,26 +207,7 @@ struct OnnxDeclaredVsComputed {
 // A consumer that onnx's inference rejects under one branch of an If (or one combination of branches of several
 // Ifs) where the union of the branches let it pass (C014 decides): the loader follows each branch's proven types
 // into the nodes after the If, one node at a time, until the branches agree again (OnnxBranchFollow).
-struct OnnxBranchBreak {
-  // One If's branch that selects the failing case, with the output the path starts from and its type there.
-  struct Pick {
-    int conditional = -1;  // index in Model::conditionals
-    int branch = 0;        // 0 = then, 1 = else
-    int output = 0;        // the If output the path leaves by
-    std::string type;      // what that output is under the branch ("f32[2]")
-    std::string other;     // what the other branch gives there ("f32[2,1]"; "" when unknown)
-    // The condition reads values whose types differ between the branches of the other picks' Ifs, and those do not
-    // decide it: that its values can select the branch together with theirs is not known.
-    bool dependent = false;
-  };
-  std::vector<Pick> picks;               // sorted by conditional; all of them together select the case
-  int graph = -1, node = -1;             // the consumer
-  int steps = 1;                         // nodes from the If to the consumer (1: it reads the If's output)
-  std::vector<std::string> input_types;  // the consumer's inputs under those branches ("f32[2]"; "" when absent)
-  std::string error;                     // onnx's words
-  std::string judged_by;                 // "onnx's MatMul-13 inference"
-  SourceLocation loc;                    // the consumer
-};
+using OnnxBranchBreak = BranchBreak;
 
 // Where following the branches stopped short (C014's note): past the nodes followed per If, or past the
 // combinations of branches that meet at one node. The consumers after that are judged on the union, as before.

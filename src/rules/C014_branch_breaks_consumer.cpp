@@ -1,15 +1,18 @@
 // C014 branch-breaks-consumer: a node after an If fails under one branch (the branches give different types or
-// shapes, and onnx's inference of the consumer rejects what one of them gives), though the union of both, what one
-// finding may claim of the If's output, lets it pass. The ONNX loader follows each branch into the consumers and
-// records each consumer that fails first under a case of branches (OnnxBranchBreak); this rule decides how bad it is
-// by what selects the branch: the condition's values (an error: some input runs it), only input shapes (a note: the
-// model fails for inputs of those shapes, an exporter's shape guard), or nothing (a dead branch: silent).
+// shapes, and the consumer rejects what one of them gives), though the union of both, what one finding may claim of
+// the If's output, lets it pass. The loaders follow each branch into the consumers and record each consumer that
+// fails first under a case of branches: ONNX with onnx's per-node inference (OnnxData::branch_breaks), IR and NNAPI
+// with condlint's shape rules of their ops (BranchFollowFacts). This rule decides how bad it is by what selects the
+// branch: the condition's values (an error: some input runs it), only input shapes (a note: the model fails for
+// inputs of those shapes, an exporter's shape guard), or nothing (a dead branch: silent).
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/nnapi_data.hpp"
+#include "model/onnx_data.hpp"
 #include "rules/engine.hpp"
 #include "rules/support/dead_code.hpp"
 #include "rules/support/onnx_problems.hpp"
@@ -38,21 +41,56 @@ std::string cannot(const std::string& op, const std::vector<std::string>& in) {
   return "take " + join(", ", given.size());
 }
 
+// The consumer as findings name it: ONNX and IR by name, NNAPI operations by their index in their subgraph.
+std::string node_label(const Model& m, int g, int n) {
+  if (m.onnx) return onnx_node_label(m, g, n);
+  if (g < 0 || g >= static_cast<int>(m.graphs.size()) || n < 0 || n >= static_cast<int>(m.graphs[g].nodes.size()))
+    return "a node";
+  const Node& node = m.node(g, n);
+  if (m.nnapi && static_cast<size_t>(g) < m.nnapi->subgraphs.size())
+    return node.op.str() + " operation " + std::to_string(n) + " in " + m.nnapi->subgraphs[g].label;
+  return node.op.str() + " '" + node.display() + "'";
+}
+
+// What the format's runtime does with the model when the breaking branch runs (tools/venv's OpenVINO 2025: its CPU
+// plugin compiles an If whose branches differ in dims and fails at the consumer, but refuses at compile_model an If
+// output whose rank differs between the branches).
+std::string fails_there(const Model& m, const BranchBreak& b) {
+  if (m.nnapi) return "the NNAPI runtime fails there";
+  if (!m.ir) return "ONNX Runtime fails there";
+  for (const auto& p : b.picks) {
+    const ConditionalView& c = m.conditionals[static_cast<size_t>(p.conditional)];
+    const auto& t = c.branch[0].outputs;
+    const auto& e = c.branch[1].outputs;
+    const auto j = static_cast<size_t>(p.output);
+    if (j < t.size() && j < e.size()) {
+      const Shape a = t[j].value.comparable_shape(), bb = e[j].value.comparable_shape();
+      if (a.rank_known && bb.rank_known && a.dims.size() != bb.dims.size())
+        return "OpenVINO's CPU plugin refuses it earlier, at compile_model: an If output of dynamic rank";
+    }
+  }
+  return "OpenVINO fails there at run time";
+}
+
 void check(const Model& m, Reporter& r) {
-  if (!m.onnx) return;
+  const std::vector<BranchBreak>* breaks = m.onnx    ? &m.onnx->branch_breaks
+                                           : m.ir    ? &m.ir->branch_follow.breaks
+                                           : m.nnapi ? &m.nnapi->branch_follow.breaks
+                                                     : nullptr;
+  if (!breaks) return;
   const DeadCode never_runs(m);
   const auto n_conditionals = static_cast<int>(m.conditionals.size());
   // One finding per consumer (one root cause): of the cases of branches that break it, the one some input's values
   // select (an error) before one only shapes select (a note), then the one fewest Ifs select; the others are counted.
   struct Verdict {
-    const OnnxBranchBreak* shown = nullptr;
+    const BranchBreak* shown = nullptr;
     bool by_values = false;
     bool unproven = false;
     int cases = 0;
   };
   std::map<std::pair<int, int>, Verdict> by_consumer;
   std::vector<std::pair<int, int>> order;
-  for (const OnnxBranchBreak& b : m.onnx->branch_breaks) {
+  for (const BranchBreak& b : *breaks) {
     if (b.picks.empty() || never_runs.contains(b.graph)) continue;
     bool runs = true, by_values = true, unproven = false;
     for (const auto& p : b.picks) {
@@ -80,7 +118,7 @@ void check(const Model& m, Reporter& r) {
   }
   for (const auto& at : order) {
     const Verdict& v = by_consumer[at];
-    const OnnxBranchBreak& b = *v.shown;
+    const BranchBreak& b = *v.shown;
     std::string when, paths;
     for (const auto& p : b.picks) {
       const ConditionalView& c = m.conditionals[static_cast<size_t>(p.conditional)];
@@ -94,15 +132,16 @@ void check(const Model& m, Reporter& r) {
     const Node& node = m.node(b.graph, b.node);
     const std::string after =
         b.steps > 1 ? ", " + std::to_string(b.steps - 1) + " node" + (b.steps > 2 ? "s" : "") + " further on," : "";
-    std::string msg = when + ", " + paths + "; " + onnx_node_label(m, b.graph, b.node) + after + " cannot " +
-                      cannot(node.op.str(), b.input_types) + " (" + b.judged_by + " fails: " + b.error + ")";
+    std::string msg = when + ", " + paths + "; " + node_label(m, b.graph, b.node) + after + " cannot " +
+                      (b.verb.empty() ? cannot(node.op.str(), b.input_types) : b.verb) + " (" + b.judged_by +
+                      " fails: " + b.error + ")";
     const std::string others = v.cases > 1 ? " (" + std::to_string(v.cases - 1) + " other case" +
                                                  (v.cases > 2 ? "s" : "") + " of branches break it too)"
                                            : "";
     if (v.by_values) {
       r.report_at(
           Level::Error, b.loc,
-          msg + ": the model is invalid for the inputs that select that branch (ONNX Runtime fails there)" + others);
+          msg + ": the model is invalid for the inputs that select that branch (" + fails_there(m, b) + ")" + others);
     } else if (v.unproven) {
       r.report_at(Level::Note, b.loc,
                   msg +
@@ -116,6 +155,30 @@ void check(const Model& m, Reporter& r) {
                       "select that branch (it runs for the others)" +
                       others);
     }
+  }
+  if (const BranchFollowFacts* f = m.ir ? &m.ir->branch_follow : m.nnapi ? &m.nnapi->branch_follow : nullptr) {
+    auto live = [&](int conditional) {
+      return conditional >= 0 && conditional < n_conditionals &&
+             !never_runs.contains(m.conditionals[static_cast<size_t>(conditional)].graph);
+    };
+    for (const BranchFollowFacts::Gap& gap : f->gaps) {
+      if (!live(gap.conditional)) continue;
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(gap.conditional)];
+      r.report_at(Level::Note, gap.loc,
+                  c.name + "'s branches give different shapes, and " + node_label(m, gap.graph, gap.node) +
+                      " reads one of them: condlint has no shape rule for " + gap.op + " in " +
+                      (m.ir ? "OpenVINO IR" : "NNAPI") +
+                      ", so from there on the consumers are judged on what both branches can give, not per branch");
+    }
+    for (const BranchFollowFacts::Limit& l : f->limits) {
+      if (!live(l.conditional)) continue;
+      const ConditionalView& c = m.conditionals[static_cast<size_t>(l.conditional)];
+      r.report_at(Level::Note, l.loc,
+                  c.name + "'s branches give different shapes, and its consumers were followed per branch for " +
+                      std::to_string(l.limit) + " nodes, up to " + node_label(m, l.loc.graph, l.loc.node_index) +
+                      ": from there on its consumers are judged on what both branches can give, not per branch");
+    }
+    return;
   }
   for (const OnnxBranchFollowLimit& l : m.onnx->branch_follow_limits) {
     if (l.conditional < 0 || l.conditional >= n_conditionals) continue;
@@ -142,5 +205,5 @@ void check(const Model& m, Reporter& r) {
 
 }  // namespace condlint::rules::C014
 
-CONDLINT_RULE(C014, "branch-breaks-consumer", Level::Error, kONNX,
-              "A node after an If fails under one branch: onnx's inference rejects what that branch gives", check)
+CONDLINT_RULE(C014, "branch-breaks-consumer", Level::Error, kAllFormats,
+              "A node after an If fails under one branch: its shape rules reject what that branch gives", check)

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Generates the OpenVINO IR corpus cases of C014: a layer after an If that one branch breaks, and the cases where
+the branches differ but every consumer takes both (silent but for C011's note), or the breaking branch is dead.
+
+Run: python3 corpus/ir/gen_downstream.py   (stdlib only; deterministic; recomputes the @LINE values)
+tests/branch_consumers_test.cpp runs every error case with `condlint run --random` (the run fails at the same
+layer, under the branch the finding names) and, when tools/venv has openvino, in OpenVINO.
+"""
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen import (INVALID, VALID, const, edge, f32, if_layer, layer, net, param, result, unary,  # noqa: E402
+                 write)
+
+IF_LINE = '<layer id="{}" name="{}" type="If"'
+
+
+def passthrough(pname, shape, rname, relu=False):
+    """A branch that returns its one input (through a Relu when `relu`)."""
+    if not relu:
+        return ([param(0, pname, "f32", shape), result(1, rname, shape)], [edge(0, 0, 1, 0)])
+    return ([param(0, pname, "f32", shape), unary(1, pname + "_relu", "Relu", "f32", shape), result(2, rname, shape)],
+            [edge(0, 0, 1, 0), edge(1, 1, 2, 0)])
+
+
+def pick(lid, cond_lid, x_lid, y_lid, x_shape, y_shape, out_dims, name="pick", cond_port=0):
+    """If `name`: the then branch returns x, the else branch y. out_dims: the If output's <dim>s ([] for none: the
+    shapes' ranks differ, so OpenVINO gives a dynamic rank, which its serializer writes without dims)."""
+    layer_ = if_layer(lid, name, [(0, []), (1, x_shape), (2, y_shape)], [(3, "f32", out_dims)],
+                      [("input", 1, 0), ("output", 0, 1)], [("input", 2, 0), ("output", 0, 1)],
+                      passthrough("a", x_shape, "then_out"), passthrough("b", y_shape, "else_out"))
+    edges = [edge(cond_lid, cond_port, lid, 0), edge(x_lid, 0, lid, 1), edge(y_lid, 0, lid, 2)]
+    return layer_, edges
+
+
+def matmul(lid, name, a_dims, b_dims, out_dims):
+    return layer(lid, name, "MatMul", data='transpose_a="false" transpose_b="false"',
+                 ins=[(0, a_dims), (1, b_dims)], outs=[(2, "f32", out_dims)])
+
+
+def binary(lid, name, typ, a_dims, b_dims, out_dims):
+    return layer(lid, name, typ, data='auto_broadcast="numpy"', ins=[(0, a_dims), (1, b_dims)],
+                 outs=[(2, "f32", out_dims)])
+
+
+def two_way(fname, x_shape, y_shape, out_dims, consumers, consumer_edges, extra_layers=(), expect=None, binary_=None,
+            directory=INVALID, name="pick"):
+    """cond, x, y -> If 'pick' (x or y) -> consumers. The If is layer 3, its output port 3."""
+    iff, edges = pick(3, 0, 1, 2, x_shape, y_shape, out_dims, name=name)
+    layers = [param(0, "cond", "boolean", []), param(1, "x", "f32", x_shape), param(2, "y", "f32", y_shape)]
+    layers += list(extra_layers) + [iff] + list(consumers)
+    write(directory, fname, net(fname[:-4], layers, edges + list(consumer_edges)), expect=expect, binary=binary_)
+
+
+def c011(name="pick", lid=3):
+    return ("C011", IF_LINE.format(lid, name), 1, None)
+
+
+def c014(layer_line, comment):
+    return ("C014", layer_line, 1, comment)
+
+
+def invalid():
+    # The issue's MatMul: then [2,1], else [2]; W [1,2]. The else branch cannot be multiplied.
+    two_way("C014_matmul.xml", [2, 1], [2], [],
+            [const(4, "W", "f32", [1, 2], 0, 8), matmul(5, "proj", [], [1, 2], [2, 2]), result(6, "out", [2, 2])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
+            expect=[c011(), c014('name="proj" type="MatMul"', "when 'cond' is false the MatMul cannot multiply [2] by [1,2]")],
+            binary_=f32(1.0, 2.0))
+    # [3,2] cannot broadcast with [2,3]; the then branch's [2,3] can.
+    two_way("C014_add_broadcast.xml", [2, 3], [3, 2], [-1, -1],
+            [param(4, "z", "f32", [2, 3]), binary(5, "sum", "Add", [-1, -1], [2, 3], [2, 3]),
+             result(6, "out", [2, 3])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
+            expect=[c011(), c014('name="sum" type="Add"', "when 'cond' is false, [3,2] + [2,3]")])
+    # A rank-1 branch reaches a Concat through a Relu: two layers after the If.
+    two_way("C014_concat_behind_relu.xml", [2, 3], [6], [],
+            [unary(4, "act", "Relu", "f32", []), param(5, "p", "f32", [4, 3]),
+             layer(6, "join", "Concat", data='axis="0"', ins=[(0, []), (1, [4, 3])], outs=[(2, "f32", [6, 3])]),
+             result(7, "out", [6, 3])],
+            [edge(3, 3, 4, 0), edge(4, 1, 6, 0), edge(5, 0, 6, 1), edge(6, 2, 7, 0)],
+            expect=[c011(), c014('name="join" type="Concat"', "when 'cond' is false, rank 1 cannot join rank 2")])
+    shape_guard_note()
+
+
+def shape_guard_note():
+    """If(dim 1 of x == 4): then x [2,?], else y [3]; Add with z [2,4] takes x but not y. The condition reads only
+    x's shape: a note (the model fails for inputs whose dim 1 is not 4)."""
+    x = [2, -1]
+    layers = [param(0, "x", "f32", x), param(1, "y", "f32", [3]), param(2, "z", "f32", [2, 4]),
+              layer(3, "shape", "ShapeOf", version="opset3", data='output_type="i64"', ins=[(0, x)],
+                    outs=[(1, "i64", [2])]),
+              const(4, "index", "i64", [], 0, 8), const(5, "axis", "i64", [], 8, 8),
+              layer(6, "width", "Gather", version="opset8", data='batch_dims="0"', ins=[(0, [2]), (1, []), (2, [])],
+                    outs=[(3, "i64", [])]),
+              const(7, "four", "i64", [], 16, 8),
+              layer(8, "is_four", "Equal", data='auto_broadcast="numpy"', ins=[(0, []), (1, [])],
+                    outs=[(2, "boolean", [])])]
+    iff, edges = pick(9, 8, 0, 1, x, [3], [], name="guard", cond_port=2)
+    layers += [iff, binary(10, "sum", "Add", [], [2, 4], [2, 4]), result(11, "out", [2, 4])]
+    edges = [edge(0, 0, 3, 0), edge(3, 1, 6, 0), edge(4, 0, 6, 1), edge(5, 0, 6, 2), edge(6, 3, 8, 0),
+             edge(7, 0, 8, 1)] + edges + [edge(9, 3, 10, 0), edge(2, 0, 10, 1), edge(10, 2, 11, 0)]
+    write(INVALID, "C014_shape_guard_note.xml", net("C014_shape_guard_note", layers, edges),
+          expect=[c011("guard", 9), c014('name="sum" type="Add"', "a shape guard: a note")],
+          binary=struct.pack("<qqq", 1, 0, 4))
+
+
+def valid():
+    # [2,1] and [1,3] both broadcast with [2,3].
+    two_way("downstream_broadcast.xml", [2, 1], [1, 3], [-1, -1],
+            [param(4, "z", "f32", [2, 3]), binary(5, "sum", "Add", [-1, -1], [2, 3], [2, 3]),
+             result(6, "out", [2, 3])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)], expect=[c011()], directory=VALID)
+    # Relu and ReduceSum take any rank.
+    two_way("downstream_shape_agnostic.xml", [2, 3], [6], [],
+            [unary(4, "act", "Relu", "f32", []), const(5, "axes", "i64", [1], 0, 8),
+             layer(6, "total", "ReduceSum", data='keep_dims="false"', ins=[(0, []), (1, [1])], outs=[(2, "f32", [])]),
+             result(7, "out", [])],
+            [edge(3, 3, 4, 0), edge(4, 1, 6, 0), edge(5, 0, 6, 1), edge(6, 2, 7, 0)], expect=[c011()],
+            binary_=struct.pack("<q", 0), directory=VALID)
+    # The breaking branch never runs: the condition is a constant true (C012 notes the dead else branch).
+    iff, edges = pick(3, 0, 1, 2, [2, 1], [2], [2, 1])
+    layers = [const(0, "cond", "boolean", [], 0, 1), param(1, "x", "f32", [2, 1]), param(2, "y", "f32", [2]), iff,
+              const(4, "W", "f32", [1, 2], 4, 8), matmul(5, "proj", [2, 1], [1, 2], [2, 2]),
+              result(6, "out", [2, 2])]
+    edges += [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)]
+    write(VALID, "downstream_dead_branch.xml", net("downstream_dead_branch", layers, edges),
+          expect=[("C012", IF_LINE.format(3, "pick"), 1, "the else branch never runs")],
+          binary=b"\x01\x00\x00\x00" + f32(1.0, 2.0))
+    # A consumer condlint has no OpenVINO shape rule for: a note that the branches are not judged past it.
+    two_way("downstream_no_rule.xml", [2, 3], [6], [],
+            [const(4, "order", "i64", [2], 0, 16),
+             layer(5, "flip", "Transpose", data=None, ins=[(0, []), (1, [2])], outs=[(2, "f32", [3, 2])]),
+             result(6, "out", [3, 2])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
+            expect=[c011(), c014('name="flip" type="Transpose"', "no shape rule for Transpose: a note")],
+            binary_=struct.pack("<qq", 1, 0), directory=VALID)
+
+
+if __name__ == "__main__":
+    invalid()
+    valid()

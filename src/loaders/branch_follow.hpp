@@ -1,0 +1,85 @@
+// The nodes after an If judged once per branch, for the formats whose loader has no per-node inference of its own
+// (OpenVINO IR and NNAPI; ONNX follows with onnx's inference in onnx_branch_consumers). Where an If's branches give
+// different shapes for an output, the If output is what both can give (OpenVINO's If-8 rule: equal dims kept, others
+// dynamic; an NNAPI IF output operand of unspecified dims), and a consumer judged on that passes. The follower
+// infers the shapes of the If's graph with the format's shape rules, then, for each branch, the nodes that read the
+// If's outputs with the shape that branch gives, passing what they compute on to the nodes after them until the
+// branch agrees with the union again. A node whose rule rejects what the branch gives is recorded (one root cause,
+// one finding: it is followed no further); a node of an op the format's table has no rule for stops the branch there
+// and is recorded as a gap. Unknown never fails: a rule fails only on shapes that fail for every value they allow.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/model.hpp"
+
+namespace condlint {
+
+// What a format's shape rule says of one node.
+struct ShapeVerdict {
+  enum class Kind {
+    Ok,       // it takes its inputs; `out` holds its outputs' shapes (unknown where the rule cannot say)
+    Fails,    // it rejects them for every value they allow: `error` says why, `verb` what it cannot do
+    Unknown,  // its outputs are not known (an input of unknown rank, a value read from data), nothing fails
+    NoRule,   // the table has no rule for the op
+    Terminal  // a graph's output (Result): nothing after it in this graph
+  } kind = Kind::Unknown;
+  std::vector<Shape> out;
+  std::string error;
+  std::string verb;  // "multiply f32[2] by f32[1,2]"
+  static ShapeVerdict unknown() { return {}; }
+  static ShapeVerdict fails(std::string why, std::string verb) {
+    ShapeVerdict v;
+    v.kind = Kind::Fails;
+    v.error = std::move(why);
+    v.verb = std::move(verb);
+    return v;
+  }
+};
+
+struct BranchFollowRules {
+  std::string judged_by;  // "OpenVINO's" / "NNAPI's": the rule is named "<judged_by> <op> shape rule"
+  // The rule of node n of graph g on its inputs' shapes (unknown rank where not known).
+  std::function<ShapeVerdict(int g, int n, const std::vector<Shape>& in)> infer;
+  // The shape of input i of node n that no node of the graph produces (an NNAPI subgraph input or constant operand;
+  // unknown for an unconnected IR port).
+  std::function<Shape(int g, int n, int i)> unproduced;
+  // The shape of output k of node n when the file states it with authority (an IR Parameter's or Const's data, an
+  // NNAPI operand of fully specified dims, which the runtime checks), else nullopt (then the rule computes it).
+  std::function<std::optional<Shape>(int g, int n, int k)> stated;
+  // Where output j of branch b of conditional c comes from inside the branch: a node output of the branch graph, or
+  // an invalid ref with the shape it has otherwise.
+  std::function<std::pair<ValueRef, Shape>(const ConditionalView& c, int b, int j)> branch_source;
+  // Where findings about node n stand (null: the node's own position).
+  std::function<SourceLocation(int g, int n)> where;
+  // "f32" for output k of node n (messages).
+  std::function<std::string(int g, int n, int k, bool input)> elem;
+};
+
+// Budgets: nodes judged per If and branch, and nesting depth of the branch bodies inferred to type an If's outputs.
+constexpr int kBranchFollowMaxNodes = 256;
+constexpr int kBranchFollowMaxDepth = 8;
+
+// Follows every conditional of `m` whose branches differ; records breaks, gaps and limits in `out`.
+void follow_branches(const Model& m, const BranchFollowRules& rules, BranchFollowFacts& out);
+
+// The formats' tables (ir_branch_consumers.cpp, nnapi_branch_consumers.cpp): follow the Ifs of a loaded model and
+// record what they find in its IrData / NnapiData.
+void follow_ir_branches(Model& m);
+void follow_nnapi_branches(Model& m);
+
+// Shape rules the IR and NNAPI tables share (numpy broadcasting, concatenation), in their words.
+namespace shape_rules {
+// Can dim d hold the value v?
+bool can_be(const Dim& d, int64_t v);
+// Numpy broadcasting of a and b (unknown when a rank is unknown); fails when two dims can be neither equal nor 1.
+ShapeVerdict broadcast(const std::vector<Shape>& in, const std::string& a_text, const std::string& b_text);
+// Concatenation along `axis` (negative counts from the end).
+ShapeVerdict concat(const std::vector<Shape>& in, int64_t axis, const std::vector<std::string>& texts);
+}  // namespace shape_rules
+
+}  // namespace condlint
