@@ -1,17 +1,52 @@
 #!/usr/bin/env python3
-"""condlint diff's OpenVINO runtime: the directory protocol of docs/diff.md (`ov_run.py MODEL INPUTS OUTPUTS`).
-Reads MODEL with openvino.Core().read_model (ONNX, or an IR .xml with its .bin), compiles it for CPU, feeds
-INPUTS/input_K.pb (onnx TensorProto, by graph order) and writes OUTPUTS/output_K.pb. Exit 0 on success; a model
-OpenVINO refuses, or an output it cannot give, is exit 1 with the reason on stderr."""
+"""condlint diff's OpenVINO runtime: the directory protocol of docs/diff.md (`ov_run.py MODEL INPUTS OUTPUTS
+[--pin PATH=0|1 ...]`). Reads MODEL with openvino.Core().read_model (ONNX, or an IR .xml with its .bin), pins the
+condition of each If named by --pin (its node path, main/if/then/inner, as condlint names it) to a constant,
+compiles it for CPU, feeds INPUTS/input_K.pb (onnx TensorProto, by graph order) and writes OUTPUTS/output_K.pb.
+Exit 0 on success; a model OpenVINO refuses, or an output it cannot give, is exit 1 with the reason on stderr."""
 import os
 import sys
 
 
+def pin(model, path, value, np, ov):
+    """Replaces the condition of the If at `path` (main/NAME/then/NAME...) by the constant `value`."""
+    parts = path.split("/")
+    if not parts or parts[0] != "main" or len(parts) % 2 != 0:
+        raise ValueError(f"--pin {path}: not an If path (main/NAME, main/NAME/then/NAME, ...)")
+    graph = model
+    for k in range(1, len(parts), 2):
+        ops = [o for o in graph.get_ops() if o.get_type_name() == "If" and o.get_friendly_name() == parts[k]]
+        if len(ops) != 1:
+            raise ValueError(f"--pin {path}: {len(ops)} Ifs named {parts[k]!r}")
+        op = ops[0]
+        if k + 1 == len(parts):
+            shape = op.input(0).get_partial_shape()
+            dims = [d.get_length() for d in shape] if shape.is_static else []
+            const = ov.opset8.constant(np.full(dims, value, dtype=bool))
+            op.input(0).replace_source_output(const.output(0))
+            return
+        branch = {"then": 0, "else": 1}.get(parts[k + 1])
+        if branch is None:
+            raise ValueError(f"--pin {path}: {parts[k + 1]!r} is not then or else")
+        graph = op.get_function(branch)
+
+
 def main(argv):
-    if len(argv) != 4:
-        print("usage: ov_run.py MODEL INPUTS_DIR OUTPUTS_DIR", file=sys.stderr)
+    pins = []
+    args = []
+    k = 1
+    while k < len(argv):
+        if argv[k] == "--pin" and k + 1 < len(argv) and "=" in argv[k + 1]:
+            path, value = argv[k + 1].rsplit("=", 1)
+            pins.append((path, value in ("1", "true")))
+            k += 2
+        else:
+            args.append(argv[k])
+            k += 1
+    if len(args) != 3:
+        print("usage: ov_run.py MODEL INPUTS_DIR OUTPUTS_DIR [--pin PATH=0|1 ...]", file=sys.stderr)
         return 2
-    model_path, in_dir, out_dir = argv[1:]
+    model_path, in_dir, out_dir = args
     try:
         import numpy as np
         import openvino as ov
@@ -22,6 +57,9 @@ def main(argv):
         return 2
     core = ov.Core()
     model = core.read_model(model_path)
+    for path, value in pins:
+        pin(model, path, value, np, ov)
+    model.validate_nodes_and_infer_types()
     compiled = core.compile_model(model, "CPU")
     feeds = {}
     k = 0
