@@ -228,3 +228,14 @@ TEST(DiffOpenvinoIr, NestedIfOnThreeRuntimesPerBranch) {
   EXPECT_NE(r.out.find("(ref vs onnxruntime)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("diverge:"), std::string::npos) << r.out;
 }
+
+// OpenVINO pins an If inside a Loop body (main/loop/body/step_if) and an If whose name holds a slash (if/cond).
+TEST(DiffOpenvinoIr, PinsReachIfsInLoopBodiesAndIfsNamedWithSlashes) {
+  for (const char* f : {"corpus/ir/valid/if_in_loop.xml", "corpus/ir/valid/spec_if_example.xml"}) {
+    const auto r = run(condlint_cmd() + " diff " + shell_quote((source_dir() / f).string()) +
+                       " --runtime ref --runtime openvino --random 2 2>&1");
+    if (r.out.find("needs") != std::string::npos && r.exit_code == 2) GTEST_SKIP() << r.out;
+    EXPECT_EQ(r.exit_code, 0) << f << "\n" << r.out;
+    EXPECT_NE(r.out.find("6 agree, 0 diverge, 0 failed"), std::string::npos) << f << "\n" << r.out;
+  }
+}

@@ -8,27 +8,32 @@ import os
 import sys
 
 
-def pin(model, path, value, np, ov):
-    """Replaces the condition of the If at `path` (main/NAME/then/NAME...) by the constant `value`."""
-    parts = path.split("/")
-    if not parts or parts[0] != "main" or len(parts) % 2 != 0:
-        raise ValueError(f"--pin {path}: not an If path (main/NAME, main/NAME/then/NAME, ...)")
-    graph = model
-    for k in range(1, len(parts), 2):
-        ops = [o for o in graph.get_ops() if o.get_type_name() == "If" and o.get_friendly_name() == parts[k]]
-        if len(ops) != 1:
-            raise ValueError(f"--pin {path}: {len(ops)} Ifs named {parts[k]!r}")
-        op = ops[0]
-        if k + 1 == len(parts):
-            shape = op.input(0).get_partial_shape()
-            dims = [d.get_length() for d in shape] if shape.is_static else []
-            const = ov.opset8.constant(np.full(dims, value, dtype=bool))
-            op.input(0).replace_source_output(const.output(0))
-            return
-        branch = {"then": 0, "else": 1}.get(parts[k + 1])
-        if branch is None:
-            raise ValueError(f"--pin {path}: {parts[k + 1]!r} is not then or else")
-        graph = op.get_function(branch)
+def if_paths(graph, prefix, out):
+    """Every If of `graph` and of the bodies below it, by its condlint path (main/NAME/then/NAME, a Loop's or
+    TensorIterator's body as body), into `out`."""
+    for op in graph.get_ops():
+        kind = op.get_type_name()
+        path = prefix + "/" + op.get_friendly_name()
+        if kind == "If":
+            out.setdefault(path, op)
+            for k, role in ((0, "then"), (1, "else")):
+                if_paths(op.get_function(k), path + "/" + role, out)
+        elif kind in ("Loop", "TensorIterator"):
+            if_paths(op.get_function(), path + "/body", out)
+
+
+def pin(model, pins, np, ov):
+    """Replaces the condition of each If named in `pins` (path -> branch) by that constant."""
+    ifs = {}
+    if_paths(model, "main", ifs)
+    for path, value in pins:
+        op = ifs.get(path)
+        if op is None:
+            raise ValueError(f"--pin {path}: no If has this path")
+        shape = op.input(0).get_partial_shape()
+        dims = [d.get_length() for d in shape] if shape.is_static else []
+        const = ov.opset8.constant(np.full(dims, value, dtype=bool))
+        op.input(0).replace_source_output(const.output(0))
 
 
 def main(argv):
@@ -56,11 +61,14 @@ def main(argv):
               f"tools/venv): {e}", file=sys.stderr)
         return 2
     core = ov.Core()
-    model = core.read_model(model_path)
-    for path, value in pins:
-        pin(model, path, value, np, ov)
-    model.validate_nodes_and_infer_types()
-    compiled = core.compile_model(model, "CPU")
+    try:
+        model = core.read_model(model_path)
+        pin(model, pins, np, ov)
+        model.validate_nodes_and_infer_types()
+        compiled = core.compile_model(model, "CPU")
+    except Exception as e:  # a refusal: OpenVINO's words, not a traceback
+        print(f"ov_run: OpenVINO refuses the model: {e}", file=sys.stderr)
+        return 1
     feeds = {}
     k = 0
     while os.path.exists(os.path.join(in_dir, f"input_{k}.pb")):
@@ -72,7 +80,11 @@ def main(argv):
     if k != len(compiled.inputs):
         print(f"ov_run: the model has {len(compiled.inputs)} inputs, the data {k}", file=sys.stderr)
         return 1
-    result = compiled(feeds)
+    try:
+        result = compiled(feeds)
+    except Exception as e:
+        print(f"ov_run: OpenVINO fails to run the model: {e}", file=sys.stderr)
+        return 1
     for j, port in enumerate(compiled.outputs):
         value = np.asarray(result[port])
         name = port.get_any_name() if port.get_names() else f"output_{j}"
