@@ -166,23 +166,19 @@ class CmdRuntime : public Runtime {
   RuntimeOptions opts_;
 };
 
-// ONNX Runtime: all jobs in one Node process (ort_run.js --batch), jobs the batch did not finish (the process
-// died) rerun one by one.
-class OrtRuntime : public CmdRuntime {
+// A runtime whose adapter runs every job in one process (`ADAPTER --batch JOBS.tsv`: one job a line, MODEL, INPUTS,
+// OUTPUTS and extra fields, tab-separated; per job `done` or error.txt in OUTPUTS); jobs the batch did not finish
+// (the process died) rerun one by one.
+class BatchRuntime : public CmdRuntime {
  public:
-  OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
-      : CmdRuntime("onnxruntime",
-                   shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
-        node_(node),
-        adapter_(adapter) {}
+  using CmdRuntime::CmdRuntime;
   std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
     std::vector<JobOutcome> res(jobs.size());
     if (jobs.empty()) return res;
-    const fs::path list = jobs.front().output_dir.parent_path() / "ort-batch.tsv";
+    const fs::path list = jobs.front().output_dir.parent_path() / (name_ + "-batch.tsv");
     {
       std::ofstream f(list, std::ios::binary);
-      for (const auto& j : jobs)
-        f << j.model_file.string() << '\t' << j.input_dir.string() << '\t' << j.output_dir.string() << '\n';
+      for (const auto& j : jobs) f << job_line(j) << '\n';
     }
     for (const auto& j : jobs) {
       std::error_code ec;
@@ -191,9 +187,7 @@ class OrtRuntime : public CmdRuntime {
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t budget =
         run_budget_ms(opts_, opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000)));
-    const ProcResult p =
-        run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
-                  list.parent_path() / "ort-batch.log", budget);
+    const ProcResult p = run_shell(batch_command(list), list.parent_path() / (name_ + "-batch.log"), budget);
     const double per =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
     for (size_t k = 0; k < jobs.size(); ++k) {
@@ -211,7 +205,7 @@ class OrtRuntime : public CmdRuntime {
         o.ms = per;
         read_outputs(j, o);
       } else if (p.exit_code == 2) {  // the adapter could not start (usage, packages missing)
-        o.error = "onnxruntime adapter: " + p.err;
+        o.error = name_ + " adapter: " + p.err;
       } else {
         o = run_one(j);  // the batch died before this job: run it on its own
       }
@@ -219,19 +213,41 @@ class OrtRuntime : public CmdRuntime {
     return res;
   }
 
+ protected:
+  virtual std::string batch_command(const fs::path& list) const = 0;
+  virtual std::string job_line(const Job& j) const {
+    return j.model_file.string() + '\t' + j.input_dir.string() + '\t' + j.output_dir.string();
+  }
+};
+
+// ONNX Runtime: all jobs in one Node process (ort_run.js --batch).
+class OrtRuntime : public BatchRuntime {
+ public:
+  OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
+      : BatchRuntime("onnxruntime",
+                     shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
+        node_(node),
+        adapter_(adapter) {}
+
+ protected:
+  std::string batch_command(const fs::path& list) const override {
+    return shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string());
+  }
+
  private:
   std::string node_;
   fs::path adapter_;
 };
 
-// OpenVINO: one process per job (tools/openvino/ov_run.py); an IR given to diff is read as it is, with the
-// variant's pins applied to its Ifs, not through its ONNX export.
-class OvRuntime : public CmdRuntime {
+// OpenVINO: all jobs in one Python process (tools/openvino/ov_run.py --batch). An IR given to diff is read as it
+// is, with the variant's pins applied to its Ifs, not through its ONNX export.
+class OvRuntime : public BatchRuntime {
  public:
   OvRuntime(const fs::path& python, const fs::path& driver, const RuntimeOptions& o)
-      : CmdRuntime("openvino", "", o), python_(python), driver_(driver) {}
+      : BatchRuntime("openvino", "", o), python_(python), driver_(driver) {}
 
  protected:
+  // A job on its own (a batch died before it).
   std::string command_for(const Job& j) const override {
     const bool ir = !j.source_model.empty();
     std::string c = shell_quote(python_.string()) + " " + shell_quote(driver_.string()) + " " +
@@ -240,6 +256,18 @@ class OvRuntime : public CmdRuntime {
     if (ir)
       for (const auto& [path, branch] : j.source_pins) c += " --pin " + shell_quote(path + (branch ? "=1" : "=0"));
     return c;
+  }
+  std::string batch_command(const fs::path& list) const override {
+    return shell_quote(python_.string()) + " " + shell_quote(driver_.string()) + " --batch " +
+           shell_quote(list.string());
+  }
+  std::string job_line(const Job& j) const override {
+    const bool ir = !j.source_model.empty();
+    std::string line =
+        (ir ? j.source_model : j.model_file).string() + '\t' + j.input_dir.string() + '\t' + j.output_dir.string();
+    if (ir)
+      for (const auto& [path, branch] : j.source_pins) line += '\t' + path + (branch ? "=1" : "=0");
+    return line;
   }
 
  private:
