@@ -239,3 +239,21 @@ TEST(DiffOpenvinoIr, PinsReachIfsInLoopBodiesAndIfsNamedWithSlashes) {
     EXPECT_NE(r.out.find("6 agree, 0 diverge, 0 failed"), std::string::npos) << f << "\n" << r.out;
   }
 }
+
+// Without onnxruntime-node, ONNX Runtime from PyPI (tools/venv) gives the verdicts, worded as the npm package's.
+TEST(LiveTargets, OnnxRuntimeFromPyPIWhereTheNpmPackageIsAbsent) {
+  setenv("CONDLINT_ORT_ADAPTER", "/nonexistent/ort_run.js", 1);
+  const std::vector<std::string> files = {(source_dir() / "corpus/onnx/invalid/ORT002_branch_types.onnx").string(),
+                                          (source_dir() / "corpus/onnx/valid/downstream_broadcast.onnx").string()};
+  const diff::LiveCheck lc = diff::check_live("onnxruntime", files);
+  unsetenv("CONDLINT_ORT_ADAPTER");
+  if (!lc.available) GTEST_SKIP() << "onnxruntime from PyPI is absent: " << lc.unavailable;
+  ASSERT_EQ(lc.verdicts.size(), 2u);
+  EXPECT_TRUE(lc.verdicts[0].refused);
+  EXPECT_EQ(lc.verdicts[0].stage, "optimizations off");
+  Model m;
+  m.path = files[0];
+  EXPECT_EQ(live::clean_message(m, lc.verdicts[0].message),
+            "Node (If_0) Op (If) [TypeInferenceError] Mismatched tensor element type: inferred=int64 declared=float");
+  EXPECT_TRUE(lc.verdicts[1].checked && !lc.verdicts[1].refused) << lc.verdicts[1].message;
+}

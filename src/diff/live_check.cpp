@@ -20,6 +20,7 @@ namespace {
 std::string check_command(const std::string& runtime, const fs::path& list, const fs::path& results, std::string& why) {
   const std::string args = " " + shell_quote(list.string()) + " " + shell_quote(results.string());
   if (runtime == "onnxruntime") {
+    // onnxruntime-node (npm) through the adapter, else onnxruntime (PyPI) in the tools' Python.
     const std::string node = find_node();
     const fs::path adapter = find_ort_adapter();
     if (node.empty()) why = "Node.js is not on PATH (set CONDLINT_NODE)";
@@ -28,8 +29,12 @@ std::string check_command(const std::string& runtime, const fs::path& list, cons
              !fs::is_regular_file(adapter.parent_path() / "node_modules" / "onnxruntime-node" / "package.json"))
       why = "onnxruntime-node is not installed in " + adapter.parent_path().string() +
             "/node_modules (scripts/install-deps.sh installs it)";
-    if (!why.empty()) return "";
-    return "exec " + shell_quote(node) + " " + shell_quote(adapter.string()) + " --check" + args;
+    if (why.empty()) return "exec " + shell_quote(node) + " " + shell_quote(adapter.string()) + " --check" + args;
+    const fs::path python = find_python();
+    const fs::path driver = find_tool("ort/ort_check.py");
+    if (python.empty() || driver.empty()) return "";
+    why.clear();
+    return "exec " + shell_quote(python.string()) + " " + shell_quote(driver.string()) + args;
   }
   const fs::path python = find_python();
   const fs::path driver = find_tool("openvino/ov_check.py");

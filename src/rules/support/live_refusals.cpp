@@ -44,7 +44,9 @@ std::string clean_message(const Model& m, std::string message) {
   static const std::regex kLoadFrom(R"(Load model from \S+ failed:)");
   static const std::regex kOvSource(R"(Exception from \S+:\d+:\s*)");
   static const std::regex kOrtSource(R"(/onnxruntime_src/\S+:\d+ [^(]*\([^)]*\)\s*)");
+  static const std::regex kOrtPrefix(R"(\[ONNXRuntimeError\] : \d+ : \w+ : )");
   static const std::regex kSpace(R"(\s+)");
+  message = std::regex_replace(message, kOrtPrefix, "");
   message = std::regex_replace(message, kLoadFrom, "");
   message = std::regex_replace(message, kOvSource, "");
   message = std::regex_replace(message, kOrtSource, "");
