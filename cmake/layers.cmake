@@ -13,7 +13,7 @@ set(layer_export     io model loaders exec onnx_graph export)
 set(layer_diff       io model loaders rules exec onnx_graph export diff)
 set(layer_importers  io model loaders importers)
 set(layer_report     io model loaders rules exec onnx_graph diff report)
-set(layer_lint       io model loaders rules exec report lint)
+set(layer_lint       io model loaders rules exec onnx_graph export diff report lint)
 set(layer_cli        io model loaders rules exec onnx_graph export diff importers report lint cli)
 
 # The folders that take the Model the front door (loaders/open_model) made and never open a model file or decide a

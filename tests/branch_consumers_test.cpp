@@ -162,6 +162,8 @@ cases = {
  "invalid/C014_if_in_loop.onnx": ({"flag": F}, [{"flag": T}]),
  "invalid/C011_shape_guard_union.onnx": ({"c": T, "x": np.ones((2, 3), np.float32)},
                                          [{"c": F, "x": np.ones((2, 3), np.float32)}]),
+ "invalid/OV002_dynamic_rank_if.onnx": ({"c": T, "x": np.ones((2, 3), np.float32)},
+                                        [{"c": F, "x": np.ones((2, 3), np.float32)}]),
  "valid/downstream_broadcast.onnx": (None, [{"cond": T}, {"cond": F}]),
  "valid/downstream_shape_agnostic.onnx": (None, [{"cond": T}, {"cond": F}]),
  "valid/downstream_dead_branch.onnx": (None, [{"x": np.ones(2, np.float32)}]),
@@ -190,7 +192,7 @@ for p, (breaking, working) in cases.items():
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(r.out.find("RAN"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
-  EXPECT_EQ(count(r.out, "fails "), 10) << r.out;
+  EXPECT_EQ(count(r.out, "fails "), 11) << r.out;
   // Every corpus case whose expectations name C014 is among the script's, and fails there.
   int cases = 0;
   for (const auto& e : fs::directory_iterator(source_dir() / "corpus/onnx/invalid")) {
@@ -200,7 +202,7 @@ for p, (breaking, working) in cases.items():
     EXPECT_EQ(c014_in(name).size(), 1u) << name;
     ++cases;
   }
-  EXPECT_EQ(cases, 10);
+  EXPECT_EQ(cases, 11);
 }
 
 // The executor agrees with every error of C014, in every format: `run --random` (its random conditions, and the
@@ -246,7 +248,7 @@ TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
       EXPECT_TRUE(agrees) << model << ": no failure at " << consumer << " " << under << ":\n" << r.out;
     }
   }
-  EXPECT_EQ(cases, 9 + 3 + 2);  // ONNX (with C011_shape_guard_union), IR, NNAPI error cases
+  EXPECT_EQ(cases, 10 + 3 + 2);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
 }
 
 namespace {

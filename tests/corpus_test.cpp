@@ -58,6 +58,7 @@ std::vector<Expectation> read_expectations(const fs::path& p) {
   while (std::getline(in, line)) {
     if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
     if (line.rfind("target:", 0) == 0) continue;  // a target the case is linted for (targets_of)
+    if (line.rfind("live:", 0) == 0) continue;    // a runtime's recorded verdict (live_refusals_of)
     std::istringstream ss(line);
     std::string tok;
     while (ss >> tok) {
@@ -88,6 +89,26 @@ std::vector<Target> targets_of(const fs::path& expect) {
   return out;
 }
 
+// The verdicts of installed runtimes a case records: `live: RUNTIME|VERSION|STAGE|MESSAGE` lines of its .expect,
+// what the lint session gives the rules after loading the model into the runtime (ORT002, OV002).
+std::vector<LiveRefusal> live_refusals_of(const fs::path& expect) {
+  std::vector<LiveRefusal> out;
+  std::ifstream in(expect);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("live:", 0) != 0) continue;
+    std::vector<std::string> parts;
+    std::istringstream ss(line.substr(5));
+    for (std::string part; parts.size() < 3 && std::getline(ss, part, '|');) parts.push_back(part);
+    std::string rest;
+    std::getline(ss, rest);
+    if (parts.size() < 3) continue;
+    while (!parts[0].empty() && parts[0].front() == ' ') parts[0].erase(0, 1);
+    out.push_back(LiveRefusal{parts[0], parts[1], parts[2], rest});
+  }
+  return out;
+}
+
 // Where a finding is, as an expectation pins it.
 std::string where_of(const Finding& f) {
   if (f.loc.line > 0) return std::to_string(f.loc.line);
@@ -112,6 +133,7 @@ std::vector<Finding> findings_of(const std::string& corpus_file) {
     if (!lr.model) return {};
     RuleSelection sel;
     sel.options.targets = targets;
+    lr.model->live_refusals = live_refusals_of(expect_path(model));
     return run_rules(*lr.model, sel);
   }
   if (corpus_file.find("/exec-cases/") == std::string::npos) return lint_file(model.string());

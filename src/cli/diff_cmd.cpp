@@ -36,8 +36,8 @@ struct DiffCmdOptions {
 };
 
 int run_diff_cmd(const DiffCmdOptions& o) {
-  if (o.runtimes.size() != 2) {
-    std::cerr << "condlint: diff takes exactly two --runtime options (ref, onnxruntime, cmd:TEMPLATE)\n";
+  if (o.runtimes.size() < 2) {
+    std::cerr << "condlint: diff takes two or more --runtime options (ref, onnxruntime, openvino, cmd:TEMPLATE)\n";
     return kExitError;
   }
   diff::DiffConfig cfg;
@@ -144,7 +144,8 @@ Command add_diff_command(CLI::App& app, const Globals&) {
       ->required();
   diff_cmd
       ->add_option("--runtime", diffo.runtimes,
-                   "ref | onnxruntime | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give two")
+                   "ref | onnxruntime | openvino | cmd:TEMPLATE (with {model} {inputs} {outputs}; docs/diff.md); give\n"
+                   "two, or more: each is compared with the first")
       ->required();
   diff_cmd->add_option("--data", diffo.data,
                        "A test_data_set_N directory or a directory holding them; repeatable\n"

@@ -103,6 +103,7 @@ struct Prepared {
   std::vector<InputSet> inputs;
   size_t first_job = 0;  // jobs of this model: variants x inputs (those `runs` allows), in that order
   std::map<std::string, std::string> source_paths;  // exported models: ONNX If path -> the source model's If path
+  fs::path source_ir;                               // an OpenVINO IR given: its path (runtimes that read IR use it)
 };
 
 // Whether variant `v` runs on input set `d`: synthesized inputs select their branch themselves, so they run on the
@@ -186,6 +187,7 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
       return false;
     }
     md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
+    if (model.format == Format::IR) pr.source_ir = fs::absolute(model_path);
     return true;
   }
   // The parsed protobuf open_model kept (the file is parsed once), or why it could not be parsed.
@@ -498,9 +500,11 @@ void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobO
     c.status = CaseDiff::Status::NotComparable;
     c.message = "every runtime refuses this pinned state: these inputs cannot reach it this way";
   }
-  if (c.status == CaseDiff::Status::Agree && n >= 2) {
+  // Each runtime after the first against the first; with more than two, an output's row names the pair.
+  for (size_t r = 1; r < n && (c.status == CaseDiff::Status::Agree || c.status == CaseDiff::Status::Diverge); ++r) {
     const JobOutcome& a = outcomes[0][k];
-    const JobOutcome& b = outcomes[1][k];
+    const JobOutcome& b = outcomes[r][k];
+    const std::string pair = n > 2 ? " (" + names[0] + " vs " + names[r] + ")" : "";
     const auto& outs = v.model.graph().output();
     for (int o = 0; o < outs.size(); ++o) {
       const std::string nm = outs[o].name();
@@ -509,23 +513,24 @@ void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobO
       const std::string nb = hb && o < static_cast<int>(b.not_comparable.size()) ? b.not_comparable[o] : "";
       if (!na.empty() || !nb.empty()) {
         OutputDiff od;
-        od.name = nm;
+        od.name = nm + pair;
         od.status = OutputDiff::Status::NotComparable;
-        od.detail = !na.empty() ? names[0] + ": " + na : names[1] + ": " + nb;
+        od.detail = !na.empty() ? names[0] + ": " + na : names[r] + ": " + nb;
         ++md.not_comparable_outputs;
         c.outputs.push_back(od);
         continue;
       }
       if (!ha || !hb || !a.outputs[o] || !b.outputs[o]) {
         c.status = CaseDiff::Status::Failed;
-        c.message = (!ha || !a.outputs[o] ? names[0] : names[1]) + " returned no output " + std::to_string(o) + " ('" +
+        c.message = (!ha || !a.outputs[o] ? names[0] : names[r]) + " returned no output " + std::to_string(o) + " ('" +
                     nm + "')";
         break;
       }
       OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
+      od.name += pair;
       if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
         c.status = CaseDiff::Status::Diverge;
-        c.message = "output '" + nm + "' diverges";
+        c.message = "output '" + nm + "' diverges" + (n > 2 ? " between " + names[0] + " and " + names[r] : "");
       }
       c.outputs.push_back(std::move(od));
     }
@@ -581,6 +586,13 @@ std::vector<Job> plan_jobs(std::vector<Prepared>& prep, const fs::path& work, st
         j.model_file = prep[i].variants[v].file;
         j.input_dir = prep[i].inputs[d].dir;
         j.output_dir = dir / ("out_v" + std::to_string(v) + "_d" + std::to_string(d));
+        if (!prep[i].source_ir.empty()) {
+          j.source_model = prep[i].source_ir;
+          for (const auto& [path, branch] : prep[i].variants[v].pins) {
+            const auto it = prep[i].source_paths.find(path);
+            j.source_pins[it == prep[i].source_paths.end() ? path : it->second] = branch;
+          }
+        }
         jobs.push_back(j);
       }
   }
@@ -629,10 +641,10 @@ DiffResult run_diff(const std::vector<DiffModel>& given, const std::vector<Runti
   for (const auto& m : given) models.push_back(m.path);
   DiffResult res;
   for (auto* r : runtimes) res.runtimes.push_back(r->name());
-  if (res.runtimes.size() == 2 && res.runtimes[0] == res.runtimes[1]) {
-    res.runtimes[0] += "#1";
-    res.runtimes[1] += "#2";
-  }
+  // A runtime named twice: each by its place ("onnxruntime#1", "onnxruntime#2").
+  const std::vector<std::string> names = res.runtimes;
+  for (size_t r = 0; r < names.size(); ++r)
+    if (std::count(names.begin(), names.end(), names[r]) > 1) res.runtimes[r] += "#" + std::to_string(r + 1);
   res.models.resize(models.size());
   // The work directory is removed on every way out, an exception included, unless it was asked for or to be kept.
   struct WorkDir {

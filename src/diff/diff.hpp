@@ -29,6 +29,10 @@ struct Job {
   const onnx::ModelProto* model = nullptr;  // the variant, for in-process runtimes
   const std::vector<exec::Value>* inputs = nullptr;
   fs::path model_file, input_dir, output_dir;
+  // An OpenVINO IR the variant was exported from, and the variant's pins by the IR's If paths: what a runtime that
+  // reads IR itself (openvino) runs instead of the export.
+  fs::path source_model;
+  std::map<std::string, bool> source_pins;
 };
 
 struct JobOutcome {
@@ -56,8 +60,8 @@ struct RuntimeOptions {
   exec::Limits limits;          // ref; limits.deadline (--timeout) applies to every runtime
 };
 
-// "ref", "onnxruntime" (alias "ort"), or "cmd:TEMPLATE". Returns null and sets `error` on a bad spec or when
-// the ONNX Runtime adapter cannot be found.
+// "ref", "onnxruntime" (alias "ort"), "openvino" (alias "ov"), or "cmd:TEMPLATE". Returns null and sets `error` on a
+// bad spec or when the ONNX Runtime adapter cannot be found.
 std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOptions& o, std::string& error);
 
 // The ONNX Runtime adapter (tools/ort/ort_run.js): $CONDLINT_ORT_ADAPTER, else the source tree the binary was
@@ -65,6 +69,12 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
 fs::path find_ort_adapter();
 // Node: $CONDLINT_NODE, else `node` on PATH. "" when absent.
 std::string find_node();
+// A file of tools/ (`rel`: "openvino/ov_run.py"): in the source tree the binary was built from, else beside the
+// executable (../tools, ../share/condlint). "" when none exists.
+fs::path find_tool(const fs::path& rel);
+// The Python with OpenVINO and onnx (tools/venv, PyPI): $CONDLINT_PYTHON, else tools/venv/bin/python. "" when
+// neither is executable.
+fs::path find_python();
 
 // ---- diff -----------------------------------------------------------------------------------------------
 

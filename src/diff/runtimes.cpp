@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "diff/diff.hpp"
+#include "diff/process.hpp"
 #include "exec/interpreter.hpp"
 #include "exec/onnx_io.hpp"
 
@@ -23,72 +24,6 @@ namespace condlint::diff {
 namespace {
 
 using exec::Value;
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') q += "'\\''";
-    else q += c;
-  }
-  return q + "'";
-}
-
-struct ProcResult {
-  int exit_code = -1;  // -1: did not start or was killed
-  bool timed_out = false;
-  std::string err;  // stderr (truncated)
-};
-
-// Runs `cmd` through /bin/sh in its own process group; stdout and stderr go to `log`. Kills the group after
-// `timeout_ms`.
-ProcResult run_shell(const std::string& cmd, const fs::path& log, int64_t timeout_ms) {
-  ProcResult r;
-  const pid_t pid = fork();
-  if (pid < 0) {
-    r.err = "fork failed";
-    return r;
-  }
-  if (pid == 0) {
-    setpgid(0, 0);
-    const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    const int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, 0);
-    execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
-    _exit(127);
-  }
-  setpgid(pid, pid);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  int status = 0;
-  auto sleep = std::chrono::microseconds(200);
-  for (;;) {
-    const pid_t w = waitpid(pid, &status, WNOHANG);
-    if (w == pid) break;
-    if (w < 0) {
-      r.err = "waitpid failed";
-      return r;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(-pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      r.timed_out = true;
-      break;
-    }
-    std::this_thread::sleep_for(sleep);
-    if (sleep < std::chrono::milliseconds(20)) sleep *= 2;
-  }
-  if (!r.timed_out && WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  std::ifstream f(log, std::ios::binary);
-  std::string s((std::istreambuf_iterator<char>(f)), {});
-  while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
-  if (s.size() > 2000) s = s.substr(0, 2000) + "...";
-  r.err = s;
-  return r;
-}
 
 // A run's time in ms: its own limit, or less when the command's deadline comes first (at least 1 ms).
 int64_t run_budget_ms(const RuntimeOptions& o, int64_t own_ms) {
@@ -182,7 +117,7 @@ class CmdRuntime : public Runtime {
   }
 
  protected:
-  std::string command_for(const Job& j) const {
+  virtual std::string command_for(const Job& j) const {
     std::string c;
     for (size_t i = 0; i < tmpl_.size();) {
       bool hit = false;
@@ -231,23 +166,19 @@ class CmdRuntime : public Runtime {
   RuntimeOptions opts_;
 };
 
-// ONNX Runtime: all jobs in one Node process (ort_run.js --batch), jobs the batch did not finish (the process
-// died) rerun one by one.
-class OrtRuntime : public CmdRuntime {
+// A runtime whose adapter runs every job in one process (`ADAPTER --batch JOBS.tsv`: one job a line, MODEL, INPUTS,
+// OUTPUTS and extra fields, tab-separated; per job `done` or error.txt in OUTPUTS); jobs the batch did not finish
+// (the process died) rerun one by one.
+class BatchRuntime : public CmdRuntime {
  public:
-  OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
-      : CmdRuntime("onnxruntime",
-                   shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
-        node_(node),
-        adapter_(adapter) {}
+  using CmdRuntime::CmdRuntime;
   std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
     std::vector<JobOutcome> res(jobs.size());
     if (jobs.empty()) return res;
-    const fs::path list = jobs.front().output_dir.parent_path() / "ort-batch.tsv";
+    const fs::path list = jobs.front().output_dir.parent_path() / (name_ + "-batch.tsv");
     {
       std::ofstream f(list, std::ios::binary);
-      for (const auto& j : jobs)
-        f << j.model_file.string() << '\t' << j.input_dir.string() << '\t' << j.output_dir.string() << '\n';
+      for (const auto& j : jobs) f << job_line(j) << '\n';
     }
     for (const auto& j : jobs) {
       std::error_code ec;
@@ -256,9 +187,7 @@ class OrtRuntime : public CmdRuntime {
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t budget =
         run_budget_ms(opts_, opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000)));
-    const ProcResult p =
-        run_shell(shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string()),
-                  list.parent_path() / "ort-batch.log", budget);
+    const ProcResult p = run_shell(batch_command(list), list.parent_path() / (name_ + "-batch.log"), budget);
     const double per =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
     for (size_t k = 0; k < jobs.size(); ++k) {
@@ -276,7 +205,7 @@ class OrtRuntime : public CmdRuntime {
         o.ms = per;
         read_outputs(j, o);
       } else if (p.exit_code == 2) {  // the adapter could not start (usage, packages missing)
-        o.error = "onnxruntime adapter: " + p.err;
+        o.error = name_ + " adapter: " + p.err;
       } else {
         o = run_one(j);  // the batch died before this job: run it on its own
       }
@@ -284,9 +213,65 @@ class OrtRuntime : public CmdRuntime {
     return res;
   }
 
+ protected:
+  virtual std::string batch_command(const fs::path& list) const = 0;
+  virtual std::string job_line(const Job& j) const {
+    return j.model_file.string() + '\t' + j.input_dir.string() + '\t' + j.output_dir.string();
+  }
+};
+
+// ONNX Runtime: all jobs in one Node process (ort_run.js --batch).
+class OrtRuntime : public BatchRuntime {
+ public:
+  OrtRuntime(const std::string& node, const fs::path& adapter, const RuntimeOptions& o)
+      : BatchRuntime("onnxruntime",
+                     shell_quote(node) + " " + shell_quote(adapter.string()) + " {model} {inputs} {outputs}", o),
+        node_(node),
+        adapter_(adapter) {}
+
+ protected:
+  std::string batch_command(const fs::path& list) const override {
+    return shell_quote(node_) + " " + shell_quote(adapter_.string()) + " --batch " + shell_quote(list.string());
+  }
+
  private:
   std::string node_;
   fs::path adapter_;
+};
+
+// OpenVINO: all jobs in one Python process (tools/openvino/ov_run.py --batch). An IR given to diff is read as it
+// is, with the variant's pins applied to its Ifs, not through its ONNX export.
+class OvRuntime : public BatchRuntime {
+ public:
+  OvRuntime(const fs::path& python, const fs::path& driver, const RuntimeOptions& o)
+      : BatchRuntime("openvino", "", o), python_(python), driver_(driver) {}
+
+ protected:
+  // A job on its own (a batch died before it).
+  std::string command_for(const Job& j) const override {
+    const bool ir = !j.source_model.empty();
+    std::string c = shell_quote(python_.string()) + " " + shell_quote(driver_.string()) + " " +
+                    shell_quote((ir ? j.source_model : j.model_file).string()) + " " +
+                    shell_quote(j.input_dir.string()) + " " + shell_quote(j.output_dir.string());
+    if (ir)
+      for (const auto& [path, branch] : j.source_pins) c += " --pin " + shell_quote(path + (branch ? "=1" : "=0"));
+    return c;
+  }
+  std::string batch_command(const fs::path& list) const override {
+    return shell_quote(python_.string()) + " " + shell_quote(driver_.string()) + " --batch " +
+           shell_quote(list.string());
+  }
+  std::string job_line(const Job& j) const override {
+    const bool ir = !j.source_model.empty();
+    std::string line =
+        (ir ? j.source_model : j.model_file).string() + '\t' + j.input_dir.string() + '\t' + j.output_dir.string();
+    if (ir)
+      for (const auto& [path, branch] : j.source_pins) line += '\t' + path + (branch ? "=1" : "=0");
+    return line;
+  }
+
+ private:
+  fs::path python_, driver_;
 };
 
 bool is_file(const fs::path& p) {
@@ -310,6 +295,23 @@ fs::path find_ort_adapter() {
   if (!exe.empty())
     for (const fs::path rel : {"../tools/ort/ort_run.js", "../share/condlint/ort/ort_run.js", "tools/ort/ort_run.js"})
       if (is_file(exe.parent_path() / rel)) return (exe.parent_path() / rel).lexically_normal();
+  return {};
+}
+
+fs::path find_tool(const fs::path& rel) {
+  if (!std::string(CONDLINT_TOOLS_DIR).empty() && is_file(fs::path(CONDLINT_TOOLS_DIR) / rel))
+    return fs::path(CONDLINT_TOOLS_DIR) / rel;
+  const fs::path exe = self_exe();
+  if (!exe.empty())
+    for (const fs::path dir : {"../tools", "../share/condlint", "tools"})
+      if (is_file(exe.parent_path() / dir / rel)) return (exe.parent_path() / dir / rel).lexically_normal();
+  return {};
+}
+
+fs::path find_python() {
+  if (const char* e = std::getenv("CONDLINT_PYTHON"); e && *e) return access(e, X_OK) == 0 ? fs::path(e) : fs::path();
+  const fs::path venv = find_tool("venv/bin/python");
+  if (!venv.empty() && access(venv.c_str(), X_OK) == 0) return venv;
   return {};
 }
 
@@ -350,24 +352,19 @@ std::unique_ptr<Runtime> make_runtime(const std::string& spec, const RuntimeOpti
     return std::make_unique<OrtRuntime>(node, adapter, o);
   }
   if (spec == "openvino" || spec == "ov") {
-    // OpenVINO from PyPI in the install script's virtual environment (CONDLINT_PYTHON: another python with
-    // openvino, onnx and numpy), through the directory protocol's driver tools/openvino/ov_run.py.
-    const char* py_env = std::getenv("CONDLINT_PYTHON");
-    const fs::path tools = std::string(CONDLINT_TOOLS_DIR).empty() ? fs::path() : fs::path(CONDLINT_TOOLS_DIR);
-    const fs::path python = py_env && *py_env ? fs::path(py_env) : tools / "venv" / "bin" / "python";
-    const fs::path driver = tools / "openvino" / "ov_run.py";
-    if (!is_file(driver)) {
+    const fs::path python = find_python();
+    const fs::path driver = find_tool("openvino/ov_run.py");
+    if (driver.empty()) {
       error = "runtime openvino: the driver tools/openvino/ov_run.py was not found";
       return nullptr;
     }
-    if (access(python.c_str(), X_OK) != 0) {
-      error = "runtime openvino needs " + python.string() +
-              " with openvino installed (run scripts/install-deps.sh, or set CONDLINT_PYTHON)";
+    if (python.empty()) {
+      error =
+          "runtime openvino needs tools/venv/bin/python with openvino installed (run scripts/install-deps.sh, "
+          "or set CONDLINT_PYTHON)";
       return nullptr;
     }
-    return std::make_unique<CmdRuntime>(
-        "openvino", shell_quote(python.string()) + " " + shell_quote(driver.string()) + " {model} {inputs} {outputs}",
-        o);
+    return std::make_unique<OvRuntime>(python, driver, o);
   }
   if (spec.rfind("cmd:", 0) == 0) {
     const std::string t = spec.substr(4);

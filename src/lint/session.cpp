@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "diff/live_check.hpp"
 #include "exec/lint_exec.hpp"
 #include "lint/cache.hpp"
 #include "lint/config.hpp"
@@ -205,6 +206,7 @@ class Session {
     collect();
     if (!find_configurations()) return fail(error_);
     take_share();
+    run_live_checks();
     if (!open_cache()) return fail(error_);
     lint_files();
     log_cache_figures();
@@ -310,6 +312,7 @@ class Session {
     // Everything besides a model's bytes (and the files it reads) that its findings depend on.
     std::string run_context = "nnapi-target=" + o_.nnapi_target + (o_.exec ? "|exec" : "");
     for (const auto& t : o_.targets) run_context += "|target=" + t;
+    run_context += live_context_;
     for (const auto* list : {&o_.enable, &o_.disable}) {
       run_context += "|";
       for (const auto& id : *list) run_context += id + ",";
@@ -321,6 +324,55 @@ class Session {
     for (size_t i = 0; i < inputs_.files.size(); ++i)
       cache_context_[i] = run_context + (file_config_[i] ? config_context[file_config_[i]] : "");
     return true;
+  }
+
+  // Live target checks (`--target` where the runtime is installed): the files each target runtime reads, loaded into
+  // it in one child process per runtime (diff/live_check), before the rules run. A runtime that is not installed,
+  // or whose installed release is older than a target's range, is said once, as a note, and the static profile
+  // alone judges for it.
+  void run_live_checks() {
+    const size_t n = inputs_.files.size();
+    live_.assign(n, {});
+    std::map<std::string, std::vector<size_t>> files_of;  // runtime -> files
+    std::map<std::string, std::string> older_than;        // runtime -> a target's first release
+    for (size_t i = 0; i < n; ++i) {
+      RuleSelection sel;
+      const auto fmt = format_from_name(inputs_.files[i]);
+      if (!fmt || !selection_for(i, sel)) continue;
+      for (const auto& t : sel.options.targets) {
+        if (!diff::has_live_check(t.runtime) || targets::targets_for(sel.options, t.runtime, *fmt).empty()) continue;
+        auto& v = files_of[t.runtime];
+        if (v.empty() || v.back() != i) v.push_back(i);
+        if (!t.from.empty()) older_than[t.runtime] = t.from;
+      }
+    }
+    for (const auto& [runtime, which] : files_of) {
+      std::vector<std::string> files;
+      for (size_t i : which) files.push_back(inputs_.files[i]);
+      const auto t0 = std::chrono::steady_clock::now();
+      const diff::LiveCheck lc = diff::check_live(runtime, files);
+      if (!lc.available) {
+        spdlog::warn("--target {}: {} is not installed here ({}); the static profile alone judges", runtime, lc.name,
+                     term_safe(lc.unavailable));
+        continue;
+      }
+      const std::string release = lc.version.substr(0, lc.version.find('-'));
+      if (auto it = older_than.find(runtime);
+          it != older_than.end() && targets::compare_versions(release, it->second) < 0) {
+        spdlog::warn(
+            "note: --target {}: the installed {} {} is older than the target's range; the static profile "
+            "alone judges",
+            runtime, lc.name, term_safe(release));
+        continue;
+      }
+      live_context_ += "|live=" + runtime + "@" + lc.version;
+      spdlog::debug("{} {}: {} models loaded in {} process(es), {:.0f} ms", lc.name, term_safe(lc.version),
+                    files.size(), lc.processes,
+                    std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      for (size_t k = 0; k < which.size(); ++k)
+        if (lc.verdicts[k].refused)
+          live_[which[k]].push_back(LiveRefusal{runtime, lc.version, lc.verdicts[k].stage, lc.verdicts[k].message});
+    }
   }
 
   // The rules for one file: the command line's selection, the levels of its configuration, its ignores. False
@@ -401,7 +453,9 @@ class Session {
     FileResult& fr = files_[i];
     exec::ModelResult exec_run;  // kept for the HTML report's per-branch tables
     if (o_.exec) exec::attach_exec_results(model, path, {}, o_.conditionals ? &exec_run : nullptr);
+    model.live_refusals = live_[i];
     fr.findings = run_rules(model, sel);
+    drop_live_repeats(fr.findings);
     if (o_.value_types) fr.value_types = collect_value_types(model);
     apply_suppressions(model, file_config_[i], fr);
     compute_code_point_columns(fr);
@@ -417,6 +471,16 @@ class Session {
       if (!exec_run.model.empty()) attach_checks(fr, checks_from_run(exec_run));
     }
     compute_fingerprints(fr);
+  }
+
+  // A refusal the static profile already reports (ORT001, OV001) is one root cause: the live finding of the same
+  // runtime goes.
+  static void drop_live_repeats(std::vector<Finding>& findings) {
+    for (const auto& [stat, live] : {std::pair<const char*, const char*>{"ORT001", "ORT002"}, {"OV001", "OV002"}})
+      if (std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.rule == stat; }))
+        findings.erase(
+            std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.rule == live; }),
+            findings.end());
   }
 
   void lint_files() {
@@ -570,6 +634,8 @@ class Session {
   std::vector<FileResult> files_;
   std::vector<char> skipped_, failed_;
   std::vector<std::vector<std::string>> read_;  // per file: what it read besides itself (dependencies)
+  std::vector<std::vector<LiveRefusal>> live_;  // per file: the refusals of the runtimes it was loaded into
+  std::string live_context_;                    // the installed runtimes the live checks used (the cache's context)
   RunResult result_;
   std::string error_;
 };

@@ -431,6 +431,15 @@ struct OverLimit {
 };
 constexpr int64_t kMaxRank = 1024;  // dimensions of one shape
 
+// A deployment runtime that refused to load the model (`lint --target` where the runtime is installed: the lint
+// session loads the model into it, diff/live_check). The rules ORT002 and OV002 report it.
+struct LiveRefusal {
+  std::string runtime;  // "onnxruntime" | "openvino"
+  std::string version;  // the installed release that refused
+  std::string stage;    // "optimizations off", "read_model", "compile_model on CPU", "loading"
+  std::string message;  // the runtime's words
+};
+
 struct Model {
   Model();
   ~Model();
@@ -451,6 +460,7 @@ struct Model {
   // The readability verdict open_model applied when asked to (rules/readability: "" readable, else why not);
   // nullopt when it was not asked.
   std::optional<std::string> unreadable;
+  std::vector<LiveRefusal> live_refusals;  // set by the lint session before the rules run
 
   const Node& node(int g, int n) const { return graphs[g].nodes[n]; }
   // Logical path of a graph ("main/if_cond/then") or of a node in it ("main/if_cond/then/Add").

@@ -6,6 +6,7 @@
 // return to JavaScript (a sequence, map or optional) is written as output_K.unsupported with the reason.
 // Exit 0 on success, 1 when the model fails to load or run (message on stderr), 2 on usage errors.
 //   node ort_run.js --batch JOBS.tsv     runs many jobs in one process (see batch() below).
+//   node ort_run.js --check LIST RESULTS loads models without running them (see check() below).
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -156,7 +157,38 @@ async function batch(listPath) {
   }
 }
 
+// Load check (`condlint lint --target onnxruntime`): LIST holds one model path a line. For each model, a session is
+// created with graph optimizations off and then on (an optimizer pass can refuse what loading accepts), and one JSON
+// line is appended to RESULTS: {"i": INDEX, "ok": true} or {"i": INDEX, "ok": false, "stage": ..., "error": ...}.
+// The first line is {"version": ...}. Lines are written as each model finishes, so the caller knows which model
+// a crash or a hang stopped at. Exit 0 when the list was read.
+async function check(listPath, resultsPath) {
+  const models = fs.readFileSync(listPath, 'utf8').split('\n').filter((l) => l.length);
+  const version = require('onnxruntime-node/package.json').version;
+  fs.appendFileSync(resultsPath, JSON.stringify({ version }) + '\n');
+  for (let i = 0; i < models.length; i++) {
+    let result = { i, ok: true };
+    for (const [stage, level] of [['optimizations off', 'disabled'], ['optimizations on', 'all']]) {
+      try {
+        const s = await ort.InferenceSession.create(models[i], { executionProviders: ['cpu'], graphOptimizationLevel: level, logSeverityLevel: 4 });
+        if (s.release) await s.release();
+      } catch (e) {
+        result = { i, ok: false, stage, error: String(e && e.message ? e.message : e) };
+        break;
+      }
+    }
+    fs.appendFileSync(resultsPath, JSON.stringify(result) + '\n');
+  }
+}
+
 async function main() {
+  if (process.argv[2] === '--check') {
+    if (!process.argv[3] || !process.argv[4]) {
+      process.stderr.write('usage: ort_run.js --check LIST RESULTS\n');
+      process.exit(2);
+    }
+    return check(process.argv[3], process.argv[4]);
+  }
   if (process.argv[2] === '--batch') {
     if (!process.argv[3]) {
       process.stderr.write('usage: ort_run.js --batch JOBS.tsv\n');
