@@ -12,6 +12,7 @@
 #include <unordered_set>
 
 #include "io/content_hash.hpp"
+#include "loaders/onnx_wire.hpp"
 
 namespace condlint {
 
@@ -335,6 +336,8 @@ LoadResult load_file(const std::string& path, bool keep_onnx_proto, std::string*
     r.io_error = "unknown model format (expected .xml, .onnx or .nnapi.json)";
     return r;
   }
+  // ONNX: mapped, its weights never copied (loaders/onnx_wire), so no size limit below the format's.
+  if (*fmt == Format::ONNX) return load_onnx_file(path, keep_onnx_proto, content_hash);
   std::string bytes, err;
   std::error_code ec;
   if (const auto size = fs::file_size(path, ec); !ec) {

@@ -39,6 +39,8 @@ std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXml
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes,
                                  bool keep_proto = false);  // onnx_loader.cpp
 std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, bool keep_proto = false);
+// The same over bytes the caller keeps alive while the load runs (a mapped file: loaders/onnx_wire).
+std::unique_ptr<Model> load_onnx_view(const std::string& path, std::string_view bytes, bool keep_proto = false);
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively

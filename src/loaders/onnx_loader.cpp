@@ -43,6 +43,7 @@
 #include "loaders/onnx_newer_inference.hpp"
 #include "loaders/onnx_node_context.hpp"
 #include "loaders/onnx_util.hpp"
+#include "loaders/onnx_wire.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
 #include "model/onnx_data.hpp"
@@ -253,11 +254,11 @@ std::string inner_shape_str(const onnx::TypeProto& t) {
 
 class OnnxBuilder {
  public:
-  OnnxBuilder(const std::string& path, const std::string& bytes, bool keep_proto)
+  OnnxBuilder(const std::string& path, std::string_view bytes, bool keep_proto)
       : path_(path), bytes_(bytes), keep_proto_(keep_proto) {}
   // Owns the bytes and frees them once they are parsed.
   OnnxBuilder(const std::string& path, std::string&& bytes, bool keep_proto)
-      : path_(path), owned_bytes_(std::move(bytes)), bytes_(owned_bytes_), keep_proto_(keep_proto) {}
+      : path_(path), owned_bytes_(std::move(bytes)), bytes_(owned_bytes_), owns_bytes_(true), keep_proto_(keep_proto) {}
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
@@ -426,7 +427,12 @@ class OnnxBuilder {
 
   const std::string& path_;
   std::string owned_bytes_;  // the file's bytes when the builder owns them (declared before bytes_)
-  const std::string& bytes_;
+  std::string_view bytes_;
+  bool owns_bytes_ = false;  // bytes_ views owned_bytes_
+  void free_owned_bytes() {
+    std::string().swap(owned_bytes_);
+    if (owns_bytes_) bytes_ = {};
+  }
   // The parsed model on the heap (with mimalloc a fifth smaller and faster to parse than on an arena); freed on a
   // big stack when it needed one to be parsed (parse(), ~OnnxBuilder). The TypeProtos the loader makes live on an
   // arena.
@@ -683,8 +689,8 @@ bool OnnxBuilder::parse_root_node(int i) {
   }
   if (i + 1 == root_node_count_) {
     std::vector<std::string_view>().swap(root_nodes_);
-    std::string().swap(owned_bytes_);
-  } else if (&bytes_ == &owned_bytes_) {
+    free_owned_bytes();
+  } else if (owns_bytes_) {
     drop_read_bytes(static_cast<size_t>(root_nodes_[static_cast<size_t>(i) + 1].data() - owned_bytes_.data()));
   }
   return true;
@@ -814,7 +820,7 @@ int OnnxBuilder::define(int g, Value v, bool check_shadow) {
 }
 
 void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
-  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
+  if (t.data_location() != onnx::TensorProto::EXTERNAL || is_mapped_payload(t)) return;
   using Place = OnnxExternalData::Place;
   OnnxExternalData e;
   e.owner = owner + " in " + where(g);
@@ -1903,7 +1909,8 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
     for (const auto& a : np.attribute()) {
       if (!a.has_g() && a.graphs_size() == 0) {
         if (!linked_knows(a)) continue;  // a tensor of an element type newer than the linked onnx (ONNX016)
-        onnx::checker::check_attribute(a, ctx, lex);  // no subgraph: onnx's own check, which does not recurse
+        onnx::AttributeProto stand_in;
+        onnx::checker::check_attribute(checker_view(a, stand_in), ctx, lex);  // onnx's own check, no recursion
         continue;
       }
       // A subgraph attribute: its fields here; the subgraphs are checked where the walk enters them.
@@ -2189,7 +2196,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   if (!parse_ok) return std::move(model_);
   // Parsed: the messages hold what the walk needs (raw_data weights too), but for the main graph's nodes when they
   // are parsed as the walk goes (their bytes go after the last one).
-  if (!stream_ || root_node_count_ == 0) std::string().swap(owned_bytes_);
+  if (!stream_ || root_node_count_ == 0) free_owned_bytes();
   // Then about 0.75 KB of model, values and inferred types per node when the whole model was parsed first, 0.55 KB
   // when its main graph's nodes are parsed as the walk goes (measured on the 10,000-If chain of
   // bench/onnx_gen.hpp); weights add nothing. The hint is what the walk surely touches: pages of the pre-faulted
@@ -2517,6 +2524,10 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
 }  // namespace
 
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
+  return load_onnx_from(path, bytes, keep_proto);
+}
+
+std::unique_ptr<Model> load_onnx_view(const std::string& path, std::string_view bytes, bool keep_proto) {
   return load_onnx_from(path, bytes, keep_proto);
 }
 

@@ -265,11 +265,14 @@ struct OnnxData {
   std::vector<OnnxBranchOutputType> branch_output_types;
   std::vector<OnnxTensorSize> tensor_sizes;
   std::vector<OnnxDeclaredVsComputed> declared_vs_computed;
-  std::vector<OnnxBranchBreak> branch_breaks;                // in walk order
+  std::vector<OnnxBranchBreak> branch_breaks;               // in walk order
   std::vector<OnnxBranchFollowLimit> branch_follow_limits;  // one per If at most
   // The parsed model itself, kept only when the loader was asked to (the executor runs it: `run`, `lint --exec`,
   // so the file is parsed once) and the model nests shallowly enough to be freed on any thread's stack.
   std::shared_ptr<const onnx::ModelProto> proto;
+  // The mapped file whose large tensor payloads the parsed model marks instead of holding (loaders/onnx_wire): kept
+  // while the Model lives, so that the executor reads a weight where it lies in the file. Null when none was stripped.
+  std::shared_ptr<const void> payload_file;
 };
 
 }  // namespace condlint
