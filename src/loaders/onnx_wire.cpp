@@ -385,17 +385,32 @@ LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string*
     }
     *content_hash = h.hex();
   }
-  // The file parsed whole from the mapping (nothing to strip, or bytes protobuf must judge itself): read where they
-  // lie, their pages given back after.
-  auto whole = [&] {
-    auto m = load_onnx_view(path, all, keep_proto);
-    file->release(0, all.size());
-    return m;
+  // The file parsed whole. Bytes that scan with nothing to strip are all structure, which the parse takes about nine
+  // times in memory anyway: they are copied (in pieces whose mapped pages go back behind the copy), and the loader
+  // gives the copy's pages back as its walk passes them, as for a file read. Bytes that do not scan are parsed from
+  // the mapping itself: protobuf rejects them where they stop scanning, without a copy of the whole file.
+  auto whole = [&](bool copy) {
+    if (!copy) {
+      auto m = load_onnx_view(path, all, keep_proto);
+      file->release(0, all.size());
+      return m;
+    }
+    std::string bytes;
+    bytes.reserve(all.size());
+    for (size_t at = 0; at < all.size(); at += kPiece) {
+      bytes.append(all.substr(at, kPiece));
+      file->release(at, kPiece);
+    }
+    return load_onnx(path, std::move(bytes), keep_proto);
   };
   SlimModel slim;
   const std::string mark = new_mark(file);
-  if (!slim_model(all, mark, kSlimPayloadThreshold, slim) || slim.stripped == 0) {
-    r.model = whole();
+  if (!slim_model(all, mark, kSlimPayloadThreshold, slim)) {
+    r.model = whole(/*copy=*/false);
+    return r;
+  }
+  if (slim.stripped == 0) {
+    r.model = whole(/*copy=*/true);
     return r;
   }
   file->release(0, all.size());
@@ -404,7 +419,7 @@ LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string*
   bool rejected = !r.model || !r.model->onnx;
   if (!rejected)
     for (const auto& p : r.model->onnx->problems) rejected = rejected || p.kind == OnnxProblem::Kind::Parse;
-  if (rejected) r.model = whole();
+  if (rejected) r.model = whole(/*copy=*/false);
   else r.model->onnx->payload_file = file;
   return r;
 }
