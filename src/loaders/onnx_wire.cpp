@@ -359,7 +359,7 @@ bool mapped_payload(const onnx::TensorProto& t, std::string_view& bytes, std::sh
   return true;
 }
 
-LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string* content_hash) {
+LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string* content_hash, size_t threshold) {
   LoadResult r;
   std::string err;
   const auto file = io::MappedFile::open(path, err);
@@ -405,7 +405,7 @@ LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string*
   };
   SlimModel slim;
   const std::string mark = new_mark(file);
-  if (!slim_model(all, mark, kSlimPayloadThreshold, slim)) {
+  if (!slim_model(all, mark, threshold, slim)) {
     r.model = whole(/*copy=*/false);
     return r;
   }

@@ -64,6 +64,9 @@ const onnx::AttributeProto& checker_view(const onnx::AttributeProto& a, onnx::At
 // load_file for an ONNX file: maps it, strips its large payloads, and loads the slim copy; the Model keeps the
 // mapping when a payload was stripped. A file whose bytes do not scan, or that protobuf rejects, is loaded from its
 // whole bytes as before (the same findings, the same offsets).
-LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string* content_hash);
+// `threshold`: the least payload stripped (tests strip every payload the pass can prove, to compare with a whole
+// parse).
+LoadResult load_onnx_file(const std::string& path, bool keep_proto, std::string* content_hash,
+                          size_t threshold = kSlimPayloadThreshold);
 
 }  // namespace condlint
