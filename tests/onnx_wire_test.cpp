@@ -132,6 +132,34 @@ TEST(OnnxWire, LeavesInPlaceWhatItCannotProve) {
     return m.SerializeAsString();
   };
   EXPECT_EQ(wire_stripped(with([](onnx::TensorProto&) {})), 1u);
+  // A packed float_data run holds the bytes raw_data would: stripped too, read back as those values.
+  auto to_float_data = [](onnx::TensorProto& t) {
+    const std::string raw = t.raw_data();
+    t.clear_raw_data();
+    for (size_t i = 0; i < raw.size(); i += 4) {
+      float v;
+      std::memcpy(&v, raw.data() + i, 4);
+      t.add_float_data(v);
+    }
+  };
+  const std::string packed = with(to_float_data);
+  EXPECT_EQ(wire_stripped(packed), 1u);
+  {
+    const auto file = io::MappedFile::from_bytes(packed);
+    SlimModel s;
+    ASSERT_TRUE(slim_model(file->bytes(), new_mark(file), kSlimPayloadThreshold, s));
+    onnx::ModelProto slim;
+    ASSERT_TRUE(slim.ParseFromString(s.bytes));
+    const exec::Tensor t = exec::tensor_from_proto(slim.graph().initializer(1));
+    EXPECT_EQ(t.f[5], 2.5);
+  }
+  // float_data of a DOUBLE tensor is not its bytes.
+  EXPECT_EQ(wire_stripped(with([&](onnx::TensorProto& t) {
+              to_float_data(t);
+              t.set_data_type(onnx::TensorProto::DOUBLE);
+              t.set_dims(0, 64);
+            })),
+            0u);
   // Payload length not matching the dims (ONNX018 judges it from the bytes).
   EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_dims(0, 129); })), 0u);
   EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.mutable_raw_data()->push_back('x'); })), 0u);

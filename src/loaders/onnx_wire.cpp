@@ -19,8 +19,9 @@ constexpr uint64_t kModelGraph = 7;
 constexpr uint64_t kGraphNode = 1, kGraphInitializer = 5;
 constexpr uint64_t kNodeAttribute = 5;
 constexpr uint64_t kAttrT = 5, kAttrG = 6, kAttrGraphs = 11;
-constexpr uint64_t kTensorDims = 1, kTensorDataType = 2, kTensorRawData = 9, kTensorName = 8, kTensorDocString = 12,
-                   kTensorMetadata = 16, kTensorExternalData = 13, kTensorDataLocation = 14;
+constexpr uint64_t kTensorDims = 1, kTensorDataType = 2, kTensorFloatData = 4, kTensorDoubleData = 10,
+                   kTensorRawData = 9, kTensorName = 8, kTensorDocString = 12, kTensorMetadata = 16,
+                   kTensorExternalData = 13, kTensorDataLocation = 14;
 
 // The element types whose raw_data the pass may strip, by their width in bytes (onnx.proto's TensorProto.DataType,
 // those the linked onnx knows; STRING never lives in raw_data).
@@ -159,8 +160,10 @@ class Slimmer {
   // A tensor: its raw_data replaced by a mark when it is large and provably what the tensor declares.
   bool tensor(std::string_view b, std::string& out) {
     uint64_t data_type = 0;
-    int raws = 0, others = 0;
-    std::string_view raw;
+    int raws = 0, others = 0, packed = 0;
+    uint64_t packed_field = 0;
+    std::string_view raw;  // the payload: raw_data, or a packed float_data / double_data run
+    size_t raw_at = 0;     // where its field starts in `b`
     bool dims_ok = true;
     uint64_t count = 1;
     int rank = 0;
@@ -208,7 +211,18 @@ class Slimmer {
         case kTensorRawData:
           ++raws;
           raw = f.payload;
+          raw_at = f.begin;
           if (f.wire != 2) ++others;
+          break;
+        case kTensorFloatData:
+        case kTensorDoubleData:
+          // Packed (one length-delimited run): the little-endian values, the bytes raw_data would hold. Unpacked
+          // values are left as they are.
+          if (f.wire != 2) ++others;
+          ++packed;
+          packed_field = f.number;
+          raw = f.payload;
+          raw_at = f.begin;
           break;
         case kTensorName:
         case kTensorDocString:
@@ -219,8 +233,12 @@ class Slimmer {
     if (!scanned) return false;
     const int width = fixed_width(data_type);
     const bool integer_list = (data_type == 6 || data_type == 7) && rank <= 1;
-    if (raws != 1 || others != 0 || !dims_ok || width == 0 || integer_list || raw.size() < threshold_ ||
-        count > UINT64_MAX / static_cast<uint64_t>(width) || count * static_cast<uint64_t>(width) != raw.size()) {
+    // float_data holds FLOAT and COMPLEX64 values, double_data DOUBLE and COMPLEX128 ones.
+    const bool packed_ok =
+        packed_field == kTensorFloatData ? data_type == 1 || data_type == 14 : data_type == 11 || data_type == 15;
+    if (raws + packed != 1 || (packed == 1 && !packed_ok) || others != 0 || !dims_ok || width == 0 || integer_list ||
+        raw.size() < threshold_ || count > UINT64_MAX / static_cast<uint64_t>(width) ||
+        count * static_cast<uint64_t>(width) != raw.size()) {
       emit(out, b);
       return true;
     }
@@ -229,7 +247,7 @@ class Slimmer {
     if (dry_) return true;
     const auto offset = static_cast<uint64_t>(raw.data() - file_.data());
     for_each_wire_field(b, [&](const WireField& f) {
-      if (f.number != kTensorRawData) out.append(b.substr(f.begin, f.end - f.begin));
+      if (f.begin != raw_at) out.append(b.substr(f.begin, f.end - f.begin));
     });
     put_varint(out, kTensorDataLocation << 3 | 0);
     put_varint(out, 1);  // EXTERNAL

@@ -1,11 +1,12 @@
 // ONNX models of any size read through a mapping of the file, their weights never copied (docs/hardening.md).
 //
 // slim_model is a pass over the serialized ModelProto at the wire level, before protobuf parses anything: it copies
-// the message but for the large tensor payloads (raw_data of at least a threshold's bytes), and marks each such
-// tensor the way ONNX marks external data, with a location only this process can write (a random token) and the
-// payload's offset and length in the file. protobuf then parses the slim copy. The loader leaves those marks to
-// themselves (they are not the model's external data: ONNX014 and ONNX015 never see them), and the executor reads
-// a marked tensor's bytes from the mapping the Model keeps (mapped_payload).
+// the message but for the large tensor payloads (raw_data, or a packed float_data or double_data run: the same
+// little-endian bytes; of at least a threshold's bytes), and marks each such tensor the way ONNX marks external data,
+// with a location only this process can write (a random token) and the payload's offset and length in the file.
+// protobuf then parses the slim copy. The loader leaves those marks to themselves (they are not the model's external
+// data: ONNX014 and ONNX015 never see them), and the executor reads a marked tensor's bytes from the mapping the Model
+// keeps (mapped_payload).
 //
 // A payload is left in place, and so judged as before, unless the pass can prove that what is stripped is
 // exactly what the tensor declares: a fixed-width element type the linked onnx knows, dims whose product times the
