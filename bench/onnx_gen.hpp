@@ -122,4 +122,40 @@ inline std::string nested_if_onnx(int depth, int opset = 13) {
   return m.SerializeAsString();
 }
 
+// A valid model with one If and one float initializer "w" of `weight_bytes` bytes (a multiple of 4) stored in the
+// file: the bytes before w's raw_data, which ends the file. Written as this head and `weight_bytes` zeros (a sparse
+// file: fs::resize_file), it is a model of any size made in no time.
+inline std::string big_weight_onnx_head(uint64_t weight_bytes) {
+  onnx::ModelProto m = onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  auto* n = onnx_node(g, "If", "If_0", {"c"}, {"y"});
+  for (int b = 0; b < 2; ++b) {
+    auto* a = n->add_attribute();
+    a->set_name(b == 0 ? "then_branch" : "else_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx_branch(a->mutable_g(), b == 0 ? "then" : "else", "x", b == 0 ? "t_out" : "e_out", 1, b == 0);
+  }
+  onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
+  const std::string graph = g->SerializeAsString();
+  m.clear_graph();
+  auto varint = [](std::string& out, uint64_t v) {
+    for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    out.push_back(static_cast<char>(v));
+  };
+  onnx::TensorProto w;
+  w.set_name("w");
+  w.set_data_type(onnx::TensorProto::FLOAT);
+  w.add_dims(static_cast<int64_t>(weight_bytes / 4));
+  std::string tensor = w.SerializeAsString();
+  tensor.push_back(static_cast<char>(9 << 3 | 2));  // raw_data
+  varint(tensor, weight_bytes);
+  std::string init(1, static_cast<char>(5 << 3 | 2));  // GraphProto.initializer
+  varint(init, tensor.size() + weight_bytes);
+  init += tensor;
+  std::string out = m.SerializeAsString();
+  out.push_back(static_cast<char>(7 << 3 | 2));  // ModelProto.graph
+  varint(out, graph.size() + init.size() + weight_bytes);
+  return out + graph + init;
+}
+
 }  // namespace condlint::gen

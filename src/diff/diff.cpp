@@ -3,6 +3,7 @@
 
 #include "exec/branch_policy.hpp"
 #include "loaders/loader.hpp"
+#include "loaders/onnx_wire.hpp"
 #include "model/onnx_data.hpp"
 
 #include <unistd.h>
@@ -198,6 +199,11 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
     return false;
   }
   base.model = *model.onnx->proto;
+  // Weights the loader left in the mapped file go back into the variants written for the runtimes.
+  if (std::string err; model.onnx->payload_file && !restore_mapped_payloads(base.model, err)) {
+    md.error = model_path.string() + ": " + err;
+    return false;
+  }
   base.file = fs::absolute(model_path);
   if (auto why = exec::readability_of(model); !why.empty()) {  // one verdict with lint's
     md.error = model_path.string() + ": " + why;

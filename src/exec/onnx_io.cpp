@@ -1,5 +1,8 @@
 #include "exec/onnx_io.hpp"
 
+#include "io/mapped_file.hpp"
+#include "loaders/onnx_wire.hpp"
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
@@ -128,7 +131,7 @@ T load_le(const char* p) {
   return v;
 }
 
-void set_from_raw(Tensor& t, const std::string& raw, int64_t n) {
+void set_from_raw(Tensor& t, std::string_view raw, int64_t n) {
   const unsigned w = dt_bytes(t.dt);
   if (static_cast<int64_t>(raw.size()) != n * static_cast<int64_t>(w))
     fail("raw_data holds " + std::to_string(raw.size()) + " bytes, shape " + dims_str(t.shape) + " of " +
@@ -167,8 +170,15 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   if (!dt_known(tp.data_type()))
     throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' has element type " +
                                               std::to_string(tp.data_type()) + ", which the executor does not support");
-  if (tp.data_location() == onnx::TensorProto::EXTERNAL)
+  // A payload the loader left in the mapped file (loaders/onnx_wire) is read there; the model's own external data is
+  // not read.
+  std::string_view mapped;
+  std::shared_ptr<const io::MappedFile> mapping;
+  const bool in_mapping = mapped_payload(tp, mapped, mapping);
+  if (!in_mapping && tp.data_location() == onnx::TensorProto::EXTERNAL)
     throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' keeps its data in an external file");
+  const bool has_raw = in_mapping || tp.has_raw_data();
+  const std::string_view raw = in_mapping ? mapped : std::string_view(tp.raw_data());
   const DT dt = static_cast<DT>(tp.data_type());
   Dims d(tp.dims().begin(), tp.dims().end());
   // Validate the declared size against the data before allocating anything.
@@ -181,7 +191,7 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   }
   int64_t available = -1;
   if (dt == DT::Str) available = tp.string_data_size();  // strings never live in raw_data
-  else if (tp.has_raw_data()) available = dt_bytes(dt) ? static_cast<int64_t>(tp.raw_data().size() / dt_bytes(dt)) : -1;
+  else if (has_raw) available = dt_bytes(dt) ? static_cast<int64_t>(raw.size() / dt_bytes(dt)) : -1;
   else {
     switch (dt) {
       case DT::F32: available = tp.float_data_size(); break;
@@ -200,8 +210,10 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   Tensor t(dt, d);
   const int64_t n = t.numel();
   if (n == 0) return t;
-  if (tp.has_raw_data() && dt != DT::Str) {
-    set_from_raw(t, tp.raw_data(), n);
+  if (has_raw && dt != DT::Str) {
+    set_from_raw(t, raw, n);
+    // Read once into the tensor: the mapped pages go back (the page cache keeps them).
+    if (in_mapping) mapping->release(static_cast<size_t>(raw.data() - mapping->bytes().data()), raw.size());
     return t;
   }
   switch (dt) {

@@ -8,6 +8,7 @@
 #include "onnx_graph/if_sites.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/runner.hpp"
+#include "loaders/onnx_wire.hpp"
 #include "model/onnx_data.hpp"
 
 namespace condlint::xport {
@@ -25,6 +26,12 @@ ExportResult export_onnx(const Model& model, const fs::path& path, const ExportO
     return r;
   }
   r.model = *model.onnx->proto;
+  // Weights the loader left in the mapped file go back into the model written out.
+  if (std::string err; model.onnx->payload_file && !restore_mapped_payloads(r.model, err)) {
+    r.error = path.string() + ": " + err;
+    r.problems.push_back(r.error);
+    return r;
+  }
   for (const auto& s : onnx_graph::find_ifs(r.model)) r.if_paths[s.path] = s.path;
   if (!o.pins.empty()) {
     for (const auto& [p, v] : o.pins)

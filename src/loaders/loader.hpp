@@ -13,6 +13,10 @@
 
 #include "model/model.hpp"
 
+namespace condlint::io {
+class MappedFile;
+}  // namespace condlint::io
+
 namespace condlint {
 
 struct LoadResult {
@@ -41,6 +45,17 @@ std::unique_ptr<Model> load_ir(const std::string& path, std::string bytes, IrXml
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes,
                                  bool keep_proto = false);  // onnx_loader.cpp
 std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, bool keep_proto = false);
+// The same over bytes the caller keeps alive while the load runs.
+std::unique_ptr<Model> load_onnx_view(const std::string& path, std::string_view bytes, bool keep_proto = false);
+// An ONNX file read through its mapping (what open_model does): its tensor payloads of `threshold` bytes or more are
+// stripped at the wire level before protobuf parses (loaders/onnx_wire) and stay in the file, which the Model then
+// keeps (OnnxData::payload_file) for the executor to read them from. Bytes that do not scan, or that protobuf rejects
+// once slimmed, are parsed whole (the same findings, the same offsets). onnx_parse.cpp. `threshold`: tests strip
+// every payload the pass can prove, to compare with a whole parse. The default: smaller constants stay inline (the
+// loader reads them for shapes and the condition tracer).
+inline constexpr size_t kSlimPayloadThreshold = size_t{64} << 10;
+std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shared_ptr<const io::MappedFile>& file,
+                                        bool keep_proto = false, size_t threshold = kSlimPayloadThreshold);
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
 
 // Collects the model files under the given paths: files as given, directories walked recursively

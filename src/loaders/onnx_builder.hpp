@@ -130,11 +130,11 @@ std::string inner_shape_str(const onnx::TypeProto& t);
 
 class OnnxBuilder {
  public:
-  OnnxBuilder(const std::string& path, const std::string& bytes, bool keep_proto)
+  OnnxBuilder(const std::string& path, std::string_view bytes, bool keep_proto)
       : path_(path), bytes_(bytes), keep_proto_(keep_proto) {}
   // Owns the bytes and frees them once they are parsed.
   OnnxBuilder(const std::string& path, std::string&& bytes, bool keep_proto)
-      : path_(path), owned_bytes_(std::move(bytes)), bytes_(owned_bytes_), keep_proto_(keep_proto) {}
+      : path_(path), owned_bytes_(std::move(bytes)), bytes_(owned_bytes_), owns_bytes_(true), keep_proto_(keep_proto) {}
   ~OnnxBuilder();
   OnnxBuilder(const OnnxBuilder&) = delete;
   OnnxBuilder& operator=(const OnnxBuilder&) = delete;
@@ -303,7 +303,13 @@ class OnnxBuilder {
 
   const std::string& path_;
   std::string owned_bytes_;  // the file's bytes when the builder owns them (declared before bytes_)
-  const std::string& bytes_;
+  std::string_view bytes_;
+  bool owns_bytes_ = false;  // bytes_ views owned_bytes_
+  // Frees the owned bytes (and forgets them: bytes_ then views nothing); bytes the caller keeps stay viewed.
+  void free_owned_bytes() {
+    std::string().swap(owned_bytes_);
+    if (owns_bytes_) bytes_ = {};
+  }
   // The parsed model on the heap (with mimalloc a fifth smaller and faster to parse than on an arena); freed on a
   // big stack when it needed one to be parsed (parse(), ~OnnxBuilder). The TypeProtos the loader makes live on an
   // arena.

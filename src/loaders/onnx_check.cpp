@@ -1,6 +1,7 @@
 // ONNX loader, onnx's checker: what check_model (without its inference) rejects, asked where the walk stands and
 // never where an error is already recorded (ONNX017), and the rules of newer definitions from their facts.
 #include "loaders/onnx_builder.hpp"
+#include "loaders/onnx_wire.hpp"
 
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
@@ -126,7 +127,8 @@ void OnnxBuilder::checker_node(int g, int n, const onnx::NodeProto& np) {
     for (const auto& a : np.attribute()) {
       if (!a.has_g() && a.graphs_size() == 0) {
         if (!linked_knows(a)) continue;  // a tensor of an element type newer than the linked onnx (ONNX016)
-        onnx::checker::check_attribute(a, ctx, lex);  // no subgraph: onnx's own check, which does not recurse
+        onnx::AttributeProto stand_in;
+        onnx::checker::check_attribute(checker_view(a, stand_in), ctx, lex);  // onnx's own check, no recursion
         continue;
       }
       // A subgraph attribute: its fields here; the subgraphs are checked where the walk enters them.

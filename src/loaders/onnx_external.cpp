@@ -1,6 +1,7 @@
 // ONNX loader, external data: where each tensor stored outside the model file leads (OnnxData::external_data, for
 // ONNX014 and ONNX015), resolved against the model's directory without opening anything.
 #include "loaders/onnx_builder.hpp"
+#include "loaders/onnx_wire.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -9,7 +10,7 @@
 namespace condlint::onnx_build {
 
 void OnnxBuilder::check_external(const onnx::TensorProto& t, int g, int n, const std::string& owner) {
-  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
+  if (t.data_location() != onnx::TensorProto::EXTERNAL || is_mapped_payload(t)) return;
   using Place = OnnxExternalData::Place;
   OnnxExternalData e;
   e.owner = owner + " in " + where(g);

@@ -41,7 +41,7 @@ std::unique_ptr<Model> OnnxBuilder::build() {
   if (!parse_ok) return std::move(model_);
   // Parsed: the messages hold what the walk needs (raw_data weights too), but for the main graph's nodes when they
   // are parsed as the walk goes (their bytes go after the last one).
-  if (!stream_ || root_node_count_ == 0) std::string().swap(owned_bytes_);
+  if (!stream_ || root_node_count_ == 0) free_owned_bytes();
   // Then about 0.75 KB of model, values and inferred types per node when the whole model was parsed first, 0.55 KB
   // when its main graph's nodes are parsed as the walk goes (measured on the 10,000-If chain of
   // bench/onnx_gen.hpp); weights add nothing. The hint is what the walk surely touches: pages of the pre-faulted
@@ -189,6 +189,10 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
 }  // namespace
 
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
+  return load_onnx_from(path, bytes, keep_proto);
+}
+
+std::unique_ptr<Model> load_onnx_view(const std::string& path, std::string_view bytes, bool keep_proto) {
   return load_onnx_from(path, bytes, keep_proto);
 }
 

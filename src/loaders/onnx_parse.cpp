@@ -1,8 +1,9 @@
 // ONNX loader, the parse: the file's bytes into onnx::ModelProto through protobuf (recursion limit raised, bounded;
 // what nests past what this thread's stack bears is parsed on a thread with a big stack), the main graph's nodes
 // one at a time as the walk reaches them (split_main_graph), the owned bytes given back as the walk passes them, and
-// the counts of nodes and values the walk sizes its lists by. Everything the loader reads of the bytes themselves is
-// here.
+// the counts of nodes and values the walk sizes its lists by; and what a mapped file is parsed from
+// (load_onnx_mapped: its large weights stripped by loaders/onnx_wire, never copied). Everything the loader reads of
+// the bytes themselves is here.
 #include "loaders/onnx_builder.hpp"
 
 #include <onnx/onnx_pb.h>
@@ -15,6 +16,9 @@
 #include <algorithm>
 #include <atomic>
 #include <thread>
+
+#include "io/mapped_file.hpp"
+#include "loaders/onnx_wire.hpp"
 
 namespace condlint::onnx_build {
 
@@ -248,8 +252,8 @@ bool OnnxBuilder::parse_root_node(int i) {
   }
   if (i + 1 == root_node_count_) {
     std::vector<std::string_view>().swap(root_nodes_);
-    std::string().swap(owned_bytes_);
-  } else if (&bytes_ == &owned_bytes_) {
+    free_owned_bytes();
+  } else if (owns_bytes_) {
     drop_read_bytes(static_cast<size_t>(root_nodes_[static_cast<size_t>(i) + 1].data() - owned_bytes_.data()));
   }
   return true;
@@ -354,3 +358,44 @@ void OnnxBuilder::compact_root_nodes() {
 }
 
 }  // namespace condlint::onnx_build
+
+namespace condlint {
+
+std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shared_ptr<const io::MappedFile>& file,
+                                        bool keep_proto, size_t threshold) {
+  const std::string_view all = file->bytes();
+  // The file parsed whole. Bytes that scan with nothing to strip are all structure, which the parse takes about nine
+  // times in memory anyway: they are copied (in pieces whose mapped pages go back behind the copy), and the loader
+  // gives the copy's pages back as its walk passes them, as for a file read. Bytes that do not scan are parsed from
+  // the mapping itself: protobuf rejects them where they stop scanning, without a copy of the whole file.
+  constexpr size_t kPiece = size_t{8} << 20;
+  auto whole = [&](bool copy) {
+    if (!copy) {
+      auto m = load_onnx_view(path, all, keep_proto);
+      file->release(0, all.size());
+      return m;
+    }
+    std::string bytes;
+    bytes.reserve(all.size());
+    for (size_t at = 0; at < all.size(); at += kPiece) {
+      bytes.append(all.substr(at, kPiece));
+      file->release(at, kPiece);
+    }
+    return load_onnx(path, std::move(bytes), keep_proto);
+  };
+  SlimModel slim;
+  const std::string mark = new_mark(file);
+  if (!slim_model(all, mark, threshold, slim)) return whole(/*copy=*/false);
+  if (slim.stripped == 0) return whole(/*copy=*/true);
+  file->release(0, all.size());
+  auto model = load_onnx(path, std::move(slim.bytes), keep_proto);
+  // Bytes protobuf rejects are judged whole, so that the finding and its offset are the file's.
+  bool rejected = !model || !model->onnx;
+  if (!rejected)
+    for (const auto& p : model->onnx->problems) rejected = rejected || p.kind == OnnxProblem::Kind::Parse;
+  if (rejected) return whole(/*copy=*/false);
+  model->onnx->payload_file = file;
+  return model;
+}
+
+}  // namespace condlint

@@ -6,16 +6,13 @@
 
 #include <climits>
 #include <cstdint>
-#include <filesystem>
-#include <system_error>
 #include <utility>
 
 #include "io/content_hash.hpp"
+#include "io/mapped_file.hpp"
 #include "model/onnx_data.hpp"
 
 namespace condlint {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -93,18 +90,10 @@ size_t skip_space(std::string_view s, size_t i) {
 }
 
 // The executor's own parse of an ONNX model the loader could not hand on (it failed to parse, or nests too deep
-// to be freed on any thread's stack): protobuf with a recursion limit of 256, the same words when it fails.
-void parse_for_exec(const std::string& path, OnnxData& data) {
+// to be freed on any thread's stack): protobuf over the file's mapped bytes with a recursion limit of 256, the same
+// words when it fails.
+void parse_for_exec(std::string_view bytes, OnnxData& data) {
   constexpr int kRecursionLimit = 256;
-  std::string bytes, err;
-  if (!read_file(path, bytes, err, max_model_file_bytes())) {
-    data.proto_error = "cannot read " + path + ": " + err;
-    return;
-  }
-  if (bytes.size() > static_cast<size_t>(INT32_MAX)) {
-    data.proto_error = "file larger than 2 GiB";
-    return;
-  }
   auto parsed = std::make_shared<onnx::ModelProto>();
   google::protobuf::io::ArrayInputStream ais(bytes.data(), static_cast<int>(bytes.size()));
   google::protobuf::io::CodedInputStream cis(&ais);
@@ -116,6 +105,32 @@ void parse_for_exec(const std::string& path, OnnxData& data) {
     return;
   }
   data.proto = std::move(parsed);
+}
+
+// The hash of the mapped bytes, in pieces whose pages go back behind the hasher.
+std::string hash_mapped(const io::MappedFile& file) {
+  constexpr size_t kPiece = size_t{8} << 20;
+  const std::string_view all = file.bytes();
+  io::Hasher h;
+  for (size_t at = 0; at < all.size(); at += kPiece) {
+    h.update(all.substr(at, kPiece));
+    file.release(at, kPiece);
+  }
+  return h.hex();
+}
+
+// The mapped bytes copied into memory (an IR or NNAPI file, which its loader reads from a string), in pieces whose
+// mapped pages go back behind the copy.
+std::string copy_mapped(const io::MappedFile& file) {
+  constexpr size_t kPiece = size_t{8} << 20;
+  const std::string_view all = file.bytes();
+  std::string bytes;
+  bytes.reserve(all.size());
+  for (size_t at = 0; at < all.size(); at += kPiece) {
+    bytes.append(all.substr(at, kPiece));
+    file.release(at, kPiece);
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -166,37 +181,49 @@ std::optional<Format> decide_format(const std::string& path, std::string_view by
 
 LoadResult open_model(const std::string& path, const OpenOptions& o) {
   LoadResult r;
-  std::string bytes, err;
-  std::error_code ec;
-  if (const auto size = fs::file_size(path, ec); !ec) {
-    if (std::string big = file_too_large(size); !big.empty()) {
-      r.format = format_from_name(path);
-      r.io_error = big;
-      return r;
-    }
-  }
-  if (!read_file(path, bytes, err)) {
+  // The file mapped, not read: its format is judged from its first bytes, an ONNX model is parsed with its weights
+  // left where they lie in the file (load_onnx_mapped), and only an IR or NNAPI file is copied into memory.
+  std::string err;
+  const auto file = io::MappedFile::open(path, err);
+  if (!file) {
     r.format = format_from_name(path);
     r.io_error = err;
     return r;
   }
-  const auto fmt = decide_format(path, bytes);
+  const std::string_view all = file->bytes();
+  const auto fmt = decide_format(path, all);
   r.format = fmt;
   if (!fmt) {
     r.io_error = "unknown model format (expected .xml, .onnx or .nnapi.json)";
     return r;
   }
-  if (o.content_hash) *o.content_hash = io::hash_bytes(bytes);
+  if (*fmt == Format::ONNX && all.size() > static_cast<size_t>(INT32_MAX)) {
+    // What protobuf can parse as one message; larger weights go in external data files.
+    r.io_error = "the file has " + std::to_string(all.size()) +
+                 " bytes, more than the 2 GiB protobuf parses as one ONNX model (larger weights belong in external "
+                 "data files)";
+    return r;
+  }
+  if (*fmt != Format::ONNX) {
+    if (std::string big = file_too_large(all.size()); !big.empty()) {
+      r.io_error = big;
+      return r;
+    }
+  }
+  if (o.content_hash) *o.content_hash = hash_mapped(*file);
   switch (*fmt) {
-    case Format::IR: r.model = load_ir(path, std::move(bytes)); break;
-    case Format::ONNX: r.model = load_onnx(path, std::move(bytes), o.keep_for_exec); break;
-    case Format::NNAPI: r.model = load_nnapi(path, bytes); break;
+    case Format::IR: r.model = load_ir(path, copy_mapped(*file)); break;
+    case Format::ONNX: r.model = load_onnx_mapped(path, file, o.keep_for_exec); break;
+    case Format::NNAPI: r.model = load_nnapi(path, copy_mapped(*file)); break;
   }
   if (!r.model) {
     r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";
     return r;
   }
-  if (o.keep_for_exec && r.model->onnx && !r.model->onnx->proto) parse_for_exec(path, *r.model->onnx);
+  if (o.keep_for_exec && r.model->onnx && !r.model->onnx->proto) {
+    parse_for_exec(all, *r.model->onnx);
+    file->release(0, all.size());
+  }
   if (o.verdict) r.model->unreadable = o.verdict(*r.model);
   return r;
 }

@@ -1,5 +1,6 @@
-// The front door: the one place that decides a model file's format, reads its bytes (through read_file, with the
-// file size limit) and loads it. Every command opens each model here once; the executor, the exporters, `diff` and
+// The front door: the one place that decides a model file's format, reads its bytes (through a mapping of the file:
+// an ONNX model's large weights are never copied, an IR or NNAPI file is copied within the file size limit) and
+// loads it. Every command opens each model here once; the executor, the exporters, `diff` and
 // the writers take the Model it returns and never open a model file themselves.
 #pragma once
 
@@ -35,8 +36,9 @@ struct OpenOptions {
   std::string (*verdict)(const Model&) = nullptr;
 };
 
-// Reads and loads one model file. An I/O error (no such file, too large, not a regular file, a name and content
-// that say no format) leaves the model null with io_error set; a file that is no valid model of its format is a
+// Reads and loads one model file. An I/O error (no such file, too large — an IR or NNAPI file over
+// CONDLINT_MAX_FILE_MB, an ONNX file over protobuf's 2 GiB —, not a regular file, a name and content that say no
+// format) leaves the model null with io_error set; a file that is no valid model of its format is a
 // Model whose rules report it.
 LoadResult open_model(const std::string& path, const OpenOptions& options = {});
 

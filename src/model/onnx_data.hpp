@@ -254,6 +254,9 @@ struct OnnxData {
   // Asked to keep the parsed model (open_model's keep_for_exec) and it could not be parsed as the executor parses
   // it: why (a message for the command that wanted to run or export it).
   std::string proto_error;
+  // The mapped file whose large tensor payloads the parsed model marks instead of holding (loaders/onnx_wire): kept
+  // while the Model lives, so that the executor reads a weight where it lies in the file. Null when none was stripped.
+  std::shared_ptr<const void> payload_file;
 };
 
 }  // namespace condlint

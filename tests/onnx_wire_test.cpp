@@ -1,0 +1,363 @@
+// The wire-level pass that lets an ONNX model of any size be read through a mapping of its file, its large tensor
+// payloads left where they lie (loaders/onnx_wire): what it strips, what it must leave, hostile bytes, and that
+// lint and the executor see the same model as from a whole parse.
+#include <gtest/gtest.h>
+#include <onnx/onnx_pb.h>
+
+#include <sys/stat.h>
+
+#include <cstring>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/onnx_gen.hpp"
+#include "exec/onnx_io.hpp"
+#include "io/content_hash.hpp"
+#include "io/mapped_file.hpp"
+#include "loaders/onnx_wire.hpp"
+#include "model/onnx_data.hpp"
+#include "test_support.hpp"
+
+namespace {
+
+using namespace condlint;
+namespace fs = std::filesystem;
+
+// A float tensor of `n` values i * 0.5 in raw_data.
+onnx::TensorProto wire_float_tensor(const std::string& name, std::vector<int64_t> dims) {
+  onnx::TensorProto t;
+  t.set_name(name);
+  t.set_data_type(onnx::TensorProto::FLOAT);
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    t.add_dims(d);
+    n *= d;
+  }
+  std::string raw(static_cast<size_t>(n) * 4, '\0');
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = static_cast<float>(i) * 0.5f;
+    std::memcpy(raw.data() + i * 4, &v, 4);
+  }
+  t.set_raw_data(raw);
+  return t;
+}
+
+// The If model of the generators with a 128 KiB initializer W, a 128 KiB Constant in the then branch (its output
+// unused) and a small initializer: two payloads to strip, one to keep.
+onnx::ModelProto wire_model(int64_t rows = 128) {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  auto* g = m.mutable_graph();
+  *g->add_initializer() = wire_float_tensor("W", {rows, 256});
+  *g->add_initializer() = wire_float_tensor("small", {4});
+  auto* n = gen::onnx_node(g, "If", "If_0", {"c"}, {"y"});
+  for (int b = 0; b < 2; ++b) {
+    auto* a = n->add_attribute();
+    a->set_name(b == 0 ? "then_branch" : "else_branch");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    gen::onnx_branch(a->mutable_g(), b == 0 ? "then" : "else", "x", b == 0 ? "t_out" : "e_out", 1, b == 0);
+    if (b == 0) {
+      auto* k = gen::onnx_node(a->mutable_g(), "Constant", "K", {}, {"k"});
+      auto* v = k->add_attribute();
+      v->set_name("value");
+      v->set_type(onnx::AttributeProto::TENSOR);
+      *v->mutable_t() = wire_float_tensor("", {rows / 2, 512});
+    }
+  }
+  gen::onnx_value(g->add_output(), "y", onnx::TensorProto::FLOAT, {2});
+  return m;
+}
+
+// One length-delimited field (number < 16, payload < 2 MiB), as protobuf writes it.
+std::string wire_field(int number, const std::string& payload) {
+  std::string out(1, static_cast<char>(number << 3 | 2));
+  for (uint64_t v = payload.size();; v >>= 7) {
+    if (v < 0x80) {
+      out.push_back(static_cast<char>(v));
+      break;
+    }
+    out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+  }
+  return out + payload;
+}
+
+size_t wire_stripped(const std::string& bytes) {
+  SlimModel s;
+  EXPECT_TRUE(slim_model(bytes, "mark", kSlimPayloadThreshold, s));
+  return s.stripped;
+}
+
+std::vector<std::pair<std::string, std::string>> wire_findings(const Model& m) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& f : run_rules(m, RuleSelection{})) out.emplace_back(f.rule, f.message);
+  return out;
+}
+
+TEST(OnnxWire, StripsLargePayloadsAndMarksWhereTheyLie) {
+  const std::string bytes = wire_model().SerializeAsString();
+  const auto file = io::MappedFile::from_bytes(bytes);
+  const std::string mark = new_mark(file);
+  SlimModel s;
+  ASSERT_TRUE(slim_model(file->bytes(), mark, kSlimPayloadThreshold, s));
+  EXPECT_EQ(s.stripped, 2u);
+  EXPECT_EQ(s.stripped_bytes, 2u * 128 * 1024);
+  EXPECT_LT(s.bytes.size(), 4096u);
+  onnx::ModelProto slim;
+  ASSERT_TRUE(slim.ParseFromString(s.bytes));
+  const auto& w = slim.graph().initializer(1);
+  ASSERT_EQ(w.name(), "W");
+  EXPECT_TRUE(is_mapped_payload(w));
+  EXPECT_FALSE(w.has_raw_data());
+  std::string_view payload;
+  std::shared_ptr<const io::MappedFile> keep;
+  ASSERT_TRUE(mapped_payload(w, payload, keep));
+  EXPECT_EQ(payload, wire_model().graph().initializer(1).raw_data());
+  EXPECT_FALSE(is_mapped_payload(slim.graph().initializer(2)));  // 16 bytes stay inline
+  EXPECT_EQ(slim.graph().initializer(2).raw_data().size(), 16u);
+  const auto& k = slim.graph().node(0).attribute(0).g().node(1).attribute(0).t();
+  EXPECT_TRUE(is_mapped_payload(k));
+  // The executor reads the values from the mapping.
+  const exec::Tensor t = exec::tensor_from_proto(w);
+  ASSERT_EQ(t.numel(), 128 * 256);
+  EXPECT_EQ(t.f[3], 1.5);
+}
+
+TEST(OnnxWire, LeavesInPlaceWhatItCannotProve) {
+  auto with = [](auto edit) {
+    onnx::ModelProto m = wire_model();
+    edit(*m.mutable_graph()->mutable_initializer(1));
+    m.mutable_graph()->mutable_node(0)->clear_attribute();  // the Constant of the branch out of the count
+    return m.SerializeAsString();
+  };
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto&) {})), 1u);
+  // A packed float_data run holds the bytes raw_data would: stripped too, read back as those values.
+  auto to_float_data = [](onnx::TensorProto& t) {
+    const std::string raw = t.raw_data();
+    t.clear_raw_data();
+    for (size_t i = 0; i < raw.size(); i += 4) {
+      float v;
+      std::memcpy(&v, raw.data() + i, 4);
+      t.add_float_data(v);
+    }
+  };
+  const std::string packed = with(to_float_data);
+  EXPECT_EQ(wire_stripped(packed), 1u);
+  {
+    const auto file = io::MappedFile::from_bytes(packed);
+    SlimModel s;
+    ASSERT_TRUE(slim_model(file->bytes(), new_mark(file), kSlimPayloadThreshold, s));
+    onnx::ModelProto slim;
+    ASSERT_TRUE(slim.ParseFromString(s.bytes));
+    const exec::Tensor t = exec::tensor_from_proto(slim.graph().initializer(1));
+    EXPECT_EQ(t.f[5], 2.5);
+  }
+  // float_data of a DOUBLE tensor is not its bytes.
+  EXPECT_EQ(wire_stripped(with([&](onnx::TensorProto& t) {
+              to_float_data(t);
+              t.set_data_type(onnx::TensorProto::DOUBLE);
+              t.set_dims(0, 64);
+            })),
+            0u);
+  // Payload length not matching the dims (ONNX018 judges it from the bytes).
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_dims(0, 129); })), 0u);
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.mutable_raw_data()->push_back('x'); })), 0u);
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_dims(0, -128); })), 0u);
+  // Dims whose product overflows.
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) {
+              for (int i = 0; i < 8; ++i) t.add_dims(int64_t{1} << 40);
+            })),
+            0u);
+  // Another data field, external data, a type without a fixed width or one the linked onnx does not know.
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.add_float_data(1); })), 0u);
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_data_location(onnx::TensorProto::EXTERNAL); })), 0u);
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_data_type(onnx::TensorProto::STRING); })), 0u);
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) { t.set_data_type(17); })), 0u);
+  // A one-dimensional integer tensor: what onnx's inference reads as values.
+  EXPECT_EQ(wire_stripped(with([](onnx::TensorProto& t) {
+              t.set_data_type(onnx::TensorProto::INT64);
+              t.clear_dims();
+              t.add_dims(128 * 256 / 2);
+            })),
+            0u);
+  // An attribute's tensor given twice is merged by protobuf (dims 64, 512, 1): left whole. The Constant sits in the
+  // main graph, its attribute written by hand with a second `t`.
+  onnx::ModelProto m = wire_model();
+  onnx::AttributeProto value = m.graph().node(0).attribute(0).g().node(1).attribute(0);
+  onnx::AttributeProto extra;
+  extra.mutable_t()->add_dims(1);
+  onnx::NodeProto k = m.graph().node(0).attribute(0).g().node(1);
+  k.clear_attribute();
+  const std::string node = k.SerializeAsString() + wire_field(5, value.SerializeAsString() + extra.SerializeAsString());
+  m.mutable_graph()->clear_initializer();
+  const std::string graph = m.graph().SerializeAsString() + wire_field(1, node);
+  m.clear_graph();
+  const std::string twice = m.SerializeAsString() + wire_field(7, graph);
+  onnx::ModelProto parsed;
+  ASSERT_TRUE(parsed.ParseFromString(twice));
+  ASSERT_EQ(parsed.graph().node(1).attribute(0).t().dims_size(), 3);
+  EXPECT_EQ(wire_stripped(twice), 1u);  // the If's Constant only
+}
+
+TEST(OnnxWire, HostileBytesAreRefusedOrCopiedNeverReadPastTheEnd) {
+  const std::string bytes = wire_model().SerializeAsString();
+  SlimModel s;
+  // A length past the end: the file cut inside W's payload.
+  EXPECT_FALSE(slim_model(bytes.substr(0, bytes.size() / 2), "m", kSlimPayloadThreshold, s));
+  // A varint over 10 bytes at the top level.
+  EXPECT_FALSE(slim_model(bytes + "\x08" + std::string(11, '\xff'), "m", kSlimPayloadThreshold, s));
+  // Inside a message the pass enters: a tensor whose raw_data length runs past the tensor.
+  onnx::ModelProto m = wire_model();
+  std::string t = m.graph().initializer(1).SerializeAsString();
+  std::string bad_graph;
+  bad_graph.push_back(static_cast<char>(5 << 3 | 2));
+  bad_graph.push_back(static_cast<char>(8));
+  bad_graph += "\x4a\x7f" + std::string(6, 'a');  // raw_data of 127 bytes in a tensor of 8
+  std::string bad = "\x3a" + std::string(1, static_cast<char>(bad_graph.size())) + bad_graph;
+  EXPECT_FALSE(slim_model(bad, "m", kSlimPayloadThreshold, s));
+  // A group (wire type 3) is not read.
+  EXPECT_FALSE(slim_model(std::string("\x0b\x0c"), "m", kSlimPayloadThreshold, s));
+  // Nested deeper than the pass enters: copied as it is, and the big initializer at the top still stripped.
+  // (Written at the wire level: protobuf's own parser stops at 100 levels of messages.)
+  const std::string w = wire_float_tensor("W", {128, 256}).SerializeAsString();
+  std::string inner = wire_field(5, w);  // a graph holding W
+  for (int i = 0; i < kSlimMaxGraphDepth + 20; ++i)
+    inner = wire_field(1, wire_field(5, wire_field(1, "g") + wire_field(6, inner)));  // graph { node { attribute g } }
+  ASSERT_TRUE(slim_model(wire_field(7, inner + wire_field(5, w)), "m", kSlimPayloadThreshold, s));
+  EXPECT_EQ(s.stripped, 1u);
+  // Empty bytes: nothing to strip, nothing refused.
+  ASSERT_TRUE(slim_model("", "m", kSlimPayloadThreshold, s));
+  EXPECT_EQ(s.stripped, 0u);
+}
+
+TEST(OnnxWire, MutatedBytesAreSlimmedOrRefusedAndParseAlike) {
+  // A small model (two payloads of 2 KiB, stripped from 512 bytes) with bytes flipped, inserted and cut: the
+  // pass never reads past the end, and what it writes parses exactly when the bytes it was given parse.
+  const std::string bytes = wire_model(2).SerializeAsString();
+  std::mt19937 rng(7);
+  size_t slimmed = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string m = bytes;
+    const int edits = 1 + static_cast<int>(rng() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const size_t at = rng() % m.size();
+      switch (rng() % 3) {
+        case 0: m[at] = static_cast<char>(rng()); break;
+        case 1: m.insert(at, 1, static_cast<char>(rng())); break;
+        default: m.resize(at + 1); break;
+      }
+    }
+    SlimModel s;
+    if (!slim_model(m, "mark", 512, s) || s.stripped == 0) continue;
+    ++slimmed;
+    onnx::ModelProto a, b;
+    EXPECT_EQ(a.ParseFromString(m), b.ParseFromString(s.bytes)) << "mutation " << i;
+  }
+  EXPECT_GT(slimmed, 100u);
+}
+
+TEST(OnnxWire, AMarkInTheFileIsTheModelsOwnExternalData) {
+  // A file cannot write a mark of this process: one that looks like it is external data ONNX015 judges.
+  onnx::ModelProto m = wire_model();
+  auto* w = m.mutable_graph()->mutable_initializer(1);
+  w->clear_raw_data();
+  w->set_data_location(onnx::TensorProto::EXTERNAL);
+  for (auto [k, v] : {std::pair<const char*, const char*>{"location", "condlint-mapped:00000000:1"},
+                      {"offset", "0"},
+                      {"length", "16"}}) {
+    auto* e = w->add_external_data();
+    e->set_key(k);
+    e->set_value(v);
+  }
+  EXPECT_FALSE(is_mapped_payload(*w));
+  const fs::path d = test::temp_dir("wire") / "forged";
+  fs::create_directories(d);
+  test::write_file(d / "m.onnx", m.SerializeAsString());
+  const LoadResult lr = load_file((d / "m.onnx").string());
+  ASSERT_TRUE(lr.model) << lr.io_error;
+  ASSERT_EQ(lr.model->onnx->external_data.size(), 1u);
+  EXPECT_EQ(lr.model->onnx->external_data[0].location, "condlint-mapped:00000000:1");
+}
+
+TEST(OnnxWire, MappedLoadLintsAsTheWholeParseAndRunsFromTheMapping) {
+  const fs::path d = test::temp_dir("wire") / "same";
+  fs::create_directories(d);
+  const std::string bytes = wire_model().SerializeAsString();
+  test::write_file(d / "m.onnx", bytes);
+  std::string hash;
+  const LoadResult mapped = load_file((d / "m.onnx").string(), /*keep_onnx_proto=*/true, &hash);
+  ASSERT_TRUE(mapped.model) << mapped.io_error;
+  EXPECT_TRUE(mapped.model->onnx->payload_file);  // two payloads were left in the file
+  EXPECT_EQ(hash, io::hash_bytes(bytes));
+  const auto whole = load_onnx((d / "m.onnx").string(), bytes);
+  EXPECT_EQ(wire_findings(*mapped.model), wire_findings(*whole));
+  // The kept model's W comes from the mapping, with its values.
+  const auto& proto = *mapped.model->onnx->proto;
+  ASSERT_TRUE(is_mapped_payload(proto.graph().initializer(1)));
+  const exec::Tensor t = exec::tensor_from_proto(proto.graph().initializer(1));
+  EXPECT_EQ(t.f[128 * 256 - 1], (128 * 256 - 1) * 0.5);
+  // What export and diff write out: the kept model with its payloads read back in, the file's model again.
+  onnx::ModelProto restored = proto;
+  std::string err;
+  ASSERT_TRUE(restore_mapped_payloads(restored, err)) << err;
+  EXPECT_FALSE(is_mapped_payload(restored.graph().initializer(1)));
+  onnx::ModelProto original;
+  ASSERT_TRUE(original.ParseFromString(bytes));
+  EXPECT_EQ(restored.SerializeAsString(), original.SerializeAsString());
+  // A payload that does not hold its dims is judged from the bytes, as before: ONNX018 in both.
+  onnx::ModelProto bad = wire_model();
+  bad.mutable_graph()->mutable_initializer(1)->set_dims(0, 127);
+  const std::string bad_bytes = bad.SerializeAsString();
+  test::write_file(d / "bad.onnx", bad_bytes);
+  const LoadResult bad_mapped = load_file((d / "bad.onnx").string());
+  ASSERT_TRUE(bad_mapped.model);
+  const auto bad_f = wire_findings(*bad_mapped.model);
+  EXPECT_EQ(bad_f, wire_findings(*load_onnx("bad.onnx", bad_bytes)));
+  EXPECT_TRUE(test::rules_of(run_rules(*bad_mapped.model, RuleSelection{})).count("ONNX018"));
+}
+
+// Every ONNX model of the corpora and the real-world models, with every payload of 4 KiB or more the pass can prove
+// stripped (not only those of 64 KiB; the loader reads values of at most 16 elements, and onnx's inference those of
+// one-dimensional integer tensors, which stay): the same findings, at the same places, as the whole parse.
+TEST(OnnxWire, EveryCorpusModelLintsAsFromItsWholeBytes) {
+  std::vector<std::string> dirs;
+  for (const char* d : {"corpus", "corpus-modern", "tools/models"})
+    if (fs::is_directory(test::source_dir() / d)) dirs.push_back((test::source_dir() / d).string());
+  const Collected c = collect_inputs(dirs);
+  size_t models = 0, stripped = 0;
+  auto lines = [](const Model& m) {
+    std::vector<std::string> out;
+    for (const auto& f : run_rules(m, RuleSelection{}))
+      out.push_back(f.rule + " " + f.loc.node + " " + std::to_string(f.loc.graph) + ":" +
+                    std::to_string(f.loc.node_index) + " " + f.message);
+    return out;
+  };
+  for (const auto& path : c.files) {
+    if (format_from_name(path) != Format::ONNX) continue;
+    ++models;
+    std::string err;
+    const auto file = io::MappedFile::open(path, err);
+    ASSERT_TRUE(file) << path << ": " << err;
+    const auto slim = load_onnx_mapped(path, file, /*keep_proto=*/false, /*threshold=*/4096);
+    ASSERT_TRUE(slim) << path;
+    stripped += slim->onnx->payload_file != nullptr;
+    const auto whole = load_onnx(path, test::slurp(path));
+    EXPECT_EQ(lines(*slim), lines(*whole)) << path;
+  }
+  EXPECT_GT(models, 100u);
+  EXPECT_GT(stripped, 20u);
+  std::printf("[ figures  ] %zu ONNX models, %zu with payloads left in the file\n", models, stripped);
+}
+
+TEST(OnnxWire, AFifoIsRefusedUnread) {
+  const fs::path d = test::temp_dir("wire") / "fifo";
+  fs::create_directories(d);
+  const fs::path p = d / "f.onnx";
+  ASSERT_EQ(::mkfifo(p.c_str(), 0600), 0);
+  const LoadResult lr = load_file(p.string());
+  EXPECT_FALSE(lr.model);
+  EXPECT_NE(lr.io_error.find("not a regular file"), std::string::npos) << lr.io_error;
+}
+
+}  // namespace
