@@ -337,7 +337,7 @@ class Session {
     std::map<std::string, std::string> older_than;        // runtime -> a target's first release
     for (size_t i = 0; i < n; ++i) {
       RuleSelection sel;
-      const auto fmt = format_from_name(inputs_.files[i]);
+      const auto fmt = sniff_format(inputs_.files[i]);
       if (!fmt || !selection_for(i, sel)) continue;
       for (const auto& t : sel.options.targets) {
         if (!diff::has_live_check(t.runtime) || targets::targets_for(sel.options, t.runtime, *fmt).empty()) continue;
@@ -402,7 +402,6 @@ class Session {
     const auto t0 = std::chrono::steady_clock::now();
     FileResult& fr = files_[i];
     fr.path = path;
-    if (auto fmt = format_from_name(path)) fr.format = std::string(to_string(*fmt));
     ResultCache::Probe probe;
     std::optional<CachedResult> hit;
     if (cache_) {
@@ -415,6 +414,8 @@ class Session {
       if (!ec) fr.size = static_cast<int64_t>(size);
     }
     if (hit) {
+      // Labelled as open_model would read it: by content first (the entry vouches for these bytes).
+      if (auto fmt = sniff_format(path)) fr.format = std::string(to_string(*fmt));
       read_[i] = std::move(probe.dependencies);
       fr.findings = std::move(hit->findings);
       fr.suppressed = std::move(hit->suppressed);
@@ -476,11 +477,13 @@ class Session {
   // A refusal the static profile already reports (ORT001, OV001) is one root cause: the live finding of the same
   // runtime goes.
   static void drop_live_repeats(std::vector<Finding>& findings) {
-    for (const auto& [stat, live] : {std::pair<const char*, const char*>{"ORT001", "ORT002"}, {"OV001", "OV002"}})
+    for (const auto& pair : {std::pair<const char*, const char*>{"ORT001", "ORT002"}, {"OV001", "OV002"}}) {
+      const std::string stat = pair.first, live = pair.second;
       if (std::any_of(findings.begin(), findings.end(), [&](const Finding& f) { return f.rule == stat; }))
         findings.erase(
             std::remove_if(findings.begin(), findings.end(), [&](const Finding& f) { return f.rule == live; }),
             findings.end());
+    }
   }
 
   void lint_files() {

@@ -128,12 +128,14 @@ std::string pin_model(const onnx::ModelProto& m, const std::map<std::string, boo
   walk(out, [&](onnx::NodeProto& n, NodeList<false>&, const std::string& path, const std::map<std::string, bool>&) {
     if (is_if(n) && node_path::has_escapes(path)) by_legacy[node_path::legacy(path)].push_back(path);
   });
-  for (const auto& [path, value] : pins) {
-    if (sites.count(path)) continue;
-    auto it = by_legacy.find(path);
+  for (const auto& pin : pins) {
+    const std::string& key = pin.first;
+    if (sites.count(key)) continue;
+    auto it = by_legacy.find(key);
     if (it == by_legacy.end() || it->second.size() != 1) continue;
+    const std::string& real = it->second.front();
     walk(out, [&](onnx::NodeProto& n, NodeList<false>& list, const std::string& p, const std::map<std::string, bool>&) {
-      if (p == it->second.front() && is_if(n)) sites[path] = {&n, &list};
+      if (p == real && is_if(n)) sites[key] = {&n, &list};
     });
   }
   int counter = 0;
