@@ -25,6 +25,7 @@
 #include "export/export_nnapi_builder.hpp"
 #include "loaders/loader.hpp"
 #include "onnx_graph/if_sites.hpp"
+#include "model/node_path.hpp"
 
 namespace condlint::xport::nnapi_export {
 
@@ -157,7 +158,7 @@ void Exporter::finish(Frame& f) {
 bool Exporter::op(size_t idx) {
   Frame& f = stack[idx];
   const NnOperation& o = sg(f.graph).operations[f.cursor];
-  const std::string L = nn::operation_name(o.type) + "#" + std::to_string(f.cursor);
+  const std::string L = node_path::node_segment("", nn::operation_name(o.type), f.cursor);
   const std::string where = op_where(f, f.cursor, o.type);
   const NnLowering* row = lowering_of(o.type);
   if (!row) {

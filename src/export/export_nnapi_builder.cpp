@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "exec/onnx_io.hpp"
+#include "model/node_path.hpp"
 
 namespace condlint::xport::nnapi_export {
 
@@ -166,7 +167,7 @@ std::optional<std::vector<int64_t>> Exporter::const_ints(int g, int k) {
 }
 
 std::string Exporter::op_where(const Frame& f, size_t i, int32_t type) const {
-  return f.nn_path + "/" + nn::operation_name(type) + "#" + std::to_string(i) + " (subgraph " +
+  return node_path::child(f.nn_path, node_path::node_segment("", nn::operation_name(type), i)) + " (subgraph " +
          (f.graph == 0 ? std::string("main") : "referenced[" + std::to_string(f.graph - 1) + "]") + ", operation " +
          std::to_string(i) + ", " + nn::operation_name(type) + ")";
 }

@@ -14,6 +14,7 @@
 #include "loaders/branch_follow.hpp"
 #include "model/condition_trace.hpp"
 #include "model/nnapi_data.hpp"
+#include "model/node_path.hpp"
 
 namespace condlint {
 
@@ -811,7 +812,7 @@ void NnBuilder::build_graphs() {
       Node& node = gr.nodes[k];
       node.id = std::to_string(k);
       node.op = nn::operation_name(op.type);
-      node.name = node.op + "#" + std::to_string(k);  // NNAPI operations have no names; the executor's spelling
+      node.name = node_path::node_segment("", node.op.str(), k);  // NNAPI operations have no names
       node.loc = op.loc;
       node.loc.node_index = static_cast<int>(k);
       auto port = [&](uint32_t idx, const SourceLocation& l) {

@@ -3,6 +3,7 @@
 // it hides; entries pushed as a graph defines them and popped as the walk leaves it), the undefined reads,
 // redefinitions and outer outputs recorded, and each subgraph freed once its node is finished.
 #include "loaders/onnx_builder.hpp"
+#include "model/node_path.hpp"
 
 #include <onnx/onnx_pb.h>
 
@@ -206,7 +207,8 @@ void OnnxBuilder::read_node(size_t frame, std::vector<Frame>& stack) {
     Node node;
     node.id = std::to_string(f.next);
     node.op = np.op_type();
-    node.name = np.name().empty() ? node.op + "#" + node.id : np.name();  // as the executor names it
+    // As the executor names it (model/node_path: "OpType#index" for a node without a name).
+    node.name = np.name().empty() ? node_path::node_segment("", node.op.str(), static_cast<size_t>(f.next)) : np.name();
     const std::string& dom = np.domain();
     node.version = texts_.get(dom.empty() ? std::string_view("ai.onnx") : std::string_view(dom));
     node.loc = loc(g, n);

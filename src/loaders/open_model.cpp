@@ -179,6 +179,12 @@ std::optional<Format> decide_format(const std::string& path, std::string_view by
   return format_from_name(path);
 }
 
+std::optional<Format> sniff_format(const std::string& path) {
+  std::string err;
+  const auto file = io::MappedFile::open(path, err);
+  return file ? decide_format(path, file->bytes()) : format_from_name(path);
+}
+
 LoadResult open_model(const std::string& path, const OpenOptions& o) {
   LoadResult r;
   // The file mapped, not read: its format is judged from its first bytes, an ONNX model is parsed with its weights

@@ -24,6 +24,11 @@ bool xml_root_is_net(std::string_view bytes);
 // file whose bytes are no model (text saved as .onnx) is read as its name says and reported by that format's rules.
 std::optional<Format> decide_format(const std::string& path, std::string_view bytes);
 
+// The format open_model would read `path` as, without loading it (the file mapped, its first bytes judged; the name
+// when it cannot be mapped): what a command that does not load the file this time (a result the cache holds) or not
+// yet (which runtime checks a file needs) labels it by.
+std::optional<Format> sniff_format(const std::string& path);
+
 struct OpenOptions {
   // Keep what the executor needs of the original besides the Model: an ONNX model's parsed ModelProto
   // (OnnxData::proto; when the loader could not keep it, the file parsed again as the executor parses it, or why
