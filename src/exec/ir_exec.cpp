@@ -5,7 +5,6 @@
 #include <chrono>
 #include <cstring>
 #include <functional>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <queue>
@@ -272,10 +271,9 @@ class IrRunner {
       fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) +
            ") lie outside the weights file");
     Tensor t(*dt, d);
-    std::string buf(static_cast<size_t>(bytes), '\0');
-    std::ifstream f(m_.ir->weights_path, std::ios::binary);
-    f.seekg(*c.offset);
-    if (bytes && !f.read(buf.data(), bytes)) fail("cannot read the weights file " + m_.ir->weights_path);
+    const auto found = m_.ir->weight_bytes(*c.offset, static_cast<uint64_t>(bytes));
+    if (!found) fail("cannot read the weights file " + m_.ir->weights_path);
+    const std::string_view buf = *found;
     const unsigned w = dt_bytes(*dt);
     auto le = [&](int64_t e) {
       uint64_t v = 0;

@@ -2,7 +2,6 @@
 #include "export/export_ir_builder.hpp"
 
 #include <algorithm>
-#include <fstream>
 
 #include "exec/onnx_io.hpp"
 
@@ -189,11 +188,9 @@ bool IrExporter::const_proto(int g, int k, onnx::TensorProto& tp) {
                    "Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) +
                        ") lie outside the weights file"),
            false;
-  std::string buf(static_cast<size_t>(bytes), '\0');
-  std::ifstream f(m_.ir->weights_path, std::ios::binary);
-  f.seekg(*c.offset);
-  if (bytes && !f.read(buf.data(), static_cast<std::streamsize>(bytes)))
-    return problem(g, k, "cannot read the weights file " + m_.ir->weights_path), false;
+  const auto found = m_.ir->weight_bytes(*c.offset, bytes);
+  if (!found) return problem(g, k, "cannot read the weights file " + m_.ir->weights_path), false;
+  std::string buf(*found);
   if (*dt == DT::Bool)
     for (char& ch : buf) ch = ch != 0 ? 1 : 0;
   tp.set_data_type(static_cast<int>(*dt));

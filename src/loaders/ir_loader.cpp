@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include "io/mapped_file.hpp"
 #include "loaders/loader.hpp"
 #include "loaders/xml_flat.hpp"
 #include "loaders/branch_follow.hpp"
@@ -753,6 +754,10 @@ std::unique_ptr<Model> IrBuilder::build() {
   if (fs::is_regular_file(weights, ec)) {
     const auto sz = fs::file_size(weights, ec);
     if (!ec) ir_->weights_size = sz;
+    // Mapped, not read: a Const's bytes are read where they lie when a reader asks for them.
+    std::string err;
+    ir_->weights = io::MappedFile::open(weights.string(), err);
+    if (ir_->weights) ir_->weights_size = ir_->weights->size();
   }
 
   Graph main;

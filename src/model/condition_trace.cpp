@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -278,10 +277,9 @@ class ModelAdapter {
                         : c.elem == ElemType::Boolean ? 1
                                                       : 0;
       if (width == 0 || *c.size % width != 0) return std::nullopt;
-      std::ifstream f(m_.ir->weights_path, std::ios::binary);
-      if (!f.seekg(*c.offset)) return std::nullopt;
-      std::string bytes(static_cast<size_t>(*c.size), '\0');
-      if (!f.read(bytes.data(), *c.size)) return std::nullopt;
+      const auto found = m_.ir->weight_bytes(*c.offset, static_cast<uint64_t>(*c.size));
+      if (!found) return std::nullopt;
+      const std::string_view bytes = *found;
       std::vector<double> out;
       for (int64_t k = 0; k < *c.size; k += width) {
         const char* p = bytes.data() + k;

@@ -1,5 +1,7 @@
 #include "model/model.hpp"
 
+#include "io/mapped_file.hpp"
+
 #include "model/node_path.hpp"
 
 #include <algorithm>
@@ -190,6 +192,14 @@ std::string Model::body_path_of(const std::string& exec_path) const {
     call_paths_built_ = true;
   }
   return body_path_through(call_paths_, exec_path);
+}
+
+std::optional<std::string_view> IrData::weight_bytes(int64_t offset, uint64_t size) const {
+  if (!weights || offset < 0) return std::nullopt;
+  const std::string_view all = weights->bytes();
+  if (static_cast<uint64_t>(offset) > all.size() || size > all.size() - static_cast<uint64_t>(offset))
+    return std::nullopt;
+  return all.substr(static_cast<size_t>(offset), static_cast<size_t>(size));
 }
 
 const IrLoop* IrData::loop_at(int graph, int node) const {

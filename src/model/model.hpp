@@ -17,6 +17,9 @@
 #include "model/types.hpp"
 
 namespace condlint {
+namespace io {
+class MappedFile;
+}  // namespace io
 
 enum class Format { IR, ONNX, NNAPI };
 std::string_view to_string(Format f);
@@ -394,6 +397,12 @@ struct IrData {
   std::string net_version;
   std::string weights_path;              // the .bin beside the .xml
   std::optional<uint64_t> weights_size;  // nullopt when the .bin does not exist
+  // The .bin mapped by the loader (null when it does not exist or cannot be opened): every reader of a Const's bytes
+  // (the condition tracer, the executor, the exporter) reads them here, never from the file, and only the pages it
+  // reads cost memory.
+  std::shared_ptr<const io::MappedFile> weights;
+  // The `size` bytes at `offset` of the mapped .bin; nullopt when there is no mapping or they lie outside it.
+  std::optional<std::string_view> weight_bytes(int64_t offset, uint64_t size) const;
   std::vector<IrProblem> problems;
   std::vector<IrIf> ifs;
   std::vector<IrGraphExtra> graph_extra;  // parallel to Model::graphs
