@@ -193,6 +193,31 @@ TEST(Cache, NotUsedForHtmlAndAnUnusableDirectoryIsAnError) {
   EXPECT_EQ(r.exit_code, 2) << r.out;
 }
 
+// A share's page data needs the conditionals' summaries: an entry keeps them when its run summarized them. An entry
+// stored without them (a run that is no share) is judged again for a share, never counted as damaged, and then answers
+// both; the share's report is the same from a cold and a warm cache.
+TEST(Cache, AnEntryKeepsTheConditionalsAShareNeeds) {
+  const fs::path work = condlint::test::fresh_dir("cache-share");
+  fs::copy(condlint::test::source_dir() / "corpus", work / "models", fs::copy_options::recursive);
+  const std::string args = shell_quote((work / "models").string());
+  const std::string cache = (work / "cache").string();
+  const Lint plain = lint_tree(work, args, cache);
+  ASSERT_GT(plain.stored, 2u) << plain.log;
+  const Lint cold = lint_tree(work, args + " --shard 1/1", cache);
+  EXPECT_EQ(cold.log.find("--cache is not used"), std::string::npos) << cold.log;
+  EXPECT_EQ(cold.reused, 0u) << cold.log;
+  EXPECT_EQ(cold.rejected, 0u) << cold.log;
+  EXPECT_EQ(cold.judged, plain.judged) << cold.log;
+  EXPECT_NE(cold.sarif.find("\"conditionals\": ["), std::string::npos) << "the page data holds the panels";
+  const Lint warm = lint_tree(work, args + " --shard 1/1", cache);
+  EXPECT_EQ(warm.judged, 0u) << warm.log;
+  EXPECT_TRUE(warm.sarif == cold.sarif) << "the share's SARIF differs with a warm cache";
+  EXPECT_TRUE(warm.json == cold.json) << "the share's JSON differs with a warm cache";
+  const Lint again = lint_tree(work, args, cache);
+  EXPECT_EQ(again.judged, 0u) << again.log;
+  EXPECT_TRUE(again.sarif == plain.sarif);
+}
+
 TEST(Cache, TheHashDependsOnEveryByteAndNotOnHowItIsFed) {
   std::string data(1000, '\0');
   for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<char>(i * 7);

@@ -84,9 +84,9 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
     return false;
   }
   s.progress = !quiet && isatty(STDERR_FILENO);
-  // A share summarizes its conditionals for the page `merge --html` writes, unless it uses the result cache, which
-  // keeps findings only.
-  s.conditionals = o.format == "html" || !o.html_file.empty() || (!o.shard.empty() && s.cache_dir.empty());
+  // A share summarizes its conditionals for the page `merge --html` writes (with --cache, the cache keeps them).
+  s.html = o.format == "html" || !o.html_file.empty();
+  s.conditionals = s.html || !o.shard.empty();
   s.value_types = !o.dump_types.empty();
   return true;
 }
@@ -235,7 +235,8 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
                        "Reuse the findings of models judged before: same bytes (and .bin, external data, Blobs,\n"
                        "golden data with --exec), same condlint, configuration and rules. DIR is created; entries are\n"
                        "keyed by content hashes, safe to share between processes and to delete at any time.\n"
-                       "Not used with --html/--format html/--dump-types, which read the models themselves");
+                       "Not used with --html/--format html/--dump-types, which read the models themselves (a share's\n"
+                       "page data for merge --html is kept in the cache)");
   lint_cmd->add_option("--files-from", lint.files_from,
                        "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                        "`git diff --name-only`): other names and paths that do not exist are left out");

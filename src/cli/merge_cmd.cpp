@@ -48,8 +48,6 @@ int run_merge(const MergeOptions& o) {
     std::cerr << "condlint: cannot write the HTML page: " << term_safe(m.page_error) << "\n";
     return kExitError;
   }
-  // Shares linted with --cache summarize no conditionals (the cache keeps findings only): the page says so.
-  if (!m.panels) m.results.run.meta = "conditional panels left out: the shares ran with --cache";
   io::InputFiles inputs;
   for (const auto& share : o.reports) inputs.add(share, "a share");
   if (!outputs_allowed({{o.output, "the merged report"}, {o.html_file, "the HTML report"}}, inputs)) return kExitError;
@@ -82,7 +80,7 @@ Command add_merge_command(CLI::App& app, const Globals&) {
   merge_cmd->add_option("-o,--output", mergeo.output, "Write the merged report to FILE instead of standard output");
   merge_cmd->add_option("--html", mergeo.html_file,
                         "Also write the HTML page the unsharded lint writes (--html) to FILE, from SARIF or JSON\n"
-                        "shares (with the conditional panels when the shares ran without --cache)");
+                        "shares (linted with or without --cache)");
   merge_cmd
       ->add_option("--fail-on", mergeo.fail_on,
                    "Lowest level that makes the exit code 1 (default: the one the shares ran with)")

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "condlint-cache 5";
+constexpr const char* kMagic = "condlint-cache 6";
 // A killed run leaves its temporary behind; one untouched this long is no other process's write in progress.
 constexpr int kStaleTemporarySeconds = 3600;
 constexpr const char* kListing = "dir-listing:";
@@ -168,6 +168,72 @@ bool read_finding(FieldReader& r, Finding& f) {
          r.num(l.offset) && r.num(l.graph) && r.num(l.node_index) && r.str(l.pointer);
 }
 
+// A panel cell: present, then (when present) label, type, shape and offending.
+void write_cell(FieldWriter& w, const CondCell& c) {
+  w.num(c.present ? 1 : 0);
+  if (!c.present) return;
+  w.str(c.label);
+  w.str(c.type);
+  w.str(c.shape);
+  w.num(c.offending ? 1 : 0);
+}
+
+bool read_flag(FieldReader& r, bool& out) {
+  int v = 0;
+  if (!r.num(v) || (v != 0 && v != 1)) return false;
+  out = v == 1;
+  return true;
+}
+
+bool read_cell(FieldReader& r, CondCell& c) {
+  if (!read_flag(r, c.present)) return false;
+  return !c.present || (r.str(c.label) && r.str(c.type) && r.str(c.shape) && read_flag(r, c.offending));
+}
+
+// The fields of a conditional's summary before its rows, and of a row (each field takes at least two bytes).
+constexpr size_t kConditionalFields = 13, kRowFields = 7;
+
+void write_conditional(FieldWriter& w, const ConditionalSummary& c) {
+  w.str(c.name);
+  w.str(c.path);
+  w.str(c.exec_path);
+  w.num(c.line);
+  w.num(c.has_condition ? 1 : 0);
+  write_cell(w, c.condition);
+  w.str(c.provenance);
+  for (int b = 0; b < 2; ++b) {
+    w.str(c.branch_status[b]);
+    w.num(c.has_branch[b] ? 1 : 0);
+  }
+  w.num(static_cast<int64_t>(c.findings));
+  w.num(static_cast<int64_t>(c.rows.size()));
+  for (const CondRow& row : c.rows) {
+    w.str(row.kind);
+    w.num(row.index);
+    write_cell(w, row.outer);
+    write_cell(w, row.branch[0]);
+    write_cell(w, row.branch[1]);
+    w.num(row.type_differs ? 1 : 0);
+    w.num(row.shape_differs ? 1 : 0);
+  }
+}
+
+bool read_conditional(FieldReader& r, ConditionalSummary& c) {
+  if (!r.str(c.name) || !r.str(c.path) || !r.str(c.exec_path) || !r.num(c.line) || !read_flag(r, c.has_condition) ||
+      !read_cell(r, c.condition) || !r.str(c.provenance))
+    return false;
+  for (int b = 0; b < 2; ++b)
+    if (!r.str(c.branch_status[b]) || !read_flag(r, c.has_branch[b])) return false;
+  size_t nrows = 0;
+  if (!r.num(c.findings) || !r.count(nrows, 2 * kRowFields)) return false;
+  c.rows.resize(nrows);
+  for (CondRow& row : c.rows)
+    if (!r.str(row.kind) || !r.num(row.index) || !read_cell(r, row.outer) || !read_cell(r, row.branch[0]) ||
+        !read_cell(r, row.branch[1]) || !read_flag(r, row.type_differs) || !read_flag(r, row.shape_differs))
+      return false;
+  return true;
+}
+
 enum class EntryRead { kRead, kAbsent, kUnreadable };
 
 // Reads an entry with one open, one fstat and one read (entries are small; an unchanged run reads all of them).
@@ -260,9 +326,10 @@ ResultCache::ResultCache(std::string dir) : dir_(std::move(dir)) {
   io::sweep_stale_temporaries(dir_, kStaleTemporarySeconds, ".tmp-");  // .tmp-*: what condlint 0.2 named them
 }
 
-std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context, Probe& probe) {
+std::optional<CachedResult> ResultCache::find(const std::string& model_path, std::string_view context, Probe& probe,
+                                              bool need_conditionals) {
   try {
-    return find_entry(model_path, context, probe);
+    return find_entry(model_path, context, probe, need_conditionals);
   } catch (const std::exception&) {  // a value of the wrong type in an entry: judged again, as any damaged entry
     ++stats_.rejected;
     ++stats_.judged;
@@ -271,7 +338,7 @@ std::optional<CachedResult> ResultCache::find(const std::string& model_path, std
 }
 
 std::optional<CachedResult> ResultCache::find_entry(const std::string& model_path, std::string_view context,
-                                                    Probe& probe) {
+                                                    Probe& probe, bool need_conditionals) {
   Hasher name;
   for (std::string_view part :
        {std::string_view(kMagic), std::string_view(CONDLINT_VERSION), context, std::string_view(model_path)}) {
@@ -320,7 +387,17 @@ std::optional<CachedResult> ResultCache::find_entry(const std::string& model_pat
   r.suppressed.resize(nsuppressed);
   for (SuppressedFinding& s : r.suppressed)
     if (!read_finding(in, s.finding) || !in.str(s.kind) || !in.str(s.justification)) return judge(true);
+  if (!read_flag(in, r.has_conditionals)) return judge(true);
+  if (r.has_conditionals) {
+    size_t nconds = 0;
+    if (!in.count(nconds, 2 * kConditionalFields)) return judge(true);
+    r.conditionals.resize(nconds);
+    for (ConditionalSummary& c : r.conditionals)
+      if (!read_conditional(in, c)) return judge(true);
+  }
   if (!in.done()) return judge(true);
+  // An entry stored by a run that did not summarize the conditionals cannot give them: the model is judged again.
+  if (need_conditionals && !r.has_conditionals) return judge(false);
   // The model: its identity vouches for its bytes, else its bytes are hashed again.
   if (probe.identity.empty() || probe.identity != stored_identity) {
     const auto content = hash_file(model_path);
@@ -378,6 +455,11 @@ void ResultCache::store(Probe& probe, std::string_view context, const std::vecto
     write_finding(w, s.finding);
     w.str(s.kind);
     w.str(s.justification);
+  }
+  w.num(r.has_conditionals ? 1 : 0);
+  if (r.has_conditionals) {
+    w.num(static_cast<int64_t>(r.conditionals.size()));
+    for (const auto& c : r.conditionals) write_conditional(w, c);
   }
   const std::string body = w.take();
   const std::string text = std::string(kMagic) + " " + CONDLINT_VERSION + " " + entry_digest(context, body) + "\n";

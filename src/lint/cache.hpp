@@ -6,12 +6,12 @@
 // configuration) and the model's path. It holds the hash of the bytes the loader read and judged (never of the file
 // read again afterwards) and of each dependency's, and the findings: a header line (format version, condlint
 // version, a digest of the body together with the version and the context, so an entry is valid only under its own
-// key), then the body (length-prefixed fields, see cache.cpp). An entry that does not parse, whose digest, version,
-// name or path differs, whose hashes no longer match the files, or that is not a regular file with one name (a
-// symbolic or hard link) is not used: the model is judged again and the entry replaced. Nothing is stored when a
-// dependency changed after the judging started. Entries are written through io::OutputFile (an exclusive temporary,
-// renamed over the entry: a link planted there is replaced, never followed), so a process sharing DIR never reads
-// half an entry; temporaries a killed run left are swept after an hour.
+// key), then the body (length-prefixed fields, see cache.cpp; the conditionals' summaries when the run had them). An
+// entry that does not parse, whose digest, version, name or path differs, whose hashes no longer match the files, or
+// that is not a regular file with one name (a symbolic or hard link) is not used: the model is judged again and the
+// entry replaced. Nothing is stored when a dependency changed after the judging started. Entries are written through
+// io::OutputFile (an exclusive temporary, renamed over the entry: a link planted there is replaced, never followed), so
+// a process sharing DIR never reads half an entry; temporaries a killed run left are swept after an hour.
 //
 // Hashing a file costs about as much as parsing it, so an entry also records each file's identity (device, inode,
 // size, modification and change times in ns) when it hashed it: a file whose identity is unchanged is not read
@@ -39,10 +39,14 @@ using io::hash_file;
 using io::Hasher;
 
 // What is reused: the findings and the suppressed findings of one model (fingerprints and baseline states are
-// computed afresh, as they depend on the working directory and the baseline).
+// computed afresh, as they depend on the working directory and the baseline) and, when the run that stored it
+// summarized them, the model's conditionals: what a share's page data needs of the model, so a share linted with
+// --cache carries the panels `merge --html` draws without loading the model.
 struct CachedResult {
   std::vector<Finding> findings;
   std::vector<SuppressedFinding> suppressed;
+  bool has_conditionals = false;
+  std::vector<ConditionalSummary> conditionals;  // summarize_conditionals over findings and suppressed ones
 };
 
 // The dependencies `lint --exec` adds: the list of test_data_set_* directories beside the model and every file in
@@ -66,8 +70,10 @@ class ResultCache {
     int64_t started_ns = 0;                 // when find was called (wall clock): the judging started after it
   };
   // The result stored for this model and context when its entry is intact and the model and every dependency
-  // still have the bytes they had.
-  std::optional<CachedResult> find(const std::string& model_path, std::string_view context, Probe& probe);
+  // still have the bytes they had; with `need_conditionals`, only an entry that holds the conditionals answers (one
+  // without is judged again, not counted as damaged).
+  std::optional<CachedResult> find(const std::string& model_path, std::string_view context, Probe& probe,
+                                   bool need_conditionals = false);
   // Stores a result with the files it depends on besides the model, under probe.content: the hash of the bytes the
   // loader read (load_file's content_hash). Not stored when there is none, a dependency resolves outside the model's
   // directory (its bytes are not read) or changed after the judging started (what was judged is then not what
@@ -81,7 +87,8 @@ class ResultCache {
   const Stats& stats() const { return stats_; }
 
  private:
-  std::optional<CachedResult> find_entry(const std::string& model_path, std::string_view context, Probe& probe);
+  std::optional<CachedResult> find_entry(const std::string& model_path, std::string_view context, Probe& probe,
+                                         bool need_conditionals);
   std::optional<std::string> dependency_state(const std::string& dep, const std::string& base) const;
   std::string dir_, error_;
   Stats stats_;

@@ -297,10 +297,11 @@ class Session {
     result_.run.shard = std::move(sh);
   }
 
-  // The result cache: not with the outputs that read the models themselves (HTML panels, --dump-types).
+  // The result cache: not with the outputs that read the models themselves (the HTML report, --dump-types). A
+  // share's page data needs the conditionals' summaries only, which the cache keeps.
   bool open_cache() {
     if (o_.cache_dir.empty()) return true;
-    if (o_.conditionals || o_.value_types) {
+    if (o_.html || o_.value_types) {
       spdlog::warn("--cache is not used with an HTML report or --dump-types: they read the models themselves");
       return true;
     }
@@ -405,7 +406,7 @@ class Session {
     ResultCache::Probe probe;
     std::optional<CachedResult> hit;
     if (cache_) {
-      hit = cache_->find(path, cache_context_[i], probe);
+      hit = cache_->find(path, cache_context_[i], probe, o_.conditionals);
       fr.size = probe.size;  // the cache took the file's status: no second stat
     }
     if (fr.size < 0) {
@@ -419,6 +420,7 @@ class Session {
       read_[i] = std::move(probe.dependencies);
       fr.findings = std::move(hit->findings);
       fr.suppressed = std::move(hit->suppressed);
+      if (o_.conditionals) fr.conditionals = std::move(hit->conditionals);
       compute_fingerprints(fr);
       return;
     }
@@ -463,14 +465,16 @@ class Session {
     std::vector<std::string> deps(model.sources.begin(), model.sources.end());
     if (o_.exec)
       for (auto& d : golden_data_dependencies(path)) deps.push_back(std::move(d));
-    if (cache_) cache_->store(probe, cache_context_[i], deps, CachedResult{fr.findings, fr.suppressed});
-    read_[i] = std::move(deps);
     if (o_.conditionals) {
       std::vector<Finding> all = fr.findings;
       for (const auto& s : fr.suppressed) all.push_back(s.finding);
       fr.conditionals = summarize_conditionals(model, all);
-      if (!exec_run.model.empty()) attach_checks(fr, checks_from_run(exec_run));
     }
+    if (cache_)
+      cache_->store(probe, cache_context_[i], deps,
+                    CachedResult{fr.findings, fr.suppressed, o_.conditionals, fr.conditionals});
+    read_[i] = std::move(deps);
+    if (o_.conditionals && !exec_run.model.empty()) attach_checks(fr, checks_from_run(exec_run));
     compute_fingerprints(fr);
   }
 

@@ -25,6 +25,7 @@ struct SessionOptions {
   bool progress = false;                 // a progress bar on stderr
   bool exec = false;                     // run the executor where golden data sits beside a model (EX rules)
   bool conditionals = false;             // fill FileResult::conditionals and checks (the HTML report)
+  bool html = false;                     // an HTML report is written (it reads the models itself: no result cache)
   bool value_types = false;              // fill FileResult::value_types (--dump-types)
   int shard_index = 0, shard_count = 0;  // share K of N; 0 = not sharded
   std::string cache_dir;                 // "" = no result cache

@@ -168,7 +168,8 @@ void read_page(const json* page, const Share& s, FileResult& f, MergeResult& out
   if (!page) out.page_error = s.src->name + ": carries no page data (written by a lint without it)";
   else if (!html_file_from_data(*page, f, panels, err))
     out.page_error = s.src->name + ": damaged page data (" + err + ")";
-  else if (!panels) out.panels = false;
+  else if (!panels)  // every share summarizes its conditionals (with --cache, the cache keeps them)
+    out.page_error = s.src->name + ": damaged page data (no conditional panels)";
 }
 
 // The run's part of the page: what the unsharded lint's page says of the run.
@@ -176,7 +177,9 @@ void page_run(const json& block, bool baseline, size_t absent, MergeResult& out)
   out.results.run.has_baseline = baseline;
   out.results.run.absent.resize(absent);
   out.results.run.exit_code = lint_exit_code(out.io_failure, out.failing, out.warnings, out.policy.max_warnings);
-  if (const json* c = json_find(block, "conditionals"); !(c && c->is_boolean() && c->get<bool>())) out.panels = false;
+  if (const json* c = json_find(block, "conditionals");
+      out.page_error.empty() && !(c && c->is_boolean() && c->get<bool>()))
+    out.page_error = "the shard bookkeeping says the shares summarized no conditionals";
 }
 
 struct FileBlock {

@@ -34,7 +34,6 @@ struct MergeResult {
   ExitPolicy policy;        // the policy the counts were made with
   RunResult results;        // the page data of the merged files, for `merge --html`: the page the unsharded lint writes
   std::string page_error;   // why the shares give no page ("" when they do)
-  bool panels = true;       // the page data holds the conditional panels (the shares summarized them)
 };
 
 // Merges the shares. `policy`, when given, replaces the shares' own for the counts (the merged SARIF's
