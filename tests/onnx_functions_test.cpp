@@ -266,3 +266,54 @@ TEST(OnnxFunctions, ADefectOnlyOneCallsTypesExposeIsReportedAtThatCall) {
   EXPECT_EQ(errors[0].rfind("ONNX008 main/Call_f_1 ", 0), 0u) << errors[0];
   EXPECT_NE(errors[0].find("Neg 'Neg_x'"), std::string::npos) << errors[0];
 }
+
+namespace {
+
+// local.f(a, b) -> y with the given body op on its inputs; main calls f(x) without b.
+onnx::ModelProto fn_omitted_input_model(const std::string& op, std::vector<std::string> body_inputs) {
+  onnx::ModelProto m;
+  m.set_ir_version(9);
+  auto* os = m.add_opset_import();
+  os->set_version(18);
+  auto* ls = m.add_opset_import();
+  ls->set_domain("local");
+  ls->set_version(1);
+  auto* f = m.add_functions();
+  f->set_domain("local");
+  f->set_name("f");
+  f->add_input("a");
+  f->add_input("b");
+  f->add_output("y");
+  f->add_opset_import()->set_version(18);
+  fn_node(f->mutable_node(), op, std::move(body_inputs), {"y"}, "body_op");
+  auto* g = m.mutable_graph();
+  g->set_name("main");
+  auto* x = g->add_input();
+  x->set_name("x");
+  *x->mutable_type() = fn_tensor(onnx::TensorProto::FLOAT, {2});
+  auto* z = g->add_output();
+  z->set_name("z");
+  *z->mutable_type() = fn_tensor(onnx::TensorProto::FLOAT, {2});
+  fn_node(g->mutable_node(), "f", {"x"}, {"z"}, "call", "local");
+  return m;
+}
+
+}  // namespace
+
+// A call may leave out an input its function declares: onnx's checker accepts it, and ONNX Runtime runs it when the
+// body never reads that input (Identity(a)) — no finding — and refuses it when the body reads it where the operator
+// needs a value (Add(a, b): "input 1 is marked single but has an empty string") — ONNX008 at the call.
+TEST(OnnxFunctions, AnOmittedInputIsAFindingOnlyWhereTheBodyNeedsIt) {
+  const auto unused = fn_load(fn_omitted_input_model("Identity", {"a"}), "omitted_unused.onnx");
+  ASSERT_TRUE(unused);
+  for (const auto& f : run_rules(*unused, RuleSelection{}))
+    EXPECT_NE(f.level, Level::Error) << f.rule << " " << f.message;
+  const auto used = fn_load(fn_omitted_input_model("Add", {"a", "b"}), "omitted_used.onnx");
+  ASSERT_TRUE(used);
+  std::vector<std::string> errors;
+  for (const auto& f : run_rules(*used, RuleSelection{}))
+    if (f.level == Level::Error) errors.push_back(f.rule + " " + f.message);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_EQ(errors[0].rfind("ONNX008 ", 0), 0u) << errors[0];
+  EXPECT_NE(errors[0].find("leaves out input 1 'b' of function 'local.f'"), std::string::npos) << errors[0];
+}

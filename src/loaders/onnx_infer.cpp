@@ -535,19 +535,47 @@ const onnx::TypeProto* OnnxBuilder::union_of(const onnx::TypeProto* a, const onn
   return intern(u).tp;
 }
 
+namespace {
+
+// Whether a node of the function's body reads `name` where its operator needs a value: an input the linked onnx's
+// schema (at the body's opset) declares single, not optional. ONNX Runtime refuses a call that leaves such an input
+// out ("marked single but has an empty string"); a left-out input the body never reads, or reads where the operator
+// takes an optional one, is accepted by onnx's checker and ONNX Runtime alike. Nodes of subgraphs and operators the
+// linked onnx does not know are not judged (no finding rests on them).
+bool body_needs_input(const onnx::FunctionProto& fp, const std::string& name) {
+  for (const auto& bn : fp.node()) {
+    const std::string domain = bn.domain() == "ai.onnx" ? std::string() : bn.domain();
+    int version = -1;
+    for (const auto& op : fp.opset_import())
+      if ((op.domain() == "ai.onnx" ? std::string() : op.domain()) == domain) version = static_cast<int>(op.version());
+    if (version < 0) continue;
+    const onnx::OpSchema* sc = onnx::OpSchemaRegistry::Schema(bn.op_type(), version, domain);
+    if (!sc || sc->inputs().empty()) continue;
+    for (int i = 0; i < bn.input_size(); ++i) {
+      if (bn.input(i) != name) continue;
+      const auto& formal = sc->inputs()[std::min(static_cast<size_t>(i), sc->inputs().size() - 1)];
+      if (formal.GetOption() == onnx::OpSchema::Single && static_cast<size_t>(i) < sc->inputs().size()) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 bool OnnxBuilder::type_call(int g, int n, const onnx::NodeProto& np, const InputState& in,
                             std::vector<const onnx::TypeProto*>& out, bool& failed) {
   const int f = functions_ ? functions_->callee(np) : -1;
   if (f < 0) return false;
-  // Every input the function declares must be given: onnx's inference through the body fails without its type.
+  // A call that leaves out an input the function declares is not typed through the body (its outputs are unknown);
+  // it is a finding only where the body reads that input where its operator needs a value (body_needs_input).
   const onnx::FunctionProto& fp = functions_->function(f);
   for (int k = 0; k < fp.input_size(); ++k)
     if (k >= np.input_size() || np.input(k).empty()) {
-      if (!in.tainted)
+      if (!in.tainted && body_needs_input(fp, fp.input(k)))
         problem(PKind::InferenceFailed,
-                node_label(g, n) + " in " + where(g) + " is invalid: onnx's inference through function " +
-                    qname(fp.domain() + "." + fp.name()) + " fails: its input " + std::to_string(k) + " " +
-                    qname(fp.input(k)) + " is not given",
+                node_label(g, n) + " in " + where(g) + " is invalid: it leaves out input " + std::to_string(k) + " " +
+                    qname(fp.input(k)) + " of function " + qname(fp.domain() + "." + fp.name()) +
+                    ", which the body reads where its operator needs a value (ONNX Runtime refuses the model)",
                 loc(g, n));
       failed = true;
       return true;
