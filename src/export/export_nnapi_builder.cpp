@@ -324,6 +324,16 @@ std::optional<int64_t> Exporter::const_scalar(Frame& f, const NnOperation& o, si
   return v->info.ci->front();
 }
 
+std::optional<int64_t> Exporter::fused_activation(Frame& f, const NnOperation& o, size_t k, const std::string& where) {
+  auto act = const_scalar(f, o, k, where, "fused activation");
+  if (!act) return std::nullopt;
+  if (*act < 0 || *act > 3) {
+    problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
+    return std::nullopt;
+  }
+  return act;
+}
+
 // Output k: its ONNX name (pre-assigned or fresh) and declared info.
 Val* Exporter::output(Frame& f, const NnOperation& o, size_t k, const std::string& where) {
   if (k >= o.outputs.size()) return problem(where + ": too few outputs"), nullptr;

@@ -251,6 +251,8 @@ struct Exporter {
   Val* tensor_in(Frame& f, const NnOperation& o, size_t k, const std::string& where);
   std::optional<int64_t> const_scalar(Frame& f, const NnOperation& o, size_t k, const std::string& where,
                                       const char* what);
+  // Input k as a fused activation code: NONE, RELU, RELU1 or RELU6 (0-3); nullopt after a problem.
+  std::optional<int64_t> fused_activation(Frame& f, const NnOperation& o, size_t k, const std::string& where);
   // Output k: its ONNX name (pre-assigned or fresh) and declared info.
   Val* output(Frame& f, const NnOperation& o, size_t k, const std::string& where);
   void written(Val* v) { v->has = true; }

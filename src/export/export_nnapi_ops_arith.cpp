@@ -12,10 +12,8 @@ void Exporter::arith(OpCall& c) {
   Val* a = tensor_in(f, o, 0, where);
   Val* b = a ? tensor_in(f, o, 1, where) : nullptr;
   if (!b) return;
-  auto act = const_scalar(f, o, 2, where, "fused activation");
+  auto act = fused_activation(f, o, 2, where);
   if (!act) return;
-  if (*act < 0 || *act > 3)
-    return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
   Val* y = output(f, o, 0, where);
   if (!y) return;
   const int32_t ta = a->info.type;
@@ -102,10 +100,8 @@ void Exporter::fully_connected(OpCall& c) {
   Val* w = x ? tensor_in(f, o, 1, where) : nullptr;
   Val* b = w ? tensor_in(f, o, 2, where) : nullptr;
   if (!b) return;
-  auto act = const_scalar(f, o, 3, where, "fused activation");
+  auto act = fused_activation(f, o, 3, where);
   if (!act) return;
-  if (*act < 0 || *act > 3)
-    return problem(where + ": fused activation code " + std::to_string(*act) + " is not NONE, RELU, RELU1 or RELU6");
   Val* y = output(f, o, 0, where);
   if (!y) return;
   has_fc = true;
