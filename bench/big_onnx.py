@@ -8,8 +8,8 @@ Never run by the tests; the figures go in bench/README.md ("Big files").
     tools/venv/bin/python bench/big_onnx.py measure FILE... [--condlint build/condlint] [--runs 3]
 
 The models are valid: inputs c (bool) and x (float[2]), one If (then x + one, else x - one), and weights that no
-node reads: --tensors float initializers in the file (single; the executor takes tensors of at most 100,000,000
-elements, so `run` needs --tensors 3 or more for 805 MB), or in DIR/weights.bin (external).
+node reads: --tensors float initializers in the file (single), or in DIR/weights.bin (external). `run` never turns
+them into tensors (no node reads them), so it works on any of them.
 """
 import argparse
 import os

@@ -389,6 +389,54 @@ TEST(ExecRun, UnsupportedOpLoopLimitAndHugeTensorAreResultsNotCrashes) {
   }
 }
 
+// Initializers become tensors only when a node (or a graph inside one) reads them: a weight no node reads is never
+// materialized, whatever its size; one a branch reads still meets the per-tensor limit.
+TEST(ExecRun, OnlyTheInitializersANodeReadsBecomeTensors) {
+  TempDir d;
+  auto weight = [](onnx::GraphProto& g, const std::string& name) {
+    auto* t = g.add_initializer();
+    t->set_name(name);
+    t->set_data_type(1);
+    t->add_dims(1000);
+    t->set_raw_data(std::string(4000, '\0'));
+  };
+  auto model = [&](bool branch_reads) {
+    onnx::GraphProto g;
+    *g.add_input() = vi("c", 9, {});
+    *g.add_input() = vi("x", 1, {1});
+    *g.add_output() = vi("y", 1, {1});
+    weight(g, "unread");
+    weight(g, "read");
+    auto* n = node(g, "If", {"c"}, {"y"}, "pick");
+    auto* then_g = add_graph_attr(n, "then_branch");
+    node(*then_g, "Identity", {"x"}, {"t"});
+    *then_g->add_output() = vi("t", 1, {1});
+    auto* else_g = add_graph_attr(n, "else_branch");
+    if (branch_reads) {
+      node(*else_g, "ReduceSum", {"read"}, {"s"});
+      node(*else_g, "Add", {"x", "s"}, {"e"});
+    } else {
+      node(*else_g, "Neg", {"x"}, {"e"});
+    }
+    *else_g->add_output() = vi("e", 1, {1});
+    return model_with(g, 13);
+  };
+  RunConfig cfg;
+  cfg.limits.max_elements = 100;
+  write_case(d.p / "unread", model(false), {boolean(false), f32({1}, {1})}, {});
+  ModelResult r = condlint::test::run_file(d.p / "unread" / "model.onnx", cfg);
+  ASSERT_FALSE(r.cases.empty());
+  for (const auto& c : r.cases) EXPECT_EQ(c.status, CaseStatus::Passed) << c.message;
+
+  // The else branch reads 'read': the data set's case (c = false) fails on it.
+  write_case(d.p / "read", model(true), {boolean(false), f32({1}, {1})}, {});
+  r = condlint::test::run_file(d.p / "read" / "model.onnx", cfg);
+  ASSERT_FALSE(r.cases.empty());
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(r.cases[0].message.find("initializer 'read'"), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("above the limit of 100"), std::string::npos) << r.cases[0].message;
+}
+
 TEST(ExecCli, RunExitCodesAndJsonSummary) {
   using condlint::test::condlint_cmd;
   using condlint::test::run;

@@ -207,6 +207,23 @@ std::vector<Value> Interpreter::run(const std::vector<Value>& inputs) {
   return run_graph(model.graph(), nullptr, args, "main", 0);
 }
 
+namespace {
+// Every name a node of `g` or of a graph inside it reads, and `g`'s outputs: the initializers a run can need. An
+// initializer outside this set is never turned into a tensor, so a weight no node reads costs nothing, whatever its
+// size (it is still checked by the loader).
+void names_read(const onnx::GraphProto& g, std::unordered_set<std::string>& read) {
+  for (const auto& o : g.output()) read.insert(o.name());
+  for (const auto& n : g.node()) {
+    for (const auto& i : n.input())
+      if (!i.empty()) read.insert(i);
+    for (const auto& a : n.attribute()) {
+      if (a.has_g()) names_read(a.g(), read);
+      for (const auto& sub : a.graphs()) names_read(sub, read);
+    }
+  }
+}
+}  // namespace
+
 std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope* parent,
                                           const std::vector<Value>& inputs, const std::string& path, int depth) {
   if (depth > opts.limits.max_depth)
@@ -217,7 +234,10 @@ std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope
   auto cache = initializer_cache_.find(&g);
   if (cache == initializer_cache_.end()) {
     std::vector<std::pair<std::string, Value>> inits;
+    std::unordered_set<std::string> read;
+    if (g.initializer_size()) names_read(g, read);
     for (const auto& t : g.initializer()) {
+      if (!read.count(t.name())) continue;  // no node reads it: its bytes stay in the file
       try {
         inits.emplace_back(t.name(), Value::tensor(tensor_from_proto(t)));
       } catch (const ExecError& e) {
