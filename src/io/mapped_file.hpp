@@ -13,7 +13,9 @@ namespace condlint::io {
 class MappedFile {
  public:
   // Opens `path` without waiting (a FIFO, a device or a socket is refused, also when it replaced the file after a
-  // check by name) and maps it whole. Null, with `err` set in read_file's words, when it cannot.
+  // check by name) and maps it whole. Null, with `err` set in read_file's words, when it cannot. Should another
+  // process shrink the file while it is mapped, a read past its new end ends the process with exit code 2 and a
+  // message naming the file (report temporaries removed), instead of the SIGBUS a mapping gets.
   static std::shared_ptr<const MappedFile> open(const std::string& path, std::string& err);
   // The same bytes held in memory (tests; a file whose size is 0 maps nothing).
   static std::shared_ptr<const MappedFile> from_bytes(std::string bytes);
@@ -34,7 +36,8 @@ class MappedFile {
   const char* data_ = nullptr;
   size_t size_ = 0;
   bool mapped_ = false;
-  std::string owned_;  // from_bytes
+  size_t guard_slot_ = static_cast<size_t>(-1);  // its entry in the SIGBUS guard's table (mapped_file.cpp)
+  std::string owned_;                             // from_bytes
 };
 
 }  // namespace condlint::io

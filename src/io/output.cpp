@@ -31,8 +31,7 @@ constexpr size_t kSlots = 256;
 std::array<std::atomic<char*>, kSlots> g_temps{};
 
 void on_signal(int sig) {
-  for (auto& slot : g_temps)
-    if (char* p = slot.load()) ::unlink(p);
+  unlink_open_temporaries();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
@@ -156,6 +155,11 @@ std::string through_links(const std::string& path) {
 }
 
 }  // namespace
+
+void unlink_open_temporaries() noexcept {
+  for (auto& slot : g_temps)
+    if (char* p = slot.load()) ::unlink(p);
+}
 
 std::optional<FileId> file_id(const std::string& path) {
   struct stat st {};

@@ -85,6 +85,9 @@ std::string write_stdout(const std::string& what, const std::function<void(std::
 std::string write_output(const std::string& path, const std::string& what,
                          const std::function<void(std::ostream&)>& writer);
 
+// Removes every temporary an OutputFile holds open now; async-signal-safe (for a handler that ends the process).
+void unlink_open_temporaries() noexcept;
+
 // Removes the temporaries that OutputFile leaves only when a process is killed outright (SIGKILL, a crash) from
 // `dir`: those whose name it made (or that start with `also_prefix`, when given) and whose last change is more than
 // `older_than_seconds` ago.
