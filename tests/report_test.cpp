@@ -127,6 +127,26 @@ TEST(Sarif, SarifFileNextToAnotherFormat) {
   EXPECT_EQ(json::parse(slurp(out))["runs"][0]["results"].size(), 1u);
 }
 
+// The media type follows the format the front door decided; a file whose format is unknown (it could not be read)
+// is bytes whatever its name ends with.
+TEST(Sarif, MimeTypeFollowsTheDecidedFormatNotTheName) {
+  auto mime = [](const std::string& path, const std::string& format) {
+    RunResult rr;
+    FileResult f;
+    f.path = path;
+    f.format = format;
+    rr.files.push_back(f);
+    std::ostringstream os;
+    write_sarif(os, rr);
+    return json::parse(os.str())["runs"][0]["artifacts"][0]["mimeType"].get<std::string>();
+  };
+  EXPECT_EQ(mime("a.onnx", "ir"), "application/xml");  // IR content saved under another name
+  EXPECT_EQ(mime("a.bin", "nnapi"), "application/json");
+  EXPECT_EQ(mime("a.xml", "onnx"), "application/octet-stream");
+  EXPECT_EQ(mime("unreadable.xml", ""), "application/octet-stream");
+  EXPECT_EQ(mime("unreadable.nnapi.json", ""), "application/octet-stream");
+}
+
 // A file without lines (as binary ONNX is): whole-file region + the node path as logical location.
 TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
   RunResult rr;

@@ -64,16 +64,11 @@ json formats_tags(unsigned formats) {
   return tags;
 }
 
-std::string mime_of(const std::string& format, const std::string& path) {
+// The media type of a file of the format the front door decided; a file whose format is not known (it could not be
+// read) is bytes, whatever its name says.
+std::string mime_of(const std::string& format) {
   if (format == "ir") return "application/xml";
   if (format == "nnapi") return "application/json";
-  if (format == "onnx") return "application/octet-stream";
-  auto ends = [&](const char* e) {
-    const size_t n = std::strlen(e);
-    return path.size() >= n && path.compare(path.size() - n, n, e) == 0;
-  };
-  if (ends(".xml")) return "application/xml";
-  if (ends(".json")) return "application/json";
   return "application/octet-stream";
 }
 
@@ -200,7 +195,7 @@ void write_artifacts(JsonStream& out, const RunResult& r, const std::vector<std:
   for (size_t i = 0; i < r.files.size(); ++i) {
     const FileResult& f = r.files[i];
     out.begin_object().key("location").begin_object().member("uri", uris[i]).end_object();
-    out.member("mimeType", mime_of(f.format, f.path));
+    out.member("mimeType", mime_of(f.format));
     out.key("roles").begin_array().value("analysisTarget").end_array();
     if (f.size >= 0) out.member("length", f.size);
     out.end_object();
