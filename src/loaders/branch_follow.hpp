@@ -60,8 +60,11 @@ struct BranchFollowRules {
   std::function<std::string(int g, int n, int k, bool input)> elem;
 };
 
-// Budgets: nodes judged per If and branch, and nesting depth of the branch bodies inferred to type an If's outputs.
+// Budgets: nodes judged per If (counted for every If whose branches a node is judged under), cases of branches
+// judged at one node (past either, the consumers are judged on the union and C014 notes it), and nesting depth of
+// the branch bodies inferred to type an If's outputs.
 constexpr int kBranchFollowMaxNodes = 256;
+constexpr int kBranchFollowMaxCombinations = 8;
 constexpr int kBranchFollowMaxDepth = 8;
 
 // Follows every conditional of `m` whose branches differ; records breaks, gaps and limits in `out`.
@@ -80,6 +83,12 @@ bool can_be(const Dim& d, int64_t v);
 ShapeVerdict broadcast(const std::vector<Shape>& in, const std::string& a_text, const std::string& b_text);
 // Concatenation along `axis` (negative counts from the end).
 ShapeVerdict concat(const std::vector<Shape>& in, int64_t axis, const std::vector<std::string>& texts);
+// Reshape of `in` to the constant `target` (one -1: the rest of the elements; 0: with `special_zero` the input's dim
+// at that index, else a dim of 0). Fails only when the input's element count is known and the target cannot hold it.
+ShapeVerdict reshape(const Shape& in, const std::vector<int64_t>& target, bool special_zero,
+                     const std::string& in_text);
+// Transpose of `in` by the constant `order` (empty: the dims reversed). Fails when the order's length is not the rank.
+ShapeVerdict transpose(const Shape& in, const std::vector<int64_t>& order, const std::string& in_text);
 }  // namespace shape_rules
 
 }  // namespace condlint
