@@ -500,3 +500,85 @@ TEST(BranchConsumers, NnapiIfsMeetingAtOneOperationAreJudgedPerCombination) {
         << f.message;
   }
 }
+
+namespace {
+
+// An NNAPI model: IF on 'cond' gives x (then, `x_dims`) or y (else, `y_dims`) as operand 5 of unspecified dims; one
+// operation `op` reads it as input 0, with the operands `extra` (from index 6; the output is the last one).
+std::string nnapi_if_into(const std::string& x_dims, const std::string& y_dims, const std::string& op,
+                          const std::vector<std::string>& extra, const std::string& op_inputs) {
+  auto tensor = [](const std::string& name, const std::string& dims, const std::string& life) {
+    return "{\"name\":\"" + name + "\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":" + dims + ",\"lifetime\":\"" + life +
+           "\"}";
+  };
+  std::string operands =
+      "{\"name\":\"cond\",\"type\":\"TENSOR_BOOL8\",\"dimensions\":[1],\"lifetime\":"
+      "\"SUBGRAPH_INPUT\"},{\"name\":\"then\",\"type\":\"SUBGRAPH\",\"lifetime\":\"SUBGRAPH\","
+      "\"location\":{\"offset\":0}},{\"name\":\"else\",\"type\":\"SUBGRAPH\",\"lifetime\":"
+      "\"SUBGRAPH\",\"location\":{\"offset\":1}}," +
+      tensor("x", x_dims, "SUBGRAPH_INPUT") + "," + tensor("y", y_dims, "SUBGRAPH_INPUT") + "," +
+      tensor("picked", "[]", "TEMPORARY_VARIABLE");
+  for (const auto& e : extra) operands += "," + e;
+  const int out = 5 + static_cast<int>(extra.size());
+  auto branch = [&](const char* name, int returns, const std::string& dims) {
+    return std::string("{\"name\":\"") + name + "\",\"operands\":[" + tensor("a", x_dims, "SUBGRAPH_INPUT") + "," +
+           tensor("b", y_dims, "SUBGRAPH_INPUT") + "," + tensor("r", dims, "SUBGRAPH_OUTPUT") +
+           ",{\"name\":\"zero\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":[1],\"lifetime\":\"CONSTANT_COPY\","
+           "\"value\":[0.0]},{\"name\":\"act\",\"type\":\"INT32\",\"dimensions\":[],\"lifetime\":\"CONSTANT_COPY\","
+           "\"value\":[0]}],\"operations\":[{\"type\":\"ADD\",\"inputs\":[" +
+           std::to_string(returns) + ",3,4],\"outputs\":[2]}],\"inputIndexes\":[0,1],\"outputIndexes\":[2]}";
+  };
+  return "{\"format\":\"nnapi-model\",\"version\":1,\"name\":\"if_into\",\"main\":{\"operands\":[" + operands +
+         "],\"operations\":[{\"type\":\"IF\",\"inputs\":[0,1,2,3,4],\"outputs\":[5]},{\"type\":\"" + op +
+         "\",\"inputs\":[" + op_inputs + "],\"outputs\":[" + std::to_string(out) +
+         "]}],\"inputIndexes\":[0,3,4],\"outputIndexes\":[" + std::to_string(out) + "]},\"referenced\":[" +
+         branch("then", 0, x_dims) + "," + branch("else", 1, y_dims) + "]}";
+}
+
+std::string nnapi_const(const std::string& name, const std::string& type, const std::string& dims,
+                        const std::string& value) {
+  return "{\"name\":\"" + name + "\",\"type\":\"" + type + "\",\"dimensions\":" + dims +
+         ",\"lifetime\":\"CONSTANT_COPY\",\"value\":" + value + "}";
+}
+
+std::string nnapi_output(const std::string& dims) {
+  return "{\"name\":\"out\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":" + dims + ",\"lifetime\":\"SUBGRAPH_OUTPUT\"}";
+}
+
+}  // namespace
+
+// The NNAPI rules of RESHAPE, TRANSPOSE and BATCH_MATMUL judge each branch: each fails under the branch whose shape
+// it cannot take (naming it), and takes a branch it can.
+TEST(BranchConsumers, NnapiReshapeTransposeAndBatchMatmulJudgeEachBranch) {
+  auto lint_case = [](const std::string& name, const std::string& json) {
+    return c014_of(lint_file(write_temp(name + ".nnapi.json", json)));
+  };
+  const auto reshape = lint_case(
+      "reshape", nnapi_if_into("[2,3]", "[2,2]", "RESHAPE",
+                               {nnapi_const("shape", "TENSOR_INT32", "[2]", "[3,-1]"), nnapi_output("[3,2]")}, "5,6"));
+  ASSERT_EQ(reshape.size(), 1u) << dump_findings(reshape);
+  EXPECT_NE(reshape[0].message.find("when 'cond' is false"), std::string::npos) << reshape[0].message;
+  EXPECT_NE(reshape[0].message.find("4 elements do not divide into parts of 3"), std::string::npos)
+      << reshape[0].message;
+  const auto transpose = lint_case(
+      "transpose", nnapi_if_into("[2,3]", "[6]", "TRANSPOSE",
+                                 {nnapi_const("perm", "TENSOR_INT32", "[2]", "[1,0]"), nnapi_output("[3,2]")}, "5,6"));
+  ASSERT_EQ(transpose.size(), 1u) << dump_findings(transpose);
+  EXPECT_NE(transpose[0].message.find("the order [1,0] has 2 entries for rank 1"), std::string::npos)
+      << transpose[0].message;
+  auto bmm = [&](const char* adj_x) {
+    return lint_case(std::string("bmm_") + adj_x,
+                     nnapi_if_into("[2,3]", "[3,2]", "BATCH_MATMUL",
+                                   {nnapi_const("w", "TENSOR_FLOAT32", "[3,4]", "[1,1,1,1,1,1,1,1,1,1,1,1]"),
+                                    nnapi_const("adj_x", "BOOL", "[]", std::string("[") + adj_x + "]"),
+                                    nnapi_const("adj_y", "BOOL", "[]", "[false]"), nnapi_output("[2,4]")},
+                                   "5,6,7,8"));
+  };
+  const auto plain = bmm("false");  // [3,2] by [3,4]: the else branch's inner 2 is not 3
+  ASSERT_EQ(plain.size(), 1u) << dump_findings(plain);
+  EXPECT_NE(plain[0].message.find("when 'cond' is false"), std::string::npos) << plain[0].message;
+  EXPECT_NE(plain[0].message.find("the inner dimensions 2 and 3 differ"), std::string::npos) << plain[0].message;
+  const auto adjoint = bmm("true");  // adj_x: [2,3] read as [3,2] fails, [3,2] read as [2,3] multiplies
+  ASSERT_EQ(adjoint.size(), 1u) << dump_findings(adjoint);
+  EXPECT_NE(adjoint[0].message.find("when 'cond' is true"), std::string::npos) << adjoint[0].message;
+}

@@ -2,11 +2,13 @@
 // (OpenVINO IR and NNAPI; ONNX follows with onnx's inference in onnx_branch_consumers). Where an If's branches give
 // different shapes for an output, the If output is what both can give (OpenVINO's If-8 rule: equal dims kept, others
 // dynamic; an NNAPI IF output operand of unspecified dims), and a consumer judged on that passes. The follower
-// infers the shapes of the If's graph with the format's shape rules, then, for each branch, the nodes that read the
-// If's outputs with the shape that branch gives, passing what they compute on to the nodes after them until the
-// branch agrees with the union again. A node whose rule rejects what the branch gives is recorded (one root cause,
-// one finding: it is followed no further); a node of an op the format's table has no rule for stops the branch there
-// and is recorded as a gap. Unknown never fails: a rule fails only on shapes that fail for every value they allow.
+// infers the shapes of the If's graph with the format's shape rules, then walks the graph once: the nodes that read
+// the If's outputs are judged with the shape each branch gives (where several Ifs' values meet at a node, once per
+// combination of their branches that inputs can select), and what they compute is passed on to the nodes after them
+// until the cases agree with the union again. A node whose rule rejects what a case gives is recorded (one root
+// cause, one finding: that case is followed no further); a node of an op the format's table has no rule for stops
+// the cases there and is recorded as a gap. Unknown never fails: a rule fails only on shapes that fail for every
+// value they allow.
 #pragma once
 
 #include <functional>
