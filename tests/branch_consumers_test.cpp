@@ -235,20 +235,31 @@ TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
         if (m.path_of(b.graph, b.node) == errors[0].loc.node && (!shown || b.picks.size() < shown->picks.size()))
           shown = &b;
       ASSERT_NE(shown, nullptr) << model;
-      const ConditionalView& c = m.conditionals[static_cast<size_t>(shown->picks[0].conditional)];
+      // Every If of the case in the consumer's graph and its branch: a run fails at the consumer under all of them at
+      // once (the run names the Ifs the consumer's inputs come from, not those nested in their branches).
+      std::vector<std::string> under;
+      for (const auto& p : shown->picks) {
+        const ConditionalView& c = m.conditionals[static_cast<size_t>(p.conditional)];
+        if (c.graph != shown->graph && !under.empty()) continue;
+        under.push_back(std::string(p.branch == 0 ? "then" : "else") + " branch of If '" +
+                        m.full_path_of(c.graph, c.node) + "'");
+      }
       const std::string consumer = m.full_path_of(shown->graph, shown->node);
-      const std::string under = "under the " + std::string(shown->picks[0].branch == 0 ? "then" : "else") +
-                                " branch of If '" + m.full_path_of(c.graph, c.node) + "'";
       const auto r = condlint_in_checkout("run --random 8 " + model);
       EXPECT_EQ(r.exit_code, 1) << model << ":\n" << r.out;
       bool agrees = false;
       std::istringstream lines(r.out);
-      for (std::string line; std::getline(lines, line);)
-        agrees = agrees || (line.find("at " + consumer) != std::string::npos && line.find(under) != std::string::npos);
-      EXPECT_TRUE(agrees) << model << ": no failure at " << consumer << " " << under << ":\n" << r.out;
+      for (std::string line; std::getline(lines, line);) {
+        bool all = line.find("at " + consumer) != std::string::npos && line.find(", under the ") != std::string::npos;
+        for (const auto& u : under) all = all && line.find(u) != std::string::npos;
+        agrees = agrees || all;
+      }
+      EXPECT_TRUE(agrees) << model << ": no failure at " << consumer << " under " << under[0] << " (and "
+                          << under.size() - 1 << " more):\n"
+                          << r.out;
     }
   }
-  EXPECT_EQ(cases, 10 + 3 + 2);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
+  EXPECT_EQ(cases, 10 + 6 + 4);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
 }
 
 namespace {
@@ -349,7 +360,8 @@ TEST(BranchConsumers, OpenVinoFailsWhereC014SaysOnIr) {
   const fs::path py = source_dir() / "tools/venv/bin/python";
   if (!fs::exists(py) || run(shell_quote(py.string()) + " -c 'import openvino' 2>/dev/null").exit_code != 0)
     GTEST_SKIP() << "tools/venv with openvino is absent (scripts/install-deps.sh creates it)";
-  const std::string script = R"(import sys, numpy as np, openvino as ov
+  // Every combination of the boolean inputs' values, in input order ("runs X True False").
+  const std::string script = R"(import sys, itertools, numpy as np, openvino as ov
 core = ov.Core()
 for p in sys.argv[2:]:
     m = core.read_model(sys.argv[1] + "/" + p)
@@ -358,21 +370,25 @@ for p in sys.argv[2:]:
     except Exception as e:
         print("refused", p, "dynamic rank" if "dynamic rank" in str(e) else str(e).splitlines()[0])
         continue
-    for cond in (True, False):
-        feeds = {i: np.array(cond) if i.get_element_type() == ov.Type.boolean
-                 else np.ones([d.get_length() for d in i.get_partial_shape()], np.float32) for i in c.inputs}
+    conds = [i for i in c.inputs if i.get_element_type() == ov.Type.boolean]
+    for values in itertools.product((True, False), repeat=len(conds)):
+        feeds = {i: np.ones([d.get_length() for d in i.get_partial_shape()], np.float32) for i in c.inputs
+                 if i.get_element_type() != ov.Type.boolean}
+        feeds.update({i: np.array(v) for i, v in zip(conds, values)})
         try:
             c.infer_new_request(feeds)
-            print("runs", p, cond)
+            print("runs", p, *values)
         except Exception:
-            print("fails", p, cond)
+            print("fails", p, *values)
 )";
   const fs::path s = fresh_dir("branch_consumers_ov") / "ov_cases.py";
   write_file(s, script);
   const auto r = run(shell_quote(py.string()) + " " + shell_quote(s.string()) + " " +
                      shell_quote((source_dir() / "corpus/ir").string()) +
                      " invalid/C014_matmul.xml invalid/C014_add_broadcast.xml invalid/C014_concat_behind_relu.xml"
-                     " valid/downstream_broadcast.xml 2>&1");
+                     " invalid/C014_two_ifs_matmul.xml invalid/C014_reshape.xml invalid/C014_transpose.xml"
+                     " valid/downstream_broadcast.xml valid/downstream_two_ifs_broadcast.xml"
+                     " valid/downstream_same_condition.xml valid/downstream_reshape_transpose.xml 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("refused invalid/C014_matmul.xml dynamic rank"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("refused invalid/C014_concat_behind_relu.xml dynamic rank"), std::string::npos) << r.out;
@@ -380,6 +396,20 @@ for p in sys.argv[2:]:
   EXPECT_NE(r.out.find("fails invalid/C014_add_broadcast.xml False"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml True"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("runs valid/downstream_broadcast.xml False"), std::string::npos) << r.out;
+  // Two Ifs on two conditions: only the mixed combinations break the MatMul; every one of the silent cases runs.
+  EXPECT_NE(r.out.find("runs invalid/C014_two_ifs_matmul.xml True True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_matmul.xml True False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_matmul.xml False True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs invalid/C014_two_ifs_matmul.xml False False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs invalid/C014_reshape.xml True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_reshape.xml False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("refused invalid/C014_transpose.xml dynamic rank"), std::string::npos) << r.out;
+  for (const char* silent :
+       {"downstream_two_ifs_broadcast.xml", "downstream_same_condition.xml", "downstream_reshape_transpose.xml"}) {
+    EXPECT_EQ(r.out.find(std::string("fails valid/") + silent), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find(std::string("refused valid/") + silent), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(std::string("runs valid/") + silent), std::string::npos) << r.out;
+  }
   // What C014 says of each matches: the rank cases name compile_model, the other the run.
   const auto matmul = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_matmul.xml").string()));
   ASSERT_EQ(matmul.size(), 1u);
@@ -387,4 +417,168 @@ for p in sys.argv[2:]:
   const auto add = c014_of(lint_file((source_dir() / "corpus/ir/invalid/C014_add_broadcast.xml").string()));
   ASSERT_EQ(add.size(), 1u);
   EXPECT_NE(add[0].message.find("OpenVINO fails there at run time"), std::string::npos) << add[0].message;
+}
+
+namespace {
+
+// An NNAPI model: `ifs` IFs, each on its own boolean input (or all on one when `one_condition`), each giving x [1,2]
+// (then) or y [1,3] (else) as an output of dims [1,0]; a CONCATENATION of all of them along axis 0. Two IFs that take
+// different branches give it widths 2 and 3, which it cannot join.
+std::string nnapi_ifs_into_concat(int ifs, bool one_condition) {
+  const int conds = one_condition ? 1 : ifs;
+  auto op = [](const std::string& name, const std::string& type, const std::string& dims, const std::string& life,
+               const std::string& extra = "") {
+    return "{\"name\":\"" + name + "\",\"type\":\"" + type + "\",\"dimensions\":" + dims + ",\"lifetime\":\"" + life +
+           "\"" + extra + "}";
+  };
+  std::string operands, inputs;
+  for (int k = 0; k < conds; ++k) {
+    operands += op("c" + std::to_string(k), "TENSOR_BOOL8", "[1]", "SUBGRAPH_INPUT") + ",";
+    inputs += std::to_string(k) + ",";
+  }
+  const int x = conds, y = conds + 1, then_g = conds + 2, else_g = conds + 3, first_out = conds + 4;
+  const int axis = first_out + ifs, out = axis + 1;
+  operands += op("x", "TENSOR_FLOAT32", "[1,2]", "SUBGRAPH_INPUT") + "," +
+              op("y", "TENSOR_FLOAT32", "[1,3]", "SUBGRAPH_INPUT") + ",";
+  inputs += std::to_string(x) + "," + std::to_string(y);
+  operands += "{\"name\":\"then\",\"type\":\"SUBGRAPH\",\"lifetime\":\"SUBGRAPH\",\"location\":{\"offset\":0}},";
+  operands += "{\"name\":\"else\",\"type\":\"SUBGRAPH\",\"lifetime\":\"SUBGRAPH\",\"location\":{\"offset\":1}},";
+  std::string operations, joined;
+  for (int k = 0; k < ifs; ++k) {
+    operands += op("picked" + std::to_string(k), "TENSOR_FLOAT32", "[1,0]", "TEMPORARY_VARIABLE") + ",";
+    operations += "{\"type\":\"IF\",\"inputs\":[" + std::to_string(one_condition ? 0 : k) + "," +
+                  std::to_string(then_g) + "," + std::to_string(else_g) + "," + std::to_string(x) + "," +
+                  std::to_string(y) + "],\"outputs\":[" + std::to_string(first_out + k) + "]},";
+    joined += std::to_string(first_out + k) + ",";
+  }
+  operands += op("axis", "INT32", "[]", "CONSTANT_COPY", ",\"value\":[0]") + "," +
+              op("out", "TENSOR_FLOAT32", "[0,0]", "SUBGRAPH_OUTPUT");
+  operations += "{\"type\":\"CONCATENATION\",\"inputs\":[" + joined + std::to_string(axis) + "],\"outputs\":[" +
+                std::to_string(out) + "]}";
+  auto branch = [&](const char* name, int returns, const char* dims) {
+    return std::string("{\"name\":\"") + name + "\",\"operands\":[" +
+           op("a", "TENSOR_FLOAT32", "[1,2]", "SUBGRAPH_INPUT") + "," +
+           op("b", "TENSOR_FLOAT32", "[1,3]", "SUBGRAPH_INPUT") + "," +
+           op("r", "TENSOR_FLOAT32", dims, "SUBGRAPH_OUTPUT") + "," +
+           op("zero", "TENSOR_FLOAT32", "[1]", "CONSTANT_COPY", ",\"value\":[0.0]") + "," +
+           op("act", "INT32", "[]", "CONSTANT_COPY", ",\"value\":[0]") +
+           "],\"operations\":[{\"type\":\"ADD\",\"inputs\":[" + std::to_string(returns) +
+           ",3,4],\"outputs\":[2]}],\"inputIndexes\":[0,1],\"outputIndexes\":[2]}";
+  };
+  return "{\"format\":\"nnapi-model\",\"version\":1,\"name\":\"concat_ifs\",\"main\":{\"operands\":[" + operands +
+         "],\"operations\":[" + operations + "],\"inputIndexes\":[" + inputs + "],\"outputIndexes\":[" +
+         std::to_string(out) + "]},\"referenced\":[" + branch("then", 0, "[1,2]") + "," + branch("else", 1, "[1,3]") +
+         "]}";
+}
+
+}  // namespace
+
+// Several IFs meeting at one operation are judged per combination of their branches: two IFs on two conditions
+// break the CONCATENATION when they take different branches (an error naming both); on one condition they always
+// take the same branch (silent). Past 8 combinations at one operation (4 IFs: 16) it is judged on the union, with a
+// note naming the operation where following stopped.
+TEST(BranchConsumers, NnapiIfsMeetingAtOneOperationAreJudgedPerCombination) {
+  const auto two = c014_of(lint_file(write_temp("two_ifs.nnapi.json", nnapi_ifs_into_concat(2, false))));
+  ASSERT_EQ(two.size(), 1u) << dump_findings(two);
+  EXPECT_EQ(two[0].level, Level::Error);
+  EXPECT_NE(two[0].message.find("when 'c0' is true, and 'c1' is false, IF operation 0 in main output 0 is f32[1,2]"),
+            std::string::npos)
+      << two[0].message;
+  EXPECT_NE(two[0].message.find("IF operation 1 in main output 0 is f32[1,3]"), std::string::npos) << two[0].message;
+  EXPECT_NE(two[0].message.find("(1 other case of branches break it too)"), std::string::npos) << two[0].message;
+  const auto same = c014_of(lint_file(write_temp("same_condition.nnapi.json", nnapi_ifs_into_concat(2, true))));
+  EXPECT_TRUE(same.empty()) << dump_findings(same);
+  const auto three = c014_of(lint_file(write_temp("three_ifs.nnapi.json", nnapi_ifs_into_concat(3, false))));
+  ASSERT_EQ(three.size(), 1u) << dump_findings(three);
+  EXPECT_EQ(three[0].level, Level::Error);
+  const auto four = c014_of(lint_file(write_temp("four_ifs.nnapi.json", nnapi_ifs_into_concat(4, false))));
+  ASSERT_EQ(four.size(), 4u) << dump_findings(four);
+  for (const auto& f : four) {
+    EXPECT_EQ(f.level, Level::Note);
+    EXPECT_NE(f.message.find("more than 8 combinations of branches meet at CONCATENATION operation 4 in main"),
+              std::string::npos)
+        << f.message;
+  }
+}
+
+namespace {
+
+// An NNAPI model: IF on 'cond' gives x (then, `x_dims`) or y (else, `y_dims`) as operand 5 of unspecified dims; one
+// operation `op` reads it as input 0, with the operands `extra` (from index 6; the output is the last one).
+std::string nnapi_if_into(const std::string& x_dims, const std::string& y_dims, const std::string& op,
+                          const std::vector<std::string>& extra, const std::string& op_inputs) {
+  auto tensor = [](const std::string& name, const std::string& dims, const std::string& life) {
+    return "{\"name\":\"" + name + "\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":" + dims + ",\"lifetime\":\"" + life +
+           "\"}";
+  };
+  std::string operands =
+      "{\"name\":\"cond\",\"type\":\"TENSOR_BOOL8\",\"dimensions\":[1],\"lifetime\":"
+      "\"SUBGRAPH_INPUT\"},{\"name\":\"then\",\"type\":\"SUBGRAPH\",\"lifetime\":\"SUBGRAPH\","
+      "\"location\":{\"offset\":0}},{\"name\":\"else\",\"type\":\"SUBGRAPH\",\"lifetime\":"
+      "\"SUBGRAPH\",\"location\":{\"offset\":1}}," +
+      tensor("x", x_dims, "SUBGRAPH_INPUT") + "," + tensor("y", y_dims, "SUBGRAPH_INPUT") + "," +
+      tensor("picked", "[]", "TEMPORARY_VARIABLE");
+  for (const auto& e : extra) operands += "," + e;
+  const int out = 5 + static_cast<int>(extra.size());
+  auto branch = [&](const char* name, int returns, const std::string& dims) {
+    return std::string("{\"name\":\"") + name + "\",\"operands\":[" + tensor("a", x_dims, "SUBGRAPH_INPUT") + "," +
+           tensor("b", y_dims, "SUBGRAPH_INPUT") + "," + tensor("r", dims, "SUBGRAPH_OUTPUT") +
+           ",{\"name\":\"zero\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":[1],\"lifetime\":\"CONSTANT_COPY\","
+           "\"value\":[0.0]},{\"name\":\"act\",\"type\":\"INT32\",\"dimensions\":[],\"lifetime\":\"CONSTANT_COPY\","
+           "\"value\":[0]}],\"operations\":[{\"type\":\"ADD\",\"inputs\":[" +
+           std::to_string(returns) + ",3,4],\"outputs\":[2]}],\"inputIndexes\":[0,1],\"outputIndexes\":[2]}";
+  };
+  return "{\"format\":\"nnapi-model\",\"version\":1,\"name\":\"if_into\",\"main\":{\"operands\":[" + operands +
+         "],\"operations\":[{\"type\":\"IF\",\"inputs\":[0,1,2,3,4],\"outputs\":[5]},{\"type\":\"" + op +
+         "\",\"inputs\":[" + op_inputs + "],\"outputs\":[" + std::to_string(out) +
+         "]}],\"inputIndexes\":[0,3,4],\"outputIndexes\":[" + std::to_string(out) + "]},\"referenced\":[" +
+         branch("then", 0, x_dims) + "," + branch("else", 1, y_dims) + "]}";
+}
+
+std::string nnapi_const(const std::string& name, const std::string& type, const std::string& dims,
+                        const std::string& value) {
+  return "{\"name\":\"" + name + "\",\"type\":\"" + type + "\",\"dimensions\":" + dims +
+         ",\"lifetime\":\"CONSTANT_COPY\",\"value\":" + value + "}";
+}
+
+std::string nnapi_output(const std::string& dims) {
+  return "{\"name\":\"out\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":" + dims + ",\"lifetime\":\"SUBGRAPH_OUTPUT\"}";
+}
+
+}  // namespace
+
+// The NNAPI rules of RESHAPE, TRANSPOSE and BATCH_MATMUL judge each branch: each fails under the branch whose shape
+// it cannot take (naming it), and takes a branch it can.
+TEST(BranchConsumers, NnapiReshapeTransposeAndBatchMatmulJudgeEachBranch) {
+  auto lint_case = [](const std::string& name, const std::string& json) {
+    return c014_of(lint_file(write_temp(name + ".nnapi.json", json)));
+  };
+  const auto reshape = lint_case(
+      "reshape", nnapi_if_into("[2,3]", "[2,2]", "RESHAPE",
+                               {nnapi_const("shape", "TENSOR_INT32", "[2]", "[3,-1]"), nnapi_output("[3,2]")}, "5,6"));
+  ASSERT_EQ(reshape.size(), 1u) << dump_findings(reshape);
+  EXPECT_NE(reshape[0].message.find("when 'cond' is false"), std::string::npos) << reshape[0].message;
+  EXPECT_NE(reshape[0].message.find("4 elements do not divide into parts of 3"), std::string::npos)
+      << reshape[0].message;
+  const auto transpose = lint_case(
+      "transpose", nnapi_if_into("[2,3]", "[6]", "TRANSPOSE",
+                                 {nnapi_const("perm", "TENSOR_INT32", "[2]", "[1,0]"), nnapi_output("[3,2]")}, "5,6"));
+  ASSERT_EQ(transpose.size(), 1u) << dump_findings(transpose);
+  EXPECT_NE(transpose[0].message.find("the order [1,0] has 2 entries for rank 1"), std::string::npos)
+      << transpose[0].message;
+  auto bmm = [&](const char* adj_x) {
+    return lint_case(std::string("bmm_") + adj_x,
+                     nnapi_if_into("[2,3]", "[3,2]", "BATCH_MATMUL",
+                                   {nnapi_const("w", "TENSOR_FLOAT32", "[3,4]", "[1,1,1,1,1,1,1,1,1,1,1,1]"),
+                                    nnapi_const("adj_x", "BOOL", "[]", std::string("[") + adj_x + "]"),
+                                    nnapi_const("adj_y", "BOOL", "[]", "[false]"), nnapi_output("[2,4]")},
+                                   "5,6,7,8"));
+  };
+  const auto plain = bmm("false");  // [3,2] by [3,4]: the else branch's inner 2 is not 3
+  ASSERT_EQ(plain.size(), 1u) << dump_findings(plain);
+  EXPECT_NE(plain[0].message.find("when 'cond' is false"), std::string::npos) << plain[0].message;
+  EXPECT_NE(plain[0].message.find("the inner dimensions 2 and 3 differ"), std::string::npos) << plain[0].message;
+  const auto adjoint = bmm("true");  // adj_x: [2,3] read as [3,2] fails, [3,2] read as [2,3] multiplies
+  ASSERT_EQ(adjoint.size(), 1u) << dump_findings(adjoint);
+  EXPECT_NE(adjoint[0].message.find("when 'cond' is true"), std::string::npos) << adjoint[0].message;
 }

@@ -83,6 +83,44 @@ def invalid():
             [edge(3, 3, 4, 0), edge(4, 1, 6, 0), edge(5, 0, 6, 1), edge(6, 2, 7, 0)],
             expect=[c011(), c014('name="join" type="Concat"', "when 'cond' is false, rank 1 cannot join rank 2")])
     shape_guard_note()
+    # Two Ifs on two conditions meet at a MatMul: 'left' gives [2,3] or [2,4], 'right' [3,5] or [4,5]. Each alone
+    # multiplies with what the other can give ([2,?] by [?,5]); the mixed combinations cannot.
+    two_ifs("C014_two_ifs_matmul.xml", ([2, 3], [2, 4], [2, -1]), ([3, 5], [4, 5], [-1, 5]),
+            [matmul(8, "prod", [2, -1], [-1, 5], [2, 5]), result(9, "out", [2, 5])],
+            [edge(6, 3, 8, 0), edge(7, 3, 8, 1), edge(8, 2, 9, 0)],
+            expect=[c011("left", 6), c011("right", 7),
+                    c014('name="prod" type="MatMul"', "'c1' true with 'c2' false: [2,3] by [4,5]")])
+    # A Reshape to a size the else branch does not have: 4 elements cannot become [3,2].
+    two_way("C014_reshape.xml", [2, 3], [2, 2], [2, -1],
+            [const(4, "target", "i64", [2], 0, 16),
+             layer(5, "flat", "Reshape", data='special_zero="false"', ins=[(0, [2, -1]), (1, [2])],
+                   outs=[(2, "f32", [3, 2])]),
+             result(6, "out", [3, 2])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
+            expect=[c011(), c014('name="flat" type="Reshape"', "when 'cond' is false, 4 elements cannot take [3,2]")],
+            binary_=struct.pack("<qq", 3, 2))
+    # A rank-1 branch reaches a Transpose whose order has two entries.
+    two_way("C014_transpose.xml", [2, 3], [6], [],
+            [const(4, "order", "i64", [2], 0, 16),
+             layer(5, "flip", "Transpose", data=None, ins=[(0, []), (1, [2])], outs=[(2, "f32", [3, 2])]),
+             result(6, "out", [3, 2])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
+            expect=[c011(), c014('name="flip" type="Transpose"', "when 'cond' is false, rank 1 by the order [1,0]")],
+            binary_=struct.pack("<qq", 1, 0))
+
+
+def two_ifs(fname, left, right, consumers, consumer_edges, expect=None, directory=INVALID, same_condition=False):
+    """c1, c2 (or one 'cond'), x, y, u, v -> If 'left' (x or y, layer 6) and If 'right' (u or v, layer 7), each
+    output port 3 -> consumers. left / right: (then shape, else shape, the If output's dims)."""
+    (x, y, lo), (u, v, ro) = left, right
+    a, a_edges = pick(6, 0, 2, 3, x, y, lo, name="left")
+    b, b_edges = pick(7, 0 if same_condition else 1, 4, 5, u, v, ro, name="right")
+    layers = [param(0, "cond" if same_condition else "c1", "boolean", [])]
+    if not same_condition:
+        layers.append(param(1, "c2", "boolean", []))
+    layers += [param(2, "x", "f32", x), param(3, "y", "f32", y), param(4, "u", "f32", u), param(5, "v", "f32", v)]
+    layers += [a, b] + list(consumers)
+    write(directory, fname, net(fname[:-4], layers, a_edges + b_edges + list(consumer_edges)), expect=expect)
 
 
 def shape_guard_note():
@@ -130,13 +168,36 @@ def valid():
           expect=[("C012", IF_LINE.format(3, "pick"), 1, "the else branch never runs")],
           binary=b"\x01\x00\x00\x00" + f32(1.0, 2.0))
     # A consumer condlint has no OpenVINO shape rule for: a note that the branches are not judged past it.
-    two_way("downstream_no_rule.xml", [2, 3], [6], [],
+    two_way("downstream_no_rule.xml", [1, 3], [3], [],
+            [layer(4, "drop", "Squeeze", data=None, ins=[(0, [])], outs=[(1, "f32", [3])]), result(5, "out", [3])],
+            [edge(3, 3, 4, 0), edge(4, 1, 5, 0)],
+            expect=[c011(), c014('name="drop" type="Squeeze"', "no shape rule for Squeeze: a note")], directory=VALID)
+    # Two Ifs on two conditions whose every combination broadcasts: [2,1] or [2,3] with [1,3] or [2,3].
+    two_ifs("downstream_two_ifs_broadcast.xml", ([2, 1], [2, 3], [2, -1]), ([1, 3], [2, 3], [-1, 3]),
+            [binary(8, "sum", "Add", [2, -1], [-1, 3], [2, 3]), result(9, "out", [2, 3])],
+            [edge(6, 3, 8, 0), edge(7, 3, 8, 1), edge(8, 2, 9, 0)], expect=[c011("left", 6), c011("right", 7)],
+            directory=VALID)
+    # The MatMul of C014_two_ifs_matmul, both Ifs on one condition: they take the same branch, and [2,3] by [3,5] and
+    # [2,4] by [4,5] both multiply.
+    two_ifs("downstream_same_condition.xml", ([2, 3], [2, 4], [2, -1]), ([3, 5], [4, 5], [-1, 5]),
+            [matmul(8, "prod", [2, -1], [-1, 5], [2, 5]), result(9, "out", [2, 5])],
+            [edge(6, 3, 8, 0), edge(7, 3, 8, 1), edge(8, 2, 9, 0)], expect=[c011("left", 6), c011("right", 7)],
+            directory=VALID, same_condition=True)
+    # The Reshape and Transpose rules let both branches through: [2,3] or [3,2], transposed by [1,0], reshaped to
+    # [0,-1] with special_zero (the dim 0 kept) and then to [6].
+    two_way("downstream_reshape_transpose.xml", [2, 3], [3, 2], [-1, -1],
             [const(4, "order", "i64", [2], 0, 16),
-             layer(5, "flip", "Transpose", data=None, ins=[(0, []), (1, [2])], outs=[(2, "f32", [3, 2])]),
-             result(6, "out", [3, 2])],
-            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 6, 0)],
-            expect=[c011(), c014('name="flip" type="Transpose"', "no shape rule for Transpose: a note")],
-            binary_=struct.pack("<qq", 1, 0), directory=VALID)
+             layer(5, "flip", "Transpose", data=None, ins=[(0, [-1, -1]), (1, [2])], outs=[(2, "f32", [-1, -1])]),
+             const(6, "keep", "i64", [2], 16, 16),
+             layer(7, "same", "Reshape", data='special_zero="true"', ins=[(0, [-1, -1]), (1, [2])],
+                   outs=[(2, "f32", [-1, -1])]),
+             const(8, "six", "i64", [1], 32, 8),
+             layer(9, "flat", "Reshape", data='special_zero="false"', ins=[(0, [-1, -1]), (1, [1])],
+                   outs=[(2, "f32", [6])]),
+             result(10, "out", [6])],
+            [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 7, 0), edge(6, 0, 7, 1), edge(7, 2, 9, 0),
+             edge(8, 0, 9, 1), edge(9, 2, 10, 0)],
+            expect=[c011()], binary_=struct.pack("<qqqqq", 1, 0, 0, -1, 6), directory=VALID)
 
 
 if __name__ == "__main__":

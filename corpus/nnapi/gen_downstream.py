@@ -65,6 +65,39 @@ def after_mul(name, op, extra, out_dims):
                  [7] if extra[0]["lifetime"] == "SUBGRAPH_INPUT" else [], [9])
 
 
+def two_ifs(name, a, b, out_dims):
+    """IF 'a' on c1 gives x (then) or y (else), IF 'b' on c2 gives u or v; ADD(a, b). a / b: (then dims, else
+    dims, the IF output operand's dims). Operands: c1, c2, the four branches, x, y, u, v, the two IF outputs, the
+    activation and the output."""
+    (x, y, ao), (u, v, bo) = a, b
+    sub = lambda n, k: {"name": n, "type": "SUBGRAPH", "lifetime": "SUBGRAPH", "location": {"offset": k}}
+    operands = [operand("c1", [1], "SUBGRAPH_INPUT", typ="TENSOR_BOOL8"),
+                operand("c2", [1], "SUBGRAPH_INPUT", typ="TENSOR_BOOL8"),
+                sub("a_then", 0), sub("a_else", 1), sub("b_then", 2), sub("b_else", 3),
+                operand("x", x, "SUBGRAPH_INPUT"), operand("y", y, "SUBGRAPH_INPUT"),
+                operand("u", u, "SUBGRAPH_INPUT"), operand("v", v, "SUBGRAPH_INPUT"),
+                operand("a", ao, "TEMPORARY_VARIABLE"), operand("b", bo, "TEMPORARY_VARIABLE"),
+                operand("act", [], "CONSTANT_COPY", typ="INT32", value=[0]),
+                operand("out", out_dims, "SUBGRAPH_OUTPUT")]
+    return {"format": "nnapi-model", "version": 1, "name": name,
+            "main": {"operands": operands,
+                     "operations": [{"type": "IF", "inputs": [0, 2, 3, 6, 7], "outputs": [10]},
+                                    {"type": "IF", "inputs": [1, 4, 5, 8, 9], "outputs": [11]},
+                                    {"type": "ADD", "inputs": [10, 11, 12], "outputs": [13]}],
+                     "inputIndexes": [0, 1, 6, 7, 8, 9], "outputIndexes": [13]},
+            "referenced": [branch("a_then", x, y, x, 0), branch("a_else", x, y, y, 1),
+                           branch("b_then", u, v, u, 0), branch("b_else", u, v, v, 1)]}
+
+
+def fully_connected(name, x, y):
+    """FULLY_CONNECTED(picked, weights [4,3], bias [4]): input_size 3, so a branch's element count must divide by 3."""
+    return model(name, x, y, [0, 0], [{"type": "FULLY_CONNECTED", "inputs": [5, 6, 7, 8], "outputs": [9]}],
+                 [operand("weights", [4, 3], "CONSTANT_COPY", value=[0.5] * 12),
+                  operand("bias", [4], "CONSTANT_COPY", value=[0.0] * 4),
+                  operand("act", [], "CONSTANT_COPY", typ="INT32", value=[0]),
+                  operand("out", [2, 4], "SUBGRAPH_OUTPUT")], [], [9])
+
+
 CASES = {
     # [3,2] cannot broadcast with [2,3]; the then branch's [2,3] can.
     "invalid/C014_add_broadcast": add_case("C014_add_broadcast", [2, 3], [3, 2]),
@@ -73,6 +106,17 @@ CASES = {
         "C014_concat_behind_mul", "CONCATENATION",
         [operand("p", [4, 3], "SUBGRAPH_INPUT"), operand("axis", [], "CONSTANT_COPY", typ="INT32", value=[0])],
         [0, 3]),
+    # Two IFs on two conditions meet at an ADD: [2,1] or [2,3] with [1,3] or [2,4]. Each alone broadcasts with what
+    # the other can give; both else branches together ([2,3] + [2,4]) cannot.
+    "invalid/C014_two_ifs_add": two_ifs("C014_two_ifs_add", ([2, 1], [2, 3], [2, 0]), ([1, 3], [2, 4], [0, 0]),
+                                        [2, 0]),
+    # The else branch's [2,2] holds 4 elements, which rows of input_size 3 do not divide.
+    "invalid/C014_fully_connected": fully_connected("C014_fully_connected", [2, 3], [2, 2]),
+    # Every combination broadcasts: [2,1] or [2,3] with [1,3] or [2,3].
+    "valid/downstream_two_ifs_broadcast": two_ifs("downstream_two_ifs_broadcast", ([2, 1], [2, 3], [2, 0]),
+                                                  ([1, 3], [2, 3], [0, 3]), [2, 3]),
+    # [2,3] and [3,2] both hold 6 elements: two rows of input_size 3.
+    "valid/downstream_fully_connected": fully_connected("downstream_fully_connected", [2, 3], [3, 2]),
     # [2,1] and [1,3] both broadcast with [2,3].
     "valid/downstream_broadcast": add_case("downstream_broadcast", [2, 1], [1, 3]),
     # MUL and ADD by a one-element tensor take any shape (REDUCE_SUM would too, but the ONNX export has no rule for it).

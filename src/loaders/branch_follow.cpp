@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <unordered_map>
 
+#include "model/condition_trace.hpp"
 #include "model/graph_order.hpp"
 
 namespace condlint {
@@ -88,11 +90,108 @@ ShapeVerdict concat(const std::vector<Shape>& in, int64_t axis, const std::vecto
   return v;
 }
 
+namespace {
+std::string ints_text(const std::vector<int64_t>& v) {
+  std::string s = "[";
+  for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s + "]";
+}
+}  // namespace
+
+ShapeVerdict reshape(const Shape& in, const std::vector<int64_t>& target, bool special_zero,
+                     const std::string& in_text) {
+  constexpr int64_t kHuge = int64_t(1) << 40;  // past it a product is not computed (no overflow, no claim)
+  std::vector<Dim> dims;
+  int inferred = -1;
+  int64_t known = 1;  // the product of the target's dims other than -1, while all are static
+  bool all_static = true;
+  for (size_t i = 0; i < target.size(); ++i) {
+    const int64_t t = target[i];
+    Dim d = Dim::dynamic();
+    if (t == -1) {
+      if (inferred >= 0) return ShapeVerdict::unknown();  // two -1: refused whatever the branch gives
+      inferred = static_cast<int>(i);
+    } else if (t == 0 && special_zero) {
+      if (in.rank_known && i < in.dims.size()) d = in.dims[i];
+    } else if (t >= 0 && t < kHuge) {
+      d = Dim::fixed(t);
+    } else {
+      return ShapeVerdict::unknown();
+    }
+    if (t != -1) {
+      if (d.is_static() && known < kHuge && d.lo < kHuge) known *= d.lo;
+      else all_static = false;
+    }
+    dims.push_back(d);
+  }
+  const std::optional<uint64_t> count = in.rank_known ? in.element_count() : std::nullopt;
+  const std::string verb = "reshape " + in_text + " to " + ints_text(target);
+  if (count && *count < static_cast<uint64_t>(kHuge) && all_static && known < kHuge) {
+    const auto total = static_cast<int64_t>(*count);
+    if (inferred < 0 && total != known)
+      return ShapeVerdict::fails(
+          std::to_string(total) + " elements cannot fill a shape of " + std::to_string(known) + " elements", verb);
+    if (inferred >= 0 && known > 0 && total % known != 0)
+      return ShapeVerdict::fails(
+          std::to_string(total) + " elements do not divide into parts of " + std::to_string(known) + " for the -1",
+          verb);
+    if (inferred >= 0 && known > 0) dims[static_cast<size_t>(inferred)] = Dim::fixed(total / known);
+  }
+  ShapeVerdict v;
+  v.kind = ShapeVerdict::Kind::Ok;
+  v.out.push_back(Shape::of(std::move(dims)));
+  return v;
+}
+
+ShapeVerdict transpose(const Shape& in, const std::vector<int64_t>& order, const std::string& in_text) {
+  ShapeVerdict v;
+  v.kind = ShapeVerdict::Kind::Ok;
+  if (!in.rank_known) {
+    v.out.push_back(order.empty() ? Shape::unknown() : Shape::of(std::vector<Dim>(order.size(), Dim::dynamic())));
+    return v;
+  }
+  const size_t rank = in.dims.size();
+  if (order.empty()) {
+    v.out.push_back(Shape::of(std::vector<Dim>(in.dims.rbegin(), in.dims.rend())));
+    return v;
+  }
+  if (order.size() != rank)
+    return ShapeVerdict::fails("the order " + ints_text(order) + " has " + std::to_string(order.size()) +
+                                   " entries for rank " + std::to_string(rank),
+                               "transpose " + in_text + " by " + ints_text(order));
+  std::vector<bool> used(rank, false);
+  std::vector<Dim> dims;
+  for (int64_t o : order) {
+    const int64_t a = o;
+    if (a < 0 || a >= static_cast<int64_t>(rank) || used[static_cast<size_t>(a)])
+      return ShapeVerdict::unknown();  // not a permutation: refused whatever the branch gives
+    used[static_cast<size_t>(a)] = true;
+    dims.push_back(in.dims[static_cast<size_t>(a)]);
+  }
+  v.out.push_back(Shape::of(std::move(dims)));
+  return v;
+}
+
 }  // namespace shape_rules
 
 namespace {
 
 using Shapes = std::vector<std::vector<Shape>>;  // per node, per output
+
+// One If's branch in a case of branches: the If, its branch and the output the path leaves it by.
+struct Pick {
+  int conditional = -1;
+  int branch = 0;
+  int output = 0;
+};
+
+// A value's shape in one case of branches (the picks, sorted by conditional, select it), with the nodes from the
+// first If to it.
+struct World {
+  std::vector<Pick> picks;
+  Shape shape;
+  int steps = 0;
+};
 
 class Follower {
  public:
@@ -101,9 +200,18 @@ class Follower {
       cond_at_[key(m.conditionals[c].graph, m.conditionals[c].node)] = static_cast<int>(c);
   }
 
+  // Each graph that holds an If whose branches may differ is walked once, in topological order from its first such
+  // If: the Ifs' branch shapes start there and every case of branches that meets at a node is judged there.
   void run() {
-    for (size_t c = 0; c < m_.conditionals.size(); ++c)
-      if (may_differ(m_.conditionals[c])) follow(static_cast<int>(c));
+    std::vector<int> graphs;
+    std::unordered_map<int, bool> seen;
+    for (size_t c = 0; c < m_.conditionals.size(); ++c) {
+      const ConditionalView& v = m_.conditionals[c];
+      if (!may_differ(v) || !valid_node(v.graph, v.node)) continue;
+      if (!seen.emplace(v.graph, true).second) continue;
+      graphs.push_back(v.graph);
+    }
+    for (int g : graphs) walk(g);
   }
 
  private:
@@ -132,9 +240,8 @@ class Follower {
     return it->second;
   }
 
-  // What node n's inputs are, given the graph's shapes `s` and a branch's shapes over them.
-  std::vector<Shape> inputs_of(int g, int n, const Shapes& s,
-                               const std::unordered_map<uint64_t, std::pair<Shape, int>>* over = nullptr) {
+  // What node n's inputs are, given the graph's shapes `s`.
+  std::vector<Shape> inputs_of(int g, int n, const Shapes& s) {
     const Node& node = m_.node(g, n);
     std::vector<Shape> in(node.inputs.size());
     for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -143,11 +250,6 @@ class Follower {
         in[i] = r_.unproduced(g, n, static_cast<int>(i));
         continue;
       }
-      if (over)
-        if (auto o = over->find(key(src.node, src.output)); src.graph == g && o != over->end()) {
-          in[i] = o->second.first;
-          continue;
-        }
       const Shapes* from = src.graph == g ? &s : nullptr;
       if (!from)
         if (auto it = memo_.find(src.graph); it != memo_.end()) from = &it->second;
@@ -206,91 +308,253 @@ class Follower {
 
   std::string typed(int g, int n, int k, bool input, const Shape& s) const { return r_.elem(g, n, k, input) + s.str(); }
 
-  void follow(int c) {
-    const ConditionalView& view = m_.conditionals[static_cast<size_t>(c)];
-    const int g = view.graph, n = view.node;
-    if (!valid_node(g, n)) return;
-    const Shapes& s = base(g, 0);
-    const size_t outputs = s[static_cast<size_t>(n)].size();
-    std::vector<Shape> by[2];
-    for (int b = 0; b < 2; ++b)
-      for (size_t j = 0; j < outputs; ++j) by[b].push_back(branch_shape(c, b, static_cast<int>(j), 1));
-    bool differ = false;
-    for (int b = 0; b < 2; ++b)
-      for (size_t j = 0; j < outputs; ++j)
-        differ = differ || (by[b][j].rank_known && !(by[b][j] == s[static_cast<size_t>(n)][j]));
-    if (!differ) return;
-    const std::vector<int>& ord = order(g);
-    const auto at = std::find(ord.begin(), ord.end(), n);
-    if (at == ord.end()) return;
-    bool gap_noted = false, limited = false;
-    for (int b = 0; b < 2; ++b) {
-      if (view.provenance.decided >= 0 && view.provenance.decided != (b == 0 ? 1 : 0)) continue;  // dead (C012)
-      // (node, output) -> its shape under this branch and the If output the path left by.
-      std::unordered_map<uint64_t, std::pair<Shape, int>> over;
-      std::unordered_map<uint64_t, int> steps;
-      for (size_t j = 0; j < outputs; ++j) {
-        const Shape& mine = by[b][j];
-        if (!mine.rank_known || mine == s[static_cast<size_t>(n)][j]) continue;
-        over[key(n, static_cast<int>(j))] = {mine, static_cast<int>(j)};
-        steps[key(n, static_cast<int>(j))] = 0;
+  // What is known of conditional c's condition: its value (a node output) and its traced text with both spellings
+  // of its negation. Two Ifs whose conditions are one value or read the same take the same branch together; one
+  // whose condition reads as the negation of the other's takes the other branch. Any other two are taken as
+  // independent, as the ONNX follower takes them.
+  struct Condition {
+    ValueRef value;
+    std::string text, negated[2];
+  };
+  const Condition& condition(int c) {
+    auto it = conditions_.find(c);
+    if (it != conditions_.end()) return it->second;
+    Condition k;
+    const ConditionalView& v = m_.conditionals[static_cast<size_t>(c)];
+    if (valid_node(v.graph, v.node) && !m_.node(v.graph, v.node).sources.empty())
+      k.value = m_.node(v.graph, v.node).sources[0];
+    if (v.provenance.traced && !v.provenance.text.empty()) {
+      k.text = v.provenance.text;
+      k.negated[0] = negated_condition(k.text, true);
+      k.negated[1] = negated_condition(k.text, false);
+    }
+    return conditions_.emplace(c, std::move(k)).first->second;
+  }
+
+  // Adds p to picks (sorted by conditional); false when no input selects both.
+  bool add_pick(std::vector<Pick>& picks, const Pick& p) {
+    for (const Pick& q : picks) {
+      if (q.conditional == p.conditional) {
+        if (q.branch != p.branch) return false;
+        continue;
       }
-      if (over.empty()) continue;
-      int visited = 0;
-      for (auto it = at + 1; it != ord.end(); ++it) {
-        const int p = *it;
-        const Node& node = m_.node(g, p);
-        int origin = -1, step = 0;
-        for (const ValueRef& src : node.sources)
-          if (src.valid() && src.graph == g)
-            if (auto o = over.find(key(src.node, src.output)); o != over.end()) {
-              if (origin < 0) origin = o->second.second;
-              step = std::max(step, steps[key(src.node, src.output)] + 1);
-            }
-        if (origin < 0) continue;
-        if (++visited > kBranchFollowMaxNodes) {
-          if (!limited) out_.limits.push_back({c, kBranchFollowMaxNodes, at_node(g, p)});
-          limited = true;
-          break;
+      const Condition& a = condition(p.conditional);
+      const Condition& b = condition(q.conditional);
+      const bool same = (a.value.valid() && a.value.graph == b.value.graph && a.value.node == b.value.node &&
+                         a.value.output == b.value.output) ||
+                        (!a.text.empty() && a.text == b.text);
+      const bool negated = !a.text.empty() && !b.text.empty() && (b.text == a.negated[0] || b.text == a.negated[1]);
+      if (same && q.branch != p.branch) return false;
+      if (negated && q.branch == p.branch) return false;
+    }
+    auto at = std::lower_bound(picks.begin(), picks.end(), p.conditional,
+                               [](const Pick& x, int c) { return x.conditional < c; });
+    if (at == picks.end() || at->conditional != p.conditional) picks.insert(at, p);
+    return true;
+  }
+
+  // Whether a case of branches that these picks contain broke a node already (one root cause, one finding).
+  bool failed_before(const std::vector<Pick>& picks) const {
+    for (const Pick& first : picks) {
+      const auto filed = failed_.find(first.conditional);
+      if (filed == failed_.end()) continue;
+      for (const auto& f : filed->second) {
+        bool all = true;
+        for (const auto& [c, b] : f) {
+          bool found = false;
+          for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
+          all = all && found;
         }
-        const std::vector<Shape> in = inputs_of(g, p, s, &over);
-        const ShapeVerdict v = r_.infer(g, p, in);
-        if (v.kind == ShapeVerdict::Kind::Fails) {
-          BranchBreak br;
-          BranchBreak::Pick pick;
-          pick.conditional = c;
-          pick.branch = b;
-          pick.output = origin;
-          pick.type = typed(g, n, origin, false, by[b][static_cast<size_t>(origin)]);
-          const Shape& other = by[1 - b][static_cast<size_t>(origin)];
-          if (other.rank_known) pick.other = typed(g, n, origin, false, other);
-          br.picks.push_back(std::move(pick));
-          br.graph = g;
-          br.node = p;
-          br.steps = step;
-          for (size_t i = 0; i < in.size(); ++i)
-            br.input_types.push_back(typed(g, p, static_cast<int>(i), true, in[i]));
-          br.error = v.error;
-          br.verb = v.verb;
-          br.judged_by = r_.judged_by + " " + node.op.str() + " shape rule";
-          br.loc = at_node(g, p);
-          out_.breaks.push_back(std::move(br));
+        if (all) return true;
+      }
+    }
+    return false;
+  }
+
+  void limit(int c, bool combinations, int64_t how_many, int g, int n) {
+    if (!limited_.insert(c).second) return;
+    out_.limits.push_back({c, how_many, at_node(g, n), combinations});
+  }
+
+  // Whether the condition of the If at node n reads (through any number of nodes) a value whose shape differs
+  // between the branches of an earlier If: then which branch it takes in a case of those is not known, and a
+  // case with its branches is not proven to happen. Bounded: past the bound it is taken as reading one.
+  bool reads_followed(int g, int n, const std::unordered_map<uint64_t, std::vector<World>>& facts) {
+    const Node& node = m_.node(g, n);
+    if (node.sources.empty() || !node.sources[0].valid() || node.sources[0].graph != g) return false;
+    std::vector<int> todo{node.sources[0].node};
+    std::unordered_map<int, bool> seen{{node.sources[0].node, true}};
+    if (facts.count(key(node.sources[0].node, node.sources[0].output))) return true;
+    for (size_t steps = 0; !todo.empty(); ++steps) {
+      if (steps > static_cast<size_t>(kBranchFollowMaxNodes)) return true;
+      const int at = todo.back();
+      todo.pop_back();
+      for (const ValueRef& src : m_.node(g, at).sources) {
+        if (!src.valid() || src.graph != g) continue;
+        if (facts.count(key(src.node, src.output))) return true;
+        if (seen.emplace(src.node, true).second) todo.push_back(src.node);
+      }
+    }
+    return false;
+  }
+
+  // The If c at node n of graph g: the shape of each output under each live branch where they differ.
+  void seed(int c, int g, int n, const Shapes& s, std::unordered_map<uint64_t, std::vector<World>>& facts) {
+    const ConditionalView& view = m_.conditionals[static_cast<size_t>(c)];
+    const size_t outputs = s[static_cast<size_t>(n)].size();
+    Seed& sd = seeds_[c];
+    sd.graph = g;
+    sd.node = n;
+    for (int b = 0; b < 2; ++b)
+      for (size_t j = 0; j < outputs; ++j) sd.by[b].push_back(branch_shape(c, b, static_cast<int>(j), 1));
+    sd.dependent = reads_followed(g, n, facts);
+    for (size_t j = 0; j < outputs; ++j) {
+      bool differ = false;
+      for (int b = 0; b < 2; ++b)
+        differ = differ || (sd.by[b][j].rank_known && !(sd.by[b][j] == s[static_cast<size_t>(n)][j]));
+      if (!differ) continue;
+      std::vector<World> worlds;
+      for (int b = 0; b < 2; ++b) {
+        if (view.provenance.decided >= 0 && view.provenance.decided != (b == 0 ? 1 : 0)) continue;  // dead (C012)
+        worlds.push_back({{Pick{c, b, static_cast<int>(j)}}, sd.by[b][j], 0});
+      }
+      if (worlds.size() > 1) facts[key(n, static_cast<int>(j))] = std::move(worlds);
+    }
+  }
+
+  void record_break(int g, int p, const std::vector<Pick>& picks, int steps, const std::vector<Shape>& in,
+                    const ShapeVerdict& v) {
+    BranchBreak br;
+    for (const Pick& pk : picks) {
+      const Seed& sd = seeds_[pk.conditional];
+      BranchBreak::Pick bp;
+      bp.conditional = pk.conditional;
+      bp.branch = pk.branch;
+      bp.output = pk.output;
+      bp.type = typed(sd.graph, sd.node, pk.output, false, sd.by[pk.branch][static_cast<size_t>(pk.output)]);
+      const Shape& other = sd.by[1 - pk.branch][static_cast<size_t>(pk.output)];
+      if (other.rank_known) bp.other = typed(sd.graph, sd.node, pk.output, false, other);
+      bp.dependent = sd.dependent;
+      br.picks.push_back(std::move(bp));
+    }
+    br.graph = g;
+    br.node = p;
+    br.steps = steps;
+    for (size_t i = 0; i < in.size(); ++i) br.input_types.push_back(typed(g, p, static_cast<int>(i), true, in[i]));
+    br.error = v.error;
+    br.verb = v.verb;
+    br.judged_by = r_.judged_by + " " + m_.node(g, p).op.str() + " shape rule";
+    br.loc = at_node(g, p);
+    out_.breaks.push_back(std::move(br));
+    std::vector<std::pair<int, int>> f;
+    for (const Pick& pk : picks) f.emplace_back(pk.conditional, pk.branch);
+    failed_[f.front().first].push_back(std::move(f));
+  }
+
+  // Node p reads values whose shape differs between branches: judged once per case of branches that meets there.
+  void judge(int g, int p, const Shapes& s, std::unordered_map<uint64_t, std::vector<World>>& facts) {
+    const Node& node = m_.node(g, p);
+    struct Case {
+      std::vector<Pick> picks;
+      std::vector<Shape> in;
+      int steps = 0;
+    };
+    std::vector<Case> cases(1);
+    cases[0].in = inputs_of(g, p, s);
+    std::set<int> conds;
+    for (size_t i = 0; i < node.sources.size() && i < cases[0].in.size(); ++i) {
+      const ValueRef& src = node.sources[i];
+      if (!src.valid() || src.graph != g) continue;
+      const auto f = facts.find(key(src.node, src.output));
+      if (f == facts.end()) continue;
+      std::vector<Case> next;
+      for (const Case& cs : cases)
+        for (const World& w : f->second) {
+          Case m = cs;
+          bool consistent = true;
+          for (const Pick& pk : w.picks) {
+            conds.insert(pk.conditional);
+            consistent = consistent && add_pick(m.picks, pk);
+          }
+          if (!consistent) continue;
+          m.in[i] = w.shape;
+          m.steps = std::max(m.steps, w.steps + 1);
+          next.push_back(std::move(m));
+        }
+      cases = std::move(next);
+      if (cases.size() > static_cast<size_t>(kBranchFollowMaxCombinations)) {
+        for (int c : conds) limit(c, true, kBranchFollowMaxCombinations, g, p);
+        return;
+      }
+    }
+    if (conds.empty()) return;
+    for (int c : conds)
+      if (limited_.count(c)) return;
+    for (int c : conds)
+      if (++visits_[c] > kBranchFollowMaxNodes) {
+        limit(c, false, kBranchFollowMaxNodes, g, p);
+        return;
+      }
+    std::vector<std::vector<Shape>> outs;
+    std::vector<const Case*> alive;
+    for (const Case& cs : cases) {
+      if (failed_before(cs.picks)) continue;
+      const ShapeVerdict v = r_.infer(g, p, cs.in);
+      switch (v.kind) {
+        case ShapeVerdict::Kind::Fails:
+          record_break(g, p, cs.picks, cs.steps, cs.in, v);
           continue;  // one root cause, one finding: what comes after it is judged on the union
-        }
-        if (v.kind == ShapeVerdict::Kind::NoRule) {
-          if (!gap_noted) out_.gaps.push_back({c, g, p, node.op.str(), at_node(g, p)});
-          gap_noted = true;
-          continue;
-        }
-        if (v.kind != ShapeVerdict::Kind::Ok) continue;
-        for (size_t k = 0; k < v.out.size() && k < s[static_cast<size_t>(p)].size(); ++k) {
-          if (v.out[k] == s[static_cast<size_t>(p)][k]) continue;  // the branch agrees with the union again
-          over[key(p, static_cast<int>(k))] = {v.out[k], origin};
-          steps[key(p, static_cast<int>(k))] = step;
+        case ShapeVerdict::Kind::NoRule:
+          for (int c : conds)
+            if (gapped_.insert(c).second) out_.gaps.push_back({c, g, p, node.op.str(), at_node(g, p)});
+          return;
+        case ShapeVerdict::Kind::Terminal: return;
+        case ShapeVerdict::Kind::Ok:
+        case ShapeVerdict::Kind::Unknown: {
+          // What a rule cannot say under a case is what it says of the union (which holds what the case gives).
+          std::vector<Shape> o = s[static_cast<size_t>(p)];
+          if (v.kind == ShapeVerdict::Kind::Ok)
+            for (size_t k = 0; k < o.size() && k < v.out.size(); ++k) o[k] = v.out[k];
+          outs.push_back(std::move(o));
+          alive.push_back(&cs);
         }
       }
     }
+    for (size_t k = 0; k < s[static_cast<size_t>(p)].size(); ++k) {
+      bool differ = false;
+      for (const auto& o : outs) differ = differ || !(o[k] == s[static_cast<size_t>(p)][k]);
+      if (!differ) continue;  // every case agrees with the union again
+      std::vector<World> worlds;
+      for (size_t a = 0; a < alive.size(); ++a) worlds.push_back({alive[a]->picks, outs[a][k], alive[a]->steps});
+      facts[key(p, static_cast<int>(k))] = std::move(worlds);
+    }
   }
+
+  void walk(int g) {
+    const Shapes& s = base(g, 0);
+    const std::vector<int>& ord = order(g);
+    std::unordered_map<uint64_t, std::vector<World>> facts;  // (node, output) of graph g -> its cases
+    bool started = false;
+    for (int p : ord) {
+      const auto c = cond_at_.find(key(g, p));
+      const bool differing = c != cond_at_.end() && may_differ(m_.conditionals[static_cast<size_t>(c->second)]);
+      if (!started && !differing) continue;
+      started = true;
+      if (!facts.empty()) {
+        bool reads = false;
+        for (const ValueRef& src : m_.node(g, p).sources)
+          reads = reads || (src.valid() && src.graph == g && facts.count(key(src.node, src.output)));
+        if (reads) judge(g, p, s, facts);
+      }
+      if (differing) seed(c->second, g, p, s, facts);
+    }
+  }
+
+  struct Seed {
+    int graph = -1, node = -1;
+    std::vector<Shape> by[2];  // each output's shape under each branch
+    bool dependent = false;
+  };
 
   const Model& m_;
   const BranchFollowRules& r_;
@@ -298,6 +562,11 @@ class Follower {
   std::unordered_map<uint64_t, int> cond_at_;
   std::unordered_map<int, Shapes> memo_;
   std::unordered_map<int, std::vector<int>> order_;
+  std::unordered_map<int, Condition> conditions_;
+  std::unordered_map<int, Seed> seeds_;
+  std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;  // by the first If of the case
+  std::unordered_map<int, int> visits_;
+  std::set<int> limited_, gapped_;
 };
 
 }  // namespace

@@ -2,11 +2,13 @@
 // (OpenVINO IR and NNAPI; ONNX follows with onnx's inference in onnx_branch_consumers). Where an If's branches give
 // different shapes for an output, the If output is what both can give (OpenVINO's If-8 rule: equal dims kept, others
 // dynamic; an NNAPI IF output operand of unspecified dims), and a consumer judged on that passes. The follower
-// infers the shapes of the If's graph with the format's shape rules, then, for each branch, the nodes that read the
-// If's outputs with the shape that branch gives, passing what they compute on to the nodes after them until the
-// branch agrees with the union again. A node whose rule rejects what the branch gives is recorded (one root cause,
-// one finding: it is followed no further); a node of an op the format's table has no rule for stops the branch there
-// and is recorded as a gap. Unknown never fails: a rule fails only on shapes that fail for every value they allow.
+// infers the shapes of the If's graph with the format's shape rules, then walks the graph once: the nodes that read
+// the If's outputs are judged with the shape each branch gives (where several Ifs' values meet at a node, once per
+// combination of their branches that inputs can select), and what they compute is passed on to the nodes after them
+// until the cases agree with the union again. A node whose rule rejects what a case gives is recorded (one root
+// cause, one finding: that case is followed no further); a node of an op the format's table has no rule for stops
+// the cases there and is recorded as a gap. Unknown never fails: a rule fails only on shapes that fail for every
+// value they allow.
 #pragma once
 
 #include <functional>
@@ -60,8 +62,11 @@ struct BranchFollowRules {
   std::function<std::string(int g, int n, int k, bool input)> elem;
 };
 
-// Budgets: nodes judged per If and branch, and nesting depth of the branch bodies inferred to type an If's outputs.
+// Budgets: nodes judged per If (counted for every If whose branches a node is judged under), cases of branches
+// judged at one node (past either, the consumers are judged on the union and C014 notes it), and nesting depth of
+// the branch bodies inferred to type an If's outputs.
 constexpr int kBranchFollowMaxNodes = 256;
+constexpr int kBranchFollowMaxCombinations = 8;
 constexpr int kBranchFollowMaxDepth = 8;
 
 // Follows every conditional of `m` whose branches differ; records breaks, gaps and limits in `out`.
@@ -80,6 +85,12 @@ bool can_be(const Dim& d, int64_t v);
 ShapeVerdict broadcast(const std::vector<Shape>& in, const std::string& a_text, const std::string& b_text);
 // Concatenation along `axis` (negative counts from the end).
 ShapeVerdict concat(const std::vector<Shape>& in, int64_t axis, const std::vector<std::string>& texts);
+// Reshape of `in` to the constant `target` (one -1: the rest of the elements; 0: with `special_zero` the input's dim
+// at that index, else a dim of 0). Fails only when the input's element count is known and the target cannot hold it.
+ShapeVerdict reshape(const Shape& in, const std::vector<int64_t>& target, bool special_zero,
+                     const std::string& in_text);
+// Transpose of `in` by the constant `order` (empty: the dims reversed). Fails when the order's length is not the rank.
+ShapeVerdict transpose(const Shape& in, const std::vector<int64_t>& order, const std::string& in_text);
 }  // namespace shape_rules
 
 }  // namespace condlint

@@ -2,9 +2,14 @@
 // OpenVINO's own shape inference states them: element-wise ops broadcast by their auto_broadcast attribute (numpy
 // by default; "none" wants equal shapes), MatMul multiplies the last two dims (transpose_a / transpose_b; a rank-1
 // side is a row or a column), Concat joins along its axis, ops that keep their input's shape keep it. Reductions take
-// any rank and give a shape that depends on their axes' values: unknown. Any other op has no rule here (a gap).
+// any rank and give a shape that depends on their axes' values: unknown. Reshape and Transpose take their target
+// shape or order from a Const (special_zero, one -1; an empty order reverses the dims); where it is computed from data
+// their output is unknown. Any other op has no rule here (a gap).
+#include <cstring>
+#include <memory>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "loaders/branch_follow.hpp"
@@ -73,7 +78,53 @@ ShapeVerdict matmul(const Node& node, const std::vector<Shape>& in, const std::s
   return v;
 }
 
-ShapeVerdict ir_rule(const Model& m, int g, int n, const std::vector<Shape>& in) {
+// The Consts of an IR model by their layer, built on first use (only a model whose Ifs' branches differ asks).
+class ConstValues {
+ public:
+  explicit ConstValues(const Model& m) : m_(m) {}
+  // The integer values of the Const that input i of node n reads (i32 or i64, within the weights and a small size),
+  // or nullopt.
+  std::optional<std::vector<int64_t>> ints(int g, int n, int i) {
+    const Node& node = m_.node(g, n);
+    if (static_cast<size_t>(i) >= node.sources.size() || !node.sources[static_cast<size_t>(i)].valid()) return {};
+    const ValueRef src = node.sources[static_cast<size_t>(i)];
+    if (!built_) {
+      for (const IrConst& c : m_.ir->consts)
+        by_layer_.emplace(uint64_t(uint32_t(c.graph)) << 32 | uint32_t(c.node), &c);
+      built_ = true;
+    }
+    const auto it = by_layer_.find(uint64_t(uint32_t(src.graph)) << 32 | uint32_t(src.node));
+    if (it == by_layer_.end()) return {};
+    const IrConst& c = *it->second;
+    if (c.shape && c.shape->is_static() && c.shape->element_count() == 0u) return std::vector<int64_t>{};
+    const int width = c.elem == ElemType::I64 ? 8 : c.elem == ElemType::I32 ? 4 : 0;
+    if (!width || !c.offset || !c.size || *c.offset < 0 || *c.size <= 0 || *c.size > 8 * kMaxRank ||
+        *c.size % width != 0)
+      return {};
+    const auto bytes = m_.ir->weight_bytes(*c.offset, static_cast<uint64_t>(*c.size));
+    if (!bytes) return {};
+    std::vector<int64_t> out;
+    for (int64_t k = 0; k < *c.size; k += width) {
+      if (width == 8) {
+        int64_t v;
+        std::memcpy(&v, bytes->data() + k, 8);
+        out.push_back(v);
+      } else {
+        int32_t v;
+        std::memcpy(&v, bytes->data() + k, 4);
+        out.push_back(v);
+      }
+    }
+    return out;
+  }
+
+ private:
+  const Model& m_;
+  bool built_ = false;
+  std::unordered_map<uint64_t, const IrConst*> by_layer_;
+};
+
+ShapeVerdict ir_rule(const Model& m, ConstValues& consts, int g, int n, const std::vector<Shape>& in) {
   static const std::set<std::string, std::less<>> same_shape{
       "Relu",    "Sigmoid", "Tanh",       "Exp",    "Log",      "Abs",  "Negative", "Sqrt", "Clamp",
       "Elu",     "Gelu",    "Swish",      "HSwish", "HSigmoid", "Mish", "SoftPlus", "Erf",  "Floor",
@@ -141,6 +192,12 @@ ShapeVerdict ir_rule(const Model& m, int g, int n, const std::vector<Shape>& in)
         {in.empty() || !in[0].rank_known ? Dim::dynamic() : Dim::fixed(static_cast<int64_t>(in[0].dims.size()))}));
     return v;
   }
+  if (op == "Reshape" || op == "Transpose") {
+    const auto values = consts.ints(g, n, 1);
+    if (!values || in.empty()) return ShapeVerdict::unknown();  // a target computed from data
+    if (op == "Transpose") return shape_rules::transpose(in[0], *values, text(0));
+    return shape_rules::reshape(in[0], *values, attr_true(node, "special_zero"), text(0));
+  }
   if (reductions.count(op)) return ShapeVerdict::unknown();
   v.kind = ShapeVerdict::Kind::NoRule;
   return v;
@@ -152,7 +209,8 @@ void follow_ir_branches(Model& m) {
   if (!m.ir || m.conditionals.empty()) return;
   BranchFollowRules r;
   r.judged_by = "OpenVINO's";
-  r.infer = [&m](int g, int n, const std::vector<Shape>& in) { return ir_rule(m, g, n, in); };
+  auto consts = std::make_shared<ConstValues>(m);
+  r.infer = [&m, consts](int g, int n, const std::vector<Shape>& in) { return ir_rule(m, *consts, g, n, in); };
   r.unproduced = [](int, int, int) { return Shape::unknown(); };
   r.stated = [&m](int g, int n, int k) -> std::optional<Shape> {
     const Node& node = m.node(g, n);

@@ -2,9 +2,15 @@
 // as the NNAPI documentation (NeuralNetworks.h) states them: ADD, MUL, SUB, DIV and the comparisons broadcast their
 // two tensors as numpy does, CONCATENATION joins its tensors along the axis its last (constant) input names, the
 // activations keep their input's shape, the reductions take any rank (their output depends on the axes: unknown).
+// RESHAPE takes its target from a constant TENSOR_INT32 (one -1), TRANSPOSE its permutation (none: the dims
+// reversed); FULLY_CONNECTED takes an input of rank 2 at least whose element count the weights' input_size divides
+// (the output is [count / input_size, num_units]); BATCH_MATMUL multiplies two tensors of one rank from 2 to 4 whose
+// last two dims (swapped by the constant adj_x, adj_y) fit, and gives the left one's batch dims.
 // An operand the document states fully (every dim known) is what the runtime checks the operation's output against,
 // so it is taken as stated. Any other operation has no rule here (a gap).
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -33,6 +39,92 @@ std::optional<int64_t> constant_int(const NnapiData& nn, const NnSubgraph& sg, u
   if (static_cast<uint64_t>(o.offset) + 4 > nn.operand_values.size()) return std::nullopt;
   int32_t v = 0;
   std::memcpy(&v, nn.operand_values.data() + o.offset, 4);
+  return v;
+}
+
+// The values of a constant TENSOR_INT32 operand of at most kMaxRank values (CONSTANT_COPY), or nullopt; an omitted
+// optional operand (NO_VALUE) is an empty list.
+std::optional<std::vector<int64_t>> constant_ints(const NnapiData& nn, const NnSubgraph& sg, uint32_t idx) {
+  if (idx >= sg.operands.size()) return std::nullopt;
+  const NnOperand& o = sg.operands[idx];
+  if (o.lifetime == nn::NO_VALUE) return std::vector<int64_t>{};
+  if (o.type != nn::TENSOR_INT32 || o.lifetime != nn::CONSTANT_COPY || o.length % 4 != 0 ||
+      o.length > 4 * static_cast<uint64_t>(kMaxRank))
+    return std::nullopt;
+  if (static_cast<uint64_t>(o.offset) + o.length > nn.operand_values.size()) return std::nullopt;
+  std::vector<int64_t> out;
+  for (uint32_t k = 0; k < o.length; k += 4) {
+    int32_t v = 0;
+    std::memcpy(&v, nn.operand_values.data() + o.offset + k, 4);
+    out.push_back(v);
+  }
+  return out;
+}
+
+// The value of a constant BOOL scalar operand, or nullopt.
+std::optional<bool> constant_bool(const NnapiData& nn, const NnSubgraph& sg, uint32_t idx) {
+  if (idx >= sg.operands.size()) return std::nullopt;
+  const NnOperand& o = sg.operands[idx];
+  if (o.type != nn::BOOL || o.lifetime != nn::CONSTANT_COPY || o.length != 1) return std::nullopt;
+  if (static_cast<uint64_t>(o.offset) + 1 > nn.operand_values.size()) return std::nullopt;
+  return nn.operand_values[o.offset] != 0;
+}
+
+// FULLY_CONNECTED: input (rank 2 or more, flattened to [batch, input_size]), weights [num_units, input_size].
+ShapeVerdict fully_connected(const std::vector<Shape>& in, const std::string& x_text, const std::string& w_text) {
+  ShapeVerdict v;
+  v.kind = ShapeVerdict::Kind::Ok;
+  if (in.size() < 2) return ShapeVerdict::unknown();
+  const Shape &x = in[0], &w = in[1];
+  const std::string verb = "multiply " + x_text + " by the weights " + w_text;
+  if (x.rank_known && x.dims.size() < 2)
+    return ShapeVerdict::fails("the input has rank " + std::to_string(x.dims.size()) + ", not 2 or more", verb);
+  const bool w_ok = w.rank_known && w.dims.size() == 2;
+  const Dim units = w_ok ? w.dims[0] : Dim::dynamic();
+  Dim batch = Dim::dynamic();
+  if (w_ok && w.dims[1].is_static() && w.dims[1].lo > 0 && x.rank_known) {
+    if (const auto count = x.element_count()) {
+      const auto size = static_cast<uint64_t>(w.dims[1].lo);
+      if (*count % size != 0)
+        return ShapeVerdict::fails(
+            std::to_string(*count) + " input elements do not divide into rows of input_size " + std::to_string(size),
+            verb);
+      batch = Dim::fixed(static_cast<int64_t>(*count / size));
+    }
+  }
+  v.out.push_back(Shape::of({batch, units}));
+  return v;
+}
+
+// BATCH_MATMUL: two tensors of one rank (2 to 4); the last two dims of each, swapped by adj_x / adj_y, multiply.
+ShapeVerdict batch_matmul(const std::vector<Shape>& in, bool adj_x, bool adj_y, const std::string& a_text,
+                          const std::string& b_text) {
+  ShapeVerdict v;
+  v.kind = ShapeVerdict::Kind::Ok;
+  const std::string verb = "multiply " + a_text + " by " + b_text;
+  for (size_t i = 0; i < 2 && i < in.size(); ++i)
+    if (in[i].rank_known && (in[i].dims.size() < 2 || in[i].dims.size() > 4))
+      return ShapeVerdict::fails("rank " + std::to_string(in[i].dims.size()) + " is not from 2 to 4", verb);
+  if (in.size() < 2 || !in[0].rank_known || !in[1].rank_known) {
+    v.out.push_back(in.size() >= 2 && in[0].rank_known ? Shape::of(std::vector<Dim>(in[0].dims.size(), Dim::dynamic()))
+                    : in.size() >= 2 && in[1].rank_known
+                        ? Shape::of(std::vector<Dim>(in[1].dims.size(), Dim::dynamic()))
+                        : Shape::unknown());
+    return v;
+  }
+  const std::vector<Dim>&a = in[0].dims, &b = in[1].dims;
+  if (a.size() != b.size())
+    return ShapeVerdict::fails("the ranks " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " differ",
+                               verb);
+  const size_t r = a.size();
+  const Dim rows = adj_x ? a[r - 1] : a[r - 2], ka = adj_x ? a[r - 2] : a[r - 1];
+  const Dim kb = adj_y ? b[r - 1] : b[r - 2], cols = adj_y ? b[r - 2] : b[r - 1];
+  if (!ka.intersects(kb))
+    return ShapeVerdict::fails("the inner dimensions " + ka.str() + " and " + kb.str() + " differ", verb);
+  std::vector<Dim> out = a;
+  out[r - 2] = rows;
+  out[r - 1] = cols;
+  v.out.push_back(Shape::of(std::move(out)));
   return v;
 }
 
@@ -69,6 +161,28 @@ ShapeVerdict nnapi_rule(const Model& m, int g, int n, const std::vector<Shape>& 
     std::vector<std::string> texts;
     for (size_t i = 0; i + 1 < in.size(); ++i) texts.push_back(text(i));
     return shape_rules::concat(tensors, *axis, texts);
+  }
+  if (op == "RESHAPE" || op == "TRANSPOSE" || op == "FULLY_CONNECTED" || op == "BATCH_MATMUL") {
+    if (in.empty()) return ShapeVerdict::unknown();
+    const NnapiData& nn = *m.nnapi;
+    const NnSubgraph& sg = nn.subgraphs[static_cast<size_t>(g)];
+    const NnOperation& operation = sg.operations[static_cast<size_t>(n)];
+    auto operand = [&](size_t i) { return i < operation.inputs.size() ? operation.inputs[i] : UINT32_MAX; };
+    if (op == "FULLY_CONNECTED") return fully_connected(in, text(0), text(1));
+    if (op == "BATCH_MATMUL") {
+      const auto adj_x = operation.inputs.size() > 2 ? constant_bool(nn, sg, operand(2)) : std::optional<bool>(false);
+      const auto adj_y = operation.inputs.size() > 3 ? constant_bool(nn, sg, operand(3)) : std::optional<bool>(false);
+      if (!adj_x || !adj_y) return ShapeVerdict::unknown();
+      return batch_matmul(in, *adj_x, *adj_y, text(0), text(1));
+    }
+    const auto values = operation.inputs.size() > 1 ? constant_ints(nn, sg, operand(1))
+                                                    : std::optional<std::vector<int64_t>>(std::vector<int64_t>{});
+    if (!values) return ShapeVerdict::unknown();  // a target computed from data
+    if (op == "TRANSPOSE") return shape_rules::transpose(in[0], *values, text(0));
+    if (values->empty()) return ShapeVerdict::unknown();
+    for (int64_t t : *values)
+      if (t == 0) return ShapeVerdict::unknown();  // NNAPI gives 0 no meaning of its own here: nothing claimed
+    return shape_rules::reshape(in[0], *values, false, text(0));
   }
   if (reductions.count(op)) return ShapeVerdict::unknown();
   v.kind = ShapeVerdict::Kind::NoRule;

@@ -306,11 +306,13 @@ struct BranchFollowFacts {
     SourceLocation loc;
   };
   std::vector<Gap> gaps;
-  // An If whose consumers were followed for the budget of nodes and no further (C014's note).
+  // An If whose consumers were followed for the budget of nodes, or up to a node where more cases of branches meet
+  // than the budget of combinations, and no further (C014's note).
   struct Limit {
     int conditional = -1;
     int64_t limit = 0;
     SourceLocation loc;  // the node where it stopped
+    bool combinations = false;
   };
   std::vector<Limit> limits;
 };

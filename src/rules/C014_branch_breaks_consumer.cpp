@@ -173,10 +173,14 @@ void check(const Model& m, Reporter& r) {
     for (const BranchFollowFacts::Limit& l : f->limits) {
       if (!live(l.conditional)) continue;
       const ConditionalView& c = m.conditionals[static_cast<size_t>(l.conditional)];
-      r.report_at(Level::Note, l.loc,
-                  c.name + "'s branches give different shapes, and its consumers were followed per branch for " +
-                      std::to_string(l.limit) + " nodes, up to " + node_label(m, l.loc.graph, l.loc.node_index) +
-                      ": from there on its consumers are judged on what both branches can give, not per branch");
+      const std::string at = node_label(m, l.loc.graph, l.loc.node_index);
+      r.report_at(
+          Level::Note, l.loc,
+          c.name + "'s branches give different shapes, and " +
+              (l.combinations
+                   ? "more than " + std::to_string(l.limit) + " combinations of branches meet at " + at
+                   : "its consumers were followed per branch for " + std::to_string(l.limit) + " nodes, up to " + at) +
+              ": from there on its consumers are judged on what both branches can give, not per branch");
     }
     return;
   }
