@@ -161,11 +161,11 @@ void set_from_raw(Tensor& t, std::string_view raw, int64_t n) {
 // each as the typed field would give it; a value the field cannot hold for the element type (the file changed since
 // the loader proved the run) fails.
 void set_from_varints(Tensor& t, const onnx::TensorProto& tp, std::string_view run, PayloadField field) {
-  const int data_type = tp.data_type();
+  const PackedRange range = packed_range(tp.data_type(), field);
   int64_t k = 0;
-  bool fits = true;
+  bool fits = range.ok;
   const int64_t n = for_each_packed_varint(run, [&](uint64_t v) {
-    if (!fits || k >= t.numel() || !packed_value_fits(data_type, field, v)) {
+    if (!fits || k >= t.numel() || !range.holds(v)) {
       fits = false;
       return;
     }

@@ -78,7 +78,7 @@ bool field_holds(PayloadField field, uint64_t data_type) {
     case PayloadField::Float: return data_type == 1 || data_type == 14;
     case PayloadField::Double: return data_type == 11 || data_type == 15;
     case PayloadField::Raw: return fixed_width(data_type) != 0;
-    default: return packed_value_fits(static_cast<int>(data_type), field, 0);
+    default: return packed_range(static_cast<int>(data_type), field).ok;
   }
 }
 
@@ -110,8 +110,9 @@ using RunVerdicts = std::unordered_map<const char*, bool>;
 class Slimmer {
  public:
   // dry: counts what would be stripped and writes nothing (most models have nothing to strip).
-  Slimmer(std::string_view file, const std::string& mark, size_t threshold, bool dry, RunVerdicts& verdicts)
-      : file_(file), mark_(mark), threshold_(threshold), dry_(dry), verdicts_(verdicts) {}
+  Slimmer(std::string_view file, const std::string& mark, size_t threshold, bool dry, RunVerdicts& verdicts,
+          const io::MappedFile* pages)
+      : file_(file), mark_(mark), threshold_(threshold), dry_(dry), verdicts_(verdicts), pages_(pages) {}
 
   bool model(std::string_view b, std::string& out) {
     return copy_entering(b, out, [&](const WireField& f, std::string& o, bool& ok) {
@@ -132,6 +133,7 @@ class Slimmer {
   size_t threshold_;
   bool dry_;
   RunVerdicts& verdicts_;
+  const io::MappedFile* pages_;
 
   void emit(std::string& out, std::string_view s) const {
     if (!dry_) out.append(s);
@@ -234,13 +236,26 @@ class Slimmer {
   }
 
   // Whether a packed varint run holds exactly `count` values of `data_type` as `field` stores them.
+  // Read in chunks that end after a varint's last byte (a byte whose high bit is clear), so that each reads as the
+  // run does, each chunk's pages given back behind the pass.
   bool varint_run_holds(std::string_view run, PayloadField field, uint64_t data_type, uint64_t count) {
     const auto [it, fresh] = verdicts_.try_emplace(run.data(), false);
     if (!fresh) return it->second;
-    bool fits = true;
-    const int dt = static_cast<int>(data_type);
-    const int64_t n = for_each_packed_varint(run, [&](uint64_t v) { fits = fits && packed_value_fits(dt, field, v); });
-    it->second = fits && n >= 0 && static_cast<uint64_t>(n) == count;
+    const PackedRange range = packed_range(static_cast<int>(data_type), field);
+    constexpr size_t kChunk = size_t{8} << 20;
+    bool fits = range.ok;
+    uint64_t n = 0;
+    for (size_t at = 0; fits && at < run.size();) {
+      size_t end = std::min(run.size(), at + kChunk);
+      for (int extra = 0; end < run.size() && static_cast<unsigned char>(run[end - 1]) >= 0x80 && extra < 10; ++extra)
+        ++end;  // a varint has at most 10 bytes: a chunk that still ends inside one holds one longer, which fails
+      const int64_t k = for_each_packed_varint(run.substr(at, end - at), [&](uint64_t v) { fits &= range.holds(v); });
+      if (k < 0) fits = false;
+      else n += static_cast<uint64_t>(k);
+      if (pages_) pages_->release(static_cast<size_t>(run.data() + at - file_.data()), end - at);
+      at = end;
+    }
+    it->second = fits && n == count;
     return it->second;
   }
 
@@ -519,35 +534,38 @@ void sparse_stand_in(onnx::SparseTensorProto& st) {
 
 }  // namespace
 
-bool packed_value_fits(int data_type, PayloadField field, uint64_t v) {
-  const auto s = static_cast<int64_t>(v);
+PackedRange packed_range(int data_type, PayloadField field) {
+  auto sig = [](int64_t lo, int64_t hi) { return PackedRange{true, true, lo, hi, 0}; };
+  auto uns = [](uint64_t umax) { return PackedRange{true, false, 0, 0, umax}; };
   switch (field) {
     case PayloadField::Int32:
       switch (data_type) {
-        case 6: return s >= INT32_MIN && s <= INT32_MAX;  // INT32
-        case 5: return s >= INT16_MIN && s <= INT16_MAX;  // INT16
-        case 3: return s >= INT8_MIN && s <= INT8_MAX;    // INT8
-        case 4:                                           // UINT16
-        case 10:                                          // FLOAT16 (its bits)
-        case 16: return v <= UINT16_MAX;                  // BFLOAT16 (its bits)
-        case 2: return v <= UINT8_MAX;                    // UINT8
-        case 9: return v <= 1;                            // BOOL
-        default: return false;
+        case 6: return sig(INT32_MIN, INT32_MAX);  // INT32
+        case 5: return sig(INT16_MIN, INT16_MAX);  // INT16
+        case 3: return sig(INT8_MIN, INT8_MAX);    // INT8
+        case 4:                                    // UINT16
+        case 10:                                   // FLOAT16 (its bits)
+        case 16: return uns(UINT16_MAX);           // BFLOAT16 (its bits)
+        case 2: return uns(UINT8_MAX);             // UINT8
+        case 9: return uns(1);                     // BOOL
+        default: return {};
       }
-    case PayloadField::Int64: return data_type == 7;                                            // INT64
-    case PayloadField::Uint64: return data_type == 13 || (data_type == 12 && v <= UINT32_MAX);  // UINT64, UINT32
-    default: return false;
+    case PayloadField::Int64: return data_type == 7 ? sig(INT64_MIN, INT64_MAX) : PackedRange{};  // INT64
+    case PayloadField::Uint64:
+      return data_type == 13 ? uns(UINT64_MAX) : data_type == 12 ? uns(UINT32_MAX) : PackedRange{};  // UINT64, UINT32
+    default: return {};
   }
 }
 
-bool slim_model(std::string_view file, const std::string& mark, size_t threshold, SlimModel& out) {
+bool slim_model(std::string_view file, const std::string& mark, size_t threshold, SlimModel& out,
+                const io::MappedFile* pages) {
   out = SlimModel{};
   RunVerdicts verdicts;
   // A dry pass first: a model with nothing to strip (or bytes that do not scan) is never copied.
-  Slimmer dry(file, mark, threshold, /*dry=*/true, verdicts);
+  Slimmer dry(file, mark, threshold, /*dry=*/true, verdicts, pages);
   if (!dry.model(file, out.bytes)) return false;
   if (dry.stripped == 0) return true;
-  Slimmer s(file, mark, threshold, /*dry=*/false, verdicts);
+  Slimmer s(file, mark, threshold, /*dry=*/false, verdicts, pages);
   if (!s.model(file, out.bytes)) return false;
   out.stripped = s.stripped;
   out.stripped_bytes = s.stripped_bytes;

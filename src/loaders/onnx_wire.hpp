@@ -50,7 +50,10 @@ struct SlimModel {
 // The slim copy of `file`, whose marks name `mark` (from new_mark). False when the top level or a message the pass
 // enters does not scan as protobuf (a length past the end, a varint over 10 bytes, a group): the caller then parses
 // the bytes whole, so that protobuf's own verdict and its offsets are what is reported.
-bool slim_model(std::string_view file, const std::string& mark, size_t threshold, SlimModel& out);
+// `pages`: the mapping `file` lies in, whose pages the pass gives back behind it where it reads a payload (a varint
+// run is read whole to prove it), so that its resident size stays a window.
+bool slim_model(std::string_view file, const std::string& mark, size_t threshold, SlimModel& out,
+                const io::MappedFile* pages = nullptr);
 
 // A mark for a mapping, valid while the mapping lives: payloads marked with it resolve to that file's bytes.
 std::string new_mark(const std::shared_ptr<const io::MappedFile>& file);
@@ -76,6 +79,11 @@ int64_t for_each_packed_varint(std::string_view run, F&& f) {
   const size_t size = run.size();
   const auto* p = reinterpret_cast<const unsigned char*>(run.data());
   while (pos < size) {
+    if (p[pos] < 0x80) {  // one byte: most values of most runs
+      f(static_cast<uint64_t>(p[pos++]));
+      ++n;
+      continue;
+    }
     uint64_t v = 0;
     int shift = 0;
     for (;;) {
@@ -92,10 +100,24 @@ int64_t for_each_packed_varint(std::string_view run, F&& f) {
   return n;
 }
 
-// True when `v`, read from a packed run of `field`, is a value of element type `data_type` that the field holds as
-// protobuf reads it (int32_data and int64_data: the two's complement of a signed value; uint64_data: unsigned): so
-// stripping and reading it back gives what protobuf's parse would have given.
-bool packed_value_fits(int data_type, PayloadField field, uint64_t v);
+// The values a packed varint run of `field` may hold for element type `data_type`, as protobuf reads them (int32_data
+// and int64_data: the two's complement of a signed value; uint64_data: unsigned): a value outside it would not read
+// back as protobuf's parse gives it (an int32_data entry keeps the low 32 bits of its varint), or is no value of the
+// type. `ok` false: the field does not hold that type.
+struct PackedRange {
+  bool ok = false;
+  bool is_signed = true;
+  int64_t lo = 0, hi = 0;  // signed
+  uint64_t umax = 0;       // unsigned
+  bool holds(uint64_t v) const {
+    return is_signed ? static_cast<int64_t>(v) >= lo && static_cast<int64_t>(v) <= hi : v <= umax;
+  }
+};
+PackedRange packed_range(int data_type, PayloadField field);
+inline bool packed_value_fits(int data_type, PayloadField field, uint64_t v) {
+  const PackedRange r = packed_range(data_type, field);
+  return r.ok && r.holds(v);
+}
 
 // What onnx's checker is shown of an attribute: `a` itself, or, when its tensor is marked, a copy in `scratch` whose
 // tensor is one element of the same type and name. The checker would look for a marked tensor's data at its location
