@@ -157,30 +157,33 @@ void set_from_raw(Tensor& t, std::string_view raw, int64_t n) {
   }
 }
 
-// The values of a packed varint run of `field` read from the mapping into `t` (whose numel the run's count equals),
-// each as the typed field would give it; a value the field cannot hold for the element type (the file changed since
-// the loader proved the run) fails.
+// The values of a packed varint run of `field` read from the mapping into `t`, each as the typed field would give it
+// (the loader proved each in range for the element type, so the typed path's wrap is the value itself; UINT32 and
+// UINT64 wrap as there). A run whose count is not t's numel, or a value the field cannot hold for the element type
+// (the file changed since the loader proved the run), fails.
 void set_from_varints(Tensor& t, const onnx::TensorProto& tp, std::string_view run, PayloadField field) {
   const PackedRange range = packed_range(tp.data_type(), field);
-  int64_t k = 0;
+  const int64_t numel = t.numel();
   bool fits = range.ok;
-  const int64_t n = for_each_packed_varint(run, [&](uint64_t v) {
-    if (!fits || k >= t.numel() || !range.holds(v)) {
-      fits = false;
-      return;
-    }
-    const auto s = static_cast<int64_t>(v);
-    switch (t.dt) {
-      case DT::F16: t.f[k] = f16_bits_to_f32(static_cast<uint16_t>(s)); break;
-      case DT::BF16: t.f[k] = bf16_bits_to_f32(static_cast<uint16_t>(s)); break;
-      case DT::I64: t.i[k] = s; break;
-      case DT::U32:
-      case DT::U64: t.i[k] = wrap_to(t.dt, s); break;
-      default: t.i[k] = wrap_to(t.dt, static_cast<int32_t>(s)); break;
-    }
-    ++k;
-  });
-  if (!fits || n != t.numel())
+  int64_t k = 0;
+  auto decode = [&](auto&& store) {
+    return for_each_packed_varint(run, [&](uint64_t v) {
+      fits &= range.holds(v);
+      if (k < numel) store(k, v);
+      ++k;
+    });
+  };
+  int64_t n = 0;
+  switch (t.dt) {
+    case DT::F16: n = decode([&](int64_t i, uint64_t v) { t.f[i] = f16_bits_to_f32(static_cast<uint16_t>(v)); }); break;
+    case DT::BF16:
+      n = decode([&](int64_t i, uint64_t v) { t.f[i] = bf16_bits_to_f32(static_cast<uint16_t>(v)); });
+      break;
+    case DT::U32:
+    case DT::U64: n = decode([&](int64_t i, uint64_t v) { t.i[i] = wrap_to(t.dt, static_cast<int64_t>(v)); }); break;
+    default: n = decode([&](int64_t i, uint64_t v) { t.i[i] = static_cast<int64_t>(v); }); break;
+  }
+  if (!fits || n != numel)
     fail("tensor '" + tp.name() + "': its values in the model file no longer read as the " + dims_str(t.shape) +
          " of " + dt_name(t.dt) + " its dims declare");
 }
@@ -224,7 +227,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   }
   int64_t available = -1;
   if (dt == DT::Str) available = tp.string_data_size();  // strings never live in raw_data
-  else if (varints) available = for_each_packed_varint(mapped, [](uint64_t) {});
+  // A run the loader proved holds its dims' count: at least one byte each (counted, and judged after, when not).
+  else if (varints)
+    available = static_cast<int64_t>(mapped.size()) >= declared && !big
+                    ? declared
+                    : for_each_packed_varint(mapped, [](uint64_t) {});
   else if (has_raw) available = dt_bytes(dt) ? static_cast<int64_t>(raw.size() / dt_bytes(dt)) : -1;
   else {
     switch (dt) {
