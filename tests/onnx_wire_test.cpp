@@ -569,6 +569,48 @@ TEST(OnnxWire, MutatedIntegerRunsAreReadAsProtobufReadsThem) {
   EXPECT_GT(compared, 1000u);
 }
 
+TEST(OnnxWire, TheExecutorReadsAVarintRunAgainAndRefusesOneThatChanged) {
+  // Marks of this process over bytes that are not what the loader proved (as if the file changed under the
+  // mapping): the executor decodes the run again, and a count off by one, an overlong varint or a value out of
+  // range fails the tensor, never reads past the run or a wrong value.
+  auto read = [](const std::string& run, int data_type, const char* field, int64_t count) {
+    const auto file = io::MappedFile::from_bytes("head" + run + "tail");
+    onnx::TensorProto t;
+    t.set_name("t");
+    t.set_data_type(data_type);
+    t.add_dims(count);
+    t.set_data_location(onnx::TensorProto::EXTERNAL);
+    for (auto [k, v] : {std::pair<std::string, std::string>{"location", new_mark(file)},
+                        {"offset", "4"},
+                        {"length", std::to_string(run.size())},
+                        {"field", field}}) {
+      auto* e = t.add_external_data();
+      e->set_key(k);
+      e->set_value(v);
+    }
+    EXPECT_TRUE(is_mapped_payload(t));
+    try {
+      return wire_values(t);
+    } catch (const exec::ExecError& e) {
+      return std::string("error: ") + e.what();
+    }
+  };
+  const uint64_t minus_two = static_cast<uint64_t>(int64_t{-2});
+  EXPECT_EQ(read(wire_varints({1, 300, minus_two}), onnx::TensorProto::INT64, "int64_data", 3), "[3] 1 300 -2");
+  EXPECT_EQ(read(wire_varints({1, 200, 0}), onnx::TensorProto::UINT8, "int32_data", 3), "[3] 1 200 0");
+  EXPECT_EQ(read(wire_varints({1, uint64_t{1} << 40}), onnx::TensorProto::UINT64, "uint64_data", 2),
+            "[2] 1 1099511627776");
+  for (const auto& bad :
+       {read(wire_varints({1, 2}), onnx::TensorProto::INT64, "int64_data", 3),        // a value short
+        read(wire_varints({1, 2, 3, 4}), onnx::TensorProto::INT64, "int64_data", 3),  // a value more
+        read(wire_varints({1, 2}) + std::string(10, '\x80') + "\x01", onnx::TensorProto::INT64, "int64_data", 3),
+        read(wire_varints({1, 2}) + "\x80", onnx::TensorProto::INT64, "int64_data", 3),  // ends inside a varint
+        read(wire_varints({1, 300, 0}), onnx::TensorProto::UINT8, "int32_data", 3),      // 300 is no UINT8
+        read(wire_varints({1, 2, 3}), onnx::TensorProto::INT64, "int32_data", 3),        // INT64 in int32_data
+        read(wire_varints({1, uint64_t{1} << 33, 3}), onnx::TensorProto::UINT32, "uint64_data", 3)})
+    EXPECT_EQ(bad.rfind("error: ", 0), 0u) << bad;
+}
+
 // A sparse initializer of `nnz` float values at every third place of a [3 * nnz] tensor, its indices an INT64 list
 // in int64_data; and a Constant whose sparse_value is the same, in the then branch.
 onnx::ModelProto wire_sparse_model(int64_t nnz, int64_t last_index = -1) {
