@@ -3,13 +3,16 @@
 against onnx's `check_model(full_check=True)` on the same file and `cat FILE > /dev/null` (page cache warm).
 Never run by the tests; the figures go in bench/README.md ("Big files").
 
-    tools/venv/bin/python bench/big_onnx.py single OUT.onnx [--bytes 1900000000]
+    tools/venv/bin/python bench/big_onnx.py single OUT.onnx [--bytes 1900000000] [--kind float|int64|int32]
     tools/venv/bin/python bench/big_onnx.py external DIR [--bytes 20000000000] [--tensors 10]
     tools/venv/bin/python bench/big_onnx.py measure FILE... [--condlint build/condlint] [--runs 3]
 
 The models are valid: inputs c (bool) and x (float[2]), one If (then x + one, else x - one), and weights that no
 node reads: --tensors float initializers in the file (single), or in DIR/weights.bin (external). `run` never turns
-them into tensors (no node reads them), so it works on any of them.
+them into tensors (no node reads them), so it works on any of them. --kind int64 or int32: the initializers are INT64
+or INT32 [N / 1024, 1024] tensors whose values are a packed int64_data or int32_data run of varints (the hole reads as
+N zeros of one byte each: the most values a run of that size holds, what protobuf's copy costs most for: 8 bytes of
+int64 per byte of the file).
 """
 import argparse
 import os
@@ -39,18 +42,24 @@ def if_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=7)
 
 
-def single(path, size, tensors=1):
-    """The model with `tensors` float initializers w0, w1, ... of `size` bytes together at the end of the file, their
-    payloads left as holes (a sparse file)."""
+def single(path, size, tensors=1, kind="float"):
+    """The model with `tensors` initializers w0, w1, ... of `size` bytes together at the end of the file, their
+    payloads left as holes (a sparse file): float raw_data, or an int64_data / int32_data run of zeros."""
     from onnx import TensorProto
-    each = size // tensors // 4 * 4
     model = if_model()
     graph = model.graph.SerializeToString()
     model.ClearField("graph")
     heads = []
     for k in range(tensors):
-        w = TensorProto(name="w%d" % k, data_type=TensorProto.FLOAT, dims=[each // 4]).SerializeToString()
-        tensor = w + b"\x4a" + varint(each)  # raw_data, its bytes follow
+        if kind == "float":
+            each = size // tensors // 4 * 4
+            w = TensorProto(name="w%d" % k, data_type=TensorProto.FLOAT, dims=[each // 4]).SerializeToString()
+            tag = b"\x4a"  # raw_data
+        else:
+            each = size // tensors // 1024 * 1024
+            data_type, tag = (TensorProto.INT64, b"\x3a") if kind == "int64" else (TensorProto.INT32, b"\x2a")
+            w = TensorProto(name="w%d" % k, data_type=data_type, dims=[each // 1024, 1024]).SerializeToString()
+        tensor = w + tag + varint(each)  # the payload's field; its bytes follow
         heads.append(b"\x2a" + varint(len(tensor) + each) + tensor)  # GraphProto.initializer
     body = len(graph) + sum(len(h) + each for h in heads)
     with open(path, "wb") as f:
@@ -124,6 +133,7 @@ def main():
     s.add_argument("out")
     s.add_argument("--bytes", type=int, default=1_900_000_000)
     s.add_argument("--tensors", type=int, default=1)
+    s.add_argument("--kind", choices=("float", "int64", "int32"), default="float")
     e = sub.add_parser("external")
     e.add_argument("dir")
     e.add_argument("--bytes", type=int, default=20_000_000_000)
@@ -134,7 +144,7 @@ def main():
     m.add_argument("--runs", type=int, default=3)
     a = ap.parse_args()
     if a.cmd == "single":
-        print("%s: %d bytes" % (a.out, single(a.out, a.bytes, a.tensors)))
+        print("%s: %d bytes" % (a.out, single(a.out, a.bytes, a.tensors, a.kind)))
     elif a.cmd == "external":
         print("%s: %d bytes of external data" % (a.dir, external(a.dir, a.bytes, a.tensors)))
     else:

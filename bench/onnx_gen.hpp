@@ -124,8 +124,10 @@ inline std::string nested_if_onnx(int depth, int opset = 13) {
 
 // A valid model with one If and one float initializer "w" of `weight_bytes` bytes (a multiple of 4) stored in the
 // file: the bytes before w's raw_data, which ends the file. Written as this head and `weight_bytes` zeros (a sparse
-// file: fs::resize_file), it is a model of any size made in no time.
-inline std::string big_weight_onnx_head(uint64_t weight_bytes) {
+// file: fs::resize_file), it is a model of any size made in no time. `int64_run`: w is an INT64 [weight_bytes / 1024,
+// 1024] tensor (weight_bytes a multiple of 1024) whose values are a packed int64_data run: the zeros read as that many
+// one-byte varints 0.
+inline std::string big_weight_onnx_head(uint64_t weight_bytes, bool int64_run = false) {
   onnx::ModelProto m = onnx_model_base(13);
   auto* g = m.mutable_graph();
   auto* n = onnx_node(g, "If", "If_0", {"c"}, {"y"});
@@ -144,10 +146,11 @@ inline std::string big_weight_onnx_head(uint64_t weight_bytes) {
   };
   onnx::TensorProto w;
   w.set_name("w");
-  w.set_data_type(onnx::TensorProto::FLOAT);
-  w.add_dims(static_cast<int64_t>(weight_bytes / 4));
+  w.set_data_type(int64_run ? onnx::TensorProto::INT64 : onnx::TensorProto::FLOAT);
+  if (int64_run) w.add_dims(static_cast<int64_t>(weight_bytes / 1024));
+  w.add_dims(static_cast<int64_t>(int64_run ? 1024 : weight_bytes / 4));
   std::string tensor = w.SerializeAsString();
-  tensor.push_back(static_cast<char>(9 << 3 | 2));  // raw_data
+  tensor.push_back(static_cast<char>((int64_run ? 7 : 9) << 3 | 2));  // int64_data or raw_data
   varint(tensor, weight_bytes);
   std::string init(1, static_cast<char>(5 << 3 | 2));  // GraphProto.initializer
   varint(init, tensor.size() + weight_bytes);

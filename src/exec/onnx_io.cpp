@@ -157,6 +157,37 @@ void set_from_raw(Tensor& t, std::string_view raw, int64_t n) {
   }
 }
 
+// The values of a packed varint run of `field` read from the mapping into `t`, each as the typed field would give it
+// (the loader proved each in range for the element type, so the typed path's wrap is the value itself; UINT32 and
+// UINT64 wrap as there). A run whose count is not t's numel, or a value the field cannot hold for the element type
+// (the file changed since the loader proved the run), fails.
+void set_from_varints(Tensor& t, const onnx::TensorProto& tp, std::string_view run, PayloadField field) {
+  const PackedRange range = packed_range(tp.data_type(), field);
+  const int64_t numel = t.numel();
+  bool fits = range.ok;
+  int64_t k = 0;
+  auto decode = [&](auto&& store) {
+    return for_each_packed_varint(run, [&](uint64_t v) {
+      fits &= range.holds(v);
+      if (k < numel) store(k, v);
+      ++k;
+    });
+  };
+  int64_t n = 0;
+  switch (t.dt) {
+    case DT::F16: n = decode([&](int64_t i, uint64_t v) { t.f[i] = f16_bits_to_f32(static_cast<uint16_t>(v)); }); break;
+    case DT::BF16:
+      n = decode([&](int64_t i, uint64_t v) { t.f[i] = bf16_bits_to_f32(static_cast<uint16_t>(v)); });
+      break;
+    case DT::U32:
+    case DT::U64: n = decode([&](int64_t i, uint64_t v) { t.i[i] = wrap_to(t.dt, static_cast<int64_t>(v)); }); break;
+    default: n = decode([&](int64_t i, uint64_t v) { t.i[i] = static_cast<int64_t>(v); }); break;
+  }
+  if (!fits || n != numel)
+    fail("tensor '" + tp.name() + "': its values in the model file no longer read as the " + dims_str(t.shape) +
+         " of " + dt_name(t.dt) + " its dims declare");
+}
+
 template <typename Field>
 void need(const Field& f, int64_t n, const char* name, const Tensor& t) {
   if (static_cast<int64_t>(f.size()) != n)
@@ -174,10 +205,15 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   // not read.
   std::string_view mapped;
   std::shared_ptr<const io::MappedFile> mapping;
-  const bool in_mapping = mapped_payload(tp, mapped, mapping);
+  PayloadField field = PayloadField::Raw;
+  const bool in_mapping = mapped_payload(tp, mapped, mapping, &field);
   if (!in_mapping && tp.data_location() == onnx::TensorProto::EXTERNAL)
     throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' keeps its data in an external file");
-  const bool has_raw = in_mapping || tp.has_raw_data();
+  // A packed varint run (int32_data, int64_data, uint64_data) left in the file is decoded from it; raw_data and the
+  // fixed-width runs (float_data, double_data) are the little-endian values.
+  const bool varints =
+      in_mapping && field != PayloadField::Raw && field != PayloadField::Float && field != PayloadField::Double;
+  const bool has_raw = (in_mapping && !varints) || tp.has_raw_data();
   const std::string_view raw = in_mapping ? mapped : std::string_view(tp.raw_data());
   const DT dt = static_cast<DT>(tp.data_type());
   Dims d(tp.dims().begin(), tp.dims().end());
@@ -191,6 +227,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   }
   int64_t available = -1;
   if (dt == DT::Str) available = tp.string_data_size();  // strings never live in raw_data
+  // A run the loader proved holds its dims' count: at least one byte each (counted, and judged after, when not).
+  else if (varints)
+    available = static_cast<int64_t>(mapped.size()) >= declared && !big
+                    ? declared
+                    : for_each_packed_varint(mapped, [](uint64_t) {});
   else if (has_raw) available = dt_bytes(dt) ? static_cast<int64_t>(raw.size() / dt_bytes(dt)) : -1;
   else {
     switch (dt) {
@@ -210,6 +251,11 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   Tensor t(dt, d);
   const int64_t n = t.numel();
   if (n == 0) return t;
+  if (varints) {
+    set_from_varints(t, tp, mapped, field);
+    mapping->release(static_cast<size_t>(mapped.data() - mapping->bytes().data()), mapped.size());
+    return t;
+  }
   if (has_raw && dt != DT::Str) {
     set_from_raw(t, raw, n);
     // Read once into the tensor: the mapped pages go back (the page cache keeps them).

@@ -101,7 +101,8 @@ void OnnxBuilder::checker_graph(int g) {
     check_init(st.values(), true);
     if (!linked_knows(st.values())) continue;
     try {
-      onnx::checker::check_sparse_tensor(st, ctx);
+      onnx::SparseTensorProto stand_in;
+      onnx::checker::check_sparse_tensor(checker_view(st, stand_in), ctx);
     } catch (const std::exception& e) {
       checker_problem(g, -1, where_g(), e.what());
     }
@@ -281,7 +282,8 @@ void OnnxBuilder::checker_functions() {
       if (function_has_error(f)) continue;
       try {
         onnx::checker::LexicalScopeContext lex;
-        onnx::checker::check_function(m.functions(f), ctx, lex);
+        onnx::FunctionProto stand_in;
+        onnx::checker::check_function(checker_view(m.functions(f), stand_in), ctx, lex);
       } catch (const std::exception& e) {
         checker_problem(where_f(f), -1, "onnx's checker rejects a model-local function", e.what());
       }

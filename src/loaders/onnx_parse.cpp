@@ -385,7 +385,7 @@ std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shar
   };
   SlimModel slim;
   const std::string mark = new_mark(file);
-  if (!slim_model(all, mark, threshold, slim)) return whole(/*copy=*/false);
+  if (!slim_model(all, mark, threshold, slim, file.get())) return whole(/*copy=*/false);
   if (slim.stripped == 0) return whole(/*copy=*/true);
   file->release(0, all.size());
   auto model = load_onnx(path, std::move(slim.bytes), keep_proto);
