@@ -390,7 +390,8 @@ TEST(ExecRun, UnsupportedOpLoopLimitAndHugeTensorAreResultsNotCrashes) {
 }
 
 // Initializers become tensors only when a node (or a graph inside one) reads them: a weight no node reads is never
-// materialized, whatever its size; one a branch reads still meets the per-tensor limit.
+// materialized, whatever its size. One a branch reads is held against the live-bytes limit, not the per-tensor one
+// (the file bounds its size); what a node computes from it meets both.
 TEST(ExecRun, OnlyTheInitializersANodeReadsBecomeTensors) {
   TempDir d;
   auto weight = [](onnx::GraphProto& g, const std::string& name) {
@@ -400,41 +401,60 @@ TEST(ExecRun, OnlyTheInitializersANodeReadsBecomeTensors) {
     t->add_dims(1000);
     t->set_raw_data(std::string(4000, '\0'));
   };
-  auto model = [&](bool branch_reads) {
+  // The else branch: "none" reads no weight, "pick" gathers one element of 'read', "neg" computes a 1000-element
+  // tensor from it first.
+  auto model = [&](const std::string& use) {
     onnx::GraphProto g;
     *g.add_input() = vi("c", 9, {});
     *g.add_input() = vi("x", 1, {1});
     *g.add_output() = vi("y", 1, {1});
     weight(g, "unread");
     weight(g, "read");
+    auto* zero = g.add_initializer();
+    zero->set_name("zero");
+    zero->set_data_type(7);
+    zero->add_int64_data(0);
     auto* n = node(g, "If", {"c"}, {"y"}, "pick");
     auto* then_g = add_graph_attr(n, "then_branch");
     node(*then_g, "Identity", {"x"}, {"t"});
     *then_g->add_output() = vi("t", 1, {1});
     auto* else_g = add_graph_attr(n, "else_branch");
-    if (branch_reads) {
-      node(*else_g, "ReduceSum", {"read"}, {"s"});
-      node(*else_g, "Add", {"x", "s"}, {"e"});
-    } else {
+    if (use == "none") {
       node(*else_g, "Neg", {"x"}, {"e"});
+    } else {
+      std::string w = "read";
+      if (use == "neg") node(*else_g, "Neg", {"read"}, {w = "negated"}, "negate");
+      node(*else_g, "Gather", {w, "zero"}, {"s"});
+      node(*else_g, "Add", {"x", "s"}, {"e"});
     }
     *else_g->add_output() = vi("e", 1, {1});
     return model_with(g, 13);
   };
+  auto run = [&](const std::string& use, const RunConfig& cfg) {
+    write_case(d.p / use, model(use), {boolean(false), f32({1}, {1})}, {});
+    ModelResult r = condlint::test::run_file(d.p / use / "model.onnx", cfg);
+    EXPECT_FALSE(r.cases.empty()) << use;
+    return r;
+  };
   RunConfig cfg;
   cfg.limits.max_elements = 100;
-  write_case(d.p / "unread", model(false), {boolean(false), f32({1}, {1})}, {});
-  ModelResult r = condlint::test::run_file(d.p / "unread" / "model.onnx", cfg);
+  for (const std::string use : {"none", "pick"}) {
+    const ModelResult r = run(use, cfg);
+    for (const auto& c : r.cases) EXPECT_EQ(c.status, CaseStatus::Passed) << use << ": " << c.message;
+  }
+  ModelResult r = run("neg", cfg);
   ASSERT_FALSE(r.cases.empty());
-  for (const auto& c : r.cases) EXPECT_EQ(c.status, CaseStatus::Passed) << c.message;
+  EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+  EXPECT_NE(r.cases[0].message.find("negate"), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("above the limit of 100"), std::string::npos) << r.cases[0].message;
 
-  // The else branch reads 'read': the data set's case (c = false) fails on it.
-  write_case(d.p / "read", model(true), {boolean(false), f32({1}, {1})}, {});
-  r = condlint::test::run_file(d.p / "read" / "model.onnx", cfg);
+  RunConfig small;
+  small.limits.max_total_bytes = 4000;  // 'read' is held as 1000 doubles
+  r = run("pick", small);
   ASSERT_FALSE(r.cases.empty());
   EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
   EXPECT_NE(r.cases[0].message.find("initializer 'read'"), std::string::npos) << r.cases[0].message;
-  EXPECT_NE(r.cases[0].message.find("above the limit of 100"), std::string::npos) << r.cases[0].message;
+  EXPECT_NE(r.cases[0].message.find("above the limit of 4000"), std::string::npos) << r.cases[0].message;
 }
 
 TEST(ExecCli, RunExitCodesAndJsonSummary) {

@@ -2,6 +2,7 @@
 
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
 #include <queue>
 #include <unordered_set>
 
@@ -236,6 +237,16 @@ std::vector<Value> Interpreter::run_graph(const onnx::GraphProto& g, const Scope
     std::vector<std::pair<std::string, Value>> inits;
     std::unordered_set<std::string> read;
     if (g.initializer_size()) names_read(g, read);
+    // An initializer's values are the file's: the per-tensor limit, which keeps a small file from making a run
+    // allocate without bound, gives way to the live-bytes limit for them (the file bounds them already).
+    Limits& limits = guard().limits;
+    const int64_t per_tensor = limits.max_elements;
+    struct Restore {
+      Limits& l;
+      int64_t v;
+      ~Restore() { l.max_elements = v; }
+    } restore{limits, per_tensor};
+    limits.max_elements = std::max(per_tensor, limits.max_total_bytes / 8);
     for (const auto& t : g.initializer()) {
       if (!read.count(t.name())) continue;  // no node reads it: its bytes stay in the file
       try {
