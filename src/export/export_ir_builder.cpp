@@ -305,9 +305,10 @@ std::string IrExporter::control_name(const Node& node, int k, std::set<std::stri
   return name;
 }
 
-bool IrExporter::OpCall::need(size_t count) {
-  if (in.size() == count) return true;
-  problem("takes " + std::to_string(count) + " inputs, has " + std::to_string(in.size()));
+bool IrExporter::OpCall::need(size_t count, bool or_one_more) {
+  if (in.size() == count || (or_one_more && in.size() == count + 1)) return true;
+  problem("takes " + std::to_string(count) + (or_one_more ? " or " + std::to_string(count + 1) : std::string()) +
+          " inputs, has " + std::to_string(in.size()));
   return false;
 }
 

@@ -145,8 +145,8 @@ class IrExporter {
     std::set<std::string>& control_names;
 
     void problem(const std::string& why) { x.problem(g, k, why); }
-    // False with a problem when the layer does not have `count` inputs.
-    bool need(size_t count);
+    // False with a problem when the layer does not have `count` inputs (`count` or `count + 1` when `or_one_more`).
+    bool need(size_t count, bool or_one_more = false);
     // Output 0 takes input i's element type when its own is not known.
     void same_elem(size_t i);
     // The layer's attribute `name`, or `def` when it has none.
@@ -189,6 +189,10 @@ class IrExporter {
   bool lower_select(OpCall& c);
   bool lower_convert(OpCall& c);
   bool lower_round(OpCall& c);
+  // An op that is one ONNX op with an integer attribute `axis` (default `def`) and input 0's element type.
+  bool lower_with_axis(OpCall& c, const std::string& onnx_op, const char* def);
+  // A note that `op` (in its `mode`, when it has one) is exported as `onnx_op`, which the IR executor cannot check.
+  void note_unchecked(const std::string& op, const std::string& mode, const std::string& onnx_op);
   // export_ir_ops_shape.cpp
   bool lower_concat(OpCall& c);
   bool lower_reshape(OpCall& c);

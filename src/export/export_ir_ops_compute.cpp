@@ -58,11 +58,12 @@ bool IrExporter::lower_reduce(OpCall& c) {
   return true;
 }
 
-bool IrExporter::lower_softmax(OpCall& c) {
-  if (!c.need(1)) return false;
-  int64_t axis = 1;
-  if (!c.int_attr("axis", "1", axis)) return false;
-  set_i(c.add_out("Softmax", c.in), "axis", axis);
+bool IrExporter::lower_softmax(OpCall& c) { return c.need(1) && lower_with_axis(c, "Softmax", "1"); }
+
+bool IrExporter::lower_with_axis(OpCall& c, const std::string& onnx_op, const char* def) {
+  int64_t axis = 0;
+  if (!c.int_attr("axis", def, axis)) return false;
+  set_i(c.add_out(onnx_op, c.in), "axis", axis);
   c.same_elem(0);
   return true;
 }
@@ -96,10 +97,13 @@ bool IrExporter::lower_convolution(OpCall& c) {
     return false;
   }
   c.same_elem(0);
-  note(
-      "Convolution is exported as ONNX Conv; condlint's IR executor does not run Convolution, so this op is "
-      "not checked against it");
+  note_unchecked("Convolution", "", "Conv");
   return true;
+}
+
+void IrExporter::note_unchecked(const std::string& op, const std::string& mode, const std::string& onnx_op) {
+  note(op + (mode.empty() ? "" : " (" + mode + ")") + " is exported as ONNX " + onnx_op +
+       "; condlint's IR executor does not run " + op + ", so this op is not checked against it");
 }
 
 }  // namespace condlint::xport::ir_export

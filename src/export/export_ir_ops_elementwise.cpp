@@ -121,9 +121,7 @@ bool IrExporter::lower_round(OpCall& c) {
   }
   c.add_out("Round", c.in);
   c.same_elem(0);
-  note(
-      "Round (half_to_even) is exported as ONNX Round; condlint's IR executor does not run Round, so this op is "
-      "not checked against it");
+  note_unchecked("Round", "half_to_even", "Round");
   return true;
 }
 

@@ -6,13 +6,7 @@
 
 namespace condlint::xport::ir_export {
 
-bool IrExporter::lower_concat(OpCall& c) {
-  int64_t axis = 0;
-  if (!c.int_attr("axis", "0", axis)) return false;
-  set_i(c.add_out("Concat", c.in), "axis", axis);
-  c.same_elem(0);
-  return true;
-}
+bool IrExporter::lower_concat(OpCall& c) { return lower_with_axis(c, "Concat", "0"); }
 
 bool IrExporter::lower_reshape(OpCall& c) {
   if (!c.need(2)) return false;
@@ -64,11 +58,8 @@ bool IrExporter::lower_shape_of(OpCall& c) {
 }
 
 bool IrExporter::lower_gather(OpCall& c) {
+  if (!c.need(2, true)) return false;
   const std::vector<std::string>& in = c.in;
-  if (in.size() < 2 || in.size() > 3) {
-    c.problem("takes 2 or 3 inputs, has " + std::to_string(in.size()));
-    return false;
-  }
   int64_t bd = 0;
   if (!parse_int64(c.attr("batch_dims", "0"), bd) || bd != 0) {
     c.problem("batch_dims=" + c.attr("batch_dims", "0") + ": only batch_dims=0 has an exact ONNX Gather");
@@ -92,11 +83,8 @@ bool IrExporter::lower_gather(OpCall& c) {
 }
 
 bool IrExporter::lower_strided_slice(OpCall& c) {
+  if (!c.need(3, true)) return false;
   const std::vector<std::string>& in = c.in;
-  if (in.size() < 3 || in.size() > 4) {
-    c.problem("takes 3 or 4 inputs, has " + std::to_string(in.size()));
-    return false;
-  }
   std::vector<int64_t> masks[5];
   const char* mask_names[5] = {"begin_mask", "end_mask", "new_axis_mask", "shrink_axis_mask", "ellipsis_mask"};
   for (int i = 0; i < 5; ++i) {
