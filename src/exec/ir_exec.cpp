@@ -806,12 +806,8 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
         RunOptions ro;
         ro.limits = cfg.limits;
         IrRunner ir(model, ro);
-        struct Keep {  // the trace as far as the run got, also when it throws
-          Trace& t;
-          IrRunner& r;
-          ~Keep() { t = r.trace(); }
-        } keep{trace, ir};
-        ir.run(in);
+        run_keeping_trace(
+            trace, [&] { ir.run(in); }, [&] { return ir.trace(); });
       },
       mr, state, memory,
       [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {

@@ -720,12 +720,8 @@ class NnapiDriver {
         nnapi_input_decls(m_),
         [&](const std::vector<Value>& in, Trace& trace) {
           Exec x{m_, cfg_, {}, {}, std::chrono::steady_clock::now()};
-          struct Keep {  // the trace as far as the run got, also when it throws
-            Trace& t;
-            Exec& e;
-            ~Keep() { t = e.trace; }
-          } keep{trace, x};
-          x.run(m_.main, to_nvals(in), "main", 0);
+          run_keeping_trace(
+              trace, [&] { x.run(m_.main, to_nvals(in), "main", 0); }, [&] { return x.trace; });
         },
         *cfg_.policy, base_values, wanted, so);
     for (const auto& [key, why] : sr.failed) mr_.synthesis_failed[key.first][key.second] = why;

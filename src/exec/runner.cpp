@@ -281,12 +281,8 @@ void synthesize_onnx(const onnx::ModelProto& model, const RunConfig& cfg, DataPl
         RunOptions ro;
         ro.limits = cfg.limits;
         Interpreter ip(model, ro);
-        struct Keep {  // the trace as far as the run got, also when it throws
-          Trace& t;
-          Interpreter& i;
-          ~Keep() { t = i.trace; }
-        } keep{trace, ip};
-        ip.run(inputs);
+        run_keeping_trace(
+            trace, [&] { ip.run(inputs); }, [&] { return ip.trace; });
       },
       mr, state, memory,
       [&](const std::vector<Value>& inputs, Trace& trace, std::vector<Value>& outputs) {
