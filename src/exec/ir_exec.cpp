@@ -751,29 +751,16 @@ CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Valu
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
                     Trace& trace, std::vector<Value>& outputs) {
   CaseResult cr;
-  cr.pins = pins;
-  RunOptions ro;
-  ro.limits = cfg.limits;
-  ro.pins = pins;
-  IrRunner ir(m, ro);
+  IrRunner ir(m, case_options(cr, cfg, pins));
   run_timed(cr, [&] { outputs = ir.run(inputs); });
   trace = ir.trace();
-  note_trace(cr, trace, pins);
-  if (cr.status != CaseStatus::Passed) return cr;
-  const auto res = ir.results(0);
-  for (size_t k = 0; k < res.size() && k < outputs.size(); ++k) {
+  // The Results are read only after a run that passed: a model without a main graph fails its run.
+  const auto res = cr.status == CaseStatus::Passed ? ir.results(0) : std::vector<int>{};
+  finish_case(cr, cfg, pins, trace, outputs, golden, res.size(), [&](size_t k, OutputResult& o) {
     const Node& rn = m.node(0, res[k]);
-    OutputResult o;
     o.name = rn.display();
-    if (!rn.inputs.empty())
-      if (auto e = check_port(outputs[k], rn.inputs[0]); !e.empty()) {
-        o.ok = false;
-        o.detail = e;
-      }
-    judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
-                 cfg);
-  }
-  explain_by_branch_problems(cr);
+    return rn.inputs.empty() ? std::string() : check_port(outputs[k], rn.inputs[0]);
+  });
   return cr;
 }
 
@@ -819,12 +806,8 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
         RunOptions ro;
         ro.limits = cfg.limits;
         IrRunner ir(model, ro);
-        struct Keep {  // the trace as far as the run got, also when it throws
-          Trace& t;
-          IrRunner& r;
-          ~Keep() { t = r.trace(); }
-        } keep{trace, ir};
-        ir.run(in);
+        run_keeping_trace(
+            trace, [&] { ir.run(in); }, [&] { return ir.trace(); });
       },
       mr, state, memory,
       [&](const std::vector<Value>& in, Trace& trace, std::vector<Value>& outputs) {

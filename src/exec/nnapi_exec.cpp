@@ -459,14 +459,8 @@ const KernelEntry kKernels[] = {
 };
 
 const KernelEntry* kernel_of(int type) {
-  static const std::map<int, const KernelEntry*> by_code = [] {
-    std::map<int, const KernelEntry*> m;
-    for (const auto& k : kKernels)
-      if (auto code = nn::parse_operation(k.name)) m[*code] = &k;
-    return m;
-  }();
-  const auto it = by_code.find(type);
-  return it == by_code.end() ? nullptr : it->second;
+  static const NnOperationTable<KernelEntry> table(kKernels);
+  return table.find(type);
 }
 
 const char* op_name(int type) {
@@ -486,17 +480,7 @@ NVal input_value(const Operand& o, Tensor t) {
 }
 
 NVal value_from_example(const NnValue& ex, const Operand& decl) {
-  Dims dims = decl.dims;
-  if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
-  Tensor t(storage_dt(decl.type), dims);
-  if (static_cast<int64_t>(ex.data.size()) != t.numel())
-    fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
-  for (int64_t k = 0; k < t.numel(); ++k) {
-    const double e = ex.data[static_cast<size_t>(k)];
-    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e);
-    else t.i[k] = static_cast<int64_t>(e);
-  }
-  return input_value(decl, std::move(t));
+  return input_value(decl, example_tensor(ex, storage_dt(decl.type), decl.dims));
 }
 
 }  // namespace
@@ -736,12 +720,8 @@ class NnapiDriver {
         nnapi_input_decls(m_),
         [&](const std::vector<Value>& in, Trace& trace) {
           Exec x{m_, cfg_, {}, {}, std::chrono::steady_clock::now()};
-          struct Keep {  // the trace as far as the run got, also when it throws
-            Trace& t;
-            Exec& e;
-            ~Keep() { t = e.trace; }
-          } keep{trace, x};
-          x.run(m_.main, to_nvals(in), "main", 0);
+          run_keeping_trace(
+              trace, [&] { x.run(m_.main, to_nvals(in), "main", 0); }, [&] { return x.trace; });
         },
         *cfg_.policy, base_values, wanted, so);
     for (const auto& [key, why] : sr.failed) mr_.synthesis_failed[key.first][key.second] = why;
@@ -849,6 +829,19 @@ NnapiRun run_nnapi_once(const Model& model, const std::vector<Value>& inputs, co
     out.error = e.what();
   }
   return out;
+}
+
+Tensor example_tensor(const NnValue& ex, DT dt, Dims dims) {
+  if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
+  Tensor t(dt, dims);
+  if (static_cast<int64_t>(ex.data.size()) != t.numel())
+    fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
+  for (int64_t k = 0; k < t.numel(); ++k) {
+    const double e = ex.data[static_cast<size_t>(k)];
+    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e);
+    else t.i[k] = static_cast<int64_t>(e);
+  }
+  return t;
 }
 
 }  // namespace condlint::exec

@@ -102,7 +102,17 @@ CaseResult not_run(CaseResult cr, const Limits& limits) {
   return cr;
 }
 
-void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins) {
+RunOptions case_options(CaseResult& cr, const RunConfig& cfg, const PinSet& pins) {
+  cr.pins = pins;
+  RunOptions ro;
+  ro.limits = cfg.limits;
+  ro.pins = pins;
+  return ro;
+}
+
+void finish_case(CaseResult& cr, const RunConfig& cfg, const PinSet& pins, const Trace& trace,
+                 const std::vector<Value>& outputs, const std::vector<std::optional<Value>>* golden, size_t count,
+                 const std::function<std::string(size_t, OutputResult&)>& declared) {
   for (const auto& [path, site] : trace.ifs) cr.if_branches[path] = std::vector<bool>(site.ran.begin(), site.ran.end());
   cr.branch_problems = trace.branch_problems;
   for (const auto& [path, v] : pins)
@@ -110,9 +120,16 @@ void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins) {
       cr.status = CaseStatus::Failed;
       cr.message = "pin '" + path + "' matched no If that ran";
     }
-}
-
-void explain_by_branch_problems(CaseResult& cr) {
+  if (cr.status != CaseStatus::Passed) return;
+  for (size_t k = 0; k < count && k < outputs.size(); ++k) {
+    OutputResult o;
+    if (auto e = declared(k, o); !e.empty()) {
+      o.ok = false;
+      o.detail = e;
+    }
+    judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
+                 cfg);
+  }
   if (cr.branch_problems.empty()) return;
   cr.status = CaseStatus::Mismatch;
   cr.message = cr.branch_problems.front();
@@ -227,28 +244,14 @@ CaseResult run_case(const onnx::ModelProto& model, const RunConfig& cfg, const s
                     const std::vector<std::optional<Value>>* golden, const std::map<std::string, bool>& pins,
                     Trace& trace, std::vector<Value>& outputs) {
   CaseResult cr;
-  cr.pins = pins;
-  RunOptions ro;
-  ro.limits = cfg.limits;
-  ro.pins = pins;
-  Interpreter ip(model, ro);
+  Interpreter ip(model, case_options(cr, cfg, pins));
   run_timed(cr, [&] { outputs = ip.run(inputs); });
   trace = ip.trace;
-  note_trace(cr, trace, pins);
-  if (cr.status != CaseStatus::Passed) return cr;
   const auto outs = ip.data_outputs();
-  for (size_t k = 0; k < outs.size() && k < outputs.size(); ++k) {
-    OutputResult o;
+  finish_case(cr, cfg, pins, trace, outputs, golden, outs.size(), [&](size_t k, OutputResult& o) {
     o.name = outs[k]->name();
-    if (outs[k]->has_type())
-      if (auto e = check_against_type(outputs[k], outs[k]->type()); !e.empty()) {
-        o.ok = false;
-        o.detail = e;
-      }
-    judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
-                 cfg);
-  }
-  explain_by_branch_problems(cr);
+    return outs[k]->has_type() ? check_against_type(outputs[k], outs[k]->type()) : std::string();
+  });
   return cr;
 }
 
@@ -278,12 +281,8 @@ void synthesize_onnx(const onnx::ModelProto& model, const RunConfig& cfg, DataPl
         RunOptions ro;
         ro.limits = cfg.limits;
         Interpreter ip(model, ro);
-        struct Keep {  // the trace as far as the run got, also when it throws
-          Trace& t;
-          Interpreter& i;
-          ~Keep() { t = i.trace; }
-        } keep{trace, ip};
-        ip.run(inputs);
+        run_keeping_trace(
+            trace, [&] { ip.run(inputs); }, [&] { return ip.trace; });
       },
       mr, state, memory,
       [&](const std::vector<Value>& inputs, Trace& trace, std::vector<Value>& outputs) {

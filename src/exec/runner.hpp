@@ -141,12 +141,17 @@ std::string no_if_at(const std::string& path, const std::vector<std::string>& if
 void tally(ModelResult& mr);
 
 // The parts of running one case that the ONNX and IR drivers share:
+// the options of the case's run: the run's limits and `pins` (which `cr` records);
+RunOptions case_options(CaseResult& cr, const RunConfig& cfg, const PinSet& pins);
 // runs `body` (the model on the case's inputs), timing it and turning an error into the case's status;
 void run_timed(CaseResult& cr, const std::function<void()>& body);
-// records the branches the run took and fails the case when a pin matched no If that ran;
-void note_trace(CaseResult& cr, const Trace& trace, const PinSet& pins);
-// after the outputs are judged: a branch's own problem explains the output problem it causes.
-void explain_by_branch_problems(CaseResult& cr);
+// records the branches the run took (a pin that matched no If that ran fails the case) and, when the run passed,
+// judges the first `count` outputs, those the model declares: `declared(k, o)` names output k in `o` and says why
+// it contradicts its declaration ("" when it does not); each is compared with its golden value, and a branch's own
+// problem explains the output problem it causes.
+void finish_case(CaseResult& cr, const RunConfig& cfg, const PinSet& pins, const Trace& trace,
+                 const std::vector<Value>& outputs, const std::vector<std::optional<Value>>* golden, size_t count,
+                 const std::function<std::string(size_t, OutputResult&)>& declared);
 
 // The data sets a run goes through (shared by the ONNX and IR drivers): those of --data DIR..., else the
 // test_data_set_* beside the model; without any, one empty set when the model takes no inputs (`synthetic`:

@@ -58,6 +58,18 @@ struct SynthesisOptions {
 // Runs the model unpinned on `inputs`, filling `trace` as far as it got; throws when the run fails.
 using CandidateRun = std::function<void(const std::vector<Value>& inputs, Trace& trace)>;
 
+// The body of a CandidateRun: `run()` runs the driver's executor, and `trace` takes what `trace_of()` says it ran
+// as far as it got, also when `run` throws.
+template <class Run, class TraceOf>
+void run_keeping_trace(Trace& trace, Run run, TraceOf trace_of) {
+  struct Keep {
+    Trace& t;
+    TraceOf& of;
+    ~Keep() { t = of(); }
+  } keep{trace, trace_of};
+  run();
+}
+
 // Searches for inputs, starting from `base` (one data set's inputs, one per `decls` entry), that take the branches
 // in `wanted`; `run` runs each candidate (the driver's executor).
 SynthesisResult synthesize_inputs(const std::vector<InputDecl>& decls, const CandidateRun& run,

@@ -225,7 +225,7 @@ void IrExporter::add_outputs(Work& w, const GraphState& st) {
 bool IrExporter::translate(Work& w, GraphState& st, int k, const std::vector<std::string>& in,
                            std::vector<Work>& children, std::set<std::string>& control_names) {
   const Node& node = m_.node(w.g, k);
-  OpCall c{w, st, w.g, k, w.gp, node, in, st.names[k], st.elems[k], node.display(), children, control_names};
+  OpCall c{*this, w, st, w.g, k, w.gp, node, in, st.names[k], st.elems[k], node.display(), children, control_names};
   static const std::set<std::string> boolean_out{"Equal",        "NotEqual",   "Less",      "Greater",    "LessEqual",
                                                  "GreaterEqual", "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot"};
   if (boolean_out.count(node.op) && !is_concrete(c.elems[0])) c.elems[0] = ElemType::Boolean;

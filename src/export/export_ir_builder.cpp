@@ -305,14 +305,37 @@ std::string IrExporter::control_name(const Node& node, int k, std::set<std::stri
   return name;
 }
 
-bool IrExporter::need_inputs(const OpCall& c, size_t count) {
-  if (c.in.size() == count) return true;
-  problem(c.g, c.k, "takes " + std::to_string(count) + " inputs, has " + std::to_string(c.in.size()));
+bool IrExporter::OpCall::need(size_t count, bool or_one_more) {
+  if (in.size() == count || (or_one_more && in.size() == count + 1)) return true;
+  problem("takes " + std::to_string(count) + (or_one_more ? " or " + std::to_string(count + 1) : std::string()) +
+          " inputs, has " + std::to_string(in.size()));
   return false;
 }
 
-void IrExporter::keep_elem(OpCall& c, size_t i) {
-  if (!is_concrete(c.elems[0])) c.elems[0] = elem_in(c.st, c.node, i);
+void IrExporter::OpCall::same_elem(size_t i) {
+  if (!is_concrete(elems[0])) elems[0] = x.elem_in(st, node, i);
+}
+
+bool IrExporter::OpCall::bool_attr(const char* name, const char* def, bool& v) {
+  if (parse_bool(attr(name, def), v)) return true;
+  problem(std::string("attribute ") + name + "=\"" + attr(name, "") + "\" is not a boolean");
+  return false;
+}
+
+bool IrExporter::OpCall::int_attr(const char* name, const char* def, int64_t& v) {
+  if (parse_int64(attr(name, def), v)) return true;
+  problem(std::string("attribute ") + name + "=\"" + attr(name, "") + "\" is not an integer");
+  return false;
+}
+
+bool IrExporter::OpCall::ints_attr(const char* name, std::vector<int64_t>& v) {
+  auto p = parse_int_list(attr(name, ""));
+  if (!p) {
+    problem(std::string("attribute ") + name + "=\"" + attr(name, "") + "\" is not a list of integers");
+    return false;
+  }
+  v = *p;
+  return true;
 }
 
 }  // namespace condlint::xport::ir_export

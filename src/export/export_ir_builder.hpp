@@ -121,7 +121,6 @@ class IrExporter {
     }
     r_.if_paths[m_.path_of(g, k)] = full_path(path_id);
   }
-  bool strided_slice(Work& w, GraphState& st, int k, const std::vector<std::string>& in);
   std::string control_name(const Node& node, int k, std::set<std::string>& used);
   bool translate_if(Work& w, GraphState& st, int k, const std::vector<std::string>& in, std::vector<Work>& children,
                     std::set<std::string>& control_names);
@@ -130,7 +129,9 @@ class IrExporter {
 
   // What a lowering works on: layer k of w's graph with its input value names; it writes the ONNX nodes into gp, the
   // output names are `outs` (fresh, from the layer's name) and it sets the output element types it knows in `elems`.
+  // Its helpers report a problem at the layer in the words every lowering uses.
   struct OpCall {
+    IrExporter& x;
     Work& w;
     GraphState& st;
     int g, k;
@@ -142,6 +143,34 @@ class IrExporter {
     const std::string nm;  // the layer's display name: the ONNX node's name and the stem of the values it adds
     std::vector<Work>& children;
     std::set<std::string>& control_names;
+
+    void problem(const std::string& why) { x.problem(g, k, why); }
+    // False with a problem when the layer does not have `count` inputs (`count` or `count + 1` when `or_one_more`).
+    bool need(size_t count, bool or_one_more = false);
+    // Output 0 takes input i's element type when its own is not known.
+    void same_elem(size_t i);
+    // The layer's attribute `name`, or `def` when it has none.
+    std::string attr(const std::string& name, const std::string& def) const { return x.attr(node, name, def); }
+    // The attribute `name` (`def` when absent) as a boolean, an integer or a list of integers; false with a problem
+    // naming the attribute and its text when it is not one.
+    bool bool_attr(const char* name, const char* def, bool& v);
+    bool int_attr(const char* name, const char* def, int64_t& v);
+    bool ints_attr(const char* name, std::vector<int64_t>& v);
+    // A node in gp.
+    onnx::NodeProto* add(const std::string& op, const std::vector<std::string>& ins,
+                         const std::vector<std::string>& outs, const std::string& name) {
+      return x.add(gp, op, ins, outs, name);
+    }
+    // The layer's own node: output 0 of the layer, named as the layer.
+    onnx::NodeProto* add_out(const std::string& op, const std::vector<std::string>& ins) {
+      return x.add(gp, op, ins, {outs[0]}, nm);
+    }
+    // The integer values of the Const feeding input i, or nullopt (IrExporter::const_ints).
+    std::optional<std::vector<int64_t>> const_ints(size_t i) { return x.const_ints(g, k, i); }
+    // Input i as a 1-D int64 tensor; the values it adds are named from the layer's name and `suffix`.
+    std::string flat_i64(size_t i, const std::string& suffix) {
+      return x.as_i64(gp, st, g, k, i, in, true, nm + suffix);
+    }
   };
   // A lowering: true when the layer is exported; false after a problem naming the node.
   using Lowering = bool (IrExporter::*)(OpCall&);
@@ -150,10 +179,6 @@ class IrExporter {
 
   bool translate(Work& w, GraphState& st, int k, const std::vector<std::string>& in, std::vector<Work>& children,
                  std::set<std::string>& control_names);
-  // False with a problem when the layer does not have `count` inputs.
-  bool need_inputs(const OpCall& c, size_t count);
-  // Output 0 takes input i's element type when its own is not known.
-  void keep_elem(OpCall& c, size_t i);
 
   // export_ir_ops_elementwise.cpp
   bool lower_binary(OpCall& c, const std::string& onnx_op);
@@ -164,6 +189,10 @@ class IrExporter {
   bool lower_select(OpCall& c);
   bool lower_convert(OpCall& c);
   bool lower_round(OpCall& c);
+  // An op that is one ONNX op with an integer attribute `axis` (default `def`) and input 0's element type.
+  bool lower_with_axis(OpCall& c, const std::string& onnx_op, const char* def);
+  // A note that `op` (in its `mode`, when it has one) is exported as `onnx_op`, which the IR executor cannot check.
+  void note_unchecked(const std::string& op, const std::string& mode, const std::string& onnx_op);
   // export_ir_ops_shape.cpp
   bool lower_concat(OpCall& c);
   bool lower_reshape(OpCall& c);

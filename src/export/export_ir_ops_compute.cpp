@@ -4,28 +4,16 @@
 namespace condlint::xport::ir_export {
 
 bool IrExporter::lower_matmul(OpCall& c) {
-  const int g = c.g;
-  const int k = c.k;
-  onnx::GraphProto* gp = c.gp;
-  const Node& node = c.node;
-  const std::vector<std::string>& in = c.in;
-  std::vector<std::string>& outs = c.outs;
-  const std::string& nm = c.nm;
-  auto need = [&](size_t count) { return need_inputs(c, count); };
-  auto same_elem = [&](size_t i) { keep_elem(c, i); };
-  if (!need(2)) return false;
-  std::string ab[2] = {in[0], in[1]};
+  if (!c.need(2)) return false;
+  std::string ab[2] = {c.in[0], c.in[1]};
   for (int i = 0; i < 2; ++i) {
     const char* an = i == 0 ? "transpose_a" : "transpose_b";
     bool tr = false;
-    if (!parse_bool(attr(node, an, "false"), tr)) {
-      problem(g, k, std::string("attribute ") + an + "=\"" + attr(node, an, "") + "\" is not a boolean");
-      return false;
-    }
+    if (!c.bool_attr(an, "false", tr)) return false;
     if (!tr) continue;
-    std::optional<Shape> s = i < static_cast<int>(node.inputs.size()) ? port_shape(node.inputs[i]) : std::nullopt;
+    std::optional<Shape> s = i < static_cast<int>(c.node.inputs.size()) ? port_shape(c.node.inputs[i]) : std::nullopt;
     if (!s) {
-      problem(g, k, std::string(an) + "=true with an input of unknown rank (the transposition needs the rank)");
+      c.problem(std::string(an) + "=true with an input of unknown rank (the transposition needs the rank)");
       return false;
     }
     const int64_t r = static_cast<int64_t>(s->dims.size());
@@ -33,108 +21,66 @@ bool IrExporter::lower_matmul(OpCall& c) {
     std::vector<int64_t> perm(r);
     for (int64_t d = 0; d < r; ++d) perm[d] = d;
     std::swap(perm[r - 1], perm[r - 2]);
-    const std::string t = fresh(nm + (i == 0 ? "_a_T" : "_b_T"));
-    set_ints(add(gp, "Transpose", {ab[i]}, {t}, t), "perm", perm);
+    const std::string t = fresh(c.nm + (i == 0 ? "_a_T" : "_b_T"));
+    set_ints(c.add("Transpose", {ab[i]}, {t}, t), "perm", perm);
     ab[i] = t;
   }
-  add(gp, "MatMul", {ab[0], ab[1]}, {outs[0]}, nm);
-  same_elem(0);
+  c.add_out("MatMul", {ab[0], ab[1]});
+  c.same_elem(0);
   return true;
 }
 
 bool IrExporter::lower_reduce(OpCall& c) {
-  const int g = c.g;
-  const int k = c.k;
-  onnx::GraphProto* gp = c.gp;
-  const Node& node = c.node;
   const std::string& op = c.node.op;
-  const std::vector<std::string>& in = c.in;
-  std::vector<std::string>& outs = c.outs;
-  const std::string& nm = c.nm;
-  GraphState& st = c.st;
-  auto need = [&](size_t count) { return need_inputs(c, count); };
-  auto same_elem = [&](size_t i) { keep_elem(c, i); };
-  if (!need(2)) return false;
+  if (!c.need(2)) return false;
   bool keep = false;
-  if (!parse_bool(attr(node, "keep_dims", "false"), keep)) {
-    problem(g, k, "attribute keep_dims=\"" + attr(node, "keep_dims", "") + "\" is not a boolean");
-    return false;
-  }
-  same_elem(0);
+  if (!c.bool_attr("keep_dims", "false", keep)) return false;
+  c.same_elem(0);
   if (op == "ReduceSum" || o_.opset >= 18) {
-    auto* r = add(gp, op, {in[0], as_i64(gp, st, g, k, 1, in, true, nm + "_axes")}, {outs[0]}, nm);
+    auto* r = c.add_out(op, {c.in[0], c.flat_i64(1, "_axes")});
     set_i(r, "keepdims", keep ? 1 : 0);
     set_i(r, "noop_with_empty_axes", 1);
     return true;
   }
-  auto v = const_ints(g, k, 1);
+  auto v = c.const_ints(1);
   if (!v) {
-    problem(g, k,
-            "the axes input is not an integer Const; ONNX " + op +
-                " takes axes as an input only from opset 18 (exporting opset " + std::to_string(o_.opset) + ")");
+    c.problem("the axes input is not an integer Const; ONNX " + op +
+              " takes axes as an input only from opset 18 (exporting opset " + std::to_string(o_.opset) + ")");
     return false;
   }
   if (v->empty()) {
-    add(gp, "Identity", {in[0]}, {outs[0]}, nm);  // no axes: nothing reduced
+    c.add_out("Identity", {c.in[0]});  // no axes: nothing reduced
     return true;
   }
-  auto* r = add(gp, op, {in[0]}, {outs[0]}, nm);
+  auto* r = c.add_out(op, {c.in[0]});
   set_ints(r, "axes", *v);
   set_i(r, "keepdims", keep ? 1 : 0);
   return true;
 }
 
-bool IrExporter::lower_softmax(OpCall& c) {
-  const int g = c.g;
-  const int k = c.k;
-  onnx::GraphProto* gp = c.gp;
-  const Node& node = c.node;
-  const std::vector<std::string>& in = c.in;
-  std::vector<std::string>& outs = c.outs;
-  const std::string& nm = c.nm;
-  auto need = [&](size_t count) { return need_inputs(c, count); };
-  auto same_elem = [&](size_t i) { keep_elem(c, i); };
-  if (!need(1)) return false;
-  int64_t axis = 1;
-  if (!parse_int64(attr(node, "axis", "1"), axis)) {
-    problem(g, k, "attribute axis=\"" + attr(node, "axis", "") + "\" is not an integer");
-    return false;
-  }
-  set_i(add(gp, "Softmax", in, {outs[0]}, nm), "axis", axis);
-  same_elem(0);
+bool IrExporter::lower_softmax(OpCall& c) { return c.need(1) && lower_with_axis(c, "Softmax", "1"); }
+
+bool IrExporter::lower_with_axis(OpCall& c, const std::string& onnx_op, const char* def) {
+  int64_t axis = 0;
+  if (!c.int_attr("axis", def, axis)) return false;
+  set_i(c.add_out(onnx_op, c.in), "axis", axis);
+  c.same_elem(0);
   return true;
 }
 
 bool IrExporter::lower_convolution(OpCall& c) {
-  const int g = c.g;
-  const int k = c.k;
-  onnx::GraphProto* gp = c.gp;
-  const Node& node = c.node;
-  const std::vector<std::string>& in = c.in;
-  std::vector<std::string>& outs = c.outs;
-  const std::string& nm = c.nm;
-  auto need = [&](size_t count) { return need_inputs(c, count); };
-  auto same_elem = [&](size_t i) { keep_elem(c, i); };
-  if (!need(2)) return false;
-  auto ints = [&](const char* a, std::vector<int64_t>& v) {
-    auto p = parse_int_list(attr(node, a, ""));
-    if (!p) {
-      problem(g, k, std::string("attribute ") + a + "=\"" + attr(node, a, "") + "\" is not a list of integers");
-      return false;
-    }
-    v = *p;
-    return true;
-  };
+  if (!c.need(2)) return false;
   std::vector<int64_t> strides, dil, pb, pe;
-  if (!ints("strides", strides) || !ints("dilations", dil) || !ints("pads_begin", pb) || !ints("pads_end", pe))
+  if (!c.ints_attr("strides", strides) || !c.ints_attr("dilations", dil) || !c.ints_attr("pads_begin", pb) ||
+      !c.ints_attr("pads_end", pe))
     return false;
-  const std::string ap = attr(node, "auto_pad", "explicit");
-  auto* conv = add(gp, "Conv", in, {outs[0]}, nm);
+  const std::string ap = c.attr("auto_pad", "explicit");
+  auto* conv = c.add_out("Conv", c.in);
   if (!strides.empty()) set_ints(conv, "strides", strides);
   if (!dil.empty()) set_ints(conv, "dilations", dil);
   if (ap == "explicit" || ap.empty()) {
     if (pb.size() != pe.size()) {
-      problem(g, k, "pads_begin and pads_end differ in length");
+      c.problem("pads_begin and pads_end differ in length");
       return false;
     }
     std::vector<int64_t> pads = pb;
@@ -147,14 +93,17 @@ bool IrExporter::lower_convolution(OpCall& c) {
   } else if (ap == "same_lower") {
     set_s(conv, "auto_pad", "SAME_LOWER");
   } else {
-    problem(g, k, "auto_pad=" + ap + " is not an OpenVINO padding mode");
+    c.problem("auto_pad=" + ap + " is not an OpenVINO padding mode");
     return false;
   }
-  same_elem(0);
-  note(
-      "Convolution is exported as ONNX Conv; condlint's IR executor does not run Convolution, so this op is "
-      "not checked against it");
+  c.same_elem(0);
+  note_unchecked("Convolution", "", "Conv");
   return true;
+}
+
+void IrExporter::note_unchecked(const std::string& op, const std::string& mode, const std::string& onnx_op) {
+  note(op + (mode.empty() ? "" : " (" + mode + ")") + " is exported as ONNX " + onnx_op +
+       "; condlint's IR executor does not run " + op + ", so this op is not checked against it");
 }
 
 }  // namespace condlint::xport::ir_export

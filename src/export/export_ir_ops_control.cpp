@@ -9,8 +9,8 @@ namespace condlint::xport::ir_export {
 bool IrExporter::lower_if(OpCall& c) { return translate_if(c.w, c.st, c.k, c.in, c.children, c.control_names); }
 
 bool IrExporter::lower_tensor_iterator(OpCall& c) {
-  problem(c.g, c.k,
-          "TensorIterator is not exported (condlint's IR executor does not run it, so an export could not be checked)");
+  c.problem(
+      "TensorIterator is not exported (condlint's IR executor does not run it, so an export could not be checked)");
   return false;
 }
 
@@ -206,7 +206,6 @@ std::pair<std::string, std::string> IrExporter::loop_trip_and_cond(OpCall& c) {
 // the others are scan outputs, returned in `posts`. False after a problem.
 bool IrExporter::loop_outputs(OpCall& c, const LoopPorts& lp, const std::vector<std::pair<int, int>>& carried,
                               const std::vector<std::string>& lout, std::vector<LoopPost>& posts) {
-  const int g = c.g, k = c.k;
   const Node& node = c.node;
   std::vector<bool> mapped(node.outputs.size(), false);
   for (const auto& o : lp.lm->outs) {
@@ -215,10 +214,10 @@ bool IrExporter::loop_outputs(OpCall& c, const LoopPorts& lp, const std::vector<
       if (node.outputs[j].id == std::to_string(o.ext)) pos = static_cast<int>(j);
     if (pos < 0 && o.ext >= 0 && o.ext < static_cast<int64_t>(node.outputs.size())) pos = static_cast<int>(o.ext);
     if (pos < 0) {
-      problem(g, k, "Loop port_map output " + std::to_string(o.ext) + " is not a Loop output");
+      c.problem("Loop port_map output " + std::to_string(o.ext) + " is not a Loop output");
       return false;
     }
-    const int r = loop_layer(g, k, lp, o.internal, "Result");
+    const int r = loop_layer(c.g, c.k, lp, o.internal, "Result");
     if (r < 0) return false;
     mapped[pos] = true;
     if (!o.axis) {
@@ -237,7 +236,7 @@ bool IrExporter::loop_outputs(OpCall& c, const LoopPorts& lp, const std::vector<
   }
   for (size_t j = 0; j < mapped.size(); ++j)
     if (!mapped[j]) {
-      problem(g, k, "Loop output " + std::to_string(j) + " is not mapped by the port map");
+      c.problem("Loop output " + std::to_string(j) + " is not mapped by the port map");
       return false;
     }
   return true;
@@ -245,7 +244,6 @@ bool IrExporter::loop_outputs(OpCall& c, const LoopPorts& lp, const std::vector<
 
 // A scan output after the Loop: the last element, or the IR concatenation along `axis`. False after a problem.
 bool IrExporter::loop_scan_output(OpCall& c, const LoopPorts& lp, const LoopPost& p, const std::string& s) {
-  const int g = c.g, k = c.k;
   onnx::GraphProto* gp = c.gp;
   const std::string& nm = c.nm;
   const std::string& out = c.outs[p.pos];
@@ -257,15 +255,14 @@ bool IrExporter::loop_scan_output(OpCall& c, const LoopPorts& lp, const LoopPost
   const Node& rn = m_.graphs[lp.body].nodes[p.result];
   auto rs = rn.inputs.empty() ? std::nullopt : port_shape(rn.inputs[0]);
   if (!rs) {
-    problem(g, k,
-            "Loop output " + std::to_string(p.pos) + " concatenates along axis " + std::to_string(*p.axis) +
-                " values of unknown rank (Result '" + rn.display() + "')");
+    c.problem("Loop output " + std::to_string(p.pos) + " concatenates along axis " + std::to_string(*p.axis) +
+              " values of unknown rank (Result '" + rn.display() + "')");
     return false;
   }
   const int64_t r = static_cast<int64_t>(rs->dims.size());
   int64_t ax = *p.axis < 0 ? *p.axis + r : *p.axis;
   if (ax < 0 || ax >= r) {
-    problem(g, k, "Loop output axis " + std::to_string(*p.axis) + " is out of range for rank " + std::to_string(r));
+    c.problem("Loop output axis " + std::to_string(*p.axis) + " is out of range for rank " + std::to_string(r));
     return false;
   }
   // stacked [N, d0..] -> [d0..d(ax-1), N, d(ax)..] -> merge N with d(ax).

@@ -22,6 +22,7 @@
 #include <cstring>
 
 #include "exec/onnx_io.hpp"
+#include "exec/nnapi_exec.hpp"
 #include "export/export_nnapi_builder.hpp"
 #include "loaders/loader.hpp"
 #include "onnx_graph/if_sites.hpp"
@@ -165,7 +166,7 @@ bool Exporter::op(size_t idx) {
     problem(where + ": " + nn::operation_name(o.type) + " is not exported (supported: " + supported_ops() + ")");
     return true;
   }
-  OpCall c{idx, o, *row, L, where};
+  OpCall c{*this, idx, o, *row, L, where};
   (this->*(row->lower))(c);
   return !c.wait;
 }
@@ -193,14 +194,8 @@ const NnLowering kLowerings[] = {
 };
 
 const NnLowering* lowering_of(int32_t type) {
-  static const std::map<int32_t, const NnLowering*> by_code = [] {
-    std::map<int32_t, const NnLowering*> m;
-    for (const auto& row : kLowerings)
-      if (auto code = nn::parse_operation(row.name)) m[*code] = &row;
-    return m;
-  }();
-  const auto it = by_code.find(type);
-  return it == by_code.end() ? nullptr : it->second;
+  static const exec::NnOperationTable<NnLowering> table(kLowerings);
+  return table.find(type);
 }
 
 std::string supported_ops() {
@@ -211,19 +206,9 @@ std::string supported_ops() {
 
 exec::Value example_value(const NnValue& ex, const NnOperand& decl) {
   using namespace exec;
-  Dims dims;
-  for (auto x : decl.dimensions) dims.push_back(x);
-  if (ex.dimensions) dims.assign(ex.dimensions->begin(), ex.dimensions->end());
   const int elem = onnx_elem(decl.type);
   if (elem == 0) fail("operand type " + nn::operand_type_name(decl.type) + " cannot be fed");
-  Tensor t(static_cast<DT>(elem), dims);
-  if (static_cast<int64_t>(ex.data.size()) != t.numel())
-    fail("example data has " + std::to_string(ex.data.size()) + " values for shape " + dims_str(dims));
-  for (int64_t k = 0; k < t.numel(); ++k) {
-    const double e = ex.data[static_cast<size_t>(k)];
-    if (is_float(t.dt)) t.f[k] = round_to(t.dt, e);
-    else t.i[k] = static_cast<int64_t>(e);
-  }
+  Tensor t = example_tensor(ex, static_cast<DT>(elem), Dims(decl.dimensions.begin(), decl.dimensions.end()));
   normalize(t);
   return Value::tensor(std::move(t));
 }

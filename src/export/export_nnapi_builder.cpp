@@ -357,4 +357,25 @@ Val* Exporter::output(Frame& f, const NnOperation& o, size_t k, const std::strin
   return &v;
 }
 
+Frame& OpCall::frame() const { return x.stack[idx]; }
+
+void OpCall::problem(const std::string& what) const { x.problem(where + ": " + what); }
+
+Val* OpCall::in(size_t k) const { return x.tensor_in(frame(), o, k, where); }
+
+Val* OpCall::out(size_t k) const { return x.output(frame(), o, k, where); }
+
+bool OpCall::operands(std::initializer_list<Val**> ins, Val*& y, int64_t* act) const {
+  size_t k = 0;
+  for (Val** v : ins)
+    if (!(*v = in(k++))) return false;
+  if (act) {
+    auto a = x.fused_activation(frame(), o, k, where);
+    if (!a) return false;
+    *act = *a;
+  }
+  y = out(0);
+  return y != nullptr;
+}
+
 }  // namespace condlint::xport::nnapi_export

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <set>
@@ -155,13 +156,28 @@ struct NnLowering {
   bool negate = false;
 };
 // One operation to lower: the frame it runs in (Exporter::stack[idx]), its row of the table, its label and its place.
+// Its helpers read the operation's operands and report a problem at its place in the words every lowering uses.
 struct OpCall {
+  Exporter& x;
   size_t idx;
   const NnOperation& o;
   const NnLowering& row;
   const std::string L;      // "ADD#3": the stem of the ONNX node names
   const std::string where;  // the operation's place in problems
   bool wait = false;        // set when the lowering pushed a frame it must wait for (WHILE's condition)
+
+  // The frame the operation runs in; the reference holds until a frame is pushed.
+  Frame& frame() const;
+  // A problem at the operation's place: "WHERE: what".
+  void problem(const std::string& what) const;
+  // Input k as a tensor (Exporter::tensor_in); nullptr after a problem.
+  Val* in(size_t k) const;
+  // Output k (Exporter::output); nullptr after a problem.
+  Val* out(size_t k) const;
+  // The operands most operations open with, each read only when the ones before it were: tensor inputs 0..n-1 into
+  // `ins`, then, when `act` is given, input n as a fused activation code, then output 0 into `y`. False after the
+  // first problem.
+  bool operands(std::initializer_list<Val**> ins, Val*& y, int64_t* act = nullptr) const;
 };
 // The row of an operation code; nullptr when the export does not lower it (export_nnapi.cpp).
 const NnLowering* lowering_of(int32_t type);

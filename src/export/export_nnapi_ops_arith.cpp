@@ -6,65 +6,56 @@
 namespace condlint::xport::nnapi_export {
 
 void Exporter::arith(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
-  Val* a = tensor_in(f, o, 0, where);
-  Val* b = a ? tensor_in(f, o, 1, where) : nullptr;
-  if (!b) return;
-  auto act = fused_activation(f, o, 2, where);
-  if (!act) return;
-  Val* y = output(f, o, 0, where);
-  if (!y) return;
+  Val *a, *b, *y;
+  int64_t act = 0;
+  if (!c.operands({&a, &b}, y, &act)) return;
+  Frame& f = c.frame();
+  const std::string& L = c.L;
   const int32_t ta = a->info.type;
   if (is_floatt(ta) != is_floatt(b->info.type) || is_quant(ta) != is_quant(b->info.type) ||
       is_int32t(ta) != is_int32t(b->info.type) || (!is_quant(ta) && onnx_elem(ta) != onnx_elem(b->info.type)))
-    return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
+    return c.problem("operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
   const char* op_type = c.row.onnx;
   if (is_quant(ta)) {
-    if (is(c, "DIV")) return problem(where + ": DIV of quantized tensors is not exported");
-    if (!is_quant(y->info.type)) return problem(where + ": quantized inputs, output " + info_str(y->info));
+    if (is(c, "DIV")) return c.problem("DIV of quantized tensors is not exported");
+    if (!is_quant(y->info.type)) return c.problem("quantized inputs, output " + info_str(y->info));
     has_quant = true;
     const std::string xa = to_real(f, a->name, a->info, L + "/a"), xb = to_real(f, b->name, b->info, L + "/b");
     const std::string z = node(f, op_type, {xa, xb}, fresh(y->name + "_real"), L)->output(0);
-    const std::string za = *act ? activation(f, z, *act, onnx::TensorProto::DOUBLE, fresh(y->name + "_act"), L) : z;
-    if (!from_real(f, za, y->info, y->name, L, where)) return;
+    const std::string za = act ? activation(f, z, act, onnx::TensorProto::DOUBLE, fresh(y->name + "_act"), L) : z;
+    if (!from_real(f, za, y->info, y->name, L, c.where)) return;
   } else if (is_floatt(ta) || is_int32t(ta)) {
     if (onnx_elem(y->info.type) != onnx_elem(ta))
-      return problem(where + ": inputs are " + info_str(a->info) + ", output " + info_str(y->info));
-    if (is_int32t(ta) && is(c, "DIV")) return problem(where + ": DIV of TENSOR_INT32 is not exported");
+      return c.problem("inputs are " + info_str(a->info) + ", output " + info_str(y->info));
+    if (is_int32t(ta) && is(c, "DIV")) return c.problem("DIV of TENSOR_INT32 is not exported");
     if (is_int32t(ta) && is(c, "MUL")) has_int_mul = true;
-    if (*act == 0) {
+    if (act == 0) {
       node(f, op_type, {a->name, b->name}, y->name, L);
     } else {
       const std::string z = node(f, op_type, {a->name, b->name}, fresh(y->name + "_pre"), L)->output(0);
-      activation(f, z, *act, onnx_elem(ta), y->name, L);
+      activation(f, z, act, onnx_elem(ta), y->name, L);
     }
   } else {
-    return problem(where + ": " + nn::operation_name(o.type) + " of " + info_str(a->info) + " is not exported");
+    return c.problem(std::string(nn::operation_name(c.o.type)) + " of " + info_str(a->info) + " is not exported");
   }
   written(y);
 }
 
 void Exporter::compare(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
-  Val* a = tensor_in(f, o, 0, where);
-  Val* b = a ? tensor_in(f, o, 1, where) : nullptr;
-  if (!b) return;
-  Val* y = output(f, o, 0, where);
-  if (!y) return;
-  if (!is_boolt(y->info.type)) return problem(where + ": the output is " + info_str(y->info) + ", not TENSOR_BOOL8");
+  Val *a, *b, *y;
+  if (!c.operands({&a, &b}, y)) return;
+  Frame& f = c.frame();
+  const std::string& L = c.L;
+  if (!is_boolt(y->info.type)) return c.problem("the output is " + info_str(y->info) + ", not TENSOR_BOOL8");
   std::string xa = a->name, xb = b->name;
   if (is_quant(a->info.type) || is_quant(b->info.type)) {
     if (!is_quant(a->info.type) || !is_quant(b->info.type))
-      return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
+      return c.problem("operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
     has_quant = true;
     xa = to_real(f, xa, a->info, L + "/a");
     xb = to_real(f, xb, b->info, L + "/b");
   } else if (onnx_elem(a->info.type) != onnx_elem(b->info.type)) {
-    return problem(where + ": operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
+    return c.problem("operand types differ (" + info_str(a->info) + " and " + info_str(b->info) + ")");
   }
   if (c.row.negate) {
     const std::string e = node(f, "Equal", {xa, xb}, fresh(y->name + "_eq"), L)->output(0);
@@ -76,44 +67,33 @@ void Exporter::compare(OpCall& c) {
 }
 
 void Exporter::logical(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
   const bool unary = is(c, "LOGICAL_NOT");
-  Val* a = tensor_in(f, o, 0, where);
-  Val* b = a && !unary ? tensor_in(f, o, 1, where) : a;
-  if (!b) return;
-  Val* y = output(f, o, 0, where);
-  if (!y) return;
+  Val *a, *b, *y;
+  if (!(unary ? c.operands({&a}, y) : c.operands({&a, &b}, y))) return;
+  if (unary) b = a;
   if (!is_boolt(a->info.type) || !is_boolt(b->info.type) || !is_boolt(y->info.type))
-    return problem(where + ": operands are not TENSOR_BOOL8");
-  if (unary) node(f, "Not", {a->name}, y->name, L);
-  else node(f, c.row.onnx, {a->name, b->name}, y->name, L);
+    return c.problem("operands are not TENSOR_BOOL8");
+  if (unary) node(c.frame(), "Not", {a->name}, y->name, c.L);
+  else node(c.frame(), c.row.onnx, {a->name, b->name}, y->name, c.L);
   written(y);
 }
 
 void Exporter::fully_connected(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
-  Val* x = tensor_in(f, o, 0, where);
-  Val* w = x ? tensor_in(f, o, 1, where) : nullptr;
-  Val* b = w ? tensor_in(f, o, 2, where) : nullptr;
-  if (!b) return;
-  auto act = fused_activation(f, o, 3, where);
-  if (!act) return;
-  Val* y = output(f, o, 0, where);
-  if (!y) return;
+  Val *x, *w, *b, *y;
+  int64_t act = 0;
+  if (!c.operands({&x, &w, &b}, y, &act)) return;
+  Frame& f = c.frame();
+  const std::string& L = c.L;
   has_fc = true;
   for (const Val* v : {x, w, b})
     if (!is_floatt(v->info.type) && !is_quant(v->info.type) && !(v == b && is_int32t(v->info.type)))
-      return problem(where + ": " + info_str(v->info) + " operands are not exported");
+      return c.problem(info_str(v->info) + " operands are not exported");
   const auto& wd = w->info.dims;
   const auto& bd = b->info.dims;
   if (wd.size() != 2 || wd[0] == 0 || bd.size() != 1 || bd[0] != wd[0])
-    return problem(where +
-                   ": the weights must be declared [units, input_size] and the bias [units] (the executor's bias "
-                   "handling depends on the sizes; these are not declared)");
+    return c.problem(
+        "the weights must be declared [units, input_size] and the bias [units] (the executor's bias "
+        "handling depends on the sizes; these are not declared)");
   if (is_quant(x->info.type) || is_quant(w->info.type)) has_quant = true;
   const std::string xd = to_real(f, x->name, x->info, L + "/input");
   const std::string wdn = to_real(f, w->name, w->info, L + "/weights");
@@ -132,9 +112,9 @@ void Exporter::fully_connected(OpCall& c) {
   // operands it is bias * input_scale * weights_scale (in that order); otherwise its real value.
   std::string bias;
   if (is_int32t(b->info.type)) {
-    auto* c = node(f, "Cast", {b->name}, fresh(b->name + "_f64"), L + "/bias_f64");
-    attr_i(c, "to", onnx::TensorProto::DOUBLE);
-    bias = c->output(0);
+    auto* to_f64 = node(f, "Cast", {b->name}, fresh(b->name + "_f64"), L + "/bias_f64");
+    attr_i(to_f64, "to", onnx::TensorProto::DOUBLE);
+    bias = to_f64->output(0);
     if (b->info.scale > 0) {
       if (b->info.scale != 1.0)
         bias =
@@ -145,7 +125,7 @@ void Exporter::fully_connected(OpCall& c) {
       bias = node(f, "Mul", {bias, cst_double(w->info.scale)}, fresh(b->name + "_real"), L + "/bias_weights_scale")
                  ->output(0);
     } else {
-      return problem(where + ": a TENSOR_INT32 bias without scale next to float operands is not exported");
+      return c.problem("a TENSOR_INT32 bias without scale next to float operands is not exported");
     }
   } else {
     bias = to_real(f, b->name, b->info, L + "/bias");
@@ -153,25 +133,25 @@ void Exporter::fully_connected(OpCall& c) {
   auto* gm = node(f, "Gemm", {x2, wdn, bias}, fresh(y->name + "_real"), L);
   attr_i(gm, "transB", 1);
   std::string z = gm->output(0);
-  if (*act) z = activation(f, z, *act, onnx::TensorProto::DOUBLE, fresh(y->name + "_act"), L);
-  if (!from_real(f, z, y->info, y->name, L, where)) return;
+  if (act) z = activation(f, z, act, onnx::TensorProto::DOUBLE, fresh(y->name + "_act"), L);
+  if (!from_real(f, z, y->info, y->name, L, c.where)) return;
   written(y);
 }
 
 void Exporter::concatenation(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
-  if (o.inputs.size() < 2) return problem(where + ": CONCATENATION needs inputs and an axis");
+  const size_t n_in = c.o.inputs.size();
+  if (n_in < 2) return c.problem("CONCATENATION needs inputs and an axis");
   std::vector<Val*> xs;
-  for (size_t k = 0; k + 1 < o.inputs.size(); ++k) {
-    Val* v = tensor_in(f, o, k, where);
+  for (size_t k = 0; k + 1 < n_in; ++k) {
+    Val* v = c.in(k);
     if (!v) return;
     xs.push_back(v);
   }
-  auto axis = const_scalar(f, o, o.inputs.size() - 1, where, "axis");
+  Frame& f = c.frame();
+  const std::string& L = c.L;
+  auto axis = const_scalar(f, c.o, n_in - 1, c.where, "axis");
   if (!axis) return;
-  Val* y = output(f, o, 0, where);
+  Val* y = c.out(0);
   if (!y) return;
   bool native = true, any_quant = false;
   for (Val* v : xs) {
@@ -184,31 +164,29 @@ void Exporter::concatenation(OpCall& c) {
     for (Val* v : xs) names.push_back(v->name);
     attr_i(node(f, "Concat", names, y->name, L), "axis", *axis);
   } else {
-    if (!any_quant && !is_quant(y->info.type)) return problem(where + ": inputs and output differ in type");
+    if (!any_quant && !is_quant(y->info.type)) return c.problem("inputs and output differ in type");
     has_quant = true;
     for (size_t k = 0; k < xs.size(); ++k)
       names.push_back(to_real(f, xs[k]->name, xs[k]->info, L + "/in" + std::to_string(k)));
-    auto* c = node(f, "Concat", names, fresh(y->name + "_real"), L);
-    attr_i(c, "axis", *axis);
-    if (!from_real(f, c->output(0), y->info, y->name, L, where)) return;
+    auto* cat = node(f, "Concat", names, fresh(y->name + "_real"), L);
+    attr_i(cat, "axis", *axis);
+    if (!from_real(f, cat->output(0), y->info, y->name, L, c.where)) return;
   }
   written(y);
 }
 
 void Exporter::slice(OpCall& c) {
-  Frame& f = stack[c.idx];
-  const NnOperation& o = c.o;
-  const std::string &L = c.L, &where = c.where;
-  Val* x = tensor_in(f, o, 0, where);
-  Val* beg = x ? tensor_in(f, o, 1, where) : nullptr;
-  Val* sz = beg ? tensor_in(f, o, 2, where) : nullptr;
+  Val* x = c.in(0);
+  Val* beg = x ? c.in(1) : nullptr;
+  Val* sz = beg ? c.in(2) : nullptr;
   if (!sz) return;
-  if (!is_int32t(beg->info.type) || !is_int32t(sz->info.type))
-    return problem(where + ": begin and size must be TENSOR_INT32");
-  Val* y = output(f, o, 0, where);
+  if (!is_int32t(beg->info.type) || !is_int32t(sz->info.type)) return c.problem("begin and size must be TENSOR_INT32");
+  Val* y = c.out(0);
   if (!y) return;
   if (onnx_elem(y->info.type) != onnx_elem(x->info.type))
-    return problem(where + ": input " + info_str(x->info) + ", output " + info_str(y->info));
+    return c.problem("input " + info_str(x->info) + ", output " + info_str(y->info));
+  Frame& f = c.frame();
+  const std::string& L = c.L;
   has_slice = true;
   std::string starts, ends;
   if (beg->info.ci && sz->info.ci && beg->info.ci->size() == sz->info.ci->size() &&
