@@ -198,6 +198,29 @@ def valid():
             [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 7, 0), edge(6, 0, 7, 1), edge(7, 2, 9, 0),
              edge(8, 0, 9, 1), edge(9, 2, 10, 0)],
             expect=[c011()], binary_=struct.pack("<qqqqq", 1, 0, 0, -1, 6), directory=VALID)
+    overlapping_conditions()
+
+
+def overlapping_conditions():
+    """Two Ifs on one Parameter through different comparisons: 'low' takes its then branch when x > 0, 'high' when
+    x > 1. Their outputs ([1] or [3]; [4] or [1]) broadcast in every combination but 'low' else with 'high' then,
+    which needs x <= 0 and x > 1: no input selects it, so the Add is a note, never an error."""
+    def greater(lid, name):
+        return layer(lid, name, "Greater", data='auto_broadcast="numpy"', ins=[(0, []), (1, [])],
+                     outs=[(2, "boolean", [])])
+    low, low_edges = pick(9, 7, 1, 2, [1], [3], [-1], name="low", cond_port=2)
+    high, high_edges = pick(10, 8, 3, 4, [4], [1], [-1], name="high", cond_port=2)
+    layers = [param(0, "x", "f32", []), param(1, "a", "f32", [1]), param(2, "b", "f32", [3]),
+              param(3, "c", "f32", [4]), param(4, "d", "f32", [1]),
+              const(5, "zero", "f32", [], 0, 4), const(6, "one", "f32", [], 4, 4),
+              greater(7, "above0"), greater(8, "above1"), low, high,
+              binary(11, "sum", "Add", [-1], [-1], [-1]), result(12, "out", [-1])]
+    edges = [edge(0, 0, 7, 0), edge(5, 0, 7, 1), edge(0, 0, 8, 0), edge(6, 0, 8, 1)] + low_edges + high_edges
+    edges += [edge(9, 3, 11, 0), edge(10, 3, 11, 1), edge(11, 2, 12, 0)]
+    write(VALID, "downstream_overlapping_conditions.xml", net("downstream_overlapping_conditions", layers, edges),
+          expect=[c011("low", 9), c011("high", 10),
+                  c014('name="sum" type="Add"', "x <= 0 with x > 1: no input selects it, a note")],
+          binary=f32(0.0, 1.0))
 
 
 if __name__ == "__main__":

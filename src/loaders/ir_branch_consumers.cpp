@@ -231,6 +231,18 @@ void follow_ir_branches(Model& m) {
     return {ValueRef{}, Shape::unknown()};
   };
   r.elem = [&m](int g, int n, int k, bool input) { return elem_of(m, g, n, k, input); };
+  // A condition's data sources: the main graph's Parameters. A body's Parameter is bound to a value outside it, and
+  // a ReadValue gives the state an Assign left: neither is traced (either may be any source).
+  r.read_node = [&m](int g, int n) {
+    const Node& node = m.node(g, n);
+    if (node.op == "Const") return ReadLeaf::constant();
+    if (node.op == "Parameter")
+      return m.graphs[static_cast<size_t>(g)].parent_graph < 0 ? ReadLeaf::source("'" + node.display() + "'")
+                                                               : ReadLeaf::unknown();
+    if (node.op == "ReadValue") return ReadLeaf::unknown();
+    return ReadLeaf::through();
+  };
+  r.read_input = [](int, int, int) { return ReadLeaf::unknown(); };  // an unconnected port
   follow_branches(m, r, m.ir->branch_follow);
 }
 
