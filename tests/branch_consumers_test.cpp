@@ -623,6 +623,36 @@ TEST(BranchConsumers, NnapiIfsMeetingAtOneOperationAreJudgedPerCombination) {
       << two[0].message;
   EXPECT_NE(two[0].message.find("IF operation 1 in main output 0 is f32[1,3]"), std::string::npos) << two[0].message;
   EXPECT_NE(two[0].message.find("(1 other case of branches break it too)"), std::string::npos) << two[0].message;
+  // Both conditions computed from one input 'v' (v > 0 and v > 1): which combinations happen is not proven, so the
+  // break is a note naming what they both read.
+  std::string computed = nnapi_ifs_into_concat(2, false);
+  auto replace = [&](const std::string& from, const std::string& to) {
+    const size_t at = computed.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    computed.replace(at, from.size(), to);
+  };
+  for (const char* c : {"c0", "c1"})
+    replace(std::string("\"name\":\"") + c +
+                "\",\"type\":\"TENSOR_BOOL8\",\"dimensions\":[1],\"lifetime\":\"SUBGRAPH_INPUT\"",
+            std::string("\"name\":\"") + c +
+                "\",\"type\":\"TENSOR_BOOL8\",\"dimensions\":[1],\"lifetime\":\"TEMPORARY_VARIABLE\"");
+  replace("\"lifetime\":\"SUBGRAPH_OUTPUT\"}]",
+          "\"lifetime\":\"SUBGRAPH_OUTPUT\"},"
+          "{\"name\":\"v\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":[1],\"lifetime\":\"SUBGRAPH_INPUT\"},"
+          "{\"name\":\"zero\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":[1],\"lifetime\":\"CONSTANT_COPY\",\"value\":["
+          "0.0]},"
+          "{\"name\":\"one\",\"type\":\"TENSOR_FLOAT32\",\"dimensions\":[1],\"lifetime\":\"CONSTANT_COPY\",\"value\":["
+          "1.0]}]");
+  replace("\"operations\":[{\"type\":\"IF\"",
+          "\"operations\":[{\"type\":\"GREATER\",\"inputs\":[10,11],\"outputs\":[0]},"
+          "{\"type\":\"GREATER\",\"inputs\":[10,12],\"outputs\":[1]},{\"type\":\"IF\"");
+  replace("\"inputIndexes\":[0,1,", "\"inputIndexes\":[10,");
+  const auto from_v = c014_of(lint_file(write_temp("computed_conditions.nnapi.json", computed)));
+  ASSERT_EQ(from_v.size(), 1u) << dump_findings(from_v) << computed;
+  EXPECT_EQ(from_v[0].level, Level::Note) << from_v[0].message;
+  EXPECT_NE(from_v[0].message.find("both read 'v', so this combination of branches may never happen"),
+            std::string::npos)
+      << from_v[0].message;
   const auto same = c014_of(lint_file(write_temp("same_condition.nnapi.json", nnapi_ifs_into_concat(2, true))));
   EXPECT_TRUE(same.empty()) << dump_findings(same);
   const auto three = c014_of(lint_file(write_temp("three_ifs.nnapi.json", nnapi_ifs_into_concat(3, false))));
