@@ -187,6 +187,7 @@ class ReadsWalk {
   // Whether input i of node n of graph g reads a source (or an unknown value).
   bool input(int g, int n, int i) {
     if (out.unknown) return true;
+    if (++inputs_ > kMaxInputs) return leaf(ReadLeaf::unknown());  // a node of very many inputs: not walked
     const Node& node = m_.node(g, n);
     const ValueRef ref =
         static_cast<size_t>(i) < node.sources.size() ? node.sources[static_cast<size_t>(i)] : ValueRef{};
@@ -238,12 +239,13 @@ class ReadsWalk {
   }
 
   static constexpr int kBusy = 0, kNone = 1, kReads = 2;
+  static constexpr int kMaxInputs = 16 * kConditionReadsMaxNodes;
   const Model& m_;
   const std::function<ReadLeaf(int, int)>& node_leaf_;
   const std::function<ReadLeaf(int, int, int)>& input_leaf_;
   std::unordered_map<uint64_t, int> state_;
   std::set<std::string> sources_;
-  int visited_ = 0;
+  int visited_ = 0, inputs_ = 0;
 };
 
 using Shapes = std::vector<std::vector<Shape>>;  // per node, per output

@@ -84,7 +84,8 @@ struct BranchFollowRules {
   std::function<ReadLeaf(int g, int n, int i)> read_input;
 };
 
-// Nodes the walk from one condition visits; past them the condition reads an unknown source.
+// Nodes the walk from one condition visits (and 16 times as many inputs); past them the condition reads an unknown
+// source.
 constexpr int kConditionReadsMaxNodes = 256;
 
 // The data sources input `i` of node `n` of graph `g` reads, walking back through the Model's sources (into enclosing
