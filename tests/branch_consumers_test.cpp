@@ -408,7 +408,7 @@ TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
                           << r.out;
     }
   }
-  EXPECT_EQ(cases, 10 + 6 + 4);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
+  EXPECT_EQ(cases, 10 + 7 + 4);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
 }
 
 namespace {
@@ -536,6 +536,7 @@ for p in sys.argv[2:]:
                      shell_quote((source_dir() / "corpus/ir").string()) +
                      " invalid/C014_matmul.xml invalid/C014_add_broadcast.xml invalid/C014_concat_behind_relu.xml"
                      " invalid/C014_two_ifs_matmul.xml invalid/C014_reshape.xml invalid/C014_transpose.xml"
+                     " invalid/C014_two_ifs_in_branch.xml"
                      " valid/downstream_broadcast.xml valid/downstream_two_ifs_broadcast.xml"
                      " valid/downstream_same_condition.xml valid/downstream_reshape_transpose.xml 2>&1");
   ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -550,6 +551,11 @@ for p in sys.argv[2:]:
   EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_matmul.xml True False"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_matmul.xml False True"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("runs invalid/C014_two_ifs_matmul.xml False False"), std::string::npos) << r.out;
+  // The same MatMul in If 'outer''s then branch, its Ifs on what 'outer' binds to 'c1' and 'c2' ('c0' first).
+  EXPECT_NE(r.out.find("runs invalid/C014_two_ifs_in_branch.xml True True True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_in_branch.xml True True False"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fails invalid/C014_two_ifs_in_branch.xml True False True"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("runs invalid/C014_two_ifs_in_branch.xml False True False"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("runs invalid/C014_reshape.xml True"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fails invalid/C014_reshape.xml False"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("refused invalid/C014_transpose.xml dynamic rank"), std::string::npos) << r.out;

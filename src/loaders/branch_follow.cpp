@@ -211,6 +211,7 @@ class ReadsWalk {
       case ReadLeaf::Kind::Constant: return false;
       case ReadLeaf::Kind::Source: sources_.insert(l.name); return true;
       case ReadLeaf::Kind::Through:
+      case ReadLeaf::Kind::Bound:
       case ReadLeaf::Kind::Unknown: out.unknown = true; return true;
     }
     return true;
@@ -224,6 +225,17 @@ class ReadsWalk {
     }
     if (++visited_ > kConditionReadsMaxNodes) return leaf(ReadLeaf::unknown());
     const ReadLeaf l = node_leaf_ ? node_leaf_(g, n) : ReadLeaf::through();
+    if (l.kind == ReadLeaf::Kind::Bound) {
+      state_[k] = kBusy;
+      const bool valid =
+          l.graph >= 0 && l.graph < static_cast<int>(m_.graphs.size()) && l.node >= 0 &&
+          l.node < static_cast<int>(m_.graphs[static_cast<size_t>(l.graph)].nodes.size()) && l.input >= 0 &&
+          l.input < static_cast<int>(
+                        m_.graphs[static_cast<size_t>(l.graph)].nodes[static_cast<size_t>(l.node)].inputs.size());
+      const bool reads = valid ? input(l.graph, l.node, l.input) : leaf(ReadLeaf::unknown());
+      state_[k] = reads ? kReads : kNone;
+      return reads;
+    }
     if (l.kind != ReadLeaf::Kind::Through) {
       const bool reads = leaf(l);
       state_[k] = reads ? kReads : kNone;

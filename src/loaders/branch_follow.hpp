@@ -47,12 +47,15 @@ struct ShapeVerdict {
 // a value to walk through (its inputs), a constant, a data source (a model input, named as messages name it), or a
 // value not traced further (it may be any source).
 struct ReadLeaf {
-  enum class Kind { Through, Constant, Source, Unknown } kind = Kind::Unknown;
+  // Bound: the value is input `input` of node `node` of graph `graph` (a body's Parameter: what its If binds to it).
+  enum class Kind { Through, Constant, Source, Unknown, Bound } kind = Kind::Unknown;
   std::string name;  // Source: "'x'"
+  int graph = -1, node = -1, input = -1;
   static ReadLeaf through() { return {Kind::Through, {}}; }
   static ReadLeaf constant() { return {Kind::Constant, {}}; }
   static ReadLeaf source(std::string n) { return {Kind::Source, std::move(n)}; }
   static ReadLeaf unknown() { return {}; }
+  static ReadLeaf bound(int g, int n, int i) { return {Kind::Bound, {}, g, n, i}; }
 };
 
 // The data sources a condition reads: sorted names, and whether it reads a value not traced to them.
