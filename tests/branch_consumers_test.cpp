@@ -108,10 +108,10 @@ void add_if_of_constants(onnx::GraphProto* g, const std::string& name, const std
 }
 
 // Inputs x and y (float scalars). If 'low' on `low_reads` > 0 gives [1] or [3], If 'high' on `high_reads` > 1 gives
-// [4] or [1]; Add 'sum' of both breaks only when 'low' takes else and 'high' then. `extra`: nodes before the
-// comparisons (what they read).
+// [4] or [high_else]; Add 'sum' of both breaks only when 'low' takes else and 'high' then (and, when high_else is
+// neither 1 nor 3, when both take else). `extra`: nodes before the comparisons (what they read).
 std::string two_comparisons(const std::string& low_reads, const std::string& high_reads,
-                            const std::function<void(onnx::GraphProto*)>& extra = {}) {
+                            const std::function<void(onnx::GraphProto*)>& extra = {}, int64_t high_else = 1) {
   onnx::ModelProto m;
   m.set_ir_version(7);
   auto* os = m.add_opset_import();
@@ -131,7 +131,7 @@ std::string two_comparisons(const std::string& low_reads, const std::string& hig
   gen::onnx_node(g, "Greater", "above0", {low_reads, "zero"}, {"c_low"});
   gen::onnx_node(g, "Greater", "above1", {high_reads, "one"}, {"c_high"});
   add_if_of_constants(g, "low", "c_low", "lo", {1}, {3});
-  add_if_of_constants(g, "high", "c_high", "hi", {4}, {1});
+  add_if_of_constants(g, "high", "c_high", "hi", {4}, {high_else});
   gen::onnx_node(g, "Add", "sum", {"lo", "hi"}, {"out"});
   auto* out = g->add_output();
   out->set_name("out");
@@ -162,6 +162,12 @@ TEST(BranchConsumers, ACombinationIsAnErrorOnlyWhenItsConditionsReadDisjointSour
   ASSERT_EQ(f.size(), 1u) << dump_findings(f);
   EXPECT_EQ(f[0].level, Level::Error) << f[0].message;
   EXPECT_NE(f[0].message.find("Add 'sum' cannot broadcast f32[3] with f32[4]"), std::string::npos) << f[0].message;
+  // A break under either branch of 'high' needs only 'low''s else branch: an error as for one If.
+  auto either = load_onnx("either.onnx", two_comparisons("x", "x", {}, 5));
+  f = c014_of(run_rules(*either, RuleSelection{}));
+  ASSERT_EQ(f.size(), 1u) << dump_findings(f);
+  EXPECT_EQ(f[0].level, Level::Error) << f[0].message;
+  EXPECT_NE(f[0].message.find("(1 other case of branches break it too)"), std::string::npos) << f[0].message;
   // Through other nodes to one input: still one source.
   auto through = load_onnx("through.onnx", two_comparisons("xn", "xa", [](onnx::GraphProto* g) {
                              gen::onnx_node(g, "Neg", "neg", {"x"}, {"xn"});
