@@ -83,6 +83,7 @@ def invalid():
             [edge(3, 3, 4, 0), edge(4, 1, 6, 0), edge(5, 0, 6, 1), edge(6, 2, 7, 0)],
             expect=[c011(), c014('name="join" type="Concat"', "when 'cond' is false, rank 1 cannot join rank 2")])
     shape_guard_note()
+    two_ifs_in_branch()
     # Two Ifs on two conditions meet at a MatMul: 'left' gives [2,3] or [2,4], 'right' [3,5] or [4,5]. Each alone
     # multiplies with what the other can give ([2,?] by [?,5]); the mixed combinations cannot.
     two_ifs("C014_two_ifs_matmul.xml", ([2, 3], [2, 4], [2, -1]), ([3, 5], [4, 5], [-1, 5]),
@@ -121,6 +122,30 @@ def two_ifs(fname, left, right, consumers, consumer_edges, expect=None, director
     layers += [param(2, "x", "f32", x), param(3, "y", "f32", y), param(4, "u", "f32", u), param(5, "v", "f32", v)]
     layers += [a, b] + list(consumers)
     write(directory, fname, net(fname[:-4], layers, a_edges + b_edges + list(consumer_edges)), expect=expect)
+
+
+def two_ifs_in_branch():
+    """The MatMul of C014_two_ifs_matmul inside the then branch of If 'outer': 'left' and 'right' read the branch's
+    Parameters that 'outer' binds to the main graph's 'c1' and 'c2', two inputs, so each takes its branches freely
+    and the mixed combinations are an error."""
+    then_layers = [param(0, "p1", "boolean", []), param(1, "p2", "boolean", []), param(2, "px", "f32", [2, 3]),
+                   param(3, "py", "f32", [2, 4]), param(4, "pu", "f32", [3, 5]), param(5, "pv", "f32", [4, 5])]
+    left, left_edges = pick(6, 0, 2, 3, [2, 3], [2, 4], [2, -1], name="left")
+    right, right_edges = pick(7, 1, 4, 5, [3, 5], [4, 5], [-1, 5], name="right")
+    then_layers += [left, right, matmul(8, "prod", [2, -1], [-1, 5], [2, 5]), result(9, "then_out", [2, 5])]
+    then_edges = left_edges + right_edges + [edge(6, 3, 8, 0), edge(7, 3, 8, 1), edge(8, 2, 9, 0)]
+    else_b = ([param(0, "pw", "f32", [2, 5]), result(1, "else_out", [2, 5])], [edge(0, 0, 1, 0)])
+    shapes = [[], [], [], [2, 3], [2, 4], [3, 5], [4, 5], [2, 5]]
+    outer = if_layer(8, "outer", list(enumerate(shapes)), [(8, "f32", [2, 5])],
+                     [("input", k + 1, k) for k in range(6)] + [("output", 0, 9)],
+                     [("input", 7, 0), ("output", 0, 1)], (then_layers, then_edges), else_b)
+    layers = [param(0, "c0", "boolean", []), param(1, "c1", "boolean", []), param(2, "c2", "boolean", []),
+              param(3, "x", "f32", [2, 3]), param(4, "y", "f32", [2, 4]), param(5, "u", "f32", [3, 5]),
+              param(6, "v", "f32", [4, 5]), param(7, "w", "f32", [2, 5]), outer, result(9, "out", [2, 5])]
+    edges = [edge(k, 0, 8, k) for k in range(8)] + [edge(8, 8, 9, 0)]
+    write(INVALID, "C014_two_ifs_in_branch.xml", net("C014_two_ifs_in_branch", layers, edges),
+          expect=[c011("left", 6), c011("right", 7),
+                  c014('name="prod" type="MatMul"', "'c1' true with 'c2' false, bound into the branch: an error")])
 
 
 def shape_guard_note():
@@ -198,6 +223,29 @@ def valid():
             [edge(3, 3, 5, 0), edge(4, 0, 5, 1), edge(5, 2, 7, 0), edge(6, 0, 7, 1), edge(7, 2, 9, 0),
              edge(8, 0, 9, 1), edge(9, 2, 10, 0)],
             expect=[c011()], binary_=struct.pack("<qqqqq", 1, 0, 0, -1, 6), directory=VALID)
+    overlapping_conditions()
+
+
+def overlapping_conditions():
+    """Two Ifs on one Parameter through different comparisons: 'low' takes its then branch when x > 0, 'high' when
+    x > 1. Their outputs ([1] or [3]; [4] or [1]) broadcast in every combination but 'low' else with 'high' then,
+    which needs x <= 0 and x > 1: no input selects it, so the Add is a note, never an error."""
+    def greater(lid, name):
+        return layer(lid, name, "Greater", data='auto_broadcast="numpy"', ins=[(0, []), (1, [])],
+                     outs=[(2, "boolean", [])])
+    low, low_edges = pick(9, 7, 1, 2, [1], [3], [-1], name="low", cond_port=2)
+    high, high_edges = pick(10, 8, 3, 4, [4], [1], [-1], name="high", cond_port=2)
+    layers = [param(0, "x", "f32", []), param(1, "a", "f32", [1]), param(2, "b", "f32", [3]),
+              param(3, "c", "f32", [4]), param(4, "d", "f32", [1]),
+              const(5, "zero", "f32", [], 0, 4), const(6, "one", "f32", [], 4, 4),
+              greater(7, "above0"), greater(8, "above1"), low, high,
+              binary(11, "sum", "Add", [-1], [-1], [-1]), result(12, "out", [-1])]
+    edges = [edge(0, 0, 7, 0), edge(5, 0, 7, 1), edge(0, 0, 8, 0), edge(6, 0, 8, 1)] + low_edges + high_edges
+    edges += [edge(9, 3, 11, 0), edge(10, 3, 11, 1), edge(11, 2, 12, 0)]
+    write(VALID, "downstream_overlapping_conditions.xml", net("downstream_overlapping_conditions", layers, edges),
+          expect=[c011("low", 9), c011("high", 10),
+                  c014('name="sum" type="Add"', "x <= 0 with x > 1: no input selects it, a note")],
+          binary=f32(0.0, 1.0))
 
 
 if __name__ == "__main__":

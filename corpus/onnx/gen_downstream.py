@@ -131,6 +131,20 @@ def valid():
                [vi("x", F, [2])], [vi("out", F, [2, 2])], inits=[init("W", [1, 2]), init("zero_i", [], I64, [0])]),
          ["C012@node:main/pick"])
 
+    # Two Ifs on one input through different comparisons: 'low' takes its then branch when x > 0, 'high' when x > 1.
+    # Their outputs ([1] or [3]; [4] or [1]) broadcast in every combination but 'low' else with 'high' then, which
+    # needs x <= 0 and x > 1: no input selects it, so the Add is a note, never an error.
+    compare = [h.make_node("Constant", [], ["zero"], name="zero", value=h.make_tensor("zero_v", F, [], [0.0])),
+               h.make_node("Constant", [], ["one"], name="one", value=h.make_tensor("one_v", F, [], [1.0])),
+               h.make_node("Greater", ["x", "zero"], ["above0"], name="above0"),
+               h.make_node("Greater", ["x", "one"], ["above1"], name="above1")]
+    save("valid/downstream_overlapping_conditions.onnx",
+         model(compare + [pick([1], [3], name="low", cond="above0", out="lo"),
+                          pick([4], [1], name="high", cond="above1", out="hi"),
+                          h.make_node("Add", ["lo", "hi"], ["out"], name="sum")],
+               [vi("x", F, [])], [vi("out", F, ["n"])]),
+         ["C014@node:main/sum", "C011@node:main/low", "C011@node:main/high"])
+
 
 if __name__ == "__main__":
     invalid()

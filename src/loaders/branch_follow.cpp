@@ -176,6 +176,90 @@ ShapeVerdict transpose(const Shape& in, const std::vector<int64_t>& order, const
 
 namespace {
 
+// The walk of condition_reads: each node visited once, within the budget; a node walked through is a source itself
+// when its inputs read none.
+class ReadsWalk {
+ public:
+  ReadsWalk(const Model& m, const std::function<ReadLeaf(int, int)>& node_leaf,
+            const std::function<ReadLeaf(int, int, int)>& input_leaf)
+      : m_(m), node_leaf_(node_leaf), input_leaf_(input_leaf) {}
+
+  // Whether input i of node n of graph g reads a source (or an unknown value).
+  bool input(int g, int n, int i) {
+    if (out.unknown) return true;
+    if (++inputs_ > kMaxInputs) return leaf(ReadLeaf::unknown());  // a node of very many inputs: not walked
+    const Node& node = m_.node(g, n);
+    const ValueRef ref =
+        static_cast<size_t>(i) < node.sources.size() ? node.sources[static_cast<size_t>(i)] : ValueRef{};
+    if (ref.valid() && ref.graph < static_cast<int>(m_.graphs.size()) &&
+        ref.node < static_cast<int>(m_.graphs[static_cast<size_t>(ref.graph)].nodes.size()))
+      return node_at(ref.graph, ref.node);
+    if (ref.valid()) return leaf(ReadLeaf::unknown());
+    return leaf(input_leaf_ ? input_leaf_(g, n, i) : ReadLeaf::unknown());
+  }
+
+  // The sources found, once the walk is done (none listed when an unknown value is among them).
+  void finish() {
+    if (!out.unknown) out.sources.assign(sources_.begin(), sources_.end());
+  }
+
+  ConditionReads out;
+
+ private:
+  bool leaf(const ReadLeaf& l) {
+    switch (l.kind) {
+      case ReadLeaf::Kind::Constant: return false;
+      case ReadLeaf::Kind::Source: sources_.insert(l.name); return true;
+      case ReadLeaf::Kind::Through:
+      case ReadLeaf::Kind::Bound:
+      case ReadLeaf::Kind::Unknown: out.unknown = true; return true;
+    }
+    return true;
+  }
+
+  bool node_at(int g, int n) {
+    const uint64_t k = uint64_t(uint32_t(g)) << 32 | uint32_t(n);
+    if (auto it = state_.find(k); it != state_.end()) {
+      if (it->second == kBusy) out.unknown = true;  // a cycle: nothing is claimed of it
+      return it->second != kNone;
+    }
+    if (++visited_ > kConditionReadsMaxNodes) return leaf(ReadLeaf::unknown());
+    const ReadLeaf l = node_leaf_ ? node_leaf_(g, n) : ReadLeaf::through();
+    if (l.kind == ReadLeaf::Kind::Bound) {
+      state_[k] = kBusy;
+      const bool valid =
+          l.graph >= 0 && l.graph < static_cast<int>(m_.graphs.size()) && l.node >= 0 &&
+          l.node < static_cast<int>(m_.graphs[static_cast<size_t>(l.graph)].nodes.size()) && l.input >= 0 &&
+          l.input < static_cast<int>(
+                        m_.graphs[static_cast<size_t>(l.graph)].nodes[static_cast<size_t>(l.node)].inputs.size());
+      const bool reads = valid ? input(l.graph, l.node, l.input) : leaf(ReadLeaf::unknown());
+      state_[k] = reads ? kReads : kNone;
+      return reads;
+    }
+    if (l.kind != ReadLeaf::Kind::Through) {
+      const bool reads = leaf(l);
+      state_[k] = reads ? kReads : kNone;
+      return reads;
+    }
+    state_[k] = kBusy;
+    bool reads = false;
+    const Node& node = m_.node(g, n);
+    for (size_t i = 0; i < node.inputs.size() && !out.unknown; ++i) reads = input(g, n, static_cast<int>(i)) || reads;
+    if (!reads) sources_.insert("the output of " + node.op.str() + " '" + node.display() + "'");
+    state_[k] = kReads;
+    return true;
+  }
+
+  static constexpr int kBusy = 0, kNone = 1, kReads = 2;
+  static constexpr int kMaxInputs = 16 * kConditionReadsMaxNodes;
+  const Model& m_;
+  const std::function<ReadLeaf(int, int)>& node_leaf_;
+  const std::function<ReadLeaf(int, int, int)>& input_leaf_;
+  std::unordered_map<uint64_t, int> state_;
+  std::set<std::string> sources_;
+  int visited_ = 0, inputs_ = 0;
+};
+
 using Shapes = std::vector<std::vector<Shape>>;  // per node, per output
 
 // One If's branch in a case of branches: the If, its branch and the output the path leaves it by.
@@ -331,6 +415,18 @@ class Follower {
     return conditions_.emplace(c, std::move(k)).first->second;
   }
 
+  // The data sources conditional c's condition reads (kept: every break of a combination asks).
+  const ConditionReads& reads(int c) {
+    auto it = reads_.find(c);
+    if (it != reads_.end()) return it->second;
+    const ConditionalView& v = m_.conditionals[static_cast<size_t>(c)];
+    ConditionReads rd;
+    if (valid_node(v.graph, v.node) && !m_.node(v.graph, v.node).inputs.empty())
+      rd = condition_reads(m_, v.graph, v.node, 0, r_.read_node, r_.read_input);
+    else rd.unknown = true;
+    return reads_.emplace(c, std::move(rd)).first->second;
+  }
+
   // Adds p to picks (sorted by conditional); false when no input selects both.
   bool add_pick(std::vector<Pick>& picks, const Pick& p) {
     for (const Pick& q : picks) {
@@ -435,6 +531,9 @@ class Follower {
       const Shape& other = sd.by[1 - pk.branch][static_cast<size_t>(pk.output)];
       if (other.rank_known) bp.other = typed(sd.graph, sd.node, pk.output, false, other);
       bp.dependent = sd.dependent;
+      const ConditionReads& rd = reads(pk.conditional);
+      bp.reads = rd.sources;
+      bp.reads_unknown = rd.unknown;
       br.picks.push_back(std::move(bp));
     }
     br.graph = g;
@@ -564,12 +663,27 @@ class Follower {
   std::unordered_map<int, std::vector<int>> order_;
   std::unordered_map<int, Condition> conditions_;
   std::unordered_map<int, Seed> seeds_;
+  std::unordered_map<int, ConditionReads> reads_;
   std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;  // by the first If of the case
   std::unordered_map<int, int> visits_;
   std::set<int> limited_, gapped_;
 };
 
 }  // namespace
+
+ConditionReads condition_reads(const Model& m, int g, int n, int i,
+                               const std::function<ReadLeaf(int g, int n)>& node_leaf,
+                               const std::function<ReadLeaf(int g, int n, int i)>& input_leaf) {
+  ReadsWalk w(m, node_leaf, input_leaf);
+  if (g < 0 || g >= static_cast<int>(m.graphs.size()) || n < 0 ||
+      n >= static_cast<int>(m.graphs[static_cast<size_t>(g)].nodes.size())) {
+    w.out.unknown = true;
+    return w.out;
+  }
+  (void)w.input(g, n, i);
+  w.finish();
+  return w.out;
+}
 
 void follow_branches(const Model& m, const BranchFollowRules& rules, BranchFollowFacts& out) {
   if (m.conditionals.empty()) return;

@@ -43,6 +43,27 @@ struct ShapeVerdict {
   }
 };
 
+// What the walk from a condition back to the data sources it reads finds at a node or at an input no node produces:
+// a value to walk through (its inputs), a constant, a data source (a model input, named as messages name it), or a
+// value not traced further (it may be any source).
+struct ReadLeaf {
+  // Bound: the value is input `input` of node `node` of graph `graph` (a body's Parameter: what its If binds to it).
+  enum class Kind { Through, Constant, Source, Unknown, Bound } kind = Kind::Unknown;
+  std::string name;  // Source: "'x'"
+  int graph = -1, node = -1, input = -1;
+  static ReadLeaf through() { return {Kind::Through, {}}; }
+  static ReadLeaf constant() { return {Kind::Constant, {}}; }
+  static ReadLeaf source(std::string n) { return {Kind::Source, std::move(n)}; }
+  static ReadLeaf unknown() { return {}; }
+  static ReadLeaf bound(int g, int n, int i) { return {Kind::Bound, {}, g, n, i}; }
+};
+
+// The data sources a condition reads: sorted names, and whether it reads a value not traced to them.
+struct ConditionReads {
+  std::vector<std::string> sources;
+  bool unknown = false;
+};
+
 struct BranchFollowRules {
   std::string judged_by;  // "OpenVINO's" / "NNAPI's": the rule is named "<judged_by> <op> shape rule"
   // The rule of node n of graph g on its inputs' shapes (unknown rank where not known).
@@ -60,7 +81,23 @@ struct BranchFollowRules {
   std::function<SourceLocation(int g, int n)> where;
   // "f32" for output k of node n (messages).
   std::function<std::string(int g, int n, int k, bool input)> elem;
+  // What the walk from a condition to its data sources finds at a node and at an input no node produces
+  // (condition_reads).
+  std::function<ReadLeaf(int g, int n)> read_node;
+  std::function<ReadLeaf(int g, int n, int i)> read_input;
 };
+
+// Nodes the walk from one condition visits (and 16 times as many inputs); past them the condition reads an unknown
+// source.
+constexpr int kConditionReadsMaxNodes = 256;
+
+// The data sources input `i` of node `n` of graph `g` reads, walking back through the Model's sources (into enclosing
+// graphs where a source lies there). `node_leaf(g, n)` says what a node is, `input_leaf(g, n, i)` what an input that
+// no node produces is. A node walked through whose inputs read no source (a random op, an op on constants only) is a
+// source itself, named by the node: two conditions that read it are not independent.
+ConditionReads condition_reads(const Model& m, int g, int n, int i,
+                               const std::function<ReadLeaf(int g, int n)>& node_leaf,
+                               const std::function<ReadLeaf(int g, int n, int i)>& input_leaf);
 
 // Budgets: nodes judged per If (counted for every If whose branches a node is judged under), cases of branches
 // judged at one node (past either, the consumers are judged on the union and C014 notes it), and nesting depth of

@@ -237,6 +237,20 @@ void follow_nnapi_branches(Model& m) {
         static_cast<size_t>(k) < ports.size() ? ports[static_cast<size_t>(k)].type().elem : ElemType::Unknown;
     return is_concrete(e) ? std::string(to_string(e)) : std::string();
   };
+  // A condition's data sources: the main subgraph's inputs. A referenced subgraph's input is bound to a value
+  // outside it: not traced (it may be any source).
+  r.read_node = [](int, int) { return ReadLeaf::through(); };
+  r.read_input = [&m, &nn](int g, int n, int i) {
+    const NnSubgraph& sg = nn.subgraphs[static_cast<size_t>(g)];
+    const NnOperation& op = sg.operations[static_cast<size_t>(n)];
+    const uint32_t idx = static_cast<size_t>(i) < op.inputs.size() ? op.inputs[static_cast<size_t>(i)] : UINT32_MAX;
+    if (idx >= sg.operands.size()) return ReadLeaf::unknown();
+    const NnOperand& o = sg.operands[idx];
+    if (o.lifetime == nn::NO_VALUE || nn::is_constant(o.lifetime)) return ReadLeaf::constant();
+    if (o.lifetime == nn::SUBGRAPH_INPUT && m.graphs[static_cast<size_t>(g)].parent_graph < 0 && g == 0)
+      return ReadLeaf::source(o.name.empty() ? "operand " + std::to_string(idx) : "'" + o.name + "'");
+    return ReadLeaf::unknown();
+  };
   follow_branches(m, r, m.nnapi->branch_follow);
 }
 

@@ -144,7 +144,8 @@ bool OnnxBranchFollow::cases_of(const std::vector<const std::vector<World>*>& li
 
 void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, const std::string& condition,
                                    const std::vector<std::array<BranchOutput, 2>>& outputs,
-                                   const std::vector<CaseLive>& cases, bool opaque) {
+                                   const std::vector<CaseLive>& cases, bool opaque,
+                                   const std::function<ConditionReads()>& reads) {
   if (!condition.empty())
     conditions_[conditional] = {condition, negated_condition(condition, true), negated_condition(condition, false)};
   if (exhausted_) return;
@@ -169,6 +170,13 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
         e.tp->AppendToString(&scratch_[1]);
         if (scratch_[0] == scratch_[1]) continue;
       }
+    }
+    // Its branches are followed: what its condition reads, asked now, in the If's scope.
+    if (!reads_.count(conditional)) {
+      ConditionReads rd;
+      if (reads) rd = reads();
+      else rd.unknown = true;
+      reads_.emplace(conditional, std::move(rd));
     }
     std::vector<World> worlds;
     for (const CaseLive& cl : cases.empty() ? alone : cases) {
@@ -305,8 +313,13 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
           if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) out[k] = keep(*ctx.out[k]);
       } catch (const std::exception& e) {
         OnnxBranchBreak br;
-        for (const Pick& p : c.picks)
+        for (const Pick& p : c.picks) {
           br.picks.push_back({p.conditional, p.branch, p.output, type_text(p.type), type_text(p.other), p.dependent});
+          if (const auto rd = reads_.find(p.conditional); rd != reads_.end()) {
+            br.picks.back().reads = rd->second.sources;
+            br.picks.back().reads_unknown = rd->second.unknown;
+          }
+        }
         br.graph = g;
         br.node = n;
         br.steps = c.steps;

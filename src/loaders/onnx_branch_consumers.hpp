@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -18,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loaders/branch_follow.hpp"
 #include "model/onnx_data.hpp"
 
 namespace onnx {
@@ -94,9 +96,11 @@ class OnnxBranchFollow {
   // b gives for output k. `cases`: when the condition reads values whose types differ between the branches of
   // earlier Ifs, what it is under each case of those (the If's own branches follow only with their case);
   // `opaque`: it reads such values but their cases were too many to trace (its outputs are then followed no further).
+  // `reads`: the data sources its condition reads (condition_reads in the If's scope), asked only when its branches
+  // are followed; none: an unknown source.
   void if_finished(int conditional, int g, int n, int live, const std::string& condition,
                    const std::vector<std::array<BranchOutput, 2>>& outputs, const std::vector<CaseLive>& cases = {},
-                   bool opaque = false);
+                   bool opaque = false, const std::function<ConditionReads()>& reads = {});
   // A node without subgraphs is finished, its inputs as the loader resolved them. `opset`: its domain's import;
   // `judged`: the linked onnx's definition judges it (a node of a newer opset is not inferred here); `settled`: the
   // loader's own inference failed or an input rests on a reported problem (nothing is said again).
@@ -127,6 +131,7 @@ class OnnxBranchFollow {
   std::deque<std::unique_ptr<onnx::TypeProto>> store_;
   std::unordered_map<int, int> visits_;                             // conditional -> nodes followed
   std::unordered_map<int, std::array<std::string, 3>> conditions_;  // conditional -> its text and its negations
+  std::unordered_map<int, ConditionReads> reads_;                   // conditional -> its condition's data sources
   std::set<int> limited_;                                           // conditionals past a budget (noted once)
   // The (conditional, branch) sets that failed somewhere, filed under their first conditional.
   std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;

@@ -190,8 +190,30 @@ void OnnxBuilder::follow_branches(int g, int n, const onnx::NodeProto& np, bool 
         cases.push_back({found[c].first, p.decided == 1 ? 0 : p.decided == 0 ? 1 : -1});
       }
     }
+    // The data sources the condition reads, in the If's scope: the main graph's inputs; a subgraph's or a
+    // function's input, an undefined name or one defined twice is not traced (it may be any source).
+    auto reads = [this, g, n]() {
+      auto node_leaf = [this](int gg, int nn) {
+        const Node& node = model_->graphs[gg].nodes[nn];
+        if (!node.bodies.empty()) return ReadLeaf::unknown();  // its subgraphs may read any visible value
+        if (node.op == "Constant" && node.version.str() == "ai.onnx") return ReadLeaf::constant();
+        return ReadLeaf::through();
+      };
+      auto input_leaf = [this](int gg, int nn, int i) {
+        const Node& node = model_->graphs[gg].nodes[nn];
+        const std::string name = node.inputs[static_cast<size_t>(i)].id.str();
+        if (name.empty()) return ReadLeaf::constant();  // an omitted optional input
+        const int id = lookup(name);
+        if (id < 0 || values_[id].hides >= 0) return ReadLeaf::unknown();
+        const Value& v = values_[id];
+        if (v.src == Value::Initializer) return ReadLeaf::constant();
+        if (v.src == Value::Input && v.graph == 0) return ReadLeaf::source(qname(name));
+        return ReadLeaf::unknown();
+      };
+      return condition_reads(*model_, g, n, 0, node_leaf, input_leaf);
+    };
     follow_->if_finished(at->second, g, n, live, ii.provenance.traced ? ii.provenance.text : std::string(), outs, cases,
-                         opaque);
+                         opaque, reads);
     return;
   }
   if (!follow_->active() || !model_->graphs[g].nodes[n].bodies.empty()) return;

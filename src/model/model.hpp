@@ -283,6 +283,12 @@ struct BranchBreak {
     // The condition reads values whose types differ between the branches of the other picks' Ifs, and those do not
     // decide it: that its values can select the branch together with theirs is not known.
     bool dependent = false;
+    // The data sources the condition reads ("'x'": the model's inputs, and values no input computes such as a
+    // random op's), sorted; `reads_unknown`: it reads values not traced to them (a loop body's or a function's input,
+    // past the walk's budget), which may be any of them. Two Ifs whose conditions read disjoint
+    // sources take their branches independently (C014: a combination of them is proven to happen).
+    std::vector<std::string> reads;
+    bool reads_unknown = true;
   };
   std::vector<Pick> picks;               // sorted by conditional; all of them together select the case
   int graph = -1, node = -1;             // the consumer

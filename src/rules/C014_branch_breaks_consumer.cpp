@@ -5,12 +5,15 @@
 // with condlint's shape rules of their ops (BranchFollowFacts). This rule decides how bad it is by what selects the
 // branch: the condition's values (an error: some input runs it), only input shapes (a note: the model fails for
 // inputs of those shapes, an exporter's shape guard), or nothing (a dead branch: silent).
+#include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "model/condition_trace.hpp"
 #include "model/nnapi_data.hpp"
 #include "model/onnx_data.hpp"
 #include "rules/engine.hpp"
@@ -52,6 +55,87 @@ std::string node_label(const Model& m, int g, int n) {
   return node.op.str() + " '" + node.display() + "'";
 }
 
+// How the conditions of Ifs a and b are related: 1 when they are one condition (one value, or the same traced
+// text), -1 when one reads as the negation of the other, 0 when condlint knows no relation.
+int relation(const Model& m, int a, int b) {
+  const ConditionalView& x = m.conditionals[static_cast<size_t>(a)];
+  const ConditionalView& y = m.conditionals[static_cast<size_t>(b)];
+  const ConditionProvenance &px = x.provenance, &py = y.provenance;
+  if (px.traced && py.traced && !px.text.empty() && !py.text.empty()) {
+    if (px.text == py.text) return 1;
+    if (py.text == negated_condition(px.text, true) || py.text == negated_condition(px.text, false)) return -1;
+  }
+  if (x.graph != y.graph || x.graph < 0 || x.node < 0 || y.node < 0) return 0;
+  const Node& nx = m.node(x.graph, x.node);
+  const Node& ny = m.node(y.graph, y.node);
+  if (nx.sources.empty() || ny.sources.empty() || nx.inputs.empty() || ny.inputs.empty()) return 0;
+  const ValueRef &rx = nx.sources[0], &ry = ny.sources[0];
+  if (rx.valid() || ry.valid()) return rx.graph == ry.graph && rx.node == ry.node && rx.output == ry.output ? 1 : 0;
+  // Both read a value no node produces: one graph input (ONNX, by name) or operand (NNAPI, by index); an IR port's
+  // id names no value.
+  return !m.ir && !nx.inputs[0].id.empty() && nx.inputs[0].id == ny.inputs[0].id ? 1 : 0;
+}
+
+// The picks of break b that it needs: a pick whose If may take either branch, every other needed pick kept, and the
+// consumer still breaks (every such case is a break at it, in `breaking`) is not needed.
+std::vector<const BranchBreak::Pick*> needed_picks(const BranchBreak& b,
+                                                   const std::set<std::vector<std::pair<int, int>>>& breaking) {
+  std::vector<const BranchBreak::Pick*> needed;
+  for (const auto& p : b.picks) needed.push_back(&p);
+  if (b.picks.size() > 10) return needed;  // 2^10 cases at most are looked up below
+  std::vector<size_t> free;                // picks found not needed so far
+  for (size_t k = 0; k < b.picks.size(); ++k) {
+    std::vector<size_t> tried = free;
+    tried.push_back(k);
+    bool all = true;
+    for (uint32_t bits = 0; all && bits < (1u << tried.size()); ++bits) {
+      std::vector<std::pair<int, int>> c;
+      for (const auto& p : b.picks) c.emplace_back(p.conditional, p.branch);
+      for (size_t t = 0; t < tried.size(); ++t)
+        if (bits >> t & 1u) c[tried[t]].second = 1 - c[tried[t]].second;
+      all = breaking.count(c) > 0;
+    }
+    if (all) free.push_back(k);
+  }
+  needed.clear();
+  for (size_t k = 0; k < b.picks.size(); ++k)
+    if (std::find(free.begin(), free.end(), k) == free.end()) needed.push_back(&b.picks[k]);
+  return needed;
+}
+
+// Why the combination of branches that break b needs is not proven to happen ("" when it is): two of its Ifs whose
+// conditions are not related and read a common data source (or one not traced) may never take those branches
+// together. Ifs whose conditions read disjoint sources take each branch independently: each condition is free on
+// its own sources.
+std::string unproven_combination(const Model& m, const BranchBreak& b,
+                                 const std::set<std::vector<std::pair<int, int>>>& breaking) {
+  const std::vector<const BranchBreak::Pick*> needed = needed_picks(b, breaking);
+  for (size_t i = 0; i < needed.size(); ++i)
+    for (size_t j = i + 1; j < needed.size(); ++j) {
+      const BranchBreak::Pick &p = *needed[i], &q = *needed[j];
+      if (p.conditional == q.conditional) continue;
+      const std::string both = m.conditionals[static_cast<size_t>(p.conditional)].name + " and " +
+                               m.conditionals[static_cast<size_t>(q.conditional)].name;
+      if (const int rel = relation(m, p.conditional, q.conditional); rel != 0) {
+        if ((rel == 1) == (p.branch == q.branch)) continue;  // the branches one condition (or its negation) takes
+        return "the conditions of " + both + " are " + (rel == 1 ? "one condition" : "one the negation of the other");
+      }
+      if (p.reads_unknown || q.reads_unknown) {
+        const auto& who = m.conditionals[static_cast<size_t>(p.reads_unknown ? p.conditional : q.conditional)];
+        return "the condition of " + who.name + " reads values condlint does not trace to the model's inputs";
+      }
+      std::vector<std::string> common;
+      std::set_intersection(p.reads.begin(), p.reads.end(), q.reads.begin(), q.reads.end(), std::back_inserter(common));
+      if (common.empty()) continue;
+      std::string names;
+      for (size_t k = 0; k < common.size() && k < 3; ++k)
+        names += (k ? k + 1 == common.size() ? " and " : ", " : "") + common[k];
+      if (common.size() > 3) names += " and " + std::to_string(common.size() - 3) + " more";
+      return "the conditions of " + both + " both read " + names;
+    }
+  return "";
+}
+
 // What the format's runtime does with the model when the breaking branch runs (tools/venv's OpenVINO 2025: its CPU
 // plugin compiles an If whose branches differ in dims and fails at the consumer, but refuses at compile_model an If
 // output whose rank differs between the branches).
@@ -86,8 +170,16 @@ void check(const Model& m, Reporter& r) {
     const BranchBreak* shown = nullptr;
     bool by_values = false;
     bool unproven = false;
+    std::string combination;  // why the combination is not proven to happen ("" when it is, or one If decides)
     int cases = 0;
   };
+  // The cases of branches that break each consumer, for needed_picks.
+  std::map<std::pair<int, int>, std::set<std::vector<std::pair<int, int>>>> breaking;
+  for (const BranchBreak& b : *breaks) {
+    std::vector<std::pair<int, int>> c;
+    for (const auto& p : b.picks) c.emplace_back(p.conditional, p.branch);
+    breaking[{b.graph, b.node}].insert(std::move(c));
+  }
   std::map<std::pair<int, int>, Verdict> by_consumer;
   std::vector<std::pair<int, int>> order;
   for (const BranchBreak& b : *breaks) {
@@ -105,6 +197,12 @@ void check(const Model& m, Reporter& r) {
       if (pr.traced && pr.on_values && p.dependent) unproven = true;
     }
     if (!runs) continue;
+    // A case that needs branches of several Ifs is an error only when inputs are proven to select them together.
+    std::string combination;
+    if (by_values && b.picks.size() > 1) {
+      combination = unproven_combination(m, b, breaking[{b.graph, b.node}]);
+      by_values = combination.empty();
+    }
     auto [it, fresh] = by_consumer.try_emplace({b.graph, b.node});
     if (fresh) order.push_back({b.graph, b.node});
     Verdict& v = it->second;
@@ -114,6 +212,7 @@ void check(const Model& m, Reporter& r) {
       v.shown = &b;
       v.by_values = by_values;
       v.unproven = unproven;
+      v.combination = std::move(combination);
     }
   }
   for (const auto& at : order) {
@@ -142,6 +241,12 @@ void check(const Model& m, Reporter& r) {
       r.report_at(
           Level::Error, b.loc,
           msg + ": the model is invalid for the inputs that select that branch (" + fails_there(m, b) + ")" + others);
+    } else if (!v.combination.empty()) {
+      r.report_at(Level::Note, b.loc,
+                  msg + ": " + v.combination +
+                      ", so this combination of branches may never happen (condlint does not prove that inputs select "
+                      "it; the model fails for inputs that do)" +
+                      others);
     } else if (v.unproven) {
       r.report_at(Level::Note, b.loc,
                   msg +
