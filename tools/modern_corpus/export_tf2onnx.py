@@ -79,6 +79,37 @@ def differing_shapes(x):
     return y, y * tf.range(1.0, 7.0)
 
 
+def differing_ranks(x):
+    """A tf.cond whose branches give different ranks: x flattened [6], or x [2, 3]; reshaped to [2, 3] downstream."""
+    y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.reshape(x, [-1]), lambda: x)
+    return tf.reshape(y, [2, -1]), tf.shape(y)
+
+
+def nested_cond(x):
+    """A tf.cond inside a tf.cond branch: the inner If reads the outer graph's input from two levels up."""
+    return tf.cond(tf.reduce_sum(x) > 0,
+                   lambda: tf.cond(tf.reduce_max(x) > 2.0, lambda: x * 2.0, lambda: x + 1.0),
+                   lambda: -x)
+
+
+def growing_decode(h0):
+    """A decoding loop whose token sequence grows by one column a step (tf.concat under a shape invariant [1, None]):
+    a loop-carried value of a different shape on every iteration."""
+    w = tf.constant(np.random.default_rng(1).standard_normal((8, 8)).astype(np.float32))
+
+    def body(i, h, seq):
+        h = tf.tanh(tf.matmul(h, w))
+        return i + 1, h, tf.concat([seq, tf.argmax(h, axis=-1, output_type=tf.int32)[:, None]], axis=1)
+
+    def keep_going(i, h, seq):
+        return tf.logical_and(i < 12, tf.reduce_max(h) > 0.3)
+
+    invariants = (tf.TensorShape([]), tf.TensorShape([1, 8]), tf.TensorShape([1, None]))
+    _, _, seq = tf.while_loop(keep_going, body, (tf.constant(0), h0, tf.zeros((1, 0), tf.int32)),
+                              shape_invariants=invariants)
+    return seq
+
+
 def switch_case(x):
     """tf.switch_case on an index computed from the data: three branches of different arithmetic."""
     k = tf.cast(tf.math.floormod(tf.reduce_sum(tf.cast(x > 0, tf.int32)), 3), tf.int32)
@@ -153,6 +184,20 @@ for opset in OPSETS:
                           "broadcast against a [6] scale",
           "config": "input Nx6"}, opset,
          export_fn(differing_shapes, (tf.TensorSpec((None, 6), tf.float32, name="x"),)))
+    save(f"tf2onnx_cond_differing_ranks_opset{opset}",
+         {"architecture": "tf.cond whose branches give different ranks: reshape(x, [-1]) [6] or x [2,3], reshaped "
+                          "to [2,-1] downstream",
+          "config": "input 2x3"}, opset,
+         export_fn(differing_ranks, (tf.TensorSpec((2, 3), tf.float32, name="x"),)))
+    save(f"tf2onnx_nested_cond_opset{opset}",
+         {"architecture": "tf.cond(sum > 0, tf.cond(max > 2, x * 2, x + 1), -x)",
+          "config": "input Nx4"}, opset,
+         export_fn(nested_cond, (tf.TensorSpec((None, 4), tf.float32, name="x"),)))
+    save(f"tf2onnx_while_growing_sequence_opset{opset}",
+         {"architecture": "tf.while_loop decoding until max(h) <= 0.3 or 12 steps, the token sequence growing by "
+                          "tf.concat (shape invariant [1, None])",
+          "config": "hidden 8, input 1x8"}, opset,
+         export_fn(growing_decode, (tf.TensorSpec((1, 8), tf.float32, name="h0"),)))
     save(f"tf2onnx_switch_case_opset{opset}",
          {"architecture": "tf.switch_case on (count of x > 0) mod 3: x * 2, sigmoid(x), max(x, axis 0) + x",
           "config": "input Nx5"}, opset,
