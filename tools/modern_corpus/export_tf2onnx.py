@@ -110,6 +110,24 @@ def growing_decode(h0):
     return seq
 
 
+def map_fn_cond(x):
+    """tf.map_fn over the rows, each row through a tf.cond: a Loop whose body holds an If, its result a scan output."""
+    return tf.map_fn(lambda r: tf.cond(tf.reduce_sum(r) > 0, lambda: r * 2.0, lambda: -r), x)
+
+
+def boolean_mask_cond(x):
+    """A tf.cond whose then branch keeps the positive elements (tf.boolean_mask: NonZero, a data-dependent length) and
+    whose else branch flattens x."""
+    return tf.cond(tf.reduce_sum(x) > 0, lambda: tf.boolean_mask(x, x > 0), lambda: tf.reshape(x, [-1]))
+
+
+def lstm_masked():
+    """A Keras functional model: Embedding with mask_zero, LSTM, Dense (tf2onnx writes the masked LSTM as a Loop)."""
+    ids = tf.keras.Input((None,), dtype="int32", name="ids")
+    h = tf.keras.layers.LSTM(8)(tf.keras.layers.Embedding(128, 8, mask_zero=True)(ids))
+    return tf.keras.Model(ids, tf.keras.layers.Dense(3)(h))
+
+
 def switch_case(x):
     """tf.switch_case on an index computed from the data: three branches of different arithmetic."""
     k = tf.cast(tf.math.floormod(tf.reduce_sum(tf.cast(x > 0, tf.int32)), 3), tf.int32)
@@ -164,6 +182,10 @@ def export_fn(fn, spec):
     return export
 
 
+def export_lstm(path, opset):
+    tf2onnx.convert.from_keras(lstm_masked(), opset=opset, output_path=path)
+
+
 def export_tta(path, opset):
     f = tta_mobilenet()
     tf2onnx.convert.from_function(f, input_signature=f.input_signature, opset=opset, output_path=path)
@@ -198,6 +220,16 @@ for opset in OPSETS:
                           "tf.concat (shape invariant [1, None])",
           "config": "hidden 8, input 1x8"}, opset,
          export_fn(growing_decode, (tf.TensorSpec((1, 8), tf.float32, name="h0"),)))
+    save(f"tf2onnx_map_fn_cond_opset{opset}",
+         {"architecture": "tf.map_fn over rows of tf.cond(sum(row) > 0, row * 2, -row)", "config": "input Nx4"},
+         opset, export_fn(map_fn_cond, (tf.TensorSpec((None, 4), tf.float32, name="x"),)))
+    save(f"tf2onnx_cond_boolean_mask_opset{opset}",
+         {"architecture": "tf.cond(sum > 0, tf.boolean_mask(x, x > 0), reshape(x, [-1])): a branch of data-dependent "
+                          "length", "config": "input Nx4"},
+         opset, export_fn(boolean_mask_cond, (tf.TensorSpec((None, 4), tf.float32, name="x"),)))
+    save(f"tf2onnx_keras_lstm_masked_opset{opset}",
+         {"architecture": "Keras functional model: Embedding(mask_zero=True) + LSTM + Dense",
+          "config": "vocab 128, embedding 8, LSTM 8, 3 outputs, input ids NxT"}, opset, export_lstm)
     save(f"tf2onnx_switch_case_opset{opset}",
          {"architecture": "tf.switch_case on (count of x > 0) mod 3: x * 2, sigmoid(x), max(x, axis 0) + x",
           "config": "input Nx5"}, opset,
