@@ -19,6 +19,48 @@ using namespace condlint;
 using namespace condlint::test;
 namespace fs = std::filesystem;
 
+TEST(OnnxLoader, ALoopCarriedValueTakesTheBodysElementType) {
+  // The body casts the carried f32 to i32: onnx's Loop inference gives the Loop's output the body's element type, so
+  // its checker and ONNX Runtime reject the output declared f32 (the initial value's type). Declared i32, it passes.
+  for (const int declared : {onnx::TensorProto::FLOAT, onnx::TensorProto::INT32}) {
+    onnx::ModelProto m = gen::onnx_model_base(18);
+    auto* g = m.mutable_graph();
+    gen::onnx_value(g->add_input(), "n", onnx::TensorProto::INT64, {});
+    auto* loop = gen::onnx_node(g, "Loop", "L", {"n", "c", "x"}, {"y"});
+    auto* a = loop->add_attribute();
+    a->set_name("body");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    auto* body = a->mutable_g();
+    body->set_name("body");
+    gen::onnx_value(body->add_input(), "i", onnx::TensorProto::INT64, {});
+    gen::onnx_value(body->add_input(), "cin", onnx::TensorProto::BOOL, {});
+    gen::onnx_value(body->add_input(), "v", onnx::TensorProto::FLOAT, {2});
+    gen::onnx_node(body, "Identity", "I", {"cin"}, {"cout"});
+    auto* cast = gen::onnx_node(body, "Cast", "C", {"v"}, {"w"});
+    auto* to = cast->add_attribute();
+    to->set_name("to");
+    to->set_type(onnx::AttributeProto::INT);
+    to->set_i(onnx::TensorProto::INT32);
+    gen::onnx_value(body->add_output(), "cout", onnx::TensorProto::BOOL, {});
+    gen::onnx_value(body->add_output(), "w", onnx::TensorProto::INT32, {2});
+    gen::onnx_value(g->add_output(), "y", declared, {2});
+    auto model = load_onnx("loop_carried_cast.onnx", m.SerializeAsString());
+    ASSERT_TRUE(model);
+    const auto f = run_rules(*model, RuleSelection{});
+    std::vector<std::string> at;
+    for (const auto& x : f)
+      if (x.level != Level::Note) at.push_back(x.rule + " " + x.loc.node + " " + x.message);
+    if (declared == onnx::TensorProto::INT32) {
+      EXPECT_TRUE(at.empty()) << dump_findings(f);
+    } else {
+      ASSERT_EQ(at.size(), 1u) << dump_findings(f);
+      EXPECT_EQ(at[0],
+                "ONNX007 main/L in the main graph, output 0 'y' of Loop 'L' is declared f32 but the node computes i32")
+          << dump_findings(f);
+    }
+  }
+}
+
 namespace {
 
 // Adds an If's then_branch or else_branch graph attribute to `node`; returns the branch graph.

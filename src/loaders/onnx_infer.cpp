@@ -477,8 +477,23 @@ void OnnxBuilder::infer_control_flow(int g, int n, const onnx::NodeProto& np, st
       problem(PKind::InferenceFailed,
               node_label(g, n) + " in " + where(g) + " is invalid: onnx's Loop inference fails: " + bad, loc(g, n));
     for (int k = 0; k < np.output_size(); ++k) {
-      if (k < carried) out[k] = union_of(input_type(k + 2), body_out(k + 1));
-      else out[k] = stacked(body_out(k + 1));
+      if (k < carried) {
+        const onnx::TypeProto* init = input_type(k + 2);
+        const onnx::TypeProto* body = body_out(k + 1);
+        out[k] = union_of(init, body);
+        // Tensors of two element types have no union; onnx's Loop inference takes a carried output's element type
+        // from the body's output (its shape may change between iterations), so a declaration of the initial
+        // value's type contradicts it there, as here (ONNX007).
+        if (!out[k] && init && body && init->has_tensor_type() && body->has_tensor_type() &&
+            init->tensor_type().elem_type() != 0 && body->tensor_type().elem_type() != 0 &&
+            init->tensor_type().elem_type() != body->tensor_type().elem_type()) {
+          onnx::TypeProto e;
+          e.mutable_tensor_type()->set_elem_type(body->tensor_type().elem_type());
+          out[k] = intern(e).tp;
+        }
+      } else {
+        out[k] = stacked(body_out(k + 1));
+      }
     }
   } else if (np.op_type() == "Scan") {
     // Inputs: states[N], scan inputs; body outputs: states[N], scan outputs; a scan output's stacked axis may be
