@@ -11,7 +11,6 @@
 #include <algorithm>
 
 #include "loaders/onnx_util.hpp"
-#include "model/condition_trace.hpp"
 
 namespace condlint {
 
@@ -68,45 +67,15 @@ const onnx::TypeProto* OnnxBranchFollow::keep(const onnx::TypeProto& t) {
 }
 
 bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
-  const auto mine = conditions_.find(p.conditional);
-  for (const Pick& q : picks) {
-    if (q.conditional == p.conditional) {
-      if (q.branch != p.branch) return false;
-      continue;
-    }
-    const auto theirs = conditions_.find(q.conditional);
-    if (mine == conditions_.end() || theirs == conditions_.end()) continue;
-    const auto& a = mine->second;
-    const std::string& b = theirs->second[0];
-    if (b == a[0] && q.branch != p.branch) return false;
-    if ((b == a[1] || b == a[2]) && q.branch == p.branch) return false;
-  }
-  auto at = std::lower_bound(picks.begin(), picks.end(), p.conditional,
-                             [](const Pick& x, int c) { return x.conditional < c; });
-  if (at == picks.end() || at->conditional != p.conditional) picks.insert(at, p);
-  return true;
-}
-
-bool OnnxBranchFollow::failed_before(const std::vector<Pick>& picks) const {
-  // A failed case is filed under its first If: only the cases filed under one of these picks' Ifs can be among them.
-  for (const Pick& first : picks) {
-    const auto filed = failed_.find(first.conditional);
-    if (filed == failed_.end()) continue;
-    for (const auto& f : filed->second) {
-      bool all = true;
-      for (const auto& [c, b] : f) {
-        bool found = false;
-        for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
-        all = all && found;
-      }
-      if (all) return true;
-    }
-  }
-  return false;
+  return BranchCases::add(picks, p, [this](int c) -> const BranchCondition& {
+    static const BranchCondition untraced;
+    const auto it = conditions_.find(c);
+    return it == conditions_.end() ? untraced : it->second;
+  });
 }
 
 void OnnxBranchFollow::limit(int conditional, bool combinations, int64_t how_many, int g, int n) {
-  if (!limited_.insert(conditional).second) return;
+  if (!cases_.limit(conditional)) return;
   OnnxBranchFollowLimit l;
   l.conditional = conditional;
   l.combinations = combinations;
@@ -146,8 +115,7 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
                                    const std::vector<std::array<BranchOutput, 2>>& outputs,
                                    const std::vector<CaseLive>& cases, bool opaque,
                                    const std::function<ConditionReads()>& reads) {
-  if (!condition.empty())
-    conditions_[conditional] = {condition, negated_condition(condition, true), negated_condition(condition, false)};
+  if (!condition.empty()) conditions_[conditional] = BranchCondition::traced(condition);
   if (exhausted_) return;
   if (opaque) {
     limit(conditional, true, kMaxCombinations, g, n);
@@ -269,7 +237,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
     }
   }
   for (int c : conditionals) {
-    if (limited_.count(c)) return;
+    if (cases_.limited(c)) return;
     if (++visits_[c] > kMaxNodesPerIf) {
       limit(c, false, kMaxNodesPerIf, g, n);
       return;
@@ -291,7 +259,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
   std::vector<std::vector<const onnx::TypeProto*>> outs;
   std::vector<const Case*> alive;
   for (const Case& c : cases) {
-    if (failed_before(c.picks)) continue;
+    if (cases_.failed_before(c.picks)) continue;
     std::vector<const onnx::TypeProto*> out(static_cast<size_t>(np.output_size()), nullptr);
     bool known = true;
     for (size_t i = 0; i < c.types.size(); ++i)
@@ -330,9 +298,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
         br.loc.graph = g;
         br.loc.node_index = n;
         data_.branch_breaks.push_back(std::move(br));
-        std::vector<std::pair<int, int>> f;
-        for (const Pick& p : c.picks) f.emplace_back(p.conditional, p.branch);
-        failed_[f.front().first].push_back(std::move(f));
+        cases_.failed(c.picks);
         continue;
       }
     }
