@@ -50,6 +50,19 @@ class BranchCases {
     return true;
   }
 
+  // Adds each of `more` to picks as add does; false when one does not fit. Every one's If is noted in *ifs, those
+  // after one that does not fit too (the Ifs that meet at a node, whose budgets it counts against).
+  template <class Pick, class ConditionOf>
+  static bool add_all(std::vector<Pick>& picks, const std::vector<Pick>& more, ConditionOf&& condition_of,
+                      std::set<int>* ifs = nullptr) {
+    bool fits = true;
+    for (const Pick& p : more) {
+      if (ifs) ifs->insert(p.conditional);
+      fits = fits && add(picks, p, condition_of);
+    }
+    return fits;
+  }
+
   // Files the case of these picks as one that broke a node.
   template <class Pick>
   void failed(const std::vector<Pick>& picks) {

@@ -417,9 +417,11 @@ class Follower {
     return reads_.emplace(c, std::move(rd)).first->second;
   }
 
-  // Adds p to picks (sorted by conditional); false when no input selects both.
-  bool add_pick(std::vector<Pick>& picks, const Pick& p) {
-    return BranchCases::add(picks, p, [this](int c) -> const BranchCondition& { return condition(c); });
+  // Adds the picks of `more` to picks (sorted by conditional), noting their Ifs in ifs; false when no input selects
+  // them all.
+  bool add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>& ifs) {
+    return BranchCases::add_all(
+        picks, more, [this](int c) -> const BranchCondition& { return condition(c); }, &ifs);
   }
 
   void limit(int c, bool combinations, int64_t how_many, int g, int n) {
@@ -523,12 +525,7 @@ class Follower {
       for (const Case& cs : cases)
         for (const World& w : f->second) {
           Case m = cs;
-          bool consistent = true;
-          for (const Pick& pk : w.picks) {
-            conds.insert(pk.conditional);
-            consistent = consistent && add_pick(m.picks, pk);
-          }
-          if (!consistent) continue;
+          if (!add_picks(m.picks, w.picks, conds)) continue;
           m.in[i] = w.shape;
           m.steps = std::max(m.steps, w.steps + 1);
           next.push_back(std::move(m));

@@ -66,12 +66,19 @@ const onnx::TypeProto* OnnxBranchFollow::keep(const onnx::TypeProto& t) {
   return it->second;
 }
 
+const BranchCondition& OnnxBranchFollow::condition(int conditional) const {
+  static const BranchCondition untraced;
+  const auto it = conditions_.find(conditional);
+  return it == conditions_.end() ? untraced : it->second;
+}
+
 bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
-  return BranchCases::add(picks, p, [this](int c) -> const BranchCondition& {
-    static const BranchCondition untraced;
-    const auto it = conditions_.find(c);
-    return it == conditions_.end() ? untraced : it->second;
-  });
+  return BranchCases::add(picks, p, [this](int c) -> const BranchCondition& { return condition(c); });
+}
+
+bool OnnxBranchFollow::add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>* ifs) const {
+  return BranchCases::add_all(
+      picks, more, [this](int c) -> const BranchCondition& { return condition(c); }, ifs);
 }
 
 void OnnxBranchFollow::limit(int conditional, bool combinations, int64_t how_many, int g, int n) {
@@ -98,9 +105,7 @@ bool OnnxBranchFollow::cases_of(const std::vector<const std::vector<World>*>& li
     for (const auto& [picks, chosen] : out)
       for (size_t w = 0; w < list->size(); ++w) {
         std::vector<Pick> merged = picks;
-        bool consistent = true;
-        for (const Pick& p : (*list)[w].picks) consistent = consistent && add_pick(merged, p);
-        if (!consistent) continue;
+        if (!add_picks(merged, (*list)[w].picks)) continue;
         std::vector<int> c = chosen;
         c.push_back(static_cast<int>(w));
         next.emplace_back(std::move(merged), std::move(c));
@@ -167,9 +172,7 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
           for (const World& w : *inner) {
             World nw{{}, w.tp, 0};
             if (!picks_for(w.tp, nw.picks)) continue;
-            bool consistent = true;
-            for (const Pick& p : w.picks) consistent = consistent && add_pick(nw.picks, p);
-            if (consistent) worlds.push_back(std::move(nw));
+            if (add_picks(nw.picks, w.picks)) worlds.push_back(std::move(nw));
           }
         } else {
           World w{{}, tp, 0};
@@ -218,12 +221,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
     for (const Case& c : cases) {
       for (const World& w : *facts[i]) {
         Case m = c;
-        bool consistent = true;
-        for (const Pick& p : w.picks) {
-          conditionals.insert(p.conditional);
-          consistent = consistent && add_pick(m.picks, p);
-        }
-        if (!consistent) continue;
+        if (!add_picks(m.picks, w.picks, &conditionals)) continue;
         m.types[i] = w.tp;
         m.data[i] = nullptr;  // a value that differs between branches is no constant
         m.steps = std::max(m.steps, w.steps + 1);

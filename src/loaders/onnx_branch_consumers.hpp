@@ -122,6 +122,10 @@ class OnnxBranchFollow {
   // Adds p to picks (sorted by conditional); false when no input selects both (another branch of the same If, or of
   // an If with the same or the negated condition).
   bool add_pick(std::vector<Pick>& picks, const Pick& p) const;
+  // Adds each of `more` to picks as add_pick does, noting their conditionals in *ifs; false when one does not fit.
+  bool add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>* ifs = nullptr) const;
+  // What conditional's condition is known to be (untraced when not known).
+  const BranchCondition& condition(int conditional) const;
   void limit(int conditional, bool combinations, int64_t limit, int g, int n);
   struct Inference;
 
