@@ -373,7 +373,7 @@ TEST(DiffOrt, NestedIfAgreesWithRef) {
 // tools/venv/bin/python) must import openvino.
 std::string openvino_unavailable() {
   const char* env = std::getenv("CONDLINT_PYTHON");
-  const std::string py = env && *env ? env : (source_dir() / "tools/venv/bin/python").string();
+  const std::string py = env && *env ? env : (condlint::test::source_dir() / "tools/venv/bin/python").string();
   if (condlint::test::run(shell_quote(py) + " -c 'import openvino, onnx, numpy' 2>/dev/null").exit_code != 0)
     return py + " with openvino is absent (scripts/install-deps.sh installs it)";
   return "";

@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "loaders/branch_cases.hpp"
 #include "model/condition_trace.hpp"
 #include "model/graph_order.hpp"
 
@@ -393,25 +394,14 @@ class Follower {
   std::string typed(int g, int n, int k, bool input, const Shape& s) const { return r_.elem(g, n, k, input) + s.str(); }
 
   // What is known of conditional c's condition: its value (a node output) and its traced text with both spellings
-  // of its negation. Two Ifs whose conditions are one value or read the same take the same branch together; one
-  // whose condition reads as the negation of the other's takes the other branch. Any other two are taken as
-  // independent, as the ONNX follower takes them.
-  struct Condition {
-    ValueRef value;
-    std::string text, negated[2];
-  };
-  const Condition& condition(int c) {
+  // of its negation (what BranchCases judges a case by).
+  const BranchCondition& condition(int c) {
     auto it = conditions_.find(c);
     if (it != conditions_.end()) return it->second;
-    Condition k;
     const ConditionalView& v = m_.conditionals[static_cast<size_t>(c)];
+    BranchCondition k = BranchCondition::traced(v.provenance.traced ? v.provenance.text : std::string());
     if (valid_node(v.graph, v.node) && !m_.node(v.graph, v.node).sources.empty())
       k.value = m_.node(v.graph, v.node).sources[0];
-    if (v.provenance.traced && !v.provenance.text.empty()) {
-      k.text = v.provenance.text;
-      k.negated[0] = negated_condition(k.text, true);
-      k.negated[1] = negated_condition(k.text, false);
-    }
     return conditions_.emplace(c, std::move(k)).first->second;
   }
 
@@ -427,48 +417,15 @@ class Follower {
     return reads_.emplace(c, std::move(rd)).first->second;
   }
 
-  // Adds p to picks (sorted by conditional); false when no input selects both.
-  bool add_pick(std::vector<Pick>& picks, const Pick& p) {
-    for (const Pick& q : picks) {
-      if (q.conditional == p.conditional) {
-        if (q.branch != p.branch) return false;
-        continue;
-      }
-      const Condition& a = condition(p.conditional);
-      const Condition& b = condition(q.conditional);
-      const bool same = (a.value.valid() && a.value.graph == b.value.graph && a.value.node == b.value.node &&
-                         a.value.output == b.value.output) ||
-                        (!a.text.empty() && a.text == b.text);
-      const bool negated = !a.text.empty() && !b.text.empty() && (b.text == a.negated[0] || b.text == a.negated[1]);
-      if (same && q.branch != p.branch) return false;
-      if (negated && q.branch == p.branch) return false;
-    }
-    auto at = std::lower_bound(picks.begin(), picks.end(), p.conditional,
-                               [](const Pick& x, int c) { return x.conditional < c; });
-    if (at == picks.end() || at->conditional != p.conditional) picks.insert(at, p);
-    return true;
-  }
-
-  // Whether a case of branches that these picks contain broke a node already (one root cause, one finding).
-  bool failed_before(const std::vector<Pick>& picks) const {
-    for (const Pick& first : picks) {
-      const auto filed = failed_.find(first.conditional);
-      if (filed == failed_.end()) continue;
-      for (const auto& f : filed->second) {
-        bool all = true;
-        for (const auto& [c, b] : f) {
-          bool found = false;
-          for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
-          all = all && found;
-        }
-        if (all) return true;
-      }
-    }
-    return false;
+  // Adds the picks of `more` to picks (sorted by conditional), noting their Ifs in ifs; false when no input selects
+  // them all.
+  bool add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>& ifs) {
+    return BranchCases::add_all(
+        picks, more, [this](int c) -> const BranchCondition& { return condition(c); }, &ifs);
   }
 
   void limit(int c, bool combinations, int64_t how_many, int g, int n) {
-    if (!limited_.insert(c).second) return;
+    if (!cases_.limit(c)) return;
     out_.limits.push_back({c, how_many, at_node(g, n), combinations});
   }
 
@@ -545,9 +502,7 @@ class Follower {
     br.judged_by = r_.judged_by + " " + m_.node(g, p).op.str() + " shape rule";
     br.loc = at_node(g, p);
     out_.breaks.push_back(std::move(br));
-    std::vector<std::pair<int, int>> f;
-    for (const Pick& pk : picks) f.emplace_back(pk.conditional, pk.branch);
-    failed_[f.front().first].push_back(std::move(f));
+    cases_.failed(picks);
   }
 
   // Node p reads values whose shape differs between branches: judged once per case of branches that meets there.
@@ -570,12 +525,7 @@ class Follower {
       for (const Case& cs : cases)
         for (const World& w : f->second) {
           Case m = cs;
-          bool consistent = true;
-          for (const Pick& pk : w.picks) {
-            conds.insert(pk.conditional);
-            consistent = consistent && add_pick(m.picks, pk);
-          }
-          if (!consistent) continue;
+          if (!add_picks(m.picks, w.picks, conds)) continue;
           m.in[i] = w.shape;
           m.steps = std::max(m.steps, w.steps + 1);
           next.push_back(std::move(m));
@@ -588,7 +538,7 @@ class Follower {
     }
     if (conds.empty()) return;
     for (int c : conds)
-      if (limited_.count(c)) return;
+      if (cases_.limited(c)) return;
     for (int c : conds)
       if (++visits_[c] > kBranchFollowMaxNodes) {
         limit(c, false, kBranchFollowMaxNodes, g, p);
@@ -597,7 +547,7 @@ class Follower {
     std::vector<std::vector<Shape>> outs;
     std::vector<const Case*> alive;
     for (const Case& cs : cases) {
-      if (failed_before(cs.picks)) continue;
+      if (cases_.failed_before(cs.picks)) continue;
       const ShapeVerdict v = r_.infer(g, p, cs.in);
       switch (v.kind) {
         case ShapeVerdict::Kind::Fails:
@@ -661,12 +611,12 @@ class Follower {
   std::unordered_map<uint64_t, int> cond_at_;
   std::unordered_map<int, Shapes> memo_;
   std::unordered_map<int, std::vector<int>> order_;
-  std::unordered_map<int, Condition> conditions_;
+  std::unordered_map<int, BranchCondition> conditions_;
   std::unordered_map<int, Seed> seeds_;
   std::unordered_map<int, ConditionReads> reads_;
-  std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;  // by the first If of the case
+  BranchCases cases_;  // the cases that broke a node, the Ifs past a budget
   std::unordered_map<int, int> visits_;
-  std::set<int> limited_, gapped_;
+  std::set<int> gapped_;
 };
 
 }  // namespace

@@ -11,7 +11,6 @@
 #include <algorithm>
 
 #include "loaders/onnx_util.hpp"
-#include "model/condition_trace.hpp"
 
 namespace condlint {
 
@@ -67,46 +66,23 @@ const onnx::TypeProto* OnnxBranchFollow::keep(const onnx::TypeProto& t) {
   return it->second;
 }
 
-bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
-  const auto mine = conditions_.find(p.conditional);
-  for (const Pick& q : picks) {
-    if (q.conditional == p.conditional) {
-      if (q.branch != p.branch) return false;
-      continue;
-    }
-    const auto theirs = conditions_.find(q.conditional);
-    if (mine == conditions_.end() || theirs == conditions_.end()) continue;
-    const auto& a = mine->second;
-    const std::string& b = theirs->second[0];
-    if (b == a[0] && q.branch != p.branch) return false;
-    if ((b == a[1] || b == a[2]) && q.branch == p.branch) return false;
-  }
-  auto at = std::lower_bound(picks.begin(), picks.end(), p.conditional,
-                             [](const Pick& x, int c) { return x.conditional < c; });
-  if (at == picks.end() || at->conditional != p.conditional) picks.insert(at, p);
-  return true;
+const BranchCondition& OnnxBranchFollow::condition(int conditional) const {
+  static const BranchCondition untraced;
+  const auto it = conditions_.find(conditional);
+  return it == conditions_.end() ? untraced : it->second;
 }
 
-bool OnnxBranchFollow::failed_before(const std::vector<Pick>& picks) const {
-  // A failed case is filed under its first If: only the cases filed under one of these picks' Ifs can be among them.
-  for (const Pick& first : picks) {
-    const auto filed = failed_.find(first.conditional);
-    if (filed == failed_.end()) continue;
-    for (const auto& f : filed->second) {
-      bool all = true;
-      for (const auto& [c, b] : f) {
-        bool found = false;
-        for (const Pick& p : picks) found = found || (p.conditional == c && p.branch == b);
-        all = all && found;
-      }
-      if (all) return true;
-    }
-  }
-  return false;
+bool OnnxBranchFollow::add_pick(std::vector<Pick>& picks, const Pick& p) const {
+  return BranchCases::add(picks, p, [this](int c) -> const BranchCondition& { return condition(c); });
+}
+
+bool OnnxBranchFollow::add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>* ifs) const {
+  return BranchCases::add_all(
+      picks, more, [this](int c) -> const BranchCondition& { return condition(c); }, ifs);
 }
 
 void OnnxBranchFollow::limit(int conditional, bool combinations, int64_t how_many, int g, int n) {
-  if (!limited_.insert(conditional).second) return;
+  if (!cases_.limit(conditional)) return;
   OnnxBranchFollowLimit l;
   l.conditional = conditional;
   l.combinations = combinations;
@@ -129,9 +105,7 @@ bool OnnxBranchFollow::cases_of(const std::vector<const std::vector<World>*>& li
     for (const auto& [picks, chosen] : out)
       for (size_t w = 0; w < list->size(); ++w) {
         std::vector<Pick> merged = picks;
-        bool consistent = true;
-        for (const Pick& p : (*list)[w].picks) consistent = consistent && add_pick(merged, p);
-        if (!consistent) continue;
+        if (!add_picks(merged, (*list)[w].picks)) continue;
         std::vector<int> c = chosen;
         c.push_back(static_cast<int>(w));
         next.emplace_back(std::move(merged), std::move(c));
@@ -146,8 +120,7 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
                                    const std::vector<std::array<BranchOutput, 2>>& outputs,
                                    const std::vector<CaseLive>& cases, bool opaque,
                                    const std::function<ConditionReads()>& reads) {
-  if (!condition.empty())
-    conditions_[conditional] = {condition, negated_condition(condition, true), negated_condition(condition, false)};
+  if (!condition.empty()) conditions_[conditional] = BranchCondition::traced(condition);
   if (exhausted_) return;
   if (opaque) {
     limit(conditional, true, kMaxCombinations, g, n);
@@ -199,9 +172,7 @@ void OnnxBranchFollow::if_finished(int conditional, int g, int n, int live, cons
           for (const World& w : *inner) {
             World nw{{}, w.tp, 0};
             if (!picks_for(w.tp, nw.picks)) continue;
-            bool consistent = true;
-            for (const Pick& p : w.picks) consistent = consistent && add_pick(nw.picks, p);
-            if (consistent) worlds.push_back(std::move(nw));
+            if (add_picks(nw.picks, w.picks)) worlds.push_back(std::move(nw));
           }
         } else {
           World w{{}, tp, 0};
@@ -250,12 +221,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
     for (const Case& c : cases) {
       for (const World& w : *facts[i]) {
         Case m = c;
-        bool consistent = true;
-        for (const Pick& p : w.picks) {
-          conditionals.insert(p.conditional);
-          consistent = consistent && add_pick(m.picks, p);
-        }
-        if (!consistent) continue;
+        if (!add_picks(m.picks, w.picks, &conditionals)) continue;
         m.types[i] = w.tp;
         m.data[i] = nullptr;  // a value that differs between branches is no constant
         m.steps = std::max(m.steps, w.steps + 1);
@@ -269,7 +235,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
     }
   }
   for (int c : conditionals) {
-    if (limited_.count(c)) return;
+    if (cases_.limited(c)) return;
     if (++visits_[c] > kMaxNodesPerIf) {
       limit(c, false, kMaxNodesPerIf, g, n);
       return;
@@ -291,7 +257,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
   std::vector<std::vector<const onnx::TypeProto*>> outs;
   std::vector<const Case*> alive;
   for (const Case& c : cases) {
-    if (failed_before(c.picks)) continue;
+    if (cases_.failed_before(c.picks)) continue;
     std::vector<const onnx::TypeProto*> out(static_cast<size_t>(np.output_size()), nullptr);
     bool known = true;
     for (size_t i = 0; i < c.types.size(); ++i)
@@ -330,9 +296,7 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
         br.loc.graph = g;
         br.loc.node_index = n;
         data_.branch_breaks.push_back(std::move(br));
-        std::vector<std::pair<int, int>> f;
-        for (const Pick& p : c.picks) f.emplace_back(p.conditional, p.branch);
-        failed_[f.front().first].push_back(std::move(f));
+        cases_.failed(c.picks);
         continue;
       }
     }

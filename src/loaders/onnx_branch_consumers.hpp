@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "loaders/branch_cases.hpp"
 #include "loaders/branch_follow.hpp"
 #include "model/onnx_data.hpp"
 
@@ -121,7 +122,10 @@ class OnnxBranchFollow {
   // Adds p to picks (sorted by conditional); false when no input selects both (another branch of the same If, or of
   // an If with the same or the negated condition).
   bool add_pick(std::vector<Pick>& picks, const Pick& p) const;
-  bool failed_before(const std::vector<Pick>& picks) const;
+  // Adds each of `more` to picks as add_pick does, noting their conditionals in *ifs; false when one does not fit.
+  bool add_picks(std::vector<Pick>& picks, const std::vector<Pick>& more, std::set<int>* ifs = nullptr) const;
+  // What conditional's condition is known to be (untraced when not known).
+  const BranchCondition& condition(int conditional) const;
   void limit(int conditional, bool combinations, int64_t limit, int g, int n);
   struct Inference;
 
@@ -129,12 +133,10 @@ class OnnxBranchFollow {
   std::unordered_map<Key, std::vector<World>, KeyHash> facts_;
   std::unordered_map<std::string, const onnx::TypeProto*> kept_;  // serialized type -> its copy
   std::deque<std::unique_ptr<onnx::TypeProto>> store_;
-  std::unordered_map<int, int> visits_;                             // conditional -> nodes followed
-  std::unordered_map<int, std::array<std::string, 3>> conditions_;  // conditional -> its text and its negations
-  std::unordered_map<int, ConditionReads> reads_;                   // conditional -> its condition's data sources
-  std::set<int> limited_;                                           // conditionals past a budget (noted once)
-  // The (conditional, branch) sets that failed somewhere, filed under their first conditional.
-  std::unordered_map<int, std::vector<std::vector<std::pair<int, int>>>> failed_;
+  std::unordered_map<int, int> visits_;                  // conditional -> nodes followed
+  std::unordered_map<int, BranchCondition> conditions_;  // conditional -> its traced text and its negations
+  std::unordered_map<int, ConditionReads> reads_;        // conditional -> its condition's data sources
+  BranchCases cases_;       // the cases that broke a node, the conditionals past a budget (noted once)
   int64_t inferences_ = 0;  // cases inferred in the whole model
   bool exhausted_ = false;
   std::string
