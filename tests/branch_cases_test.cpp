@@ -69,11 +69,15 @@ TEST(BranchCases, IfsOnNegatedConditionsTakeOppositeBranches) {
   k.by_if[2] = BranchCondition::traced("not (x == 0)");
   k.by_if[3] = BranchCondition::traced("");
   EXPECT_TRUE(k.by_if[3].text.empty());
-  // The If added is judged by its own condition's negations (both spellings) against the text of each If already in.
+  // Whichever of the two joins the case first (both spellings of the negation).
   for (int other : {1, 2}) {
     std::vector<CasePick> picks{{other, 0}};
     EXPECT_FALSE(BranchCases::add(picks, CasePick{0, 0}, k)) << other;
     EXPECT_TRUE(BranchCases::add(picks, CasePick{0, 1}, k)) << other;
+    picks = {{0, 0}};
+    EXPECT_FALSE(BranchCases::add(picks, CasePick{other, 0}, k)) << other;
+    picks = {{0, 0}};
+    EXPECT_TRUE(BranchCases::add(picks, CasePick{other, 1}, k)) << other;
   }
   // An untraced condition says nothing: independent of every other.
   std::vector<CasePick> picks{{0, 0}};

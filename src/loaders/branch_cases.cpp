@@ -18,7 +18,11 @@ bool branches_compatible(const BranchCondition& a, int branch_a, const BranchCon
   const bool same = (a.value.valid() && a.value.graph == b.value.graph && a.value.node == b.value.node &&
                      a.value.output == b.value.output) ||
                     (!a.text.empty() && a.text == b.text);
-  const bool negated = !a.text.empty() && !b.text.empty() && (b.text == a.negated[0] || b.text == a.negated[1]);
+  // Either may be the other's negation as its traced text spells it ("x != 0" of "x == 0", "not (x == 0)"): both
+  // directions are compared, so the order in which the Ifs join a case does not matter.
+  const bool negated =
+      !a.text.empty() && !b.text.empty() &&
+      (b.text == a.negated[0] || b.text == a.negated[1] || a.text == b.negated[0] || a.text == b.negated[1]);
   if (same && branch_a != branch_b) return false;
   if (negated && branch_a == branch_b) return false;
   return true;
