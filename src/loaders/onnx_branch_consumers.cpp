@@ -280,7 +280,8 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
       } catch (const std::exception& e) {
         OnnxBranchBreak br;
         for (const Pick& p : c.picks) {
-          br.picks.push_back({p.conditional, p.branch, p.output, type_text(p.type), type_text(p.other), p.dependent});
+          br.picks.push_back(
+              {p.conditional, p.branch, p.output, type_text(p.type), type_text(p.other), p.dependent, {}, true});
           if (const auto rd = reads_.find(p.conditional); rd != reads_.end()) {
             br.picks.back().reads = rd->second.sources;
             br.picks.back().reads_unknown = rd->second.unknown;
