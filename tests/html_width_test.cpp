@@ -151,6 +151,7 @@ fs::path demo_pages() {
 }
 
 TEST(HtmlWidth, TheDemoPagesFitAt1280And1920Pixels) {
+  if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
   if (browser().empty()) GTEST_SKIP() << "no chromium-headless-shell or chromium (scripts/install-deps.sh installs it)";
   const fs::path shots = temp_dir("width-shots");
   for (const char* page : {"lint.html", "exec.html", "run.html", "diff.html", "merge.html"})
@@ -158,6 +159,7 @@ TEST(HtmlWidth, TheDemoPagesFitAt1280And1920Pixels) {
 }
 
 TEST(HtmlWidth, ARealModelPageFitsAt1280And1920Pixels) {
+  if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
   if (browser().empty()) GTEST_SKIP() << "no chromium-headless-shell or chromium (scripts/install-deps.sh installs it)";
   const fs::path models = source_dir() / "tools/models";
   if (!fs::is_directory(models))
@@ -169,6 +171,7 @@ TEST(HtmlWidth, ARealModelPageFitsAt1280And1920Pixels) {
 
 // The probe finds what it is for: a page whose table is forced wider than the window.
 TEST(HtmlWidth, TheProbeSeesAnOverflowingPage) {
+  if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
   if (browser().empty()) GTEST_SKIP() << "no chromium-headless-shell or chromium (scripts/install-deps.sh installs it)";
   const fs::path page = fresh_dir("width-probe") / "wide.html";
   write_file(page, "<!DOCTYPE html><html><body><table><tr><td style=\"white-space:nowrap\">" + std::string(400, 'x') +
