@@ -8,10 +8,8 @@ downloaded (keras.applications with weights=None).
 Usage: .venv-tf/bin/python export_tf2onnx.py STAGE
 """
 
-import json
 import os
 import sys
-import traceback
 import warnings
 
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
@@ -21,6 +19,8 @@ warnings.filterwarnings("ignore")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 import tf2onnx  # noqa: E402
+
+from staging import stage_export  # noqa: E402
 
 STAGE = sys.argv[1]
 os.makedirs(STAGE, exist_ok=True)
@@ -153,20 +153,13 @@ def tta_mobilenet():
 
 
 def save(stem, source, opset, export):
-    path = os.path.join(STAGE, stem + ".onnx")
     meta = {"stem": stem, "source": source, "exporter": dict(EXPORTER, opset=opset)}
-    try:
+
+    def run(path):
         seed()
         export(path, opset)
-    except Exception as e:  # a failed export is recorded, not fatal
-        meta["export_error"] = f"{type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}"[:500]
-        traceback.print_exc(limit=2)
-        if os.path.exists(path):
-            os.remove(path)
-    with open(os.path.join(STAGE, stem + ".json"), "w") as f:
-        json.dump(meta, f, indent=1)
-    print(stem, "FAILED: " + meta["export_error"] if "export_error" in meta else "ok", flush=True)
 
+    stage_export(STAGE, stem, meta, run)
 
 def export_gated(path, opset):
     model = GatedBlock()

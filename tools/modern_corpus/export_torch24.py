@@ -17,17 +17,17 @@ Usage: .venv-t24/bin/python export_torch24.py STAGE
 """
 
 import importlib.metadata as md
-import json
 import os
 import shutil
 import sys
 import tempfile
-import traceback
 import warnings
 
 import torch
 
 warnings.filterwarnings("ignore")
+from staging import stage_export  # noqa: E402
+
 STAGE = sys.argv[1]
 os.makedirs(STAGE, exist_ok=True)
 VERSIONS = {p: md.version(p) for p in ("torch", "onnxscript", "transformers", "optimum", "onnx", "onnxruntime")}
@@ -114,20 +114,13 @@ def export_whisper(path, meta):
 
 
 def save(stem, source, exporter, export):
-    path = os.path.join(STAGE, stem + ".onnx")
     meta = {"stem": stem, "source": source, "exporter": exporter}
-    try:
+
+    def run(path):
         torch.manual_seed(0)  # the same weights and example inputs on every run
         export(path, meta)
-    except Exception as e:  # a failed export is recorded, not fatal
-        meta["export_error"] = f"{type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}"[:500]
-        traceback.print_exc(limit=2)
-        if os.path.exists(path):
-            os.remove(path)
-    with open(os.path.join(STAGE, stem + ".json"), "w") as f:
-        json.dump(meta, f, indent=1)
-    print(stem, "FAILED: " + meta["export_error"] if "export_error" in meta else "ok", flush=True)
 
+    stage_export(STAGE, stem, meta, run)
 
 save("dynamo_export_llama_functions_opset18",
      {"architecture": "transformers LlamaForCausalLM (eager attention); torch_lib functions kept as local functions",

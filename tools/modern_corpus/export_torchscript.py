@@ -8,10 +8,8 @@ generate.py's, with the newest onnx and ONNX Runtime.
 Usage: .venv-ts/bin/python export_torchscript.py STAGE
 """
 
-import json
 import os
 import sys
-import traceback
 import warnings
 
 import torch
@@ -22,6 +20,8 @@ from torchvision.models.detection.faster_rcnn import FastRCNNPredictor, TwoMLPHe
 from torchvision.ops import MultiScaleRoIAlign
 
 warnings.filterwarnings("ignore")
+from staging import stage_export  # noqa: E402
+
 STAGE = sys.argv[1]
 os.makedirs(STAGE, exist_ok=True)
 EXPORTER = {"torch": torch.__version__, "torchvision": torchvision.__version__, "exporter": "torch.onnx TorchScript"}
@@ -61,19 +61,8 @@ def tiny_faster_rcnn():
 
 
 def save(stem, source, opset, export):
-    path = os.path.join(STAGE, stem + ".onnx")
     meta = {"stem": stem, "source": source, "exporter": dict(EXPORTER, opset=opset)}
-    try:
-        export(path, opset)
-    except Exception as e:  # a failed export is recorded, not fatal
-        meta["export_error"] = f"{type(e).__name__}: {str(e).splitlines()[-1] if str(e) else ''}"[:500]
-        traceback.print_exc(limit=2)
-        if os.path.exists(path):
-            os.remove(path)
-    with open(os.path.join(STAGE, stem + ".json"), "w") as f:
-        json.dump(meta, f, indent=1)
-    print(stem, "FAILED: " + meta["export_error"] if "export_error" in meta else "ok", flush=True)
-
+    stage_export(STAGE, stem, meta, lambda path: export(path, opset))
 
 def export_nms(path, opset):
     boxes = torch.rand(10, 4)
