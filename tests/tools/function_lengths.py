@@ -18,6 +18,19 @@ DEFAULT_MAX = 120
 KEYWORDS = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype", "alignof", "noexcept"}
 
 
+def matching_brace(t, i):
+    """The index of the brace that closes the one at t[i] (len(t) when none does)."""
+    d, j = 0, i
+    while j < len(t):
+        if t[j] == "{":
+            d += 1
+        elif t[j] == "}":
+            d -= 1
+            if d == 0:
+                break
+        j += 1
+    return j
+
 def blank(text):
     """The text with comments, literals and preprocessor lines replaced by spaces (newlines kept)."""
     out = list(text)
@@ -131,15 +144,7 @@ def functions(text):
             header = t[header_start:i]
             kind = kind_of(header)
             if kind == "function":
-                d, j = 0, i
-                while j < n:
-                    if t[j] == "{":
-                        d += 1
-                    elif t[j] == "}":
-                        d -= 1
-                        if d == 0:
-                            break
-                    j += 1
+                j = matching_brace(t, i)
                 first = t.count("\n", 0, i) + 1
                 last = t.count("\n", 0, j) + 1
                 found.append((function_name(header), first, last - first + 1))
@@ -149,15 +154,7 @@ def functions(text):
                 stack.append(kind)
                 header_start = i + 1
             else:  # data braces: skip to the matching one
-                d, j = 0, i
-                while j < n:
-                    if t[j] == "{":
-                        d += 1
-                    elif t[j] == "}":
-                        d -= 1
-                        if d == 0:
-                            break
-                    j += 1
+                j = matching_brace(t, i)
                 i = j
         i += 1
     return found
