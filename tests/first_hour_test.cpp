@@ -36,12 +36,15 @@ namespace {
 // The hook's command as .pre-commit-hooks.yaml defines it, run the way pre-commit runs it: every matching file named.
 TEST(FirstHour, PreCommitHookLeavesOrdinaryXmlOut) {
   std::ifstream hooks(source_dir() / ".pre-commit-hooks.yaml");
-  std::string line, entry;
-  while (std::getline(hooks, line))
+  std::string line, entry, args;
+  while (std::getline(hooks, line)) {
     if (line.rfind("  entry: ", 0) == 0)
       entry = line.substr(9, line.find('#') == std::string::npos ? std::string::npos : line.find('#') - 9);
+    if (line.rfind("  args: ", 0) == 0) args = line.substr(8);
+  }
   ASSERT_EQ(entry.rfind("condlint lint", 0), 0u) << entry;
-  entry = entry.substr(std::string("condlint").size());
+  ASSERT_EQ(args, "[\"--\"]") << "the hook ends its options before pre-commit names the files";
+  entry = entry.substr(std::string("condlint").size()) + " --";
   const auto dir = temp_dir("hook");
   std::ofstream(dir / "AndroidManifest.xml") << "<?xml version=\"1.0\"?>\n<manifest package=\"x\"/>\n";
   std::ofstream(dir / "layout.xml") << "<LinearLayout/>";
@@ -55,6 +58,14 @@ TEST(FirstHour, PreCommitHookLeavesOrdinaryXmlOut) {
   EXPECT_EQ(with_model.exit_code, 1) << with_model.out;
   EXPECT_NE(with_model.out.find("[C006]"), std::string::npos) << with_model.out;
   EXPECT_NE(with_model.out.find("1 file checked"), std::string::npos) << with_model.out;
+  // A committed file named like an option is a file: it is linted, and nothing is written where it points.
+  std::filesystem::copy_file(source_dir() / "corpus/ir/invalid/C006_branch_types.xml", dir / "--html=victim.xml");
+  std::ofstream(dir / "victim.xml") << "<keep/>";
+  auto named_like_an_option =
+      run("cd " + shell_quote(dir.string()) + " && " + condlint_cmd() + entry + " --html=victim.xml 2>&1");
+  EXPECT_EQ(named_like_an_option.exit_code, 1) << named_like_an_option.out;
+  EXPECT_NE(named_like_an_option.out.find("[C006]"), std::string::npos) << named_like_an_option.out;
+  EXPECT_EQ(slurp(dir / "victim.xml"), "<keep/>");
   // Named directly, without the hook's flag, ordinary XML is still said not to be a model.
   auto direct = run(condlint_cmd() + " lint " + shell_quote((dir / "AndroidManifest.xml").string()));
   EXPECT_EQ(direct.exit_code, 1) << direct.out;

@@ -441,6 +441,73 @@ TEST(Hostile, DenseOnnxModelStaysWithinTheMemoryBound) {
   EXPECT_LE(r.max_rss_kb, memory_bound_kb(size)) << "file " << size / 1024 << " KiB";
 }
 
+// A model whose graph holds `n` initializers besides one Relu: each named and a float[1] (`named`), or each the
+// empty message (2 bytes of the file), appended at the wire level.
+std::string many_initializers_onnx(int n, bool named) {
+  onnx::ModelProto m = gen::onnx_model_base(13);
+  onnx::GraphProto g;
+  g.set_name("g");
+  gen::onnx_node(&g, "Relu", "relu", {"x"}, {"y"});
+  gen::onnx_value(g.add_input(), "x", onnx::TensorProto::FLOAT, {1});
+  gen::onnx_value(g.add_output(), "y", onnx::TensorProto::FLOAT, {1});
+  std::string graph = g.SerializeAsString();
+  for (int i = 0; i < n; ++i) {
+    if (!named) {
+      graph += std::string("\x2a\x00", 2);
+      continue;
+    }
+    onnx::TensorProto t;
+    t.set_name("w" + std::to_string(i));
+    t.set_data_type(onnx::TensorProto::FLOAT);
+    t.add_dims(1);
+    t.add_float_data(1.0f);
+    const std::string b = t.SerializeAsString();
+    graph += '\x2a';
+    graph += static_cast<char>(b.size());  // under 128 bytes: one varint byte
+    graph += b;
+  }
+  m.clear_graph();
+  std::string out = m.SerializeAsString();
+  out += '\x3a';
+  for (uint64_t v = graph.size();; v >>= 7) {
+    if (v < 0x80) {
+      out += static_cast<char>(v);
+      break;
+    }
+    out += static_cast<char>((v & 0x7f) | 0x80);
+  }
+  return out + graph;
+}
+
+TEST(Hostile, AMillionSmallInitializersStayWithinTheMemoryBound) {
+  // 10^6 initializers of one float (21 MB): each costs memory whatever its bytes (protobuf's parse alone peaks at
+  // 388 MiB, 19 x the file), so the bound counts entries: 16 x the file + 64 MiB + 512 bytes an entry (docs/hardening.md,
+  // "Many small entries"). 679 MiB before a type was interned per initializer, about 510 MiB now, bound 871 MiB.
+  if (kAddressSanitizer)
+    GTEST_SKIP() << "the bound is the release build's: AddressSanitizer's allocator and quarantine are not";
+  const fs::path d = fresh_dir("many_inits");
+  write_file(d / "many.onnx", many_initializers_onnx(1'000'000, true));
+  const uintmax_t size = fs::file_size(d / "many.onnx");
+  const ChildRun r = lint_in_child((d / "many.onnx").string());
+  EXPECT_EQ(r.exit_code, 0);
+  const long bound = memory_bound_kb(size) + 1'000'003 * 512 / 1024;
+  EXPECT_LE(r.max_rss_kb, bound) << "file " << size / 1024 << " KiB";
+  std::printf("[ figures  ] 10^6 float[1] initializers (%ju KiB): condlint peak RSS %ld KiB (bound %ld KiB)\n",
+              size / 1024, r.max_rss_kb, bound);
+  // 3,000,000 empty initializers in 6 MB: past kMaxOnnxEntries, one C013, nothing parsed (3.3 GiB and 3,000,000
+  // duplicate-name errors before).
+  write_file(d / "empty.onnx", many_initializers_onnx(3'000'000, false));
+  const ChildRun e = lint_in_child((d / "empty.onnx").string());
+  EXPECT_EQ(e.exit_code, 1);
+  EXPECT_LE(e.max_rss_kb, memory_bound_kb(fs::file_size(d / "empty.onnx")));
+  const auto out = test::run(test::condlint_cmd() + " lint --format json " + test::shell_quote((d / "empty.onnx").string()));
+  EXPECT_EQ(test::count(out.out, "\"rule\": \"C013\""), 1) << out.out.substr(0, 2000);
+  EXPECT_NE(out.out.find("3000003 entries, more than condlint's limit of 1048576"), std::string::npos)
+      << out.out.substr(0, 2000);
+  EXPECT_LT(out.out.size(), 5000u);
+  std::printf("[ figures  ] 3x10^6 empty initializers (6 MB): condlint peak RSS %ld KiB\n", e.max_rss_kb);
+}
+
 TEST(Hostile, ModelsLintedInOneRunDoNotAddUp) {
   // A zoo in one process: what one model's load leaves behind must be reused by the next. 400 models of 100 Ifs and
   // 256 KiB of weights (130 MB) lint in about 25 MiB; a version that gave each load an allocator heap of its own

@@ -49,12 +49,13 @@ constexpr const char* kFakeAdapter = R"(
 const fs = require('fs');
 const [list, results] = process.argv.slice(3);
 fs.appendFileSync(results, JSON.stringify({ version: '0.0.1-fake' }) + '\n');
-const models = fs.readFileSync(list, 'utf8').split('\n').filter((l) => l.length);
+const models = JSON.parse(fs.readFileSync(list, 'utf8'));
 let keep = [];
 models.forEach((m, i) => {
   if (m.includes('crash')) process.kill(process.pid, 'SIGSEGV');
   if (m.includes('hang')) for (;;) {}
-  if (m.includes('grow')) for (let k = 0; k < 64; k++) keep.push(Buffer.alloc(16 << 20, 1));
+  // Grows until it is stopped: only the memory limit can end it (then it hangs, for a limit that failed to show).
+  if (m.includes('grow')) { for (let k = 0; k < 256; k++) keep.push(Buffer.alloc(16 << 20, 1)); for (;;) {} }
   fs.appendFileSync(results, JSON.stringify(m.includes('bad') ? { i, ok: false, stage: 'optimizations off',
     error: 'Node (If_0) says no' } : { i, ok: true }) + '\n');
 });
@@ -70,8 +71,12 @@ TEST(LiveTargets, RecordedVerdictsAreTheInstalledRuntimes) {
   for (const std::string runtime : {"onnxruntime", "openvino"}) {
     const auto cases = recorded(runtime);
     ASSERT_FALSE(cases.empty()) << "no corpus case records a verdict of " << runtime;
-    std::vector<std::string> files;
-    for (const auto& c : cases) files.push_back(c.model);
+    std::vector<diff::ViewPlan> files;
+    for (const auto& c : cases) {
+      const LoadResult lr = load_file(c.model);
+      ASSERT_TRUE(lr.model) << c.model;
+      files.push_back(diff::plan_view(*lr.model));
+    }
     const diff::LiveCheck lc = diff::check_live(runtime, files);
     if (!lc.available) {
       skipped += runtime + ": " + lc.unavailable + "; ";
@@ -97,23 +102,42 @@ TEST(LiveTargets, ACrashAHangOrGrowthRefusesThatModelAndTheBatchGoesOn) {
   const fs::path dir = fresh_dir("live_fake");
   write_file(dir / "fake.js", kFakeAdapter);
   setenv("CONDLINT_ORT_ADAPTER", (dir / "fake.js").c_str(), 1);
+  const auto plans = [&](const std::vector<std::string>& names) {
+    std::vector<diff::ViewPlan> v;
+    for (const auto& n : names) {
+      write_file(dir / n, "x");
+      v.push_back(diff::plan_file((dir / n).string()));
+    }
+    return v;
+  };
+  // Each limit is provoked where no other can come first, however busy the machine: the memory limit and a crash
+  // with a time limit no run reaches; the time limit by a model that only hangs, its memory unlimited.
   diff::LiveLimits limits;
-  limits.per_model_ms = 1500;
+  limits.per_model_ms = 600'000;
   limits.base_memory_bytes = int64_t{400} << 20;
-  const std::vector<std::string> files = {"a.onnx", "crash.onnx", "b_bad.onnx", "hang.onnx", "grow.onnx", "c.onnx"};
-  const diff::LiveCheck lc = diff::check_live("onnxruntime", files, limits);
+  const std::vector<std::string> files = {"a.onnx", "crash.onnx", "b_bad.onnx", "grow.onnx", "c.onnx"};
+  const diff::LiveCheck lc = diff::check_live("onnxruntime", plans(files), limits);
+  diff::LiveLimits quick;
+  quick.per_model_ms = 3000;
+  quick.base_memory_bytes = 0;
+  quick.memory_per_file_byte = 0;
+  const diff::LiveCheck hang = diff::check_live("onnxruntime", plans({"d.onnx", "hang.onnx", "e.onnx"}), quick);
   unsetenv("CONDLINT_ORT_ADAPTER");
   ASSERT_TRUE(lc.available) << lc.unavailable;
   EXPECT_EQ(lc.version, "0.0.1-fake");
-  EXPECT_EQ(lc.processes, 4);  // the first, and one after each model that stopped a process
+  EXPECT_EQ(lc.processes, 3);  // the first, and one after each model that stopped a process
   ASSERT_EQ(lc.verdicts.size(), files.size());
-  for (size_t k : {0u, 5u}) EXPECT_TRUE(lc.verdicts[k].checked && !lc.verdicts[k].refused) << files[k];
+  for (size_t k : {0u, 4u}) EXPECT_TRUE(lc.verdicts[k].checked && !lc.verdicts[k].refused) << files[k];
   EXPECT_EQ(lc.verdicts[1].message, "its process died of signal 11 loading the model");
   EXPECT_TRUE(lc.verdicts[2].refused);
   EXPECT_EQ(lc.verdicts[2].message, "Node (If_0) says no");
-  EXPECT_EQ(lc.verdicts[3].message, "its process was stopped after 1500 ms loading the model");
-  EXPECT_NE(lc.verdicts[4].message.find("its process was stopped when it passed"), std::string::npos)
-      << lc.verdicts[4].message;
+  EXPECT_NE(lc.verdicts[3].message.find("its process was stopped when it passed"), std::string::npos)
+      << lc.verdicts[3].message;
+  ASSERT_TRUE(hang.available) << hang.unavailable;
+  EXPECT_EQ(hang.processes, 2);
+  EXPECT_TRUE(hang.verdicts[0].checked && !hang.verdicts[0].refused);
+  EXPECT_EQ(hang.verdicts[1].message, "its process was stopped after 3000 ms loading the model");
+  EXPECT_TRUE(hang.verdicts[2].checked && !hang.verdicts[2].refused);
 }
 
 TEST(LiveTargets, RuntimeWordsNameTheNodeOrTheModel) {
@@ -245,7 +269,7 @@ TEST(LiveTargets, OnnxRuntimeFromPyPIWhereTheNpmPackageIsAbsent) {
   setenv("CONDLINT_ORT_ADAPTER", "/nonexistent/ort_run.js", 1);
   const std::vector<std::string> files = {(source_dir() / "corpus/onnx/invalid/ORT002_branch_types.onnx").string(),
                                           (source_dir() / "corpus/onnx/valid/downstream_broadcast.onnx").string()};
-  const diff::LiveCheck lc = diff::check_live("onnxruntime", files);
+  const diff::LiveCheck lc = diff::check_live("onnxruntime", {diff::plan_file(files[0]), diff::plan_file(files[1])});
   unsetenv("CONDLINT_ORT_ADAPTER");
   if (!lc.available) GTEST_SKIP() << "onnxruntime from PyPI is absent: " << lc.unavailable;
   ASSERT_EQ(lc.verdicts.size(), 2u);

@@ -28,6 +28,7 @@ struct LintOptions {
   std::string dump_types;             // --dump-types FILE: every value's type as condlint knows it (JSON)
   std::string shard;                  // --shard K/N
   std::string files_from;             // --files-from FILE|-
+  std::string paths0_from;            // --paths0-from FILE|-
   std::string show = "failing";       // --show: the levels the text report prints
   bool models_only = false;           // --models-only: named files that are not models are left out
 };
@@ -44,6 +45,32 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   if (!o.shard.empty() && !lint::parse_shard(o.shard, s.shard_index, s.shard_count)) {
     std::cerr << "condlint: --shard takes K/N with 1 <= K <= N <= 10000, got '" << term_safe(o.shard) << "'\n";
     return false;
+  }
+  if (!o.paths0_from.empty()) {
+    if (o.paths0_from == "-" && o.files_from == "-") {
+      std::cerr << "condlint: --files-from - and --paths0-from - cannot both read standard input\n";
+      return false;
+    }
+    std::ifstream file;
+    std::error_code ec;
+    if (o.paths0_from != "-" && std::filesystem::is_directory(o.paths0_from, ec)) {
+      std::cerr << "condlint: the path list " << term_safe(o.paths0_from) << " is a directory\n";
+      return false;
+    }
+    if (o.paths0_from != "-") file.open(o.paths0_from, std::ios::binary);
+    if (o.paths0_from != "-" && !file) {
+      std::cerr << "condlint: cannot read the path list " << term_safe(o.paths0_from) << "\n";
+      return false;
+    }
+    std::vector<std::string> listed;
+    std::string err;
+    if (!read_path_list0(o.paths0_from == "-" ? std::cin : file, listed, err)) {
+      std::cerr << "condlint: the path list "
+                << term_safe(o.paths0_from == "-" ? std::string("(standard input)") : o.paths0_from) << ": " << err
+                << "\n";
+      return false;
+    }
+    for (auto& p : listed) s.paths.push_back(std::move(p));
   }
   if (o.models_only) {
     // What a pre-commit hook names: every file its pattern matches, models or not. Directories are walked as always.
@@ -79,7 +106,7 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
       return false;
     }
     for (auto& p : listed) s.paths.push_back(std::move(p));
-  } else if (s.paths.empty() && !o.models_only) {
+  } else if (s.paths.empty() && !o.models_only && o.paths0_from.empty()) {
     std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";
     return false;
   }
@@ -138,6 +165,7 @@ int run_lint(const LintOptions& o, bool quiet) {
   const RunResult& result = s.result;
   io::InputFiles inputs = s.inputs;
   if (!o.files_from.empty() && o.files_from != "-") inputs.add(o.files_from, "the file list");
+  if (!o.paths0_from.empty() && o.paths0_from != "-") inputs.add(o.paths0_from, "the path list");
   if (!outputs_allowed({{o.output, "the report"},
                         {o.sarif_file, "the SARIF report"},
                         {o.html_file, "the HTML report"},
@@ -178,7 +206,9 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   // Required unless --files-from gives the files: a required positional also keeps repeatable options such as
   // --disable from taking the paths as their values.
   bool files_listed = false;
-  for (int i = 1; i < argc; ++i) files_listed = files_listed || std::string_view(argv[i]).rfind("--files-from", 0) == 0;
+  for (int i = 1; i < argc; ++i)
+    files_listed = files_listed || std::string_view(argv[i]).rfind("--files-from", 0) == 0 ||
+                   std::string_view(argv[i]).rfind("--paths0-from", 0) == 0;
   lint_cmd
       ->add_option("paths", lint.session.paths,
                    "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
@@ -240,6 +270,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--files-from", lint.files_from,
                        "Also lint the model files listed in FILE, one per line (- reads standard input; e.g.\n"
                        "`git diff --name-only`): other names and paths that do not exist are left out");
+  lint_cmd->add_option("--paths0-from", lint.paths0_from,
+                       "Also lint the paths in FILE, separated by NUL bytes (- reads standard input; e.g.\n"
+                       "`find models -name '*.onnx' -print0`), each as if named on the command line: any name, any\n"
+                       "number, no argument list too long");
   lint_cmd
       ->add_option("--show", lint.show,
                    "The levels whose findings the text report prints: failing (those --fail-on fails on; with\n"

@@ -1,4 +1,6 @@
 #include "diff/diff.hpp"
+#include "diff/model_view.hpp"
+#include "io/cleanup.hpp"
 #include "io/output.hpp"
 
 #include "exec/branch_policy.hpp"
@@ -188,7 +190,18 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
       return false;
     }
     md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
-    if (model.format == Format::IR) pr.source_ir = fs::absolute(model_path);
+    if (model.format == Format::IR) {
+      // The runtimes that read IR themselves get the view of the files condlint checked (model_view.hpp), under a
+      // name no job list can misread.
+      std::string why;
+      ViewPlan plan = plan_view(model);
+      const fs::path staged = plan.refused.empty() ? stage_view(plan, dir / "source", why) : fs::path();
+      if (staged.empty()) {
+        md.error = "cannot give the IR to a runtime: " + (plan.refused.empty() ? why : plan.refused);
+        return false;
+      }
+      pr.source_ir = fs::absolute(staged);
+    }
     return true;
   }
   // The parsed protobuf open_model kept (the file is parsed once), or why it could not be parsed.
@@ -661,6 +674,8 @@ DiffResult run_diff(const std::vector<DiffModel>& given, const std::vector<Runti
       if (remove && !path.empty()) fs::remove_all(path, ec);
     }
   } owned{make_work_dir(cfg), cfg.work_dir.empty() && !cfg.keep};
+  // A signal removes it too (unless it was asked for or to be kept).
+  const io::CleanupSlot on_signal = owned.remove ? io::register_temp_dir(owned.path.string()) : io::CleanupSlot();
   const fs::path& work = owned.path;
   if (work.empty()) {
     for (size_t i = 0; i < models.size(); ++i) {

@@ -1,6 +1,7 @@
 // Live target checks: live_check.hpp.
 #include "diff/live_check.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,8 @@
 
 #include "diff/diff.hpp"
 #include "diff/process.hpp"
+#include "io/cleanup.hpp"
+#include "io/output.hpp"
 
 namespace condlint::diff {
 
@@ -53,25 +56,47 @@ fs::path make_temp_dir() {
   return tmpl;
 }
 
-int64_t largest_file(const std::vector<std::string>& files, const std::vector<size_t>& which) {
+int64_t largest_file(const std::vector<ViewPlan>& models, const std::vector<size_t>& which) {
   int64_t big = 0;
   for (size_t i : which) {
     std::error_code ec;
-    const auto n = fs::file_size(files[i], ec);
+    const auto n = fs::file_size(models[i].files.front().first, ec);
     if (!ec) big = std::max<int64_t>(big, static_cast<int64_t>(n));
   }
   return big;
+}
+
+// Every occurrence of `from` in `s` replaced by `to`.
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+}
+
+// A line of the results file, read up to `max` bytes (the rest of a longer line skipped; `cut` set, and `whole` when
+// the line ended before the file did). False at the end.
+bool read_line(std::istream& in, std::string& line, size_t max, bool& cut, bool& whole) {
+  line.clear();
+  cut = whole = false;
+  char c;
+  bool any = false;
+  while (in.get(c)) {
+    any = true;
+    if (c == '\n') return whole = true;
+    if (line.size() < max) line += c;
+    else cut = true;
+  }
+  return any;
 }
 
 }  // namespace
 
 bool has_live_check(const std::string& runtime) { return runtime == "onnxruntime" || runtime == "openvino"; }
 
-LiveCheck check_live(const std::string& runtime, const std::vector<std::string>& files, const LiveLimits& limits) {
+LiveCheck check_live(const std::string& runtime, const std::vector<ViewPlan>& models, const LiveLimits& limits) {
   LiveCheck lc;
   lc.runtime = runtime;
   lc.name = runtime == "onnxruntime" ? "ONNX Runtime" : "OpenVINO";
-  lc.verdicts.assign(files.size(), {});
+  lc.verdicts.assign(models.size(), {});
   if (!has_live_check(runtime)) {
     lc.unavailable = "no live check for this runtime";
     return lc;
@@ -81,15 +106,28 @@ LiveCheck check_live(const std::string& runtime, const std::vector<std::string>&
     lc.unavailable = "no temporary directory for the check";
     return lc;
   }
-  std::vector<size_t> left(files.size());
-  for (size_t i = 0; i < files.size(); ++i) left[i] = i;
+  const io::CleanupSlot cleanup = io::register_temp_dir(dir.string());
+  // Each model's view, in a folder of its own named by its place in the batch.
+  std::vector<fs::path> staged(models.size());
+  std::vector<size_t> left;
+  for (size_t i = 0; i < models.size(); ++i) {
+    std::string error = models[i].refused;
+    if (error.empty()) staged[i] = stage_view(models[i], dir / std::to_string(i), error);
+    if (staged[i].empty()) lc.verdicts[i].not_given = error;
+    else left.push_back(i);
+  }
+  // Nothing to give: no process, and nothing the runtime could say.
+  if (left.empty()) lc.available = true;
   while (!left.empty()) {
-    const fs::path list = dir / "models.txt", results = dir / "results.jsonl", log = dir / "log.txt";
+    const fs::path list = dir / "models.json", results = dir / "results.jsonl";
     std::error_code ec;
     fs::remove(results, ec);
-    {
-      std::ofstream f(list, std::ios::binary | std::ios::trunc);
-      for (size_t i : left) f << files[i] << '\n';
+    nlohmann::json names = nlohmann::json::array();
+    for (size_t i : left) names.push_back(staged[i].string());
+    if (const std::string e = io::write_file(list.string(), "the model list", [&](std::ostream& f) { f << names.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); });
+        !e.empty()) {
+      lc.unavailable = e;
+      break;
     }
     std::string why;
     const std::string cmd = check_command(runtime, list, results, why);
@@ -97,24 +135,36 @@ LiveCheck check_live(const std::string& runtime, const std::vector<std::string>&
       lc.unavailable = why;
       break;
     }
-    const int64_t memory = limits.base_memory_bytes + limits.memory_per_file_byte * largest_file(files, left);
-    const ProcResult p = run_shell(cmd, log, limits.per_model_ms, memory, results);
+    ProcLimits pl;
+    pl.timeout_ms = limits.per_model_ms;
+    pl.max_rss_bytes = limits.base_memory_bytes + limits.memory_per_file_byte * largest_file(models, left);
+    pl.progress = results;
+    pl.max_progress_bytes = limits.max_results_bytes;
+    pl.max_file_bytes = limits.max_file_bytes;
+    pl.cwd = dir;
+    const ProcResult p = run_shell(cmd, pl);
     ++lc.processes;
     // The verdicts the process gave, in order; the first model without one is the one it stopped at.
     size_t answered = 0;
     bool started = false;
+    std::string cut_line;  // a verdict line that passed kMaxVerdictBytes: that model's verdict
     std::ifstream in(results, std::ios::binary);
-    for (std::string line; std::getline(in, line);) {
+    std::string line;
+    for (bool cut = false, whole = false; read_line(in, line, kMaxVerdictBytes, cut, whole);) {
+      // A whole line past the limit is the model's verdict, cut; one the process's end cut is what stopped it.
+      if (cut && whole) cut_line = "its verdict line passed " + std::to_string(kMaxVerdictBytes) + " bytes; condlint cut it";
+      if (cut) break;
       const auto j = nlohmann::json::parse(line, nullptr, false);
       if (!j.is_object()) break;  // a line cut by the process's end
       if (j.contains("version") && j["version"].is_string()) {
         started = true;
-        lc.version = j["version"].get<std::string>();
+        lc.version = j["version"].get<std::string>().substr(0, 200);
         continue;
       }
       const auto i = j.value("i", int64_t{-1});
       if (i < 0 || static_cast<size_t>(i) >= left.size()) break;
-      LiveVerdict& v = lc.verdicts[left[static_cast<size_t>(i)]];
+      const size_t k = left[static_cast<size_t>(i)];
+      LiveVerdict& v = lc.verdicts[k];
       v.checked = true;
       v.refused = !j.value("ok", false);
       if (v.refused) {
@@ -123,6 +173,10 @@ LiveCheck check_live(const std::string& runtime, const std::vector<std::string>&
         };
         v.stage = text("stage");
         v.message = text("error");
+        // The runtime names the view; the user knows the model by its own path.
+        replace_all(v.message, staged[k].string(), models[k].path);
+        replace_all(v.message, staged[k].parent_path().string() + "/",
+                    fs::path(models[k].path).parent_path().empty() ? "" : fs::path(models[k].path).parent_path().string() + "/");
       }
       answered = std::max(answered, static_cast<size_t>(i) + 1);
     }
@@ -137,12 +191,20 @@ LiveCheck check_live(const std::string& runtime, const std::vector<std::string>&
     LiveVerdict& culprit = lc.verdicts[left[answered]];
     culprit.checked = culprit.refused = true;
     culprit.stage = "loading";
-    if (p.timed_out)
+    if (!cut_line.empty())
+      culprit.message = cut_line;
+    else if (p.timed_out)
       culprit.message =
           "its process was stopped after " + std::to_string(limits.per_model_ms) + " ms loading the model";
     else if (p.over_memory)
-      culprit.message =
-          "its process was stopped when it passed " + std::to_string(memory >> 20) + " MiB of memory loading the model";
+      culprit.message = "its process was stopped when it passed " + std::to_string(pl.max_rss_bytes >> 20) +
+                        " MiB of memory loading the model";
+    else if (p.over_output)
+      culprit.message = "its process was stopped when its results passed " +
+                        std::to_string(limits.max_results_bytes >> 20) + " MiB loading the model";
+    else if (p.signal == SIGXFSZ)
+      culprit.message = "its process was stopped when a file it wrote passed " +
+                        std::to_string(limits.max_file_bytes >> 20) + " MiB loading the model";
     else if (p.signal)
       culprit.message = "its process died of signal " + std::to_string(p.signal) + " loading the model";
     else
@@ -153,7 +215,7 @@ LiveCheck check_live(const std::string& runtime, const std::vector<std::string>&
   std::error_code ec;
   fs::remove_all(dir, ec);
   if (!lc.available)
-    for (auto& v : lc.verdicts) v = {};
+    for (auto& v : lc.verdicts) v = LiveVerdict{false, v.not_given, false, {}, {}};
   return lc;
 }
 

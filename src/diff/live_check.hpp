@@ -10,10 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "diff/model_view.hpp"
+
 namespace condlint::diff {
 
 struct LiveVerdict {
   bool checked = false;  // the runtime gave a verdict on this model
+  std::string not_given;  // why the model was not given to the runtime ("" : it was)
   bool refused = false;
   std::string stage;    // "optimizations off", "read_model", ...
   std::string message;  // the runtime's words (or what stopped its process)
@@ -33,13 +36,23 @@ struct LiveLimits {
   int64_t per_model_ms = 60'000;                 // time one model may take to load
   int64_t base_memory_bytes = int64_t{4} << 30;  // resident memory of the runtime's process...
   int64_t memory_per_file_byte = 16;             // ...plus this many bytes per byte of the batch's largest model
+  // What the adapter may write: its results file (a verdict line per model, each at most kMaxVerdictBytes) and any
+  // other file.
+  int64_t max_results_bytes = int64_t{16} << 20;
+  int64_t max_file_bytes = int64_t{64} << 20;
 };
+
+// The longest verdict line read back from an adapter; a longer one is cut and the model's verdict says so.
+inline constexpr size_t kMaxVerdictBytes = 64 * 1024;
 
 // The runtimes that have a live check ("onnxruntime", "openvino").
 bool has_live_check(const std::string& runtime);
 
-// Loads every file into `runtime` (one process per batch; never throws). `available` false, with the reason, when
-// the runtime or its adapter is not installed.
-LiveCheck check_live(const std::string& runtime, const std::vector<std::string>& files, const LiveLimits& limits = {});
+// Loads every model into `runtime` (one process per batch; never throws), each through a view of its files
+// (model_view.hpp) in a temporary folder that is also the child's working folder, removed on every way out. The
+// child reads the list of models as a JSON array of strings. A plan that is refused is not given to the runtime:
+// its verdict says why (not_given). `available` false, with the reason, when the runtime or its adapter is not
+// installed.
+LiveCheck check_live(const std::string& runtime, const std::vector<ViewPlan>& models, const LiveLimits& limits = {});
 
 }  // namespace condlint::diff

@@ -25,6 +25,10 @@ namespace {
 
 using exec::Value;
 
+// The largest file a runtime's process may write (an output tensor, a log): what condlint reads back of an output is
+// bounded by the same figure (read_outputs).
+constexpr int64_t kMaxOutputFileBytes = int64_t{1} << 31;
+
 // A run's time in ms: its own limit, or less when the command's deadline comes first (at least 1 ms).
 int64_t run_budget_ms(const RuntimeOptions& o, int64_t own_ms) {
   const auto end = o.limits.deadline.with_run_limit(own_ms);
@@ -145,17 +149,24 @@ class CmdRuntime : public Runtime {
     std::error_code ec;
     fs::create_directories(j.output_dir, ec);
     const auto t0 = std::chrono::steady_clock::now();
-    const ProcResult p =
-        run_shell(command_for(j), j.output_dir.parent_path() / (j.output_dir.filename().string() + ".log"),
-                  run_budget_ms(opts_, opts_.timeout_ms));
+    ProcLimits pl;
+    pl.timeout_ms = run_budget_ms(opts_, opts_.timeout_ms);
+    pl.max_file_bytes = kMaxOutputFileBytes;
+    pl.cwd = j.output_dir;
+    const ProcResult p = run_shell(command_for(j), pl);
     o.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     if (p.timed_out) {
       o.error = opts_.limits.deadline.passed() ? "stopped: " + opts_.limits.deadline.reached() + " during the run"
                                                : "stopped after " + std::to_string(opts_.timeout_ms) + " ms";
       return o;
     }
+    if (p.signal == SIGXFSZ) {
+      o.error = "stopped when a file it wrote passed " + std::to_string(kMaxOutputFileBytes >> 20) + " MiB";
+      return o;
+    }
     if (p.exit_code != 0) {
-      o.error = "exit code " + std::to_string(p.exit_code) + (p.err.empty() ? "" : ": " + p.err);
+      o.error = (p.signal ? "died of signal " + std::to_string(p.signal) : "exit code " + std::to_string(p.exit_code)) +
+                (p.err.empty() ? "" : ": " + p.err);
       return o;
     }
     o.ok = true;
@@ -176,9 +187,13 @@ class BatchRuntime : public CmdRuntime {
     std::vector<JobOutcome> res(jobs.size());
     if (jobs.empty()) return res;
     const fs::path list = jobs.front().output_dir.parent_path() / (name_ + "-batch.tsv");
+    // A path with a tab or a line break would split the job list: such a job is refused, not misread.
+    const auto listable = [](const fs::path& p) { return p.string().find_first_of("\t\n\r") == std::string::npos; };
     {
       std::ofstream f(list, std::ios::binary);
-      for (const auto& j : jobs) f << job_line(j) << '\n';
+      for (const auto& j : jobs)
+        if (listable(j.model_file) && listable(j.input_dir) && listable(j.output_dir) && listable(j.source_model))
+          f << job_line(j) << '\n';
     }
     for (const auto& j : jobs) {
       std::error_code ec;
@@ -187,12 +202,20 @@ class BatchRuntime : public CmdRuntime {
     const auto t0 = std::chrono::steady_clock::now();
     const int64_t budget =
         run_budget_ms(opts_, opts_.timeout_ms * static_cast<int64_t>(std::min<size_t>(jobs.size(), 100000)));
-    const ProcResult p = run_shell(batch_command(list), list.parent_path() / (name_ + "-batch.log"), budget);
+    ProcLimits pl;
+    pl.timeout_ms = budget;
+    pl.max_file_bytes = kMaxOutputFileBytes;
+    pl.cwd = list.parent_path();
+    const ProcResult p = run_shell(batch_command(list), pl);
     const double per =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() / jobs.size();
     for (size_t k = 0; k < jobs.size(); ++k) {
       const Job& j = jobs[k];
       JobOutcome& o = res[k];
+      if (!(listable(j.model_file) && listable(j.input_dir) && listable(j.output_dir) && listable(j.source_model))) {
+        o.error = "not run: a path of the job holds a tab or a line break (choose another --work-dir or TMPDIR)";
+        continue;
+      }
       std::error_code ec;
       const fs::path done = j.output_dir / "done";
       const fs::path err = j.output_dir / "error.txt";

@@ -1,5 +1,7 @@
 #include "io/mapped_file.hpp"
 
+#include "io/cleanup.hpp"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -46,6 +48,7 @@ void on_sigbus(int sig, siginfo_t* info, void* context) {
       (void)!::write(STDERR_FILENO, m, n);
     }
     unlink_open_temporaries();
+    release_for_exit();
     ::_exit(2);
   }
   // Not a mapped model's: as if this handler were not there. A fault retries its access under the action restored

@@ -1,5 +1,7 @@
 #include "io/output.hpp"
 
+#include "io/cleanup.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -32,11 +34,14 @@ std::array<std::atomic<char*>, kSlots> g_temps{};
 
 void on_signal(int sig) {
   unlink_open_temporaries();
+  release_for_exit();
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
 
-void install_handlers() {
+}  // namespace
+
+void install_signal_cleanup() {
   static std::once_flag once;
   std::call_once(once, [] {
     for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
@@ -50,9 +55,11 @@ void install_handlers() {
   });
 }
 
+namespace {
+
 // The slot holding `path`, or kSlots when the table is full (the temporary is then only removed on normal exits).
 size_t register_temp(const std::string& path) {
-  install_handlers();
+  install_signal_cleanup();
   char* copy = ::strdup(path.c_str());
   if (!copy) return kSlots;
   for (size_t i = 0; i < kSlots; ++i) {

@@ -87,6 +87,10 @@ std::string write_output(const std::string& path, const std::string& what,
 
 // Removes every temporary an OutputFile holds open now; async-signal-safe (for a handler that ends the process).
 void unlink_open_temporaries() noexcept;
+// Installs (once) the handlers of SIGINT, SIGTERM and SIGHUP that remove the open temporaries, kill the registered
+// child process groups and remove the registered temporary folders (cleanup.hpp), then end the process by the
+// signal. A handler someone else installed is kept.
+void install_signal_cleanup();
 
 // Removes the temporaries that OutputFile leaves only when a process is killed outright (SIGKILL, a crash) from
 // `dir`: those whose name it made (or that start with `also_prefix`, when given) and whose last change is more than

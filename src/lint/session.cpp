@@ -32,6 +32,7 @@
 #include "report/merge.hpp"
 #include "report/terminal.hpp"
 #include "rules/engine.hpp"
+#include "rules/readability.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define CONDLINT_ASAN 1
@@ -347,11 +348,29 @@ class Session {
         if (!t.from.empty()) older_than[t.runtime] = t.from;
       }
     }
+    // What each runtime may be given of a file: a view of the files condlint checked, or nothing when condlint's own
+    // checks refuse it (unreadable, or reading outside its folder) — decided once per file, by the front door.
+    std::map<size_t, diff::ViewPlan> plans;
+    for (const auto& [runtime, which] : files_of)
+      for (size_t i : which) {
+        if (plans.count(i)) continue;
+        OpenOptions open;
+        open.verdict = unreadable_reason;
+        LoadResult lr = open_model(inputs_.files[i], open);
+        diff::ViewPlan plan = lr.model ? diff::plan_view(*lr.model) : diff::plan_file(inputs_.files[i]);
+        if (!lr.model) plan.refused = lr.io_error.empty() ? "it cannot be read" : lr.io_error;
+        plans.emplace(i, std::move(plan));
+      }
     for (const auto& [runtime, which] : files_of) {
-      std::vector<std::string> files;
-      for (size_t i : which) files.push_back(inputs_.files[i]);
+      std::vector<diff::ViewPlan> files;
+      for (size_t i : which) files.push_back(plans.at(i));
       const auto t0 = std::chrono::steady_clock::now();
       const diff::LiveCheck lc = diff::check_live(runtime, files);
+      for (size_t k = 0; k < which.size(); ++k)
+        if (!lc.verdicts[k].not_given.empty())
+          spdlog::warn("note: --target {}: {} was not given to {}: {}", runtime, term_safe(inputs_.files[which[k]]),
+                       lc.name, term_safe(lc.verdicts[k].not_given));
+      if (lc.processes == 0 && lc.available) continue;  // nothing was given to it
       if (!lc.available) {
         spdlog::warn("--target {}: {} is not installed here ({}); the static profile alone judges", runtime, lc.name,
                      term_safe(lc.unavailable));

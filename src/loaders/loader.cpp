@@ -238,6 +238,49 @@ bool listed_model_file(const fs::path& p) {
   return *fmt != Format::IR || xml_root_is_net(p);
 }
 
+bool read_path_list0(std::istream& in, std::vector<std::string>& out, std::string& err) {
+  out.clear();
+  std::string path;
+  uint64_t total = 0;
+  auto take = [&]() {
+    if (path.empty()) return true;
+    if (out.size() >= kMaxPathListLines) {
+      err = "more than " + std::to_string(kMaxPathListLines) + " paths";
+      return false;
+    }
+    out.push_back(std::move(path));
+    path.clear();
+    return true;
+  };
+  std::streambuf* sb = in.rdbuf();
+  for (int c; sb && (c = sb->sbumpc()) != std::char_traits<char>::eof();) {
+    if (++total > kMaxPathListBytes) {
+      err = "more than " + std::to_string(kMaxPathListBytes >> 20) + " MiB";
+      out.clear();
+      return false;
+    }
+    if (c == 0) {
+      if (!take()) {
+        out.clear();
+        return false;
+      }
+      continue;
+    }
+    if (path.size() >= kMaxPathListLine) {
+      err = "path " + std::to_string(out.size() + 1) + " is longer than " + std::to_string(kMaxPathListLine) +
+            " bytes (PATH_MAX)";
+      out.clear();
+      return false;
+    }
+    path.push_back(static_cast<char>(c));
+  }
+  if (!take()) {
+    out.clear();
+    return false;
+  }
+  return true;
+}
+
 bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err) {
   out.clear();
   std::unordered_set<std::string> seen;

@@ -87,6 +87,11 @@ constexpr size_t kMaxPathListLine = 4096;  // PATH_MAX
 constexpr size_t kMaxPathListLines = 1000000;
 constexpr uint64_t kMaxPathListBytes = uint64_t{256} << 20;
 bool read_path_list(std::istream& in, std::vector<std::string>& out, std::string& err);
+// The paths of a NUL-separated list (`lint --paths0-from`, `find -print0`, what the Python API writes): each taken
+// as if it were named on the command line — no filter, no path left out, any byte but NUL in a name (a line break
+// too). Bounded as read_path_list is (kMaxPathListLine bytes a path, kMaxPathListLines paths, kMaxPathListBytes);
+// empty entries are skipped.
+bool read_path_list0(std::istream& in, std::vector<std::string>& out, std::string& err);
 
 // Reads a whole file. Returns false with a message on failure.
 bool read_file(const std::string& path, std::string& out, std::string& err);

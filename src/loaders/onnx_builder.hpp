@@ -338,6 +338,7 @@ class OnnxBuilder {
   std::vector<int> free_values_;  // slots of values_ whose graph was freed (release_subgraphs), for define()
   NameTable visible_;             // the scope chain as seen from the current graph: name -> value id
   onnx::TypeProto* new_type() { return google::protobuf::Arena::CreateMessage<onnx::TypeProto>(&arena_); }
+  onnx::TypeProto init_type_scratch_;  // an initializer's type while it is built, before define() interns it
   std::vector<IfInfo> ifs_;
   std::deque<onnx::TensorProto> owned_tensors_;
   // Inferred types are immutable once made, and a model has few distinct ones (float [2] ...): one copy each, with

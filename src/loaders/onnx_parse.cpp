@@ -386,6 +386,23 @@ std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shar
   SlimModel slim;
   const std::string mark = new_mark(file);
   if (!slim_model(all, mark, threshold, slim, file.get())) return whole(/*copy=*/false);
+  if (slim.entries > kMaxOnnxEntries) {
+    // Not parsed: a model of millions of tiny entries costs hundreds of bytes of memory for each of its bytes.
+    file->release(0, all.size());
+    auto m = std::make_unique<Model>();
+    m->format = Format::ONNX;
+    m->path = path;
+    m->onnx = std::make_unique<OnnxData>();
+    Graph g;
+    g.role = "main";
+    m->graphs.push_back(g);
+    SourceLocation l;
+    l.graph = 0;
+    m->over_limits.push_back({"the nodes, initializers and value declarations of the model's graphs",
+                              static_cast<int64_t>(slim.entries), static_cast<int64_t>(kMaxOnnxEntries), l,
+                              "entries", /*whole_model=*/true});
+    return m;
+  }
   if (slim.stripped == 0) return whole(/*copy=*/true);
   file->release(0, all.size());
   auto model = load_onnx(path, std::move(slim.bytes), keep_proto);

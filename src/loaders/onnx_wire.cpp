@@ -20,6 +20,7 @@ namespace {
 constexpr uint64_t kModelGraph = 7, kModelFunctions = 25;
 constexpr uint64_t kFunctionNode = 7;
 constexpr uint64_t kGraphNode = 1, kGraphInitializer = 5, kGraphSparseInitializer = 15;
+constexpr uint64_t kGraphInput = 11, kGraphOutput = 12, kGraphValueInfo = 13;
 constexpr uint64_t kNodeAttribute = 5;
 constexpr uint64_t kAttrT = 5, kAttrG = 6, kAttrGraphs = 11, kAttrSparseTensor = 22;
 constexpr uint64_t kSparseValues = 1, kSparseIndices = 2;
@@ -126,6 +127,7 @@ class Slimmer {
 
   size_t stripped = 0;
   uint64_t stripped_bytes = 0;
+  uint64_t entries = 0;  // nodes, tensors and value declarations of every graph and function body scanned
 
  private:
   std::string_view file_;
@@ -169,6 +171,7 @@ class Slimmer {
   bool function(std::string_view b, std::string& out) {
     return copy_entering(b, out, [&](const WireField& f, std::string& o, bool& ok) {
       if (f.number != kFunctionNode || f.wire != 2) return false;
+      ++entries;
       return enter(f, o, ok, [&](std::string_view p, std::string& c) { return node(p, c, 1); });
     });
   }
@@ -180,6 +183,8 @@ class Slimmer {
     }
     return copy_entering(b, out, [&](const WireField& f, std::string& o, bool& ok) {
       if (f.wire != 2) return false;
+      entries += f.number == kGraphNode || f.number == kGraphInitializer || f.number == kGraphSparseInitializer ||
+                 f.number == kGraphInput || f.number == kGraphOutput || f.number == kGraphValueInfo;
       if (f.number == kGraphInitializer)
         return enter(f, o, ok, [&](std::string_view p, std::string& c) { return tensor(p, c, false); });
       if (f.number == kGraphSparseInitializer)
@@ -564,7 +569,8 @@ bool slim_model(std::string_view file, const std::string& mark, size_t threshold
   // A dry pass first: a model with nothing to strip (or bytes that do not scan) is never copied.
   Slimmer dry(file, mark, threshold, /*dry=*/true, verdicts, pages);
   if (!dry.model(file, out.bytes)) return false;
-  if (dry.stripped == 0) return true;
+  out.entries = dry.entries;
+  if (dry.stripped == 0 || dry.entries > kMaxOnnxEntries) return true;
   Slimmer s(file, mark, threshold, /*dry=*/false, verdicts, pages);
   if (!s.model(file, out.bytes)) return false;
   out.stripped = s.stripped;

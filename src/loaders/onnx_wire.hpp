@@ -45,7 +45,15 @@ struct SlimModel {
   std::string bytes;            // the ModelProto with the large payloads replaced by marks
   size_t stripped = 0;          // how many payloads were replaced
   uint64_t stripped_bytes = 0;  // their bytes
+  // Nodes, initializers (dense and sparse) and inputs, outputs and value_info entries of every graph (to depth
+  // kSlimMaxGraphDepth) and function body: what protobuf and the loader spend memory on per entry, whatever its bytes
+  // (an empty initializer is 2 bytes of the file and some 400 bytes of memory).
+  uint64_t entries = 0;
 };
+
+// Past this many entries (SlimModel::entries) a model is not parsed: C013 (docs/hardening.md, "Many small entries").
+// Real models hold up to some 10^5; 2^20 keeps peak memory within 16 x the file + 64 MiB + 512 bytes an entry.
+constexpr uint64_t kMaxOnnxEntries = uint64_t{1} << 20;
 
 // The slim copy of `file`, whose marks name `mark` (from new_mark). False when the top level or a message the pass
 // enters does not scan as protobuf (a length past the end, a varint over 10 bytes, a group): the caller then parses

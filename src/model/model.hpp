@@ -445,6 +445,8 @@ struct OverLimit {
   int64_t declared = 0;  // how many were declared
   int64_t limit = 0;
   SourceLocation loc;
+  std::string unit = "dimensions";  // what `declared` counts
+  bool whole_model = false;         // nothing of the model was built (not just the one shape)
 };
 constexpr int64_t kMaxRank = 1024;  // dimensions of one shape
 

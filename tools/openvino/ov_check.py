@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""condlint lint --target openvino's load check: `ov_check.py LIST RESULTS`. LIST holds one model path a line (an
+"""condlint lint --target openvino's load check: `ov_check.py LIST RESULTS`. LIST is a JSON array of model paths (no
+file name can break it) (an
 IR .xml with its .bin, or ONNX). For each model, openvino.Core().read_model and compile_model on CPU; one JSON line
 is appended to RESULTS per model: {"i": INDEX, "ok": true} or {"i": INDEX, "ok": false, "stage": ..., "error": ...}.
 The first line is {"version": ...}. Lines are written as each model finishes, so the caller knows which model a
@@ -18,8 +19,11 @@ def main(argv):
         print(f"ov_check: openvino is not installed (scripts/install-deps.sh installs it into tools/venv): {e}",
               file=sys.stderr)
         return 2
-    with open(argv[1], encoding="utf-8", errors="surrogateescape") as f:
-        models = [line.rstrip("\n") for line in f if line.strip()]
+    with open(argv[1], encoding="utf-8") as f:
+        models = json.load(f)
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        print("LIST is not a JSON array of strings", file=sys.stderr)
+        return 2
     core = ov.Core()
     with open(argv[2], "a", encoding="utf-8") as out:
         out.write(json.dumps({"version": ov.get_version()}) + "\n")
@@ -32,7 +36,7 @@ def main(argv):
                 stage = "compile_model on CPU"
                 core.compile_model(model, "CPU")
             except Exception as e:  # OpenVINO raises RuntimeError and its own types; each is a refusal
-                result = {"i": i, "ok": False, "stage": stage, "error": str(e)}
+                result = {"i": i, "ok": False, "stage": stage, "error": str(e)[:16384]}
             out.write(json.dumps(result) + "\n")
             out.flush()
     return 0

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """condlint lint --target onnxruntime's load check with ONNX Runtime from PyPI, where Node's onnxruntime-node is not
-installed: `ort_check.py LIST RESULTS`, the protocol of `ort_run.js --check`. LIST holds one model path a line; for
+installed: `ort_check.py LIST RESULTS`, the protocol of `ort_run.js --check`. LIST is a JSON array of model paths (no
+file name can break it); for
 each model a session is created with graph optimizations off, then on, and one JSON line is appended to RESULTS:
 {"i": INDEX, "ok": true} or {"i": INDEX, "ok": false, "stage": ..., "error": ...}. The first line is
 {"version": ...}. Exit 0 when the list was read, 2 when onnxruntime is not installed."""
@@ -19,8 +20,11 @@ def main(argv):
               file=sys.stderr)
         return 2
     ort.set_default_logger_severity(4)
-    with open(argv[1], encoding="utf-8", errors="surrogateescape") as f:
-        models = [line.rstrip("\n") for line in f if line.strip()]
+    with open(argv[1], encoding="utf-8") as f:
+        models = json.load(f)
+    if not isinstance(models, list) or not all(isinstance(m, str) for m in models):
+        print("LIST is not a JSON array of strings", file=sys.stderr)
+        return 2
     levels = [("optimizations off", ort.GraphOptimizationLevel.ORT_DISABLE_ALL),
               ("optimizations on", ort.GraphOptimizationLevel.ORT_ENABLE_ALL)]
     with open(argv[2], "a", encoding="utf-8") as out:
@@ -34,7 +38,7 @@ def main(argv):
                 try:
                     ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
                 except Exception as e:  # each exception is the runtime's refusal
-                    result = {"i": i, "ok": False, "stage": stage, "error": str(e)}
+                    result = {"i": i, "ok": False, "stage": stage, "error": str(e)[:16384]}
                     break
             out.write(json.dumps(result) + "\n")
             out.flush()

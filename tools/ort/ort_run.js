@@ -157,13 +157,17 @@ async function batch(listPath) {
   }
 }
 
-// Load check (`condlint lint --target onnxruntime`): LIST holds one model path a line. For each model, a session is
+// Load check (`condlint lint --target onnxruntime`): LIST is a JSON array of model paths (no name can break it). For each model, a session is
 // created with graph optimizations off and then on (an optimizer pass can refuse what loading accepts), and one JSON
 // line is appended to RESULTS: {"i": INDEX, "ok": true} or {"i": INDEX, "ok": false, "stage": ..., "error": ...}.
 // The first line is {"version": ...}. Lines are written as each model finishes, so the caller knows which model
 // a crash or a hang stopped at. Exit 0 when the list was read.
 async function check(listPath, resultsPath) {
-  const models = fs.readFileSync(listPath, 'utf8').split('\n').filter((l) => l.length);
+  const models = JSON.parse(fs.readFileSync(listPath, 'utf8'));
+  if (!Array.isArray(models) || !models.every((m) => typeof m === 'string')) {
+    process.stderr.write('ort_run.js --check: LIST is not a JSON array of strings\n');
+    process.exit(2);
+  }
   const version = require('onnxruntime-node/package.json').version;
   fs.appendFileSync(resultsPath, JSON.stringify({ version }) + '\n');
   for (let i = 0; i < models.length; i++) {
@@ -173,7 +177,7 @@ async function check(listPath, resultsPath) {
         const s = await ort.InferenceSession.create(models[i], { executionProviders: ['cpu'], graphOptimizationLevel: level, logSeverityLevel: 4 });
         if (s.release) await s.release();
       } catch (e) {
-        result = { i, ok: false, stage, error: String(e && e.message ? e.message : e) };
+        result = { i, ok: false, stage, error: String(e && e.message ? e.message : e).slice(0, 16384) };
         break;
       }
     }
