@@ -311,6 +311,27 @@ TEST(DiffCmd, PerturbedOutputIsCaughtEverywhere) {
   EXPECT_EQ(j["runtimes"][1], "cmd:python3");
 }
 
+TEST(DiffCmd, ThreeRuntimesLabelEachValueWithItsOwnRuntime) {
+  // ref, ref and a perturbing runtime: every row compares the first with one other, and its values carry that
+  // other's name (the third's values were printed under the second's name).
+  if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
+  const std::string args = shell_quote(kNested.string()) + " --runtime ref --runtime ref --runtime " +
+                           shell_quote(perturb_runtime("--delta 0.5"));
+  const auto text = diff_cli(args);
+  EXPECT_EQ(text.exit_code, 1) << text.out;
+  EXPECT_NE(text.out.find("(ref#1 vs ref#2 vs cmd:python3)"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("(ref#1 vs cmd:python3)': diverge"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find(", ref#2 "), std::string::npos) << text.out;  // no value is labelled with the agreeing ref
+  EXPECT_NE(text.out.find(", cmd:python3 "), std::string::npos) << text.out;
+  const auto j = nlohmann::json::parse(diff_cli(args + " --format json").out);
+  for (const auto& c : j["models"][0]["cases"])
+    for (const auto& o : c["outputs"]) {
+      EXPECT_EQ(o["runtime_a"], "ref#1");
+      const bool third = o["name"].get<std::string>().find("cmd:python3") != std::string::npos;
+      EXPECT_EQ(o["runtime_b"], third ? "cmd:python3" : "ref#2") << o.dump();
+    }
+}
+
 TEST(DiffCmd, DivergenceInOneBranchOnlyIsNamed) {
   if (!have_python_onnx()) GTEST_SKIP() << "/usr/bin/python3 with python3-onnx is absent (the test runtime needs it)";
   const auto r = diff_cli(shell_quote(kNested.string()) + " --runtime ref --runtime " +

@@ -533,6 +533,7 @@ void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobO
       if (!na.empty() || !nb.empty()) {
         OutputDiff od;
         od.name = nm + pair;
+        od.runtime_b = r;
         od.status = OutputDiff::Status::NotComparable;
         od.detail = !na.empty() ? names[0] + ": " + na : names[r] + ": " + nb;
         ++md.not_comparable_outputs;
@@ -547,6 +548,7 @@ void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobO
       }
       OutputDiff od = compare_output(nm, *a.outputs[o], *b.outputs[o], cfg);
       od.name += pair;
+      od.runtime_b = r;
       if (od.status == OutputDiff::Status::Diverge && c.status == CaseDiff::Status::Agree) {
         c.status = CaseDiff::Status::Diverge;
         c.message = "output '" + nm + "' diverges" + (n > 2 ? " between " + names[0] + " and " + names[r] : "");
@@ -708,6 +710,12 @@ DiffResult run_diff(const std::vector<DiffModel>& given, const std::vector<Runti
   }
   for (size_t i = 0; i < models.size(); ++i)
     if (prep[i].md->error.empty()) collect_cases(i, models, prep[i], outcomes, res.runtimes, cfg);
+  // How a runtime was asked to compute, where its default is not the model's arithmetic.
+  for (const auto* r : runtimes)
+    if (r->name() == "openvino")
+      for (auto& m : res.models)
+        if (m.error.empty())
+          m.notes.push_back("openvino: compiled for CPU in f32 (INFERENCE_PRECISION_HINT), not the plugin's bf16/f16 default");
   for (auto& pr : prep) rename_to_source(pr);
   return res;
 }

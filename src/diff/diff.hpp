@@ -103,6 +103,7 @@ struct OutputDiff {
   std::string first_index;
   std::string value_a, value_b;  // at first_index
   int64_t mismatches = 0;
+  size_t runtime_b = 1;  // the runtime compared with the first (DiffResult::runtimes), whose values value_b holds
 };
 
 struct CaseDiff {

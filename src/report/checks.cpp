@@ -187,6 +187,9 @@ CheckReport checks_from_diff(const diff::ModelDiff& m, const std::vector<std::st
   CheckReport c;
   c.kind = "diff";
   for (size_t i = 0; i < 2 && i < runtimes.size(); ++i) c.runtimes[i] = runtimes[i];
+  // With more than two runtimes a row is one pair (its output names it, "y (ref vs openvino)"): the second column
+  // holds that pair's other runtime's values, so it is not headed by one name.
+  for (size_t i = 2; i < runtimes.size(); ++i) c.runtimes[1] += " / " + runtimes[i];
   c.error = m.error;
   c.notes = m.notes;
   std::map<std::string, IfChecks> ifs;
@@ -255,6 +258,7 @@ void write_diff_html(std::ostream& os, const diff::DiffResult& r, int exit_code,
   rr.run.execution_successful = exit_code != 2;
   const std::string a = r.runtimes.size() > 0 ? r.runtimes[0] : "A", b = r.runtimes.size() > 1 ? r.runtimes[1] : "B";
   rr.run.meta = a + " vs " + b;
+  for (size_t x = 2; x < r.runtimes.size(); ++x) rr.run.meta += " vs " + r.runtimes[x];
   for (size_t i = 0; i < r.models.size(); ++i) {
     const auto& m = r.models[i];
     FileResult f = file_for(m.model, i < opened.size() ? opened[i] : nullptr);

@@ -203,7 +203,9 @@ void write_case_diff_text(std::ostream& os, const diff::CaseDiff& c, const diff:
     }
   if (!c.message.empty() && !(shown && c.message.find(" failed: ") != std::string::npos))
     os << "      " << term_safe(c.message) << "\n";
-  for (const auto& o : c.outputs) write_output_diff_text(os, o, A, B);
+  // With more than two runtimes each output row is one pair: its values are labelled with that pair's names.
+  for (const auto& o : c.outputs)
+    write_output_diff_text(os, o, A, o.runtime_b < r.runtimes.size() ? term_safe(r.runtimes[o.runtime_b]) : B);
 }
 
 }  // namespace
@@ -213,7 +215,9 @@ void write_diff_text(std::ostream& os, const diff::DiffResult& r) {
   const std::string B = term_safe(r.runtimes.size() > 1 ? r.runtimes[1] : "B");
   int agree = 0, diverge = 0, failed = 0, nc = 0, nco = 0;
   for (const auto& m : r.models) {
-    os << term_safe(m.model) << "  (" << A << " vs " << B << ")\n";
+    os << term_safe(m.model) << "  (" << A;
+    for (size_t x = 1; x < r.runtimes.size(); ++x) os << " vs " << term_safe(r.runtimes[x]);
+    os << ")\n";
     if (!m.error.empty()) {
       os << "  error: " << term_safe(m.error) << "\n";
       continue;
@@ -265,6 +269,8 @@ nlohmann::json case_diff_json(const diff::CaseDiff& c, const std::vector<std::st
     }
     if (!o.first_index.empty()) jo["first_mismatch"] = o.first_index;
     if (o.mismatches) jo["mismatches"] = o.mismatches;
+    if (!runtimes.empty()) jo["runtime_a"] = runtimes[0];
+    if (o.runtime_b < runtimes.size()) jo["runtime_b"] = runtimes[o.runtime_b];
     if (!o.value_a.empty()) jo["value_a"] = o.value_a;
     if (!o.value_b.empty()) jo["value_b"] = o.value_b;
     if (!o.detail.empty()) jo["detail"] = o.detail;

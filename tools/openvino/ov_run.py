@@ -55,7 +55,9 @@ def compile_model(core, model_path, pins, np, ov):
         model = core.read_model(model_path)
         pin(model, pins, np, ov)
         model.validate_nodes_and_infer_types()
-        return core.compile_model(model, "CPU")
+        # f32: on a CPU with bf16 or f16 units the plugin would otherwise infer in that precision (a 1e-2 "divergence"
+        # of its own); condlint compares the model's arithmetic, so every run is asked for f32.
+        return core.compile_model(model, "CPU", {"INFERENCE_PRECISION_HINT": "f32"})
     except Exception as e:  # a refusal: OpenVINO's words, not a traceback
         raise Refusal(f"OpenVINO refuses the model: {e}")
 
