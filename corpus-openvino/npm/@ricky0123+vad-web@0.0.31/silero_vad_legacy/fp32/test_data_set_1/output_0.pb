@@ -1,0 +1,1 @@
+Boutput/sink_port_0J¬0n<
