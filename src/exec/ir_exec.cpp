@@ -353,6 +353,7 @@ class IrRunner {
         {"ReduceMean", &IrRunner::op_reduce},   {"ReduceMax", &IrRunner::op_reduce},
         {"ReduceMin", &IrRunner::op_reduce},    {"ReduceProd", &IrRunner::op_reduce},
         {"Softmax", &IrRunner::op_softmax},     {"Transpose", &IrRunner::op_transpose},
+        {"SoftMax", &IrRunner::op_softmax},  // opset8 SoftMax as OpenVINO writes it: one axis, negative allowed
         {"Broadcast", &IrRunner::op_broadcast}, {"If", &IrRunner::op_if},
         {"Loop", &IrRunner::op_loop},           {"Parameter", &IrRunner::op_parameter},
     };

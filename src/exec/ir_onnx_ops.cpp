@@ -24,7 +24,10 @@ const std::map<std::string, std::string>& ir_unary_ops() {
   static const std::map<std::string, std::string> ops{{"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},
                                                       {"Exp", "Exp"},     {"Log", "Log"},         {"Sqrt", "Sqrt"},
                                                       {"Abs", "Abs"},     {"Negative", "Neg"},    {"LogicalNot", "Not"},
-                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"}};
+                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"},
+                                                      // As OpenVINO's serializer spells them: opset1 Relu is written
+                                                      // ReLU; opset16 Identity passes its input on.
+                                                      {"ReLU", "Relu"},   {"Identity", "Identity"}};
   return ops;
 }
 

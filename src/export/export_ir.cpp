@@ -264,6 +264,7 @@ const std::map<std::string_view, IrExporter::Lowering>& IrExporter::lowerings() 
       {"ReduceMin", &IrExporter::lower_reduce},
       {"ReduceProd", &IrExporter::lower_reduce},
       {"Softmax", &IrExporter::lower_softmax},
+      {"SoftMax", &IrExporter::lower_softmax},  // opset8, as OpenVINO writes it
       {"Convolution", &IrExporter::lower_convolution},
       {"If", &IrExporter::lower_if},
       {"Loop", &IrExporter::lower_loop},
