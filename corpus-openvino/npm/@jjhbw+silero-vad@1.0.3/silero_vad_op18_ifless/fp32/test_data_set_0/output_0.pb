@@ -1,1 +1,0 @@
-Boutput/sink_port_0J6ëK:

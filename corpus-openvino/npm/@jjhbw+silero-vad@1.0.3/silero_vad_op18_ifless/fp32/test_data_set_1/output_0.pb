@@ -1,1 +1,0 @@
-Boutput/sink_port_0JÁ˜W>
