@@ -33,6 +33,32 @@ struct LintOptions {
   bool models_only = false;           // --models-only: named files that are not models are left out
 };
 
+// The paths of the list FILE (- : standard input) as `read` reads them; false (message printed) when it cannot be
+// read. A pipe or FIFO is the usual list (`<(git diff --name-only)`), so only a directory is refused by its kind.
+bool read_list(const std::string& file, const char* what,
+               bool (*read)(std::istream&, std::vector<std::string>&, std::string&), std::vector<std::string>& out) {
+  std::ifstream in;
+  if (file != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec)) {
+      std::cerr << "condlint: the " << what << " " << term_safe(file) << " is a directory\n";
+      return false;
+    }
+    in.open(file, std::ios::binary);
+    if (!in) {
+      std::cerr << "condlint: cannot read the " << what << " " << term_safe(file) << "\n";
+      return false;
+    }
+  }
+  std::string err;
+  if (!read(file == "-" ? std::cin : in, out, err)) {
+    std::cerr << "condlint: the " << what << " " << term_safe(file == "-" ? std::string("(standard input)") : file)
+              << ": " << err << "\n";
+    return false;
+  }
+  return true;
+}
+
 // The session's options from the command line's; false (message printed) on a usage error.
 bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) {
   s = o.session;
@@ -51,25 +77,8 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
       std::cerr << "condlint: --files-from - and --paths0-from - cannot both read standard input\n";
       return false;
     }
-    std::ifstream file;
-    std::error_code ec;
-    if (o.paths0_from != "-" && std::filesystem::is_directory(o.paths0_from, ec)) {
-      std::cerr << "condlint: the path list " << term_safe(o.paths0_from) << " is a directory\n";
-      return false;
-    }
-    if (o.paths0_from != "-") file.open(o.paths0_from, std::ios::binary);
-    if (o.paths0_from != "-" && !file) {
-      std::cerr << "condlint: cannot read the path list " << term_safe(o.paths0_from) << "\n";
-      return false;
-    }
     std::vector<std::string> listed;
-    std::string err;
-    if (!read_path_list0(o.paths0_from == "-" ? std::cin : file, listed, err)) {
-      std::cerr << "condlint: the path list "
-                << term_safe(o.paths0_from == "-" ? std::string("(standard input)") : o.paths0_from) << ": " << err
-                << "\n";
-      return false;
-    }
+    if (!read_list(o.paths0_from, "path list", read_path_list0, listed)) return false;
     for (auto& p : listed) s.paths.push_back(std::move(p));
   }
   if (o.models_only) {
@@ -83,28 +92,8 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
     s.paths = std::move(kept);
   }
   if (!o.files_from.empty()) {
-    std::ifstream file;
-    if (o.files_from != "-") {
-      // A pipe or FIFO is the usual list (`<(git diff --name-only)`), so only a directory is refused by its kind.
-      std::error_code ec;
-      if (std::filesystem::is_directory(o.files_from, ec)) {
-        std::cerr << "condlint: the file list " << term_safe(o.files_from) << " is a directory\n";
-        return false;
-      }
-      file.open(o.files_from);
-      if (!file) {
-        std::cerr << "condlint: cannot read the file list " << term_safe(o.files_from) << "\n";
-        return false;
-      }
-    }
     std::vector<std::string> listed;
-    std::string err;
-    if (!read_path_list(o.files_from == "-" ? std::cin : file, listed, err)) {
-      std::cerr << "condlint: the file list "
-                << term_safe(o.files_from == "-" ? std::string("(standard input)") : o.files_from) << ": " << err
-                << "\n";
-      return false;
-    }
+    if (!read_list(o.files_from, "file list", read_path_list, listed)) return false;
     for (auto& p : listed) s.paths.push_back(std::move(p));
   } else if (s.paths.empty() && !o.models_only && o.paths0_from.empty()) {
     std::cerr << "condlint: lint needs model files or directories (or --files-from FILE)\n";

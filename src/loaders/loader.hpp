@@ -47,6 +47,9 @@ std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& byt
 std::unique_ptr<Model> load_onnx(const std::string& path, std::string&& bytes, bool keep_proto = false);
 // The same over bytes the caller keeps alive while the load runs.
 std::unique_ptr<Model> load_onnx_view(const std::string& path, std::string_view bytes, bool keep_proto = false);
+// An ONNX Model with nothing built but its empty main graph: what a loader returns when it records why it could not
+// read the file (a parse problem, a limit) and builds nothing else.
+std::unique_ptr<Model> onnx_model_shell(const std::string& path);
 // An ONNX file read through its mapping (what open_model does): its tensor payloads of `threshold` bytes or more are
 // stripped at the wire level before protobuf parses (loaders/onnx_wire) and stay in the file, which the Model then
 // keeps (OnnxData::payload_file) for the executor to read them from. Bytes that do not scan, or that protobuf rejects

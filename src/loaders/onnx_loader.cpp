@@ -173,13 +173,7 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
   } catch (const std::exception& e) {
     error = std::string("internal error while reading the file: ") + e.what();
   }
-  auto m = std::make_unique<Model>();
-  m->format = Format::ONNX;
-  m->path = path;
-  m->onnx = std::make_unique<OnnxData>();
-  Graph g;
-  g.role = "main";
-  m->graphs.push_back(g);
+  auto m = onnx_model_shell(path);
   SourceLocation l;
   l.graph = 0;
   m->onnx->problems.push_back({PKind::Parse, error, l});
@@ -187,6 +181,17 @@ std::unique_ptr<Model> load_onnx_from(const std::string& path, Bytes&& bytes, bo
 }
 
 }  // namespace
+
+std::unique_ptr<Model> onnx_model_shell(const std::string& path) {
+  auto m = std::make_unique<Model>();
+  m->format = Format::ONNX;
+  m->path = path;
+  m->onnx = std::make_unique<OnnxData>();
+  Graph g;
+  g.role = "main";
+  m->graphs.push_back(g);
+  return m;
+}
 
 std::unique_ptr<Model> load_onnx(const std::string& path, const std::string& bytes, bool keep_proto) {
   return load_onnx_from(path, bytes, keep_proto);

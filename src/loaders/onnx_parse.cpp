@@ -389,13 +389,7 @@ std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shar
   if (slim.entries > kMaxOnnxEntries) {
     // Not parsed: a model of millions of tiny entries costs hundreds of bytes of memory for each of its bytes.
     file->release(0, all.size());
-    auto m = std::make_unique<Model>();
-    m->format = Format::ONNX;
-    m->path = path;
-    m->onnx = std::make_unique<OnnxData>();
-    Graph g;
-    g.role = "main";
-    m->graphs.push_back(g);
+    auto m = onnx_model_shell(path);
     SourceLocation l;
     l.graph = 0;
     m->over_limits.push_back({"the nodes, initializers and value declarations of the model's graphs",
