@@ -308,6 +308,53 @@ def shape_guard(directory, fname, x_shape, expect):
     write(directory, fname, net(fname[:-4], layers, edges), expect=expect, binary=binary)
 
 
+def computed_shape_guard():
+    """A shape guard on a value computed from the input, as OpenVINO's converter writes Silero VAD's: x [1,?] is
+    unsqueezed at axis 1, and the If tests dim 1 of that (always 1). The else branch (another Unsqueeze, rank 4) never
+    runs; OpenVINO folds the condition and declares the If output as the then branch gives it, [1,1,?]. C012 says the
+    else branch is dead (from condlint's own shape rules, not from the declared dims); C010 stays silent."""
+    x, u, w = [1, -1], [1, 1, -1], [1, 1, 1, -1]
+    else_b = ([param(0, "a", "f32", u), const(1, "eaxis", "i64", [1], 32, 8),
+               layer(2, "lift_again", "Unsqueeze", ins=[(0, u), (1, [1])], outs=[(2, "f32", w)]),
+               result(3, "else_out", w)],
+              [edge(0, 0, 2, 0), edge(1, 0, 2, 1), edge(2, 2, 3, 0)])
+    layers = [param(0, "x", "f32", x), const(1, "axis", "i64", [1], 0, 8),
+              layer(2, "lift", "Unsqueeze", ins=[(0, x), (1, [1])], outs=[(2, "f32", u)]),
+              layer(3, "shape", "ShapeOf", version="opset3", data='output_type="i64"', ins=[(0, u)],
+                    outs=[(1, "i64", [3])]),
+              const(4, "index", "i64", [], 8, 8), const(5, "gaxis", "i64", [], 16, 8),
+              layer(6, "dim1", "Gather", version="opset8", data='batch_dims="0"', ins=[(0, [3]), (1, []), (2, [])],
+                    outs=[(3, "i64", [])]),
+              const(7, "one", "i64", [], 24, 8),
+              layer(8, "is_one", "Equal", data='auto_broadcast="numpy"', ins=[(0, []), (1, [])],
+                    outs=[(2, "boolean", [])]),
+              if_layer(9, "guard", [(0, []), (1, u)], [(2, "f32", u)],
+                       [("input", 1, 0), ("output", 0, 1)], [("input", 1, 0), ("output", 0, 3)],
+                       identity_body(shape=u), else_b),
+              result(10, "out", u)]
+    edges = [edge(0, 0, 2, 0), edge(1, 0, 2, 1), edge(2, 2, 3, 0), edge(3, 1, 6, 0), edge(4, 0, 6, 1),
+             edge(5, 0, 6, 2), edge(6, 3, 8, 0), edge(7, 0, 8, 1), edge(8, 2, 9, 0), edge(2, 2, 9, 1),
+             edge(9, 2, 10, 0)]
+    binary = struct.pack("<qqqqq", 1, 1, 0, 1, 0)
+    write(VALID, "shape_guard_computed.xml", net("shape_guard_computed", layers, edges),
+          expect=[("C012", '<layer id="9" name="guard" type="If"', 1,
+                   "dim 1 of 'lift' is 1 by Unsqueeze's shape rule: the else branch is dead; no C010")],
+          binary=binary)
+
+
+def scalar_or_vector():
+    """then gives a scalar, else a [2]: OpenVINO's If-8 rule writes their union as [?] (one dynamic dim, not a dynamic
+    rank), as its converter does for torchvision's batched NMS. Declared so, it is no C010; C011 notes the branches."""
+    then_b = ([const(0, "then_value", "f32", [], 0, 4), result(1, "then_out", [])], [edge(0, 0, 1, 0)])
+    else_b = ([const(0, "else_value", "f32", [2], 4, 8), result(1, "else_out", [2])], [edge(0, 0, 1, 0)])
+    layers = [param(0, "cond", "boolean", []),
+              if_layer(1, "if", [(0, [])], [(1, "f32", [-1])], [("output", 0, 1)], [("output", 0, 1)], then_b, else_b),
+              result(2, "out", [-1])]
+    write(VALID, "if_scalar_or_vector.xml", net("if_scalar_or_vector", layers, [edge(0, 0, 1, 0), edge(1, 1, 2, 0)]),
+          expect=[("C011", '<layer id="1" name="if" type="If"', 1, "[] and [2] give [?] by OpenVINO's If-8 rule")],
+          binary=f32(1.0, 2.0, 3.0))
+
+
 def const_bodies_model(name, then_c, else_c, out_shape, cond=None, if_version="opset8"):
     cond = cond or param(0, "cond", "boolean", [])
     then_b = ([then_c, result(1, "then_out", out_shape)], [edge(0, 0, 1, 0)])
@@ -662,6 +709,8 @@ if __name__ == "__main__":
     shape_guard(VALID, "shape_guard_open_dim.xml", [1, -1], None)
     shape_guard(INVALID, "C012_dead_shape_guard.xml", [1, 4],
                 [("C012", '<layer id="7" name="guard" type="If"', 1, "dim 1 of 'x' is 4: the else branch is dead")])
+    computed_shape_guard()
+    scalar_or_vector()
     body_without_parameters()
     multi_output()
     if_in_loop()

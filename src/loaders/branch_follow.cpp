@@ -367,7 +367,7 @@ class Follower {
           const Shape t = branch_shape(c->second, 0, static_cast<int>(j), depth + 1);
           const Shape e = branch_shape(c->second, 1, static_cast<int>(j), depth + 1);
           const int live = view.provenance.decided;  // 1: the condition is always true (the then branch runs)
-          outs[j] = live == 1 ? t : live == 0 ? e : merge_branches(t, e);
+          outs[j] = live == 1 ? t : live == 0 ? e : r_.union_of ? r_.union_of(t, e) : merge_branches(t, e);
         }
         continue;
       }

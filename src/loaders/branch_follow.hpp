@@ -77,6 +77,8 @@ struct BranchFollowRules {
   // Where output j of branch b of conditional c comes from inside the branch: a node output of the branch graph, or
   // an invalid ref with the shape it has otherwise.
   std::function<std::pair<ValueRef, Shape>(const ConditionalView& c, int b, int j)> branch_source;
+  // What flows on from a conditional's output whose branches give the two shapes (null: merge_branches).
+  std::function<Shape(const Shape&, const Shape&)> union_of;
   // Where findings about node n stand (null: the node's own position).
   std::function<SourceLocation(int g, int n)> where;
   // "f32" for output k of node n (messages).

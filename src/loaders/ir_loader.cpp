@@ -11,6 +11,7 @@
 #include "loaders/loader.hpp"
 #include "loaders/xml_flat.hpp"
 #include "loaders/branch_follow.hpp"
+#include "loaders/ir_shapes.hpp"
 #include "model/condition_trace.hpp"
 #include "model/memory_hint.hpp"
 #include "model/name_table.hpp"
@@ -78,6 +79,8 @@ class IrBuilder {
   void resolve_edges(int g);
   ConditionalView build_view(const IrIf& info) const;
   IrConstIndex ir_consts_;  // for the conditions' Consts (filled before the views are built)
+  IrShapes shapes_;         // the shapes conditions test (loaders/ir_shapes), likewise
+  ProvenShapes proven_shapes_;
   ValueDesc value_of(int g, const ValueRef& src) const;
 
   const std::string& path_;
@@ -660,7 +663,7 @@ ConditionalView IrBuilder::build_view(const IrIf& info) const {
     view.has_condition = true;
     view.condition = outer[0];
     view.condition.label = "condition from " + outer[0].label;
-    view.provenance = trace_model_condition(*model_, node.sources[0], &ir_consts_);
+    view.provenance = trace_model_condition(*model_, node.sources[0], &ir_consts_, &proven_shapes_);
   }
   view.outputs.reserve(node.outputs.size());
   for (size_t j = 0; j < node.outputs.size(); ++j) {
@@ -870,6 +873,9 @@ void IrBuilder::read_net(const X& root) {
   parallel_for(model_->graphs.size(), layers, [this](size_t g) { resolve_edges(static_cast<int>(g)); });
   model_->conditionals.resize(ir_->ifs.size());
   ir_consts_ = index_ir_consts(*model_);
+  // The shapes the conditions test, as OpenVINO infers them (one pass over the model, read by every view).
+  shapes_ = IrShapes(*model_);
+  proven_shapes_ = [this](const ValueRef& r) { return shapes_.of(r); };
   parallel_for(ir_->ifs.size(), layers, [this](size_t i) { model_->conditionals[i] = build_view(ir_->ifs[i]); });
   // The consumers each branch of an If breaks (C014), by OpenVINO's shape rules.
   follow_ir_branches(*model_);

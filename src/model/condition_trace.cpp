@@ -87,7 +87,8 @@ class ModelAdapter {
   using Step = CondStep<ModelValue>;
   using Tracer = CondTracer<ModelAdapter>;
 
-  ModelAdapter(const Model& m, const IrConstIndex* consts) : m_(m), consts_(consts) {}
+  ModelAdapter(const Model& m, const IrConstIndex* consts, const ProvenShapes* proven = nullptr)
+      : m_(m), consts_(consts), proven_(proven) {}
 
   Step read(const ModelValue& h, Tracer& t, int depth) {
     if (h.input >= 0) {
@@ -155,17 +156,21 @@ class ModelAdapter {
           m_.graphs[x.graph].nodes[x.node].op == "ShapeOf") {
         const Node& inner = m_.graphs[x.graph].nodes[x.node];
         const ValueRef y = inner.sources.empty() ? ValueRef{} : inner.sources[0];
-        const Shape* ys = declared_input_shape(m_, y);
+        const Shape* ys = shape_fact(y);
         s.kind = K::RankOf;
         s.name = producer_name(inner, 0);
         s.shape = ys ? *ys : Shape::unknown();
         return s;
       }
-      const Shape* xs = declared_input_shape(m_, x);
+      const Shape* xs = shape_fact(x);
       s.kind = K::ShapeOf;
       s.name = producer_name(n, 0);
       s.shape = xs ? *xs : Shape::unknown();
       return s;
+    }
+    if (n.op == "ReduceProd" && n.sources.size() >= 2) {
+      // The product of a shape (a 1-D value) over its one axis: size(x), or, of shape(shape(y)), y's rank.
+      if (auto step = product_of_shape(n)) return *step;
     }
     if (n.op == "Gather" && n.sources.size() >= 2) {
       // OpenVINO's Gather takes its axis as a third input: only axis 0 (of the 1-D shape) reads an element.
@@ -198,6 +203,37 @@ class ModelAdapter {
       return s;
     }
     return opaque(name);
+  }
+
+  // The node that produces input i of n, or null.
+  const Node* producer(const Node& n, size_t i) const {
+    if (i >= n.sources.size() || !n.sources[i].valid()) return nullptr;
+    const ValueRef& r = n.sources[i];
+    if (r.graph >= static_cast<int>(m_.graphs.size()) || r.node >= static_cast<int>(m_.graphs[r.graph].nodes.size()))
+      return nullptr;
+    return &m_.graphs[r.graph].nodes[r.node];
+  }
+
+  // ReduceProd(ShapeOf(x), axis 0): the element count of x; ReduceProd(ShapeOf(ShapeOf(y)), axis 0): y's rank.
+  // Nothing when n is not one of those (its axes not a constant 0 or -1).
+  std::optional<Step> product_of_shape(const Node& n) {
+    const Node* shape = producer(n, 0);
+    if (!shape || shape->op != "ShapeOf" || shape->sources.empty()) return std::nullopt;
+    const auto axes = const_values(n.sources[1]);
+    if (!axes || axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1)) return std::nullopt;
+    Step s;
+    if (const Node* inner = producer(*shape, 0); inner && inner->op == "ShapeOf" && !inner->sources.empty()) {
+      const Shape* ys = shape_fact(inner->sources[0]);
+      s.kind = Step::Kind::RankOf;
+      s.name = producer_name(*inner, 0);
+      s.shape = ys ? *ys : Shape::unknown();
+      return s;
+    }
+    const Shape* xs = shape_fact(shape->sources[0]);
+    s.kind = Step::Kind::SizeOf;
+    s.name = producer_name(*shape, 0);
+    s.shape = xs ? *xs : Shape::unknown();
+    return s;
   }
 
   // A constant named `name`: its values where they were read (its text the number when it is one), else its name.
@@ -304,8 +340,15 @@ class ModelAdapter {
     return std::nullopt;
   }
 
+  // The shape of `ref` as a fact: a main-graph Parameter's declared shape, else what the format's inference proves.
+  const Shape* shape_fact(const ValueRef& ref) const {
+    if (const Shape* s = declared_input_shape(m_, ref)) return s;
+    return proven_ && *proven_ ? (*proven_)(ref) : nullptr;
+  }
+
   const Model& m_;
   const IrConstIndex* consts_;
+  const ProvenShapes* proven_;
 };
 
 }  // namespace
@@ -352,10 +395,11 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
   return p;
 }
 
-ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts) {
+ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts,
+                                          const ProvenShapes* proven) {
   ConditionProvenance p;
   if (!cond.valid()) return p;
-  ModelAdapter a(m, consts);
+  ModelAdapter a(m, consts, proven);
   CondTracer<ModelAdapter> t(a, p);
   CondSym s = t.eval(ModelValue{cond}, 0);
   // The condition is itself a Const: that is the whole reason, said by its name.

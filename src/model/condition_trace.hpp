@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <optional>
@@ -203,9 +204,14 @@ std::string negated_condition(const std::string& text, bool comparison);
 using IrConstIndex = std::unordered_map<uint64_t, const IrConst*>;
 IrConstIndex index_ir_consts(const Model& m);
 
-// The provenance of the value `cond` (a node output of `m`); `consts` (may be null) gives the IR Consts' values.
+// The shapes of computed values a format's inference proves (IR: loaders/ir_shapes), null where nothing is proven.
+using ProvenShapes = std::function<const Shape*(const ValueRef&)>;
+
+// The provenance of the value `cond` (a node output of `m`); `consts` (may be null) gives the IR Consts' values,
+// `proven` (may be null) the shapes a ShapeOf reads beyond the main graph's declared Parameters.
 // Bounded: at most a few hundred steps and 24 levels, past which a value is opaque.
-ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts);
+ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts,
+                                          const ProvenShapes* proven = nullptr);
 // The provenance of input `input` of node `node` in graph `graph` (an NNAPI IF's condition operand, which may be a
 // subgraph input or a constant rather than an operation's output).
 ConditionProvenance trace_node_input(const Model& m, int graph, int node, int input);

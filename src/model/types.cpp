@@ -212,6 +212,19 @@ Shape merge_branches(const Shape& a, const Shape& b) {
   return r;
 }
 
+Shape merge_branches_openvino(const Shape& a, const Shape& b) {
+  if (!a.rank_known || !b.rank_known) return Shape::unknown();
+  if (a.dims.size() != b.dims.size())
+    return a.dims.size() <= 1 && b.dims.size() <= 1 ? Shape::of({Dim::dynamic()}) : Shape::unknown();
+  Shape r = Shape::of({});
+  for (size_t i = 0; i < a.dims.size(); ++i) {
+    const Dim &x = a.dims[i], &y = b.dims[i];
+    if (!x.is_static() || !y.is_static()) r.dims.push_back(Dim::dynamic());
+    else r.dims.push_back(Dim{std::min(x.lo, y.lo), std::max(x.lo, y.lo)});
+  }
+  return r;
+}
+
 std::optional<Dim> parse_ov_dim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);

@@ -85,8 +85,13 @@ struct Shape {
 
 // Two shapes are compatible when some concrete shape satisfies both.
 bool compatible(const Shape& a, const Shape& b);
-// OpenVINO's merge for If outputs: equal dims kept, differing dims dynamic, differing rank dynamic.
+// What flows on from an output whose branches give a and b, for ONNX (onnx's inference) and NNAPI: equal dims kept,
+// differing dims dynamic, differing ranks a dynamic rank.
 Shape merge_branches(const Shape& a, const Shape& b);
+// OpenVINO's If-8 rule for the same (If::validate_and_infer_types, resolve_shape): a dynamic rank on either side or
+// ranks that differ give a dynamic rank, except a scalar and a 1-D shape, which give one dynamic dim; equal dims are
+// kept, a dim not static on either side is dynamic, two static dims that differ give the interval between them.
+Shape merge_branches_openvino(const Shape& a, const Shape& b);
 
 // Parses OpenVINO's Parameter/Const `shape` syntax: "1,?,..200,120..", "-1", "a..b", "...", "".
 // Returns nullopt with a reason on failure.

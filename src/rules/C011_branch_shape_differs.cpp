@@ -26,8 +26,8 @@ void check(const Model& m, Reporter& r) {
       if (!t[i].value.present || !e[i].value.present) continue;
       const Shape a = t[i].value.comparable_shape(), b = e[i].value.comparable_shape();
       if (!a.rank_known || !b.rank_known || a == b) continue;
-      // What flows on is what both can give (merge_branches): say it, so the reader sees what later checks assume.
-      const Shape both = merge_branches(a, b);
+      // What flows on is what both can give (by OpenVINO's If-8 rule for IR, else merge_branches): say it, so the reader sees what later checks assume.
+      const Shape both = m.format == Format::IR ? merge_branches_openvino(a, b) : merge_branches(a, b);
       differ.push_back("the then branch gives " + a.str() + ", the else branch gives " + b.str() +
                        ", so the output is " + (both.rank_known ? both.str() : std::string("of unknown rank")) +
                        " downstream");
