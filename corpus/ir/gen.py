@@ -11,7 +11,7 @@ ROOT = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__f
 VALID = os.path.join(ROOT, "valid")
 INVALID = os.path.join(ROOT, "invalid")
 
-PREC = {"f32": "FP32", "i64": "I64", "boolean": "BOOL", "i32": "I32"}
+PREC = {"f32": "FP32", "i64": "I64", "boolean": "BOOL", "i32": "I32", "f16": "FP16"}
 IND = "    "
 
 
@@ -353,6 +353,23 @@ def scalar_or_vector():
     write(VALID, "if_scalar_or_vector.xml", net("if_scalar_or_vector", layers, [edge(0, 0, 1, 0), edge(1, 1, 2, 0)]),
           expect=[("C011", '<layer id="1" name="if" type="If"', 1, "[] and [2] give [?] by OpenVINO's If-8 rule")],
           binary=f32(1.0, 2.0, 3.0))
+
+
+def compressed_convert(directory, fname, port_et, expect):
+    """As save_model(compress_to_fp16=True) writes a branch: an f16 Const behind a decompression Convert to f32 whose
+    output port (and the Result's) keep FP16. OpenVINO types the Convert by destination_type: the If output f32 is
+    what both branches give (no C007); IR020 notes the port. With the port FP32 (port_et="f32") nothing fires."""
+    conv = layer(1, "t_out", "Convert", data='destination_type="f32"', ins=[(0, [2])], outs=[(1, port_et, [2])],
+                 extra=['<rt_info>', IND + '<attribute name="decompression" version="0"/>', '</rt_info>'])
+    then_b = ([const(0, "then_value", "f16", [2], 0, 4), conv,
+               layer(2, "t_out/sink_port_0", "Result", ins=[(0, [2])])], [edge(0, 0, 1, 0), edge(1, 1, 2, 0)])
+    else_b = ([const(0, "else_value", "f32", [2], 4, 8), result(1, "else_out", [2])], [edge(0, 0, 1, 0)])
+    layers = [param(0, "cond", "boolean", []),
+              if_layer(1, "if", [(0, [])], [(1, "f32", [2])], [("output", 0, 2)], [("output", 0, 1)], then_b, else_b),
+              result(2, "out", [2])]
+    binary = struct.pack("<HH", 0x3C00, 0x4000) + f32(3.0, 4.0)
+    write(directory, fname, net(fname[:-4], layers, [edge(0, 0, 1, 0), edge(1, 1, 2, 0)]), expect=expect,
+          binary=binary)
 
 
 def const_bodies_model(name, then_c, else_c, out_shape, cond=None, if_version="opset8"):
@@ -711,6 +728,10 @@ if __name__ == "__main__":
                 [("C012", '<layer id="7" name="guard" type="If"', 1, "dim 1 of 'x' is 4: the else branch is dead")])
     computed_shape_guard()
     scalar_or_vector()
+    compressed_convert(VALID, "convert_port_f32.xml", "f32", None)
+    compressed_convert(INVALID, "IR020_convert_port_f16.xml", "f16",
+                       [("IR020", '<layer id="1" name="t_out" type="Convert"', 1,
+                         "the decompression Convert's output port says FP16, its destination_type f32: a note, no C007")])
     body_without_parameters()
     multi_output()
     if_in_loop()

@@ -626,6 +626,11 @@ ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
   const Port& p = n.outputs[src.output];
   v.present = true;
   v.type = p.type();
+  // A Convert's type is its destination_type, whatever its port states (OpenVINO infers it so, and its serializer
+  // leaves FP16 on the ports of the decompression Converts compress_to_fp16 inserts; IR020 notes such a port).
+  if (n.op == "Convert" && v.type.kind == TypeDesc::Kind::Tensor)
+    if (const std::string* to = n.attrs.find("destination_type"))
+      if (const auto e = parse_ov_elem_type(*to); e && is_concrete(*e)) v.type.elem = *e;
   v.shape = p.shape();
   v.scalar_or_dynamic_rank = p.attrs_no_dims;
   v.label = n.op + " '" + (n.name.empty() ? n.id : n.name) + "'";
