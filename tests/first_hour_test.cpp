@@ -183,16 +183,16 @@ TEST(FirstHour, BaselineMarksNewResultsInText) {
 TEST(FirstHour, ShowChoosesTheLevelsTheTextPrints) {
   const std::string models = fh_src("corpus/ir/invalid/C011_branch_shapes.xml") + " " +
                              fh_src("corpus/ir/invalid/C006_branch_types.xml") + " " +
-                             fh_src("corpus/ir/invalid/IR011_unmapped_result.xml");
+                             fh_src("corpus/ir/invalid/C010_both_branches.xml");
   auto all = run(condlint_cmd() + " lint --show all " + models);
   EXPECT_NE(all.out.find("[C011]"), std::string::npos) << all.out;
-  EXPECT_NE(all.out.find("[IR011]"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("[C010]"), std::string::npos) << all.out;
   EXPECT_EQ(all.out.find("not shown"), std::string::npos) << all.out;
   auto failing = run(condlint_cmd() + " lint " + models);
   EXPECT_EQ(failing.exit_code, all.exit_code);
   EXPECT_NE(failing.out.find("[C006]"), std::string::npos) << failing.out;
   EXPECT_EQ(failing.out.find("[C011]"), std::string::npos) << failing.out;
-  EXPECT_EQ(failing.out.find("[IR011]"), std::string::npos) << failing.out;
+  EXPECT_EQ(failing.out.find("[C010]"), std::string::npos) << failing.out;
   EXPECT_NE(failing.out.find("3 files checked: 1 error, 1 warning, 1 note; not shown (--show): 1 warning, 1 note "
                              "(--show all prints them)"),
             std::string::npos)
@@ -203,7 +203,7 @@ TEST(FirstHour, ShowChoosesTheLevelsTheTextPrints) {
   EXPECT_NE(note.out.find("[C011]"), std::string::npos) << note.out;
   EXPECT_EQ(note.out.find("not shown"), std::string::npos) << note.out;
   auto warn = run(condlint_cmd() + " lint --show error,warning " + models);
-  EXPECT_NE(warn.out.find("[IR011]"), std::string::npos) << warn.out;
+  EXPECT_NE(warn.out.find("[C010]"), std::string::npos) << warn.out;
   EXPECT_EQ(warn.out.find("[C011]"), std::string::npos) << warn.out;
   EXPECT_EQ(run(condlint_cmd() + " lint --show loud " + models + " 2>/dev/null").exit_code, 2);
 }

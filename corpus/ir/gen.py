@@ -445,6 +445,16 @@ def dynamic_shapes():
 
 # ================================================================ INVALID
 
+def if_ranks(directory, fname, y_shape, expect):
+    """then gives x [2], else gives y: of rank 2 ([1,2]) the If output is of dynamic rank by OpenVINO's If-8 rule and
+    OpenVINO's CPU plugin refuses to compile it (IR021); of rank 1 ([3]) it is [2..3] and compiles (C011 only)."""
+    text = two_input_model(fname[:-4], x_shape=[2], y_shape=y_shape, out_shape=[],
+                           then_b=identity_body(shape=[2], pname="a"),
+                           else_b=identity_body(shape=y_shape, pname="b", rname="b_out"),
+                           then_map=[("input", 1, 0), ("output", 0, 1)], else_map=[("input", 2, 0), ("output", 0, 1)])
+    write(directory, fname, text, expect=expect)
+
+
 def two_input_model(name, x_et="f32", y_et="f32", x_shape=(2,), y_shape=(2,), out_et="f32", out_shape=(2,),
                     then_b=None, else_b=None, then_map=None, else_map=None):
     """P0 cond, P1 x, P2 y -> If 3 (output port 3) -> Result 4."""
@@ -728,6 +738,11 @@ if __name__ == "__main__":
                 [("C012", '<layer id="7" name="guard" type="If"', 1, "dim 1 of 'x' is 4: the else branch is dead")])
     computed_shape_guard()
     scalar_or_vector()
+    if_ranks(INVALID, "IR021_if_ranks_differ.xml", [1, 2],
+             [("IR021", '<layer id="3" name="if" type="If"', 1, "then [2], else [1,2]: an If output of dynamic rank, "
+               "which OpenVINO's CPU plugin refuses (no C011: one root cause, one finding)")])
+    if_ranks(VALID, "if_ranks_equal.xml", [3],
+             [("C011", '<layer id="3" name="if" type="If"', 1, "then [2], else [3]: [2..3], which OpenVINO compiles")])
     compressed_convert(VALID, "convert_port_f32.xml", "f32", None)
     compressed_convert(INVALID, "IR020_convert_port_f16.xml", "f16",
                        [("IR020", '<layer id="1" name="t_out" type="Convert"', 1,

@@ -633,6 +633,13 @@ ValueDesc IrBuilder::value_of(int g, const ValueRef& src) const {
       if (const auto e = parse_ov_elem_type(*to); e && is_concrete(*e)) v.type.elem = *e;
   v.shape = p.shape();
   v.scalar_or_dynamic_rank = p.attrs_no_dims;
+  // A port without <dim> is a scalar or of dynamic rank; where condlint's OpenVINO shape rules prove which (a
+  // decompression Convert of a scalar Const), the proven shape is the value's.
+  if (v.scalar_or_dynamic_rank)
+    if (const Shape* proven = shapes_.of(src)) {
+      v.shape = *proven;
+      v.scalar_or_dynamic_rank = false;
+    }
   v.label = n.op + " '" + (n.name.empty() ? n.id : n.name) + "'";
   v.loc = p.loc(n);
   return v;

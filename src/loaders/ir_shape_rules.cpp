@@ -250,6 +250,37 @@ ShapeVerdict reduction(const Node& node, const Shape& in, const std::vector<int6
   return ok(Shape::of(std::move(dims)));
 }
 
+// Broadcast-3 to a target shape (values known or not, its length known): numpy and explicit give the target,
+// bidirectional the numpy broadcast of the data and the target.
+ShapeVerdict broadcast_to(const Node& node, const Shape& data, const std::vector<std::optional<int64_t>>& target,
+                          const std::string& data_text) {
+  std::vector<Dim> dims;
+  for (const auto& t : target)
+    dims.push_back(t && *t >= 0 && *t < kHugeDim ? Dim::fixed(*t) : Dim::dynamic());
+  const std::string* mode = node.attrs.find("mode");
+  if (!mode || *mode == "numpy" || *mode == "explicit") return ok(Shape::of(std::move(dims)));
+  if (*mode != "bidirectional") return ShapeVerdict::unknown();
+  return shape_rules::broadcast({data, Shape::of(std::move(dims))}, data_text, "the target shape");
+}
+
+// LSTMSequence-5, GRUSequence-5, RNNSequence-5: X [batch, seq, input] gives Y [batch, dirs, seq, hidden] and each
+// final state [batch, dirs, hidden] (hidden_size; dirs 2 when bidirectional, else 1).
+ShapeVerdict sequence_rnn(const Node& node, const std::vector<Shape>& in, size_t outputs) {
+  int64_t hidden = 0;
+  const std::string* h = node.attrs.find("hidden_size");
+  const std::string* dir = node.attrs.find("direction");
+  if (!h || !parse_int64(*h, hidden) || hidden <= 0 || hidden >= kHugeDim || in.empty() || !in[0].rank_known ||
+      in[0].dims.size() != 3)
+    return ShapeVerdict::unknown();
+  const Dim dirs = Dim::fixed(dir && *dir == "bidirectional" ? 2 : 1);
+  const Dim batch = in[0].dims[0], seq = in[0].dims[1];
+  ShapeVerdict v;
+  v.kind = ShapeVerdict::Kind::Ok;
+  v.out.push_back(Shape::of({batch, dirs, seq, Dim::fixed(hidden)}));
+  for (size_t k = 1; k < outputs; ++k) v.out.push_back(Shape::of({batch, dirs, Dim::fixed(hidden)}));
+  return v;
+}
+
 }  // namespace
 
 std::string ir_elem_of(const Model& m, int g, int n, int k, bool input) {
@@ -272,7 +303,7 @@ std::string ir_elem_of(const Model& m, int g, int n, int k, bool input) {
   return is_concrete(e) ? std::string(to_string(e)) : std::string();
 }
 
-std::optional<std::vector<int64_t>> IrConstInts::ints(int g, int n, int i) {
+std::optional<std::vector<int64_t>> IrConstInts::const_ints(int g, int n, int i) {
   const Node& node = m_.node(g, n);
   if (static_cast<size_t>(i) >= node.sources.size() || !node.sources[static_cast<size_t>(i)].valid()) return {};
   const ValueRef src = node.sources[static_cast<size_t>(i)];
@@ -306,6 +337,26 @@ std::optional<std::vector<int64_t>> IrConstInts::ints(int g, int n, int i) {
   return out;
 }
 
+
+std::optional<std::vector<int64_t>> IrConstInts::ints(int g, int n, int i) {
+  if (auto c = const_ints(g, n, i)) return c;
+  const Partial p = partial(g, n, i);
+  if (!p) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const auto& e : *p) {
+    if (!e) return std::nullopt;
+    out.push_back(*e);
+  }
+  return out;
+}
+
+IrConstInts::Partial IrConstInts::partial(int g, int n, int i) {
+  if (auto c = const_ints(g, n, i)) return Partial(std::vector<std::optional<int64_t>>(c->begin(), c->end()));
+  const Node& node = m_.node(g, n);
+  if (!values_ || static_cast<size_t>(i) >= node.sources.size() || !node.sources[static_cast<size_t>(i)].valid())
+    return std::nullopt;
+  return values_(node.sources[static_cast<size_t>(i)]);
+}
 
 ShapeVerdict ir_shape_rule(const Model& m, IrConstInts& consts, int g, int n, const std::vector<Shape>& in) {
   static const std::set<std::string, std::less<>> same_shape{
@@ -403,6 +454,13 @@ ShapeVerdict ir_shape_rule(const Model& m, IrConstInts& consts, int g, int n, co
     }
     return slice(in[0], *b, *e, *st, axes);
   }
+  if (op == "Broadcast") {
+    const auto target = consts.partial(g, n, 1);
+    if (!target || in.empty()) return ShapeVerdict::unknown();
+    return broadcast_to(node, in[0], *target, text(0));
+  }
+  if (op == "LSTMSequence" || op == "GRUSequence" || op == "RNNSequence")
+    return sequence_rnn(node, in, node.outputs.size());
   if (op == "Convolution" || op == "GroupConvolution")
     return convolution(node, in, op == "GroupConvolution", text(0), text(1));
   if (reductions.count(op)) {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -26,13 +27,24 @@ namespace condlint {
 // The integer Consts of an IR model by their layer, indexed on first use. Not for use by two threads at once.
 class IrConstInts {
  public:
+  // What a computed value is, element by element (nullopt where an element is not known), or nullopt.
+  using Partial = std::optional<std::vector<std::optional<int64_t>>>;
+  using Values = std::function<Partial(const ValueRef&)>;
+
   explicit IrConstInts(const Model& m) : m_(m) {}
-  // The integer values of the Const that input i of node n of graph g reads (i32 or i64, within the weights and at
-  // most kMaxRank values), or nullopt.
+  // Values of computed inputs (a target shape built from ShapeOf and Gather), for the rules that read a shape, axes
+  // or pads from an input; without it only Consts are read.
+  void set_values(Values v) { values_ = std::move(v); }
+  // The integer values input i of node n of graph g reads: a Const's (i32 or i64, within the weights and at most
+  // kMaxRank values), else what set_values gives where every element is known; or nullopt.
   std::optional<std::vector<int64_t>> ints(int g, int n, int i);
+  // The same where some elements may be unknown.
+  Partial partial(int g, int n, int i);
 
  private:
+  std::optional<std::vector<int64_t>> const_ints(int g, int n, int i);
   const Model& m_;
+  Values values_;
   bool built_ = false;
   std::unordered_map<uint64_t, const IrConst*> by_layer_;
 };

@@ -1,5 +1,6 @@
 #include "loaders/ir_shapes.hpp"
 
+#include <cmath>
 #include <map>
 #include <string>
 
@@ -24,6 +25,16 @@ class Inference {
       if (it == out_.end() || r.output < 0 || static_cast<size_t>(r.output) >= it->second.size()) return nullptr;
       return it->second[static_cast<size_t>(r.output)].rank_known ? &it->second[static_cast<size_t>(r.output)] : nullptr;
     };
+    // A rule that reads a shape from an input (Reshape's target, Broadcast's) reads what the tracer computes of it.
+    consts_.set_values([this](const ValueRef& r) -> IrConstInts::Partial {
+      const auto v = trace_model_values(m_, r, &const_index_, &proven_);
+      if (!v) return std::nullopt;
+      std::vector<std::optional<int64_t>> out;
+      for (const auto& e : *v)
+        out.push_back(e && std::fabs(*e) < 9e15 && *e == std::floor(*e) ? std::optional<int64_t>(static_cast<int64_t>(*e))
+                                                                          : std::nullopt);
+      return out;
+    });
     for (const IrIf& i : m.ir->ifs) ifs_.emplace(key(i.graph, i.node), &i);
     for (const IrConst& c : m.ir->consts) consts_by_layer_.emplace(key(c.graph, c.node), &c);
   }

@@ -187,6 +187,16 @@ class ModelAdapter {
       const std::string* to = n.attrs.find("destination_type");
       return unary(to && *to == "boolean" ? K::ToBool : K::Converted, in(0));
     }
+    if (n.op == "Concat" && !n.sources.empty() && n.sources.size() <= static_cast<size_t>(kCondMaxElements)) {
+      const std::string* axis = n.attrs.find("axis");
+      int64_t a = 0;
+      if (axis && parse_int64(*axis, a) && (a == 0 || a == -1)) {  // of 1-D values (shapes) one axis only
+        Step s;
+        s.kind = K::Concat;
+        for (size_t i = 0; i < n.sources.size(); ++i) s.in.emplace_back(in(i));
+        return s;
+      }
+    }
     if (n.op == "Identity") return unary(K::Identity, in(0));
     if (passes_value(n.op)) return unary(K::Reshaped, in(0));
     if (n.op == "LogicalNot" || n.op == "LOGICAL_NOT") return unary(K::Not, in(0));
@@ -393,6 +403,18 @@ ConditionProvenance trace_node_input(const Model& m, int graph, int node, int in
   }
   t.conclude(s);
   return p;
+}
+
+std::optional<std::vector<std::optional<double>>> trace_model_values(const Model& m, const ValueRef& ref,
+                                                                     const IrConstIndex* consts,
+                                                                     const ProvenShapes* proven) {
+  if (!ref.valid()) return std::nullopt;
+  ConditionProvenance p;
+  ModelAdapter a(m, consts, proven);
+  CondTracer<ModelAdapter> t(a, p);
+  const CondSym s = t.eval(ModelValue{ref}, 0);
+  if (!s.length_known || !s.flat) return std::nullopt;
+  return s.v;
 }
 
 ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts,

@@ -44,6 +44,7 @@ struct CondStep {
     Binary,     // in[0] op in[1]; where `activation`, in[2] is a fused activation: the value is known only without one
     ZeroOne,    // in[0] converted to a type the adapter does not know: only 0 and 1 are the same under every cast
     Computed,   // `sym`, which the adapter traced itself (ONNX: through a model-local function's body)
+    Concat,     // the 1-D values in[0], in[1], ... one after another
   };
   // Gather's axis: 0; another one, read from an attribute (the result is opaque, under `name`); or input in[2],
   // evaluated (axis 0, or -1 of a shape of known length, reads an element; another one leaves the elements unknown).
@@ -169,6 +170,21 @@ class CondTracer {
         return k;
       }
       case K::Computed: return s.sym;
+      case K::Concat: {
+        CondSym k;
+        k.length_known = true;
+        for (size_t i = 0; i < s.in.size(); ++i) {
+          const CondSym part = in(i);
+          k.text += (i ? ", " : "concat(") + part.text;
+          if (!part.length_known || !part.flat || k.v.size() + part.v.size() > static_cast<size_t>(kCondMaxElements)) {
+            k.length_known = false;
+            k.v.clear();
+          }
+          if (k.length_known) k.v.insert(k.v.end(), part.v.begin(), part.v.end());
+        }
+        k.text += ")";
+        return k;
+      }
       case K::Not: return cond_not(in(0));
       case K::Binary: {
         CondSym k = cond_binary(s.op, in(0), in(1), facts);
@@ -212,6 +228,11 @@ using ProvenShapes = std::function<const Shape*(const ValueRef&)>;
 // Bounded: at most a few hundred steps and 24 levels, past which a value is opaque.
 ConditionProvenance trace_model_condition(const Model& m, const ValueRef& cond, const IrConstIndex* consts,
                                           const ProvenShapes* proven = nullptr);
+// The values of `ref` as the tracer evaluates them (the small integer vectors a shape is built from: ShapeOf, Gather,
+// Concat, arithmetic on constants), each nullopt where not known; nullopt where not even their count is known.
+std::optional<std::vector<std::optional<double>>> trace_model_values(const Model& m, const ValueRef& ref,
+                                                                     const IrConstIndex* consts,
+                                                                     const ProvenShapes* proven);
 // The provenance of input `input` of node `node` in graph `graph` (an NNAPI IF's condition operand, which may be a
 // subgraph input or a constant rather than an operation's output).
 ConditionProvenance trace_node_input(const Model& m, int graph, int node, int input);

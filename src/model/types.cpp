@@ -225,6 +225,10 @@ Shape merge_branches_openvino(const Shape& a, const Shape& b) {
   return r;
 }
 
+bool if_output_of_dynamic_rank(const Shape& a, const Shape& b) {
+  return a.rank_known && b.rank_known && !merge_branches_openvino(a, b).rank_known;
+}
+
 std::optional<Dim> parse_ov_dim(std::string_view s) {
   while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
   while (!s.empty() && s.back() == ' ') s.remove_suffix(1);

@@ -92,6 +92,9 @@ Shape merge_branches(const Shape& a, const Shape& b);
 // ranks that differ give a dynamic rank, except a scalar and a 1-D shape, which give one dynamic dim; equal dims are
 // kept, a dim not static on either side is dynamic, two static dims that differ give the interval between them.
 Shape merge_branches_openvino(const Shape& a, const Shape& b);
+// Whether branches of known ranks that give a and b make that If output of dynamic rank by the rule above (ranks
+// that differ, other than a scalar and a 1-D shape): what OpenVINO's CPU plugin refuses (IR021).
+bool if_output_of_dynamic_rank(const Shape& a, const Shape& b);
 
 // Parses OpenVINO's Parameter/Const `shape` syntax: "1,?,..200,120..", "-1", "a..b", "...", "".
 // Returns nullopt with a reason on failure.
