@@ -16,7 +16,9 @@ const std::map<std::string, std::string>& ir_binary_ops() {
                                                       {"GreaterEqual", "GreaterOrEqual"},
                                                       {"LogicalAnd", "And"},
                                                       {"LogicalOr", "Or"},
-                                                      {"LogicalXor", "Xor"}};
+                                                      {"LogicalXor", "Xor"},
+                                                      // FloorMod: ONNX Mod with fmod=0 (the sign of the divisor)
+                                                      {"FloorMod", "Mod"}};
   return ops;
 }
 
@@ -24,7 +26,8 @@ const std::map<std::string, std::string>& ir_unary_ops() {
   static const std::map<std::string, std::string> ops{{"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},
                                                       {"Exp", "Exp"},     {"Log", "Log"},         {"Sqrt", "Sqrt"},
                                                       {"Abs", "Abs"},     {"Negative", "Neg"},    {"LogicalNot", "Not"},
-                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"},
+                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"},       {"Sin", "Sin"},
+                                                      {"Cos", "Cos"},
                                                       // As OpenVINO's serializer spells them: opset1 Relu is written
                                                       // ReLU; opset16 Identity passes its input on.
                                                       {"ReLU", "Relu"},   {"Identity", "Identity"}};
