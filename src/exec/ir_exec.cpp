@@ -1156,6 +1156,15 @@ std::vector<Value> IrRunner::op_lstm_sequence(const OpCall& c) {
       },
       3);
   r[0] = tv(transpose(*r[0].t, {0, 2, 1, 3}));
+  // A sequence of length 0 ends in zero states (ONNX: the initial states), as OpenVINO's CPU plugin computes.
+  const Tensor& len = *lens.t;
+  for (size_t o = 1; o < 3; ++o) {
+    Tensor st = *r[o].t;
+    const int64_t per = st.shape.empty() || !st.shape[0] ? 0 : st.numel() / st.shape[0];
+    for (int64_t b = 0; b < len.numel() && b < (st.shape.empty() ? 0 : st.shape[0]); ++b)
+      if (len.i[b] == 0) std::fill(st.f.begin() + b * per, st.f.begin() + (b + 1) * per, 0.0);
+    r[o] = tv(std::move(st));
+  }
   return r;
 }
 

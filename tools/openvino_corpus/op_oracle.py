@@ -11,7 +11,7 @@ openvino.save_model(m, path, compress_to_fp16=False), read it back, compile it o
 (onnx TensorProtos; input_K is the K-th Parameter and output_K the K-th Result of model.xml in file order, as
 tools/openvino_corpus/generate.py writes them). tests/ir_ops_oracle_test.cpp runs `condlint run` on each.
 
-Usage: tools/venv/bin/python tools/openvino_corpus/op_oracle.py [OUT_DIR] [--only SUBSTRING]
+Usage: tools/venv/bin/python tools/openvino_corpus/op_oracle.py [OUT_DIR] [--only SUBSTRING[,SUBSTRING...]]
 """
 import os
 import shutil
@@ -24,7 +24,7 @@ import onnx
 import openvino as ov
 from onnx import numpy_helper
 import openvino.opset4.ops as opset4_ops  # opset4.range is opset1 Range; its ops module has v4
-from openvino import opset1, opset3, opset4, opset5, opset6, opset7, opset8, opset9, opset11, opset12, opset13
+from openvino import opset1, opset3, opset4, opset5, opset6, opset7, opset8, opset9, opset10, opset11, opset12, opset13
 
 SEED = 20260402
 COMPILE_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": 1}
@@ -458,6 +458,152 @@ nms_case("NonMaxSuppression_sorted_center", True, "center", 5, 4)
 nms_case("NonMaxSuppression_soft_sigma0_i32", False, "corner", 6, 2, "i32")
 
 
+# -- More variants: the rules where OpenVINO's spelling or defaults differ from ONNX's
+
+
+@case("Interpolate_nearest_round_prefer_ceil_half_pixel")
+def _(i):
+    x = i.f32(1, 2, 3, 5)
+    return [opset11.interpolate(x, c32f([1.7, 0.6]), "nearest", "scales", None, None, "half_pixel",
+                                "round_prefer_ceil", False, -0.75, c64([2, 3]))]
+
+
+@case("Interpolate_nearest_ceil_tf_half_pixel_for_nn")
+def _(i):
+    x = i.f32(1, 1, 4, 4)
+    return [opset11.interpolate(x, c64([7, 3]), "nearest", "sizes", None, None, "tf_half_pixel_for_nn", "ceil",
+                                False, -0.75, c64([2, 3]))]
+
+
+@case("Interpolate_cubic_pytorch_half_pixel")
+def _(i):
+    x = i.f32(1, 2, 4, 5)
+    return [opset11.interpolate(x, c64([1, 2, 6, 1]), "cubic", "sizes", [0, 0, 0, 0], [0, 0, 0, 0],
+                                "pytorch_half_pixel", "floor", False, -0.75)]
+
+
+@case("Interpolate_opset4_linear_onnx_scales")  # opset10.interpolate writes Interpolate-4
+def _(i):
+    x = i.f32(1, 2, 3, 4)
+    return [opset10.interpolate(x, c64([6, 6]), c32f([2.0, 1.5]), "linear_onnx", "scales", None, None,
+                               "asymmetric", "round_prefer_floor", False, -0.75, c64([2, 3]))]
+
+
+@case("Convolution_same_upper_dilations2")
+def _(i):
+    x = i.f32(1, 2, 7, 6)
+    w = c32f(i.rng.uniform(-1, 1, [3, 2, 3, 2]))
+    return [opset1.convolution(x, w, [2, 1], [0, 0], [0, 0], [2, 2], "same_upper")]
+
+
+@case("MaxPool_same_upper_i32_indices")
+def _(i):
+    x = i.f32(1, 2, 5, 5)
+    r = opset8.max_pool(x, [2, 2], [1, 1], [0, 0], [0, 0], [2, 3], "floor", "same_upper", "i32", 0)
+    return [r.output(0), r.output(1)]
+
+
+@case("MaxPool_opset1")
+def _(i):
+    x = i.f32(1, 3, 6, 5)
+    return [opset1.max_pool(x, [2, 1], [1, 0], [0, 1], [3, 2], "floor", "explicit")]
+
+
+pad_case("Pad_edge_negative", "edge", [-1, 2, 1], [1, -2, 0])
+pad_case("Pad_symmetric_negative", "symmetric", [0, 2, -1], [1, -1, 3])
+
+
+@case("Slice_extreme_bounds")
+def _(i):
+    x = i.f32(3, 4, 5)
+    big = np.iinfo(np.int64).max
+    return [opset8.slice(x, c64([-1, big]), c64([-big - 1, 1]), c64([-1, -2]), c64([0, 2]))]
+
+
+@case("Range_f32_negative_step")
+def _(i):
+    return [opset4_ops.range(i.add(np.array(1.5, np.float32)), i.add(np.array(-2.0, np.float32)),
+                             i.add(np.array(-0.45, np.float32)), "f32")]
+
+
+@case("Clamp_i64_fractional")
+def _(i):
+    x = i.add(np.array([[-5, -2, -1, 0], [1, 2, 3, 9]], np.int64))
+    return [opset1.clamp(x, -1.5, 2.5)]
+
+
+@case("ReverseSequence_negative_axes")
+def _(i):
+    x = i.f32(3, 4, 2)
+    return [opset1.reverse_sequence(x, c64([2, 4, 1]), -3, -2)]
+
+
+@case("Tile_short_repeats")
+def _(i):
+    x = i.f32(2, 1, 3)
+    return [opset1.tile(x, c64([3, 2]))]
+
+
+@case("TopK_max_index_sort_i64")
+def _(i):
+    r = opset11.topk(i.f32(2, 7), c64(4), -1, "max", "index", "i64")
+    return [r.output(0), r.output(1)]
+
+
+@case("ScaledDotProductAttention_causal_longer_keys")
+def _(i):
+    q, k, v = i.f32(1, 2, 3, 4), i.f32(1, 2, 5, 4), i.f32(1, 2, 5, 3)
+    return [opset13.scaled_dot_product_attention(q, k, v, causal=True)]
+
+
+@case("ScaledDotProductAttention_rank3_mask_broadcast")
+def _(i):
+    q, k, v = i.f32(2, 3, 4), i.f32(2, 6, 4), i.f32(2, 6, 2)
+    return [opset13.scaled_dot_product_attention(q, k, v, i.f32(3, 6))]
+
+
+@case("MVN_outside_sqrt_no_variance_all_axes")
+def _(i):
+    return [opset6.mvn(i.f32(2, 3, 2), c64([0, 1, 2]), False, 1e-3, "outside_sqrt")]
+
+
+lstm_case("LSTMSequence_bidirectional_zero_length", "bidirectional", [0, 3])
+
+
+@case("LSTMSequence_clip")
+def _(i):
+    b, t, n_in, h = 1, 3, 2, 3
+    x = i.f32(b, t, n_in, lo=-3, hi=3)
+    h0, c0 = i.f32(b, 1, h), i.f32(b, 1, h)
+    w = c32f(i.rng.uniform(-2, 2, (1, 4 * h, n_in)))
+    r = c32f(i.rng.uniform(-2, 2, (1, 4 * h, h)))
+    bb = c32f(i.rng.uniform(-1, 1, (1, 4 * h)))
+    s = opset5.lstm_sequence(x, h0, c0, c64([3]), w, r, bb, h, "forward", clip=0.5)
+    return list(s.outputs())
+
+
+nms_case("NonMaxSuppression_none_selected", False, "corner", 5, 0)
+
+
+@case("NonMaxSuppression_opset5_sorted")
+def _(i):
+    c = i.rng.uniform(0, 1, (1, 7, 2))
+    s = i.rng.uniform(0.3, 1.0, (1, 7, 2))
+    bx = i.add(np.concatenate([c + s, c], axis=2).astype(np.float32))  # corners in the other order
+    sc = i.f32(1, 3, 7, lo=0, hi=1)
+    r = opset5.non_max_suppression(bx, sc, c64(2), c32f(0.3), c32f(0.1), box_encoding="corner",
+                                   sort_result_descending=True, output_type="i64")
+    return [r.output(0), r.output(1), r.output(2)]
+
+
+@case("ROIAlign_opset3_max")
+def _(i):
+    x = i.f32(1, 2, 6, 6)
+    rois = i.add(np.array([[0.5, 0.5, 4.0, 5.5], [1.0, 2.0, 1.2, 2.1]], np.float32))
+    bi = opset1.constant(np.array([0, 0], np.int64))
+    return [opset3.roi_align(x, rois, bi, 2, 3, 1, 1.0, "max")]
+
+
 # -- Writing
 
 
@@ -504,7 +650,7 @@ def main():
     out_dir = args[0] if args else os.path.join(ROOT, "corpus-openvino", "ops")
     os.makedirs(out_dir, exist_ok=True)
     for index, (name, build) in enumerate(CASES):
-        if only and only not in name:
+        if only and not any(o in name for o in only.split(",")):
             continue
         write_case(out_dir, index, name, build)
         print("wrote", name)
