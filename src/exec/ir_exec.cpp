@@ -179,6 +179,7 @@ class IrRunner {
     std::set<std::string> out;
     for (const auto& [op, onnx_op] : exec::ir_binary_ops()) out.insert(op);
     for (const auto& [op, onnx_op] : exec::ir_unary_ops()) out.insert(op);
+    for (const auto& [op, onnx_op] : exec::ir_exec_unary_ops()) out.insert(op);
     for (const auto& [op, h] : handlers()) out.insert(std::string(op));
     return {out.begin(), out.end()};
   }
@@ -380,10 +381,11 @@ class IrRunner {
       check_broadcast(node, in);
       return onnx(it->second, in, path, depth);
     }
-    if (auto it = exec::ir_unary_ops().find(op); it != exec::ir_unary_ops().end()) {
-      if (in.size() != 1) fail(op + " takes 1 input");
-      return onnx(it->second, in, path, depth);
-    }
+    for (const auto* table : {&exec::ir_unary_ops(), &exec::ir_exec_unary_ops()})
+      if (auto it = table->find(op); it != table->end()) {
+        if (in.size() != 1) fail(op + " takes 1 input");
+        return onnx(it->second, in, path, depth);
+      }
     if (auto it = handlers().find(op); it != handlers().end())
       return (this->*(it->second))(OpCall{g, k, node, in, path, depth});
     throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
@@ -432,6 +434,25 @@ class IrRunner {
         {"Interpolate", &IrRunner::op_interpolate},
         {"LSTMSequence", &IrRunner::op_lstm_sequence},
         {"NonMaxSuppression", &IrRunner::op_nms},
+        {"GRUSequence", &IrRunner::op_gru_sequence},
+        {"RNNSequence", &IrRunner::op_rnn_sequence},
+        {"Mod", &IrRunner::op_mod},
+        {"FloorMod", &IrRunner::op_floor_mod},
+        {"SquaredDifference", &IrRunner::op_squared_difference},
+        {"Elu", &IrRunner::op_elu},
+        {"Selu", &IrRunner::op_selu},
+        {"PReLU", &IrRunner::op_prelu},  // PRelu-1 as OpenVINO's serializer spells it
+        {"Round", &IrRunner::op_round},
+        {"AvgPool", &IrRunner::op_avg_pool},
+        {"CumSum", &IrRunner::op_cum_sum},
+        {"LogSoftmax", &IrRunner::op_log_softmax},
+        {"DepthToSpace", &IrRunner::op_depth_to_space},
+        {"SpaceToDepth", &IrRunner::op_space_to_depth},
+        {"GatherElements", &IrRunner::op_gather_elements},
+        {"BatchNormInference", &IrRunner::op_batch_norm},
+        {"Einsum", &IrRunner::op_einsum},
+        {"ReduceL1", &IrRunner::op_reduce},
+        {"ReduceL2", &IrRunner::op_reduce},
     };
     return table;
   }
@@ -795,6 +816,110 @@ class IrRunner {
   }
   std::vector<Value> op_interpolate(const OpCall& c);
   std::vector<Value> op_lstm_sequence(const OpCall& c);
+  std::vector<Value> op_mod(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    return onnx("Mod", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "fmod", 1); });
+  }
+  std::vector<Value> op_floor_mod(const OpCall& c) {
+    // ONNX Mod with fmod=0 (the result takes the divisor's sign), which the kernel computes for floats too.
+    check_broadcast(c.node, c.in);
+    return onnx("Mod", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "fmod", 0); });
+  }
+  std::vector<Value> op_squared_difference(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    auto d = onnx("Sub", c.in, c.path, c.depth);
+    return onnx("Mul", {&d.at(0), &d.at(0)}, c.path, c.depth);
+  }
+  std::vector<Value> op_elu(const OpCall& c) {
+    const double alpha = float_attr(c.node, "alpha", 1.0);
+    return onnx("Elu", {c.in.at(0)}, c.path, c.depth, [&](onnx::NodeProto& n) { set_f(n, "alpha", alpha); });
+  }
+  std::vector<Value> op_selu(const OpCall& c) {
+    const double alpha = tensor_in(c.in, 1, c.node).getf(0), lambda = tensor_in(c.in, 2, c.node).getf(0);
+    return onnx("Selu", {c.in[0]}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_f(n, "alpha", alpha);
+      set_f(n, "gamma", lambda);
+    });
+  }
+  std::vector<Value> op_prelu(const OpCall& c) {
+    // PRelu-1: a 1-D slope of the channel count applies along axis 1 (ONNX broadcasts it from the last axis).
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const Tensor& s = tensor_in(c.in, 1, c.node);
+    if (s.rank() != 1 || x.rank() < 2 || s.shape[0] != x.shape[1] || s.shape[0] == 1)
+      return onnx("PRelu", c.in, c.path, c.depth);
+    Dims d(x.rank() - 1, 1);
+    d[0] = s.shape[0];
+    const Value vs = tv(reshape_copy(s, d));
+    return onnx("PRelu", {c.in[0], &vs}, c.path, c.depth);
+  }
+  std::vector<Value> op_round(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "half_to_even"));
+    if (m == "half_to_even") return onnx("Round", {c.in.at(0)}, c.path, c.depth);
+    if (m != "half_away_from_zero") unsupported(c, "mode=" + m);
+    return {tv(ir::round_away(tensor_in(c.in, 0, c.node)))};
+  }
+  std::vector<Value> op_avg_pool(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const std::string rt = lower(attr(c.node, "rounding_type", "floor"));
+    if (rt != "floor" && rt != "ceil") unsupported(c, "rounding_type=" + rt);
+    const bool exclude = attr_bool(c.node, "exclude-pad", false);
+    return onnx("AveragePool", {c.in.at(0)}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      spatial_attrs(c, n, x.rank() - 2);
+      set_ints(n, "kernel_shape", ints_attr(c.node, "kernel"));
+      set_i(n, "ceil_mode", rt == "ceil");
+      set_i(n, "count_include_pad", exclude ? 0 : 1);
+    });
+  }
+  std::vector<Value> op_cum_sum(const OpCall& c) {
+    const Value zero = tv(scalar_tensor(DT::I64, 0));
+    const bool excl = attr_bool(c.node, "exclusive", false), rev = attr_bool(c.node, "reverse", false);
+    return onnx("CumSum", {c.in.at(0), c.in.size() > 1 ? c.in[1] : &zero}, c.path, c.depth,
+                [&](onnx::NodeProto& n) {
+                  set_i(n, "exclusive", excl);
+                  set_i(n, "reverse", rev);
+                });
+  }
+  std::vector<Value> op_log_softmax(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 1);
+    return onnx("LogSoftmax", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_depth_to_space(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "blocks_first"));
+    if (m != "blocks_first" && m != "depth_first") unsupported(c, "mode=" + m);
+    const int64_t b = attr_int(c.node, "block_size", 1);
+    return onnx("DepthToSpace", c.in, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_i(n, "blocksize", b);
+      set_s(n, "mode", m == "blocks_first" ? "DCR" : "CRD");
+    });
+  }
+  std::vector<Value> op_space_to_depth(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "blocks_first"));
+    if (m != "blocks_first") unsupported(c, "mode=" + m);
+    const int64_t b = attr_int(c.node, "block_size", 1);
+    return onnx("SpaceToDepth", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "blocksize", b); });
+  }
+  std::vector<Value> op_gather_elements(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 0);
+    return onnx("GatherElements", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_batch_norm(const OpCall& c) {
+    // BatchNormInference-5: data, gamma, beta, mean, variance; -1: gamma, beta, data, mean, variance.
+    if (c.in.size() != 5) fail("BatchNormInference needs 5 inputs");
+    const bool v1 = c.node.version.str() == "opset1";
+    const std::vector<const Value*> in = v1 ? std::vector<const Value*>{c.in[2], c.in[0], c.in[1], c.in[3], c.in[4]}
+                                            : std::vector<const Value*>{c.in[0], c.in[1], c.in[2], c.in[3], c.in[4]};
+    const double eps = float_attr(c.node, "epsilon", 1e-5);
+    return onnx("BatchNormalization", in, c.path, c.depth, [&](onnx::NodeProto& n) { set_f(n, "epsilon", eps); });
+  }
+  std::vector<Value> op_einsum(const OpCall& c) {
+    const std::string eq = attr(c.node, "equation", "");
+    return onnx("Einsum", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_s(n, "equation", eq); });
+  }
+  std::vector<Value> op_gru_sequence(const OpCall& c);
+  std::vector<Value> op_rnn_sequence(const OpCall& c);
+  std::vector<Value> recurrent_sequence(const OpCall& c, const char* op, const Value& w, const Value& r, const Value& b,
+                                        const std::vector<const Value*>& states, int n_out,
+                                        const std::function<void(onnx::NodeProto&)>& more);
   std::vector<Value> op_nms(const OpCall& c) {
     ir::NmsAttrs a;
     auto num = [&](size_t k) { return c.in.size() > k ? tensor_in(c.in, k, c.node).getf(0) : 0.0; };
@@ -1124,48 +1249,79 @@ std::vector<Value> IrRunner::op_interpolate(const OpCall& c) {
               });
 }
 
-// LSTMSequence-5 as ONNX LSTM with layout 1: gates f,i,c,o -> i,o,f,c; one bias (the recurrent one zero); Y from
-// [batch, seq, dirs, hidden] to OpenVINO's [batch, dirs, seq, hidden].
-std::vector<Value> IrRunner::op_lstm_sequence(const OpCall& c) {
-  if (c.in.size() < 7) fail("LSTMSequence needs 7 inputs");
-  const std::vector<int64_t> order{1, 3, 0, 2};
-  const Value w = tv(ir::reorder_blocks(tensor_in(c.in, 4, c.node), order));
-  const Value rr = tv(ir::reorder_blocks(tensor_in(c.in, 5, c.node), order));
-  const Tensor b = ir::reorder_blocks(tensor_in(c.in, 6, c.node), order);
-  const Tensor zero(b.dt, b.shape);
-  const Value bb = tv(concat({&b, &zero}, 1));
+// The recurrent sequences (LSTM/GRU/RNNSequence-5) as ONNX's op with layout 1: inputs X, W, R, B, lengths, states;
+// Y from [batch, seq, dirs, hidden] to OpenVINO's [batch, dirs, seq, hidden]; a sequence of length 0 ends in zero
+// states (ONNX: the initial states), as OpenVINO's CPU plugin computes.
+std::vector<Value> IrRunner::recurrent_sequence(const OpCall& c, const char* op, const Value& w, const Value& r,
+                                                const Value& b, const std::vector<const Value*>& states, int n_out,
+                                                const std::function<void(onnx::NodeProto&)>& more) {
   std::vector<std::string> acts;
-  for (std::string s : split_names(attr(c.node, "activations", "sigmoid, tanh, tanh"))) {
-    static const std::map<std::string, std::string> names{{"sigmoid", "Sigmoid"}, {"tanh", "Tanh"}, {"relu", "Relu"}};
+  static const std::map<std::string, std::string> names{{"sigmoid", "Sigmoid"}, {"tanh", "Tanh"}, {"relu", "Relu"}};
+  for (const std::string& s : split_names(attr(c.node, "activations", ""))) {
     auto it = names.find(lower(s));
     if (it == names.end()) unsupported(c, "activation " + s);
     acts.push_back(it->second);
   }
   if (!attr(c.node, "activations_alpha", "").empty() || !attr(c.node, "activations_beta", "").empty())
     unsupported(c, "activations_alpha/beta");
-  const std::string dir = lower(attr(c.node, "direction", "forward"));
-  const Value lens = tv(cast_tensor(tensor_in(c.in, 3, c.node), DT::I64));
-  auto r = onnx(
-      "LSTM", {c.in[0], &w, &rr, &bb, &lens, c.in[1], c.in[2]}, c.path, c.depth,
+  const Value lens = tv(cast_tensor(tensor_in(c.in, n_out == 3 ? 3 : 2, c.node), DT::I64));
+  std::vector<const Value*> in{c.in[0], &w, &r, &b, &lens};
+  in.insert(in.end(), states.begin(), states.end());
+  auto out = onnx(
+      op, in, c.path, c.depth,
       [&](onnx::NodeProto& n) {
         set_i(n, "layout", 1);
         set_i(n, "hidden_size", attr_int(c.node, "hidden_size", 0));
-        set_s(n, "direction", dir);
-        set_strings(n, "activations", acts);
+        set_s(n, "direction", lower(attr(c.node, "direction", "forward")));
+        if (!acts.empty()) set_strings(n, "activations", acts);
         set_f(n, "clip", float_attr(c.node, "clip", 0.0));
+        if (more) more(n);
       },
-      3);
-  r[0] = tv(transpose(*r[0].t, {0, 2, 1, 3}));
-  // A sequence of length 0 ends in zero states (ONNX: the initial states), as OpenVINO's CPU plugin computes.
+      n_out);
+  out[0] = tv(transpose(*out[0].t, {0, 2, 1, 3}));
   const Tensor& len = *lens.t;
-  for (size_t o = 1; o < 3; ++o) {
-    Tensor st = *r[o].t;
-    const int64_t per = st.shape.empty() || !st.shape[0] ? 0 : st.numel() / st.shape[0];
-    for (int64_t b = 0; b < len.numel() && b < (st.shape.empty() ? 0 : st.shape[0]); ++b)
-      if (len.i[b] == 0) std::fill(st.f.begin() + b * per, st.f.begin() + (b + 1) * per, 0.0);
-    r[o] = tv(std::move(st));
+  for (size_t o = 1; o < out.size(); ++o) {
+    Tensor st = *out[o].t;
+    const int64_t nb = st.shape.empty() ? 0 : st.shape[0], per = nb ? st.numel() / nb : 0;
+    for (int64_t k = 0; k < len.numel() && k < nb; ++k)
+      if (len.i[k] == 0) std::fill(st.f.begin() + k * per, st.f.begin() + (k + 1) * per, 0.0);
+    out[o] = tv(std::move(st));
   }
-  return r;
+  return out;
+}
+
+// LSTMSequence-5: gates f,i,c,o -> ONNX's i,o,f,c; one bias (ONNX's recurrent bias zero).
+std::vector<Value> IrRunner::op_lstm_sequence(const OpCall& c) {
+  if (c.in.size() < 7) fail("LSTMSequence needs 7 inputs");
+  const std::vector<int64_t> order{1, 3, 0, 2};
+  const Value w = tv(ir::reorder_blocks(tensor_in(c.in, 4, c.node), order));
+  const Value r = tv(ir::reorder_blocks(tensor_in(c.in, 5, c.node), order));
+  const Tensor b = ir::reorder_blocks(tensor_in(c.in, 6, c.node), order);
+  const Tensor zero(b.dt, b.shape);
+  return recurrent_sequence(c, "LSTM", w, r, tv(concat({&b, &zero}, 1)), {c.in[1], c.in[2]}, 3, {});
+}
+
+// GRUSequence-5: gates z,r,h as ONNX's; B [dirs, 3H] (ONNX's recurrent bias zero) or, with linear_before_reset,
+// [dirs, 4H] = z, r, input h, recurrent h biases.
+std::vector<Value> IrRunner::op_gru_sequence(const OpCall& c) {
+  if (c.in.size() < 6) fail("GRUSequence needs 6 inputs");
+  const bool lbr = attr_bool(c.node, "linear_before_reset", false);
+  const Tensor& b = tensor_in(c.in, 5, c.node);
+  if (b.rank() != 2) fail("GRUSequence B needs rank 2, got " + b.describe());
+  const int64_t H = b.shape[1] / (lbr ? 4 : 3), D = b.shape[0];
+  Tensor bb(b.dt, {D, 6 * H});
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t j = 0; j < (lbr ? 4 : 3) * H; ++j) bb.f[d * 6 * H + (j < 3 * H ? j : 2 * H + j)] = b.f[d * b.shape[1] + j];
+  return recurrent_sequence(c, "GRU", *c.in[3], *c.in[4], tv(std::move(bb)), {c.in[1]}, 2,
+                            [&](onnx::NodeProto& n) { set_i(n, "linear_before_reset", lbr); });
+}
+
+// RNNSequence-5: B [dirs, H] (ONNX's recurrent bias zero).
+std::vector<Value> IrRunner::op_rnn_sequence(const OpCall& c) {
+  if (c.in.size() < 6) fail("RNNSequence needs 6 inputs");
+  const Tensor& b = tensor_in(c.in, 5, c.node);
+  const Tensor zero(b.dt, b.shape);
+  return recurrent_sequence(c, "RNN", *c.in[3], *c.in[4], tv(concat({&b, &zero}, 1)), {c.in[1]}, 2, {});
 }
 
 Value read_golden(const fs::path& p) {

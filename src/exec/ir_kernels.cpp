@@ -374,6 +374,11 @@ std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest,
   return {std::move(vals), std::move(idx)};
 }
 
+Tensor round_away(const Tensor& x) {
+  if (!is_float(x.dt)) return x;
+  return map_float(x, [](double v) { return std::round(v); }, "Round");
+}
+
 Tensor reorder_blocks(const Tensor& w, const std::vector<int64_t>& order) {
   if (w.rank() < 2) fail("gate weights need rank >= 2");
   const int64_t nb = static_cast<int64_t>(order.size()), rows = w.shape[1];

@@ -42,6 +42,8 @@ std::vector<Tensor> nms(const Tensor& boxes, const Tensor& scores, const NmsAttr
 // TopK-1/3/11: the k largest (or smallest) along `axis`, ties by lower index; sort "value" (best first) or "index"
 // (ascending index). Returns values and indices (of `index_type`).
 std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool by_index, DT index_type);
+// Round-5 half_away_from_zero (half_to_even is ONNX's Round).
+Tensor round_away(const Tensor& x);
 // Equal blocks of rows along axis 1 reordered: block j of the result is block order[j] of `w`.
 Tensor reorder_blocks(const Tensor& w, const std::vector<int64_t>& order);
 

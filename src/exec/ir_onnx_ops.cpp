@@ -16,9 +16,7 @@ const std::map<std::string, std::string>& ir_binary_ops() {
                                                       {"GreaterEqual", "GreaterOrEqual"},
                                                       {"LogicalAnd", "And"},
                                                       {"LogicalOr", "Or"},
-                                                      {"LogicalXor", "Xor"},
-                                                      // FloorMod: ONNX Mod with fmod=0 (the sign of the divisor)
-                                                      {"FloorMod", "Mod"}};
+                                                      {"LogicalXor", "Xor"}};
   return ops;
 }
 
@@ -26,11 +24,18 @@ const std::map<std::string, std::string>& ir_unary_ops() {
   static const std::map<std::string, std::string> ops{{"Relu", "Relu"},   {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"},
                                                       {"Exp", "Exp"},     {"Log", "Log"},         {"Sqrt", "Sqrt"},
                                                       {"Abs", "Abs"},     {"Negative", "Neg"},    {"LogicalNot", "Not"},
-                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"},       {"Sin", "Sin"},
-                                                      {"Cos", "Cos"},
+                                                      {"Floor", "Floor"}, {"Ceiling", "Ceil"},
                                                       // As OpenVINO's serializer spells them: opset1 Relu is written
                                                       // ReLU; opset16 Identity passes its input on.
                                                       {"ReLU", "Relu"},   {"Identity", "Identity"}};
+  return ops;
+}
+
+const std::map<std::string, std::string>& ir_exec_unary_ops() {
+  static const std::map<std::string, std::string> ops{
+      {"Sin", "Sin"},     {"Cos", "Cos"},     {"Tan", "Tan"},     {"Asin", "Asin"},   {"Acos", "Acos"},
+      {"Atan", "Atan"},   {"Sinh", "Sinh"},   {"Cosh", "Cosh"},   {"Asinh", "Asinh"}, {"Acosh", "Acosh"},
+      {"Atanh", "Atanh"}, {"Erf", "Erf"},     {"Sign", "Sign"},   {"Mish", "Mish"},   {"SoftPlus", "Softplus"}};
   return ops;
 }
 

@@ -24,7 +24,7 @@ import onnx
 import openvino as ov
 from onnx import numpy_helper
 import openvino.opset4.ops as opset4_ops  # opset4.range is opset1 Range; its ops module has v4
-from openvino import opset1, opset3, opset4, opset5, opset6, opset7, opset8, opset9, opset10, opset11, opset12, opset13
+from openvino import opset1, opset3, opset4, opset5, opset6, opset7, opset8, opset9, opset10, opset11, opset12, opset13, opset14
 
 SEED = 20260402
 COMPILE_CONFIG = {"INFERENCE_PRECISION_HINT": "f32", "INFERENCE_NUM_THREADS": 1}
@@ -602,6 +602,146 @@ def _(i):
     rois = i.add(np.array([[0.5, 0.5, 4.0, 5.5], [1.0, 2.0, 1.2, 2.1]], np.float32))
     bi = opset1.constant(np.array([0, 0], np.int64))
     return [opset3.roi_align(x, rois, bi, 2, 3, 1, 1.0, "max")]
+
+
+# -- Further ops OpenVINO's converters write
+
+
+def unary_case(name, fn, lo=-2.0, hi=2.0):
+    @case(name)
+    def f(i):
+        return [fn(i.f32(3, 4, lo=lo, hi=hi))]
+
+
+unary_case("Erf_plain", opset1.erf)
+unary_case("Sign_plain", opset1.sign)
+unary_case("SoftPlus_plain", opset4.softplus, -25, 25)
+unary_case("Mish_plain", opset4.mish, -5, 5)
+unary_case("Tan_plain", opset1.tan, -1.2, 1.2)
+unary_case("Asin_Acos_Atan", lambda x: opset1.add(opset1.add(opset1.asin(x), opset1.acos(x)), opset1.atan(x)),
+           -0.99, 0.99)
+unary_case("Sinh_Cosh_Asinh", lambda x: opset1.add(opset1.add(opset1.sinh(x), opset1.cosh(x)), opset4.asinh(x)))
+unary_case("Acosh_plain", opset4.acosh, 1.0, 4.0)
+unary_case("Atanh_plain", opset4.atanh, -0.95, 0.95)
+unary_case("Elu_alpha", lambda x: opset1.elu(x, 0.7))
+unary_case("Selu_plain", lambda x: opset1.selu(x, c32f([1.6]), c32f([1.05])))
+unary_case("Round_half_to_even", lambda x: opset5.round(opset1.multiply(x, c32f(2.0)), "half_to_even"))
+unary_case("Round_half_away_from_zero", lambda x: opset5.round(opset1.multiply(x, c32f(2.0)), "half_away_from_zero"))
+unary_case("LogSoftmax_axis0", lambda x: opset5.log_softmax(x, 0))
+unary_case("ReduceL1_ReduceL2", lambda x: opset1.add(opset4.reduce_l1(x, c64([1]), True),
+                                                       opset4.reduce_l2(x, c64([1]), True)))
+unary_case("CumSum_exclusive_reverse", lambda x: opset3.cumsum(x, c64(1), True, True))
+unary_case("CumSum_default_axis", lambda x: opset3.cumsum(x, c64(0)))
+
+
+@case("Mod_FloorMod_signs")
+def _(i):
+    a = i.add(np.array([[-7.5, 7.5, -8.0, 9.25], [5.0, -3.5, 0.0, 11.0]], np.float32))
+    b = i.add(np.array([2.0, -2.0, 3.0, -4.0], np.float32))
+    return [opset1.mod(a, b), opset1.floor_mod(a, b)]
+
+
+@case("Mod_i64")
+def _(i):
+    a = i.add(np.array([[-7, 7, -8, 9], [5, -3, 0, 11]], np.int64))
+    return [opset1.mod(a, c64([3, -3, 5, -4]))]
+
+
+@case("SquaredDifference_broadcast")
+def _(i):
+    return [opset1.squared_difference(i.f32(2, 3, 4), i.f32(3, 1))]
+
+
+@case("PRelu_channel_slope")
+def _(i):
+    return [opset1.prelu(i.f32(2, 3, 4, 4), c32f([0.1, -0.5, 2.0]))]
+
+
+@case("PRelu_scalar_slope")
+def _(i):
+    return [opset1.prelu(i.f32(2, 5), c32f([0.25]))]
+
+
+@case("AvgPool_exclude_pad")
+def _(i):
+    return [opset1.avg_pool(i.f32(1, 2, 5, 6), [2, 2], [1, 1], [1, 0], [3, 3], True, "floor", "explicit")]
+
+
+@case("AvgPool_include_pad_ceil")
+def _(i):
+    return [opset14.avg_pool(i.f32(1, 2, 7, 7), [2, 2], [1, 1], [1, 1], [3, 3], False, "ceil", "explicit")]
+
+
+@case("DepthToSpace_blocks_first")
+def _(i):
+    return [opset1.depth_to_space(i.f32(1, 8, 2, 3), "blocks_first", 2)]
+
+
+@case("DepthToSpace_depth_first")
+def _(i):
+    return [opset1.depth_to_space(i.f32(1, 8, 2, 3), "depth_first", 2)]
+
+
+@case("SpaceToDepth_blocks_first")
+def _(i):
+    return [opset1.space_to_depth(i.f32(1, 2, 4, 6), "blocks_first", 2)]
+
+
+@case("GatherElements_axis1")
+def _(i):
+    return [opset6.gather_elements(i.f32(3, 4), c64([[0, 3, -1], [2, 2, 0], [1, 0, 3]]), 1)]
+
+
+def bn_case(name, ops):
+    @case(name)
+    def f(i):
+        x = i.f32(2, 3, 4)
+        g, b, m = c32f(i.rng.uniform(0.5, 2, 3)), c32f(i.rng.uniform(-1, 1, 3)), c32f(i.rng.uniform(-1, 1, 3))
+        v = c32f(i.rng.uniform(0.1, 2, 3))
+        return [ops.batch_norm_inference(x, g, b, m, v, 1e-3)]
+
+
+bn_case("BatchNormInference_opset5", opset5)
+bn_case("BatchNormInference_opset1", opset1)
+
+
+@case("Einsum_batched_matmul")
+def _(i):
+    return [opset7.einsum([i.f32(2, 3, 4), i.f32(2, 4, 5)], "bij,bjk->bik")]
+
+
+@case("Einsum_transpose_sum")
+def _(i):
+    return [opset7.einsum([i.f32(3, 4, 2)], "abc->ca")]
+
+
+def gru_case(name, direction, lengths, lbr):
+    @case(name)
+    def f(i):
+        b, t, n_in, h = 2, 3, 3, 4
+        nd = 2 if direction == "bidirectional" else 1
+        x, h0 = i.f32(b, t, n_in), i.f32(b, nd, h)
+        sl = opset1.constant(np.array(lengths, np.int64))
+        w = c32f(i.rng.uniform(-0.5, 0.5, (nd, 3 * h, n_in)))
+        r = c32f(i.rng.uniform(-0.5, 0.5, (nd, 3 * h, h)))
+        bb = c32f(i.rng.uniform(-0.5, 0.5, (nd, (4 if lbr else 3) * h)))
+        s = opset5.gru_sequence(x, h0, sl, w, r, bb, h, direction, linear_before_reset=lbr)
+        return list(s.outputs())
+
+
+gru_case("GRUSequence_forward", "forward", [3, 2], False)
+gru_case("GRUSequence_bidirectional_lbr", "bidirectional", [3, 1], True)
+
+
+@case("RNNSequence_reverse")
+def _(i):
+    b, t, n_in, h = 2, 4, 3, 2
+    x, h0 = i.f32(b, t, n_in), i.f32(b, 1, h)
+    sl = opset1.constant(np.array([4, 2], np.int64))
+    w = c32f(i.rng.uniform(-0.7, 0.7, (1, h, n_in)))
+    r = c32f(i.rng.uniform(-0.7, 0.7, (1, h, h)))
+    bb = c32f(i.rng.uniform(-0.5, 0.5, (1, h)))
+    return list(opset5.rnn_sequence(x, h0, sl, w, r, bb, h, "reverse").outputs())
 
 
 # -- Writing
