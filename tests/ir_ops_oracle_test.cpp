@@ -8,8 +8,10 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unistd.h>
 
 #include "exec/ir_exec.hpp"
+#include "exec/onnx_io.hpp"
 #include "tests/test_support.hpp"
 
 namespace fs = std::filesystem;
@@ -82,4 +84,26 @@ TEST(IrOpsOracle, EveryOpOfTheExecutorBeyondTheOlderOnesHasACase) {
     EXPECT_TRUE(covered.count(op)) << op << " has no case in " << ops_dir() << " (tools/openvino_corpus/op_oracle.py)";
   }
   EXPECT_GE(added, 25);
+}
+
+// Hostile region coordinates: a bin too large (or NaN) to count its samples fails the run with a message, never a
+// cast of an out-of-range double or a loop of 1e30 samples.
+TEST(IrOpsOracle, RoiAlignRefusesRegionsTooLargeToSample) {
+  using namespace condlint::exec;
+  const fs::path src = ops_dir() / "ROIAlign_avg_half_pixel_for_nn_adaptive";
+  const fs::path dir = fs::temp_directory_path() / ("condlint_ir_ops_roi_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "test_data_set_0");
+  for (const char* f : {"model.xml", "model.bin"}) fs::copy_file(src / f, dir / f);
+  fs::copy_file(src / "test_data_set_0" / "input_0.pb", dir / "test_data_set_0" / "input_0.pb");
+  for (const double v : {1e30, std::nan("")}) {
+    Tensor rois(DT::F32, {3, 4});
+    for (int64_t k = 0; k < rois.numel(); ++k) rois.f[k] = k % 4 < 2 ? 0.0 : v;
+    write_file(dir / "test_data_set_0" / "input_1.pb", write_pb_value(Value::tensor(rois), "in1"));
+    const ModelResult r = condlint::test::run_file(dir / "model.xml", RunConfig{});
+    ASSERT_EQ(r.cases.size(), 1u) << r.error;
+    EXPECT_EQ(r.cases[0].status, CaseStatus::Failed);
+    EXPECT_NE(r.cases[0].message.find("ROIAlign region 0 has a bin of"), std::string::npos) << r.cases[0].message;
+  }
+  fs::remove_all(dir);
 }

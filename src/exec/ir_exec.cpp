@@ -1232,12 +1232,15 @@ std::vector<Value> IrRunner::op_interpolate(const OpCall& c) {
   const Tensor& given = tensor_in(c.in, v4 && !sizes ? 2 : 1, c.node);
   if (given.numel() != static_cast<int64_t>(axes.size())) fail("Interpolate sizes/scales do not match the axes");
   Tensor full(sizes ? DT::I64 : DT::F32, {r});
-  auto put = [](Tensor& t, int64_t k, double v) {
-    if (is_float(t.dt)) t.f[k] = v;
-    else t.i[k] = static_cast<int64_t>(v);
-  };
-  for (int64_t a = 0; a < r; ++a) put(full, a, sizes ? static_cast<double>(x.shape[a]) : 1.0);
-  for (size_t k = 0; k < axes.size(); ++k) put(full, norm_axis(axes[k], r), given.getf(static_cast<int64_t>(k)));
+  for (int64_t a = 0; a < r; ++a) {
+    if (sizes) full.i[a] = x.shape[a];
+    else full.f[a] = 1.0;
+  }
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t a = norm_axis(axes[k], r), j = static_cast<int64_t>(k);
+    if (sizes) full.i[a] = given.geti(j);
+    else full.f[a] = given.getf(j);
+  }
   const Value vf = tv(std::move(full));
   return onnx("Resize", {c.in[0], nullptr, sizes ? nullptr : &vf, sizes ? &vf : nullptr}, c.path, c.depth,
               [&](onnx::NodeProto& n) {
@@ -1307,11 +1310,12 @@ std::vector<Value> IrRunner::op_gru_sequence(const OpCall& c) {
   if (c.in.size() < 6) fail("GRUSequence needs 6 inputs");
   const bool lbr = attr_bool(c.node, "linear_before_reset", false);
   const Tensor& b = tensor_in(c.in, 5, c.node);
-  if (b.rank() != 2) fail("GRUSequence B needs rank 2, got " + b.describe());
+  if (b.rank() != 2 || !is_float(b.dt)) fail("GRUSequence B needs a floating-point rank 2, got " + b.describe());
   const int64_t H = b.shape[1] / (lbr ? 4 : 3), D = b.shape[0];
   Tensor bb(b.dt, {D, 6 * H});
   for (int64_t d = 0; d < D; ++d)
-    for (int64_t j = 0; j < (lbr ? 4 : 3) * H; ++j) bb.f[d * 6 * H + (j < 3 * H ? j : 2 * H + j)] = b.f[d * b.shape[1] + j];
+    for (int64_t j = 0; j < (lbr ? 4 : 3) * H; ++j)
+      bb.f[d * 6 * H + (j < 3 * H ? j : 2 * H + j)] = b.f[d * b.shape[1] + j];
   return recurrent_sequence(c, "GRU", *c.in[3], *c.in[4], tv(std::move(bb)), {c.in[1]}, 2,
                             [&](onnx::NodeProto& n) { set_i(n, "linear_before_reset", lbr); });
 }

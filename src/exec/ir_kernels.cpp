@@ -132,7 +132,9 @@ Tensor sdpa(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor* mas
   Dims mstr;
   if (m) {
     if (m->rank() > full.size()) fail("ScaledDotProductAttention mask has a higher rank than the scores");
-    broadcast_shapes({&full, &m->shape});
+    if (broadcast_shapes({&full, &m->shape}) != full)
+      fail("ScaledDotProductAttention mask " + dims_str(m->shape) + " does not broadcast to the scores " +
+           dims_str(full));
     mstr = bstrides(m->shape, full);
   }
   const int64_t B = checked_numel(batch);
@@ -167,7 +169,8 @@ namespace {
 // One bilinear sample of channel plane `plane` (h x w) at (y, x): weighted corner values, or none out of bounds.
 bool bilinear_corners(const Tensor& x, int64_t plane, int64_t h, int64_t w, double y, double xx,
                       std::array<double, 4>& vals) {
-  if (y < -1.0 || y > static_cast<double>(h) || xx < -1.0 || xx > static_cast<double>(w)) return false;
+  // (NaN coordinates are outside too.)
+  if (!(y >= -1.0 && y <= static_cast<double>(h) && xx >= -1.0 && xx <= static_cast<double>(w))) return false;
   y = std::max(y, 0.0);
   xx = std::max(xx, 0.0);
   int64_t y0 = static_cast<int64_t>(y), x0 = static_cast<int64_t>(xx), y1, x1;
@@ -202,6 +205,8 @@ Tensor roi_align(const Tensor& x, const Tensor& rois, const Tensor& batch_indice
     double rw = coord(2) - x1, rh = coord(3) - y1;
     if (asym) rw = std::max(rw, 1.0), rh = std::max(rh, 1.0);
     const double bw = rw / static_cast<double>(a.pooled_w), bh = rh / static_cast<double>(a.pooled_h);
+    if (!(bw <= 1e6 && bh <= 1e6))  // the adaptive sample count is ceil(bin size): bounded before the cast
+      fail("ROIAlign region " + std::to_string(r) + " has a bin of " + std::to_string(bw) + " x " + std::to_string(bh));
     const int64_t sx = a.sampling_ratio > 0 ? a.sampling_ratio : static_cast<int64_t>(std::ceil(bw));
     const int64_t sy = a.sampling_ratio > 0 ? a.sampling_ratio : static_cast<int64_t>(std::ceil(bh));
     for (int64_t c = 0; c < C; ++c) {
@@ -255,8 +260,11 @@ Tensor pad(const Tensor& x, const std::vector<int64_t>& lo, const std::vector<in
     fail("Pad pads_begin/pads_end have " + std::to_string(lo.size()) + "/" + std::to_string(hi.size()) +
          " values for rank " + std::to_string(r));
   Dims od(r);
-  for (size_t a = 0; a < r; ++a)
+  constexpr int64_t kMaxPad = int64_t{1} << 40;  // no overflow in the sum below
+  for (size_t a = 0; a < r; ++a) {
+    if (std::abs(lo[a]) > kMaxPad || std::abs(hi[a]) > kMaxPad) fail("Pad pads beyond 2^40");
     if ((od[a] = x.shape[a] + lo[a] + hi[a]) < 0) fail("Pad makes a negative dimension");
+  }
   Tensor y(x.dt, od);
   const Dims xs = strides_of(x.shape), ys = strides_of(od);
   for (int64_t k = 0; k < y.numel(); ++k) {
