@@ -1,7 +1,9 @@
 #include "exec/ir_exec.hpp"
 #include "exec/ir_onnx_ops.hpp"
+#include "exec/ir_kernels.hpp"
 #include "model/graph_order.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <functional>
@@ -72,6 +74,45 @@ void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int
   for (int64_t x : v) a->add_ints(x);
 }
 
+void set_f(onnx::NodeProto& n, const std::string& name, double v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::FLOAT);
+  a->set_f(static_cast<float>(v));
+}
+void set_s(onnx::NodeProto& n, const std::string& name, const std::string& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRING);
+  a->set_s(v);
+}
+void set_strings(onnx::NodeProto& n, const std::string& name, const std::vector<std::string>& v) {
+  auto* a = n.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::STRINGS);
+  for (const auto& x : v) a->add_strings(x);
+}
+
+// "sigmoid, tanh, tanh" -> its names.
+std::vector<std::string> split_names(const std::string& s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s + ",") {
+    if (ch == ',') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else if (ch != ' ') {
+      cur += ch;
+    }
+  }
+  return out;
+}
+
+std::string lower(std::string s) {
+  for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return s;
+}
+
 bool dims_match(const Dims& d, const Shape& s) {
   if (!s.rank_known) return true;
   if (s.dims.size() != d.size()) return false;
@@ -133,6 +174,15 @@ class IrRunner {
   }
 
   Trace& trace() { return ip_.trace; }
+
+  static std::vector<std::string> op_types() {
+    std::set<std::string> out;
+    for (const auto& [op, onnx_op] : exec::ir_binary_ops()) out.insert(op);
+    for (const auto& [op, onnx_op] : exec::ir_unary_ops()) out.insert(op);
+    for (const auto& [op, onnx_op] : exec::ir_exec_unary_ops()) out.insert(op);
+    for (const auto& [op, h] : handlers()) out.insert(std::string(op));
+    return {out.begin(), out.end()};
+  }
 
  private:
   std::vector<int> of_type(int g, const char* op) const {
@@ -331,10 +381,11 @@ class IrRunner {
       check_broadcast(node, in);
       return onnx(it->second, in, path, depth);
     }
-    if (auto it = exec::ir_unary_ops().find(op); it != exec::ir_unary_ops().end()) {
-      if (in.size() != 1) fail(op + " takes 1 input");
-      return onnx(it->second, in, path, depth);
-    }
+    for (const auto* table : {&exec::ir_unary_ops(), &exec::ir_exec_unary_ops()})
+      if (auto it = table->find(op); it != table->end()) {
+        if (in.size() != 1) fail(op + " takes 1 input");
+        return onnx(it->second, in, path, depth);
+      }
     if (auto it = handlers().find(op); it != handlers().end())
       return (this->*(it->second))(OpCall{g, k, node, in, path, depth});
     throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
@@ -356,6 +407,52 @@ class IrRunner {
         {"SoftMax", &IrRunner::op_softmax},  // opset8 SoftMax as OpenVINO writes it: one axis, negative allowed
         {"Broadcast", &IrRunner::op_broadcast}, {"If", &IrRunner::op_if},
         {"Loop", &IrRunner::op_loop},           {"Parameter", &IrRunner::op_parameter},
+        // Ops of OpenVINO's converter (tests/ir_ops_oracle_test.cpp holds each to OpenVINO's own outputs).
+        {"Convolution", &IrRunner::op_convolution},
+        {"GroupConvolution", &IrRunner::op_group_convolution},
+        {"ConvolutionBackpropData", &IrRunner::op_conv_backprop},
+        {"MaxPool", &IrRunner::op_max_pool},
+        {"Slice", &IrRunner::op_slice},
+        {"Pad", &IrRunner::op_pad},
+        {"Split", &IrRunner::op_split},
+        {"VariadicSplit", &IrRunner::op_variadic_split},
+        {"NonZero", &IrRunner::op_non_zero},
+        {"Range", &IrRunner::op_range},
+        {"ReverseSequence", &IrRunner::op_reverse_sequence},
+        {"Tile", &IrRunner::op_tile},
+        {"GatherND", &IrRunner::op_gather_nd},
+        {"ScatterNDUpdate", &IrRunner::op_scatter_nd_update},
+        {"ScatterElementsUpdate", &IrRunner::op_scatter_elements_update},
+        {"Clamp", &IrRunner::op_clamp},
+        {"Gelu", &IrRunner::op_gelu},
+        {"Swish", &IrRunner::op_swish},
+        {"HardSigmoid", &IrRunner::op_hard_sigmoid},
+        {"MVN", &IrRunner::op_mvn},
+        {"ScaledDotProductAttention", &IrRunner::op_sdpa},
+        {"ROIAlign", &IrRunner::op_roi_align},
+        {"TopK", &IrRunner::op_topk},
+        {"Interpolate", &IrRunner::op_interpolate},
+        {"LSTMSequence", &IrRunner::op_lstm_sequence},
+        {"NonMaxSuppression", &IrRunner::op_nms},
+        {"GRUSequence", &IrRunner::op_gru_sequence},
+        {"RNNSequence", &IrRunner::op_rnn_sequence},
+        {"Mod", &IrRunner::op_mod},
+        {"FloorMod", &IrRunner::op_floor_mod},
+        {"SquaredDifference", &IrRunner::op_squared_difference},
+        {"Elu", &IrRunner::op_elu},
+        {"Selu", &IrRunner::op_selu},
+        {"PReLU", &IrRunner::op_prelu},  // PRelu-1 as OpenVINO's serializer spells it
+        {"Round", &IrRunner::op_round},
+        {"AvgPool", &IrRunner::op_avg_pool},
+        {"CumSum", &IrRunner::op_cum_sum},
+        {"LogSoftmax", &IrRunner::op_log_softmax},
+        {"DepthToSpace", &IrRunner::op_depth_to_space},
+        {"SpaceToDepth", &IrRunner::op_space_to_depth},
+        {"GatherElements", &IrRunner::op_gather_elements},
+        {"BatchNormInference", &IrRunner::op_batch_norm},
+        {"Einsum", &IrRunner::op_einsum},
+        {"ReduceL1", &IrRunner::op_reduce},
+        {"ReduceL2", &IrRunner::op_reduce},
     };
     return table;
   }
@@ -469,6 +566,378 @@ class IrRunner {
   std::vector<Value> op_if(const OpCall& c) { return run_if(c.g, c.k, c.in, c.depth); }
   std::vector<Value> op_loop(const OpCall& c) { return run_loop(c.g, c.k, c.in, c.depth); }
   std::vector<Value> op_parameter(const OpCall&) { fail("Parameter without a value"); }
+
+  // -- Ops of OpenVINO's converter, each held to OpenVINO's outputs by corpus-openvino/ops (op_oracle.py).
+
+  std::vector<int64_t> ints_attr(const Node& node, const std::string& name) {
+    return parse_int_list(attr(node, name, ""));
+  }
+  double float_attr(const Node& node, const std::string& name, double def) {
+    const std::string* v = node.attrs.find(name);
+    if (!v) return def;
+    try {
+      size_t used = 0;
+      const double d = std::stod(*v, &used);
+      if (used == v->size()) return d;
+    } catch (const std::exception&) {
+    }
+    fail("attribute " + name + "=\"" + *v + "\" is not a number");
+  }
+  [[noreturn]] void unsupported(const OpCall& c, const std::string& what) {
+    throw ExecError(ErrKind::Unsupported, "unsupported op " + c.node.op + " with " + what + " at " + c.path);
+  }
+  const Value* opt_in(const OpCall& c, size_t k) { return k < c.in.size() ? c.in[k] : nullptr; }
+  static Value tv(Tensor t) { return Value::tensor(std::move(t)); }
+  static Value i64v(const std::vector<int64_t>& v) { return tv(i64_tensor(v, {static_cast<int64_t>(v.size())})); }
+
+  // strides, dilations, pads (pads_begin + pads_end) and auto_pad of a convolution or pooling layer, as ONNX's.
+  void spatial_attrs(const OpCall& c, onnx::NodeProto& n, size_t spatial) {
+    auto list = [&](const char* name, int64_t def) {
+      auto v = ints_attr(c.node, name);
+      if (v.empty()) v.assign(spatial, def);
+      if (v.size() != spatial) fail(std::string(name) + " does not match the spatial rank");
+      return v;
+    };
+    const std::string ap = lower(attr(c.node, "auto_pad", "explicit"));
+    static const std::map<std::string, std::string> modes{
+        {"explicit", "NOTSET"}, {"notset", "NOTSET"}, {"same_upper", "SAME_UPPER"},
+        {"same_lower", "SAME_LOWER"}, {"valid", "VALID"}};
+    auto it = modes.find(ap);
+    if (it == modes.end()) unsupported(c, "auto_pad=" + ap);
+    set_ints(n, "strides", list("strides", 1));
+    set_ints(n, "dilations", list("dilations", 1));
+    set_s(n, "auto_pad", it->second);
+    if (it->second == "NOTSET") {
+      auto pads = list("pads_begin", 0);
+      const auto end = list("pads_end", 0);
+      pads.insert(pads.end(), end.begin(), end.end());
+      set_ints(n, "pads", pads);
+    }
+  }
+  std::vector<Value> conv(const OpCall& c, const Value& w, int64_t group) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    if (x.rank() < 3) fail("Convolution needs an input of rank >= 3, got " + x.describe());
+    return onnx("Conv", {c.in[0], &w}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      spatial_attrs(c, n, x.rank() - 2);
+      set_i(n, "group", group);
+    });
+  }
+  std::vector<Value> op_convolution(const OpCall& c) { return conv(c, *c.in.at(1), 1); }
+  std::vector<Value> op_group_convolution(const OpCall& c) {
+    // Filters [G, O/G, I/G, k...] -> ONNX's [O, I/G, k...] with group G.
+    const Tensor& w = tensor_in(c.in, 1, c.node);
+    if (w.rank() < 4) fail("GroupConvolution filters need rank >= 4, got " + w.describe());
+    Dims d{w.shape[0] * w.shape[1]};
+    d.insert(d.end(), w.shape.begin() + 2, w.shape.end());
+    return conv(c, tv(reshape_copy(w, d)), w.shape[0]);
+  }
+  std::vector<Value> op_conv_backprop(const OpCall& c) {
+    if (c.in.size() > 2) unsupported(c, "an output_shape input");
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const auto outpad = ints_attr(c.node, "output_padding");
+    return onnx("ConvTranspose", {c.in[0], c.in.at(1)}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      spatial_attrs(c, n, x.rank() - 2);
+      if (!outpad.empty()) set_ints(n, "output_padding", outpad);
+    });
+  }
+  std::vector<Value> op_max_pool(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const std::string rt = lower(attr(c.node, "rounding_type", "floor"));
+    if (rt != "floor" && rt != "ceil") unsupported(c, "rounding_type=" + rt);
+    if (attr_int(c.node, "axis", 0) != 0) unsupported(c, "axis=" + attr(c.node, "axis", ""));
+    const bool v1 = c.node.version.str() == "opset1";
+    auto r = onnx(
+        "MaxPool", {c.in[0]}, c.path, c.depth,
+        [&](onnx::NodeProto& n) {
+          spatial_attrs(c, n, x.rank() - 2);
+          set_ints(n, "kernel_shape", ints_attr(c.node, "kernel"));
+          set_i(n, "ceil_mode", rt == "ceil");
+        },
+        v1 ? 1 : 2);
+    if (v1) return r;
+    const auto dt = dt_of_name(attr(c.node, "index_element_type", "i64"));
+    if (!dt) unsupported(c, "index_element_type=" + attr(c.node, "index_element_type", ""));
+    r[1] = tv(cast_tensor(*r[1].t, *dt));
+    return r;
+  }
+  std::vector<Value> op_slice(const OpCall& c) {
+    // Slice-8: data, start, stop, step[, axes] -> ONNX's data, starts, ends, axes, steps.
+    if (c.in.size() < 4) fail("Slice needs data, start, stop and step");
+    return onnx("Slice", {c.in[0], c.in[1], c.in[2], opt_in(c, 4), c.in[3]}, c.path, c.depth);
+  }
+  std::vector<Value> op_pad(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const auto lo = to_i64s(tensor_in(c.in, 1, c.node)), hi = to_i64s(tensor_in(c.in, 2, c.node));
+    const std::string mode = lower(attr(c.node, "pad_mode", "constant"));
+    const double value = c.in.size() > 3 ? tensor_in(c.in, 3, c.node).getf(0) : 0.0;
+    if (c.node.version.str() == "opset1")
+      for (size_t k = 0; k < lo.size() || k < hi.size(); ++k)
+        if ((k < lo.size() && lo[k] < 0) || (k < hi.size() && hi[k] < 0)) fail("Pad-1 with a negative pad");
+    return {tv(ir::pad(x, lo, hi, mode, value))};
+  }
+  std::vector<Value> split_by(const OpCall& c, int64_t axis, const std::vector<int64_t>& lengths) {
+    const Value vs = i64v(lengths);
+    return onnx(
+        "Split", {c.in[0], &vs}, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); },
+        static_cast<int>(lengths.size()));
+  }
+  std::vector<Value> op_split(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const int64_t axis = norm_axis(tensor_in(c.in, 1, c.node).geti(0), static_cast<int64_t>(x.rank()));
+    const int64_t parts = attr_int(c.node, "num_splits", 0), d = x.shape[axis];
+    if (parts < 1 || d % parts)
+      fail("Split num_splits " + std::to_string(parts) + " does not divide the axis of " + std::to_string(d));
+    return split_by(c, axis, std::vector<int64_t>(parts, d / parts));
+  }
+  std::vector<Value> op_variadic_split(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const int64_t axis = norm_axis(tensor_in(c.in, 1, c.node).geti(0), static_cast<int64_t>(x.rank()));
+    auto len = to_i64s(tensor_in(c.in, 2, c.node));
+    int64_t known = 0, minus = -1;
+    for (size_t k = 0; k < len.size(); ++k) {
+      if (len[k] == -1 && minus < 0) minus = static_cast<int64_t>(k);
+      else if (len[k] < 0) fail("VariadicSplit split_lengths has more than one -1 or a negative length");
+      else known += len[k];
+    }
+    if (minus >= 0) len[minus] = x.shape[axis] - known;
+    return split_by(c, axis, len);
+  }
+  std::vector<Value> op_non_zero(const OpCall& c) {
+    auto r = onnx("NonZero", c.in, c.path, c.depth);
+    const auto dt = dt_of_name(attr(c.node, "output_type", "i64"));
+    if (!dt || (*dt != DT::I64 && *dt != DT::I32)) unsupported(c, "output_type=" + attr(c.node, "output_type", ""));
+    return {tv(cast_tensor(*r.at(0).t, *dt))};
+  }
+  std::vector<Value> op_range(const OpCall& c) {
+    // Range-4: start, stop and step as output_type (Range-1: the inputs' own type).
+    DT dt = tensor_in(c.in, 0, c.node).dt;
+    if (c.node.attrs.find("output_type")) {
+      auto d = dt_of_name(attr(c.node, "output_type", ""));
+      if (!d) unsupported(c, "output_type=" + attr(c.node, "output_type", ""));
+      dt = *d;
+    }
+    std::vector<Value> in;
+    for (size_t k = 0; k < 3; ++k) in.push_back(tv(cast_tensor(tensor_in(c.in, k, c.node), dt)));
+    return onnx("Range", {&in[0], &in[1], &in[2]}, c.path, c.depth);
+  }
+  std::vector<Value> op_reverse_sequence(const OpCall& c) {
+    const int64_t r = static_cast<int64_t>(tensor_in(c.in, 0, c.node).rank());
+    const int64_t ba = norm_axis(attr_int(c.node, "batch_axis", 0), r);
+    const int64_t sa = norm_axis(attr_int(c.node, "seq_axis", 1), r);
+    return onnx("ReverseSequence", c.in, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_i(n, "batch_axis", ba);
+      set_i(n, "time_axis", sa);
+    });
+  }
+  std::vector<Value> op_tile(const OpCall& c) {
+    // Tile-1: repeats shorter than the rank are padded with leading 1s; longer ones add leading dims of 1.
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    auto rep = to_i64s(tensor_in(c.in, 1, c.node));
+    Dims d = x.shape;
+    while (rep.size() < d.size()) rep.insert(rep.begin(), 1);
+    while (d.size() < rep.size()) d.insert(d.begin(), 1);
+    const Value vx = tv(reshape_copy(x, d)), vr = i64v(rep);
+    return onnx("Tile", {&vx, &vr}, c.path, c.depth);
+  }
+  std::vector<Value> op_gather_nd(const OpCall& c) {
+    const int64_t bd = attr_int(c.node, "batch_dims", 0);
+    if (bd != 0 && c.node.version.str() != "opset8") unsupported(c, "batch_dims in " + c.node.version.str());
+    return onnx("GatherND", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "batch_dims", bd); });
+  }
+  std::vector<Value> op_scatter_nd_update(const OpCall& c) {
+    static const std::map<std::string, std::string> red{
+        {"none", "none"}, {"sum", "add"}, {"prod", "mul"}, {"min", "min"}, {"max", "max"}};
+    const std::string r = lower(attr(c.node, "reduction", "none"));
+    auto it = red.find(r);
+    if (it == red.end()) unsupported(c, "reduction=" + r);
+    return onnx("ScatterND", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_s(n, "reduction", it->second); });
+  }
+  std::vector<Value> op_scatter_elements_update(const OpCall& c) {
+    const std::string r = lower(attr(c.node, "reduction", "none"));
+    if (r != "none") unsupported(c, "reduction=" + r);
+    const int64_t axis = tensor_in(c.in, 3, c.node).geti(0);
+    return onnx("ScatterElements", {c.in[0], c.in[1], c.in[2]}, c.path, c.depth,
+                [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_clamp(const OpCall& c) {
+    const double lo = float_attr(c.node, "min", -std::numeric_limits<double>::infinity());
+    const double hi = float_attr(c.node, "max", std::numeric_limits<double>::infinity());
+    return {tv(ir::clamp(tensor_in(c.in, 0, c.node), lo, hi))};
+  }
+  std::vector<Value> op_gelu(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "approximation_mode", "erf"));
+    if (m != "erf" && m != "tanh") unsupported(c, "approximation_mode=" + m);
+    return {tv(ir::gelu(tensor_in(c.in, 0, c.node), m == "tanh"))};
+  }
+  std::vector<Value> op_swish(const OpCall& c) {
+    const double beta = c.in.size() > 1 ? tensor_in(c.in, 1, c.node).getf(0) : 1.0;
+    return {tv(ir::swish(tensor_in(c.in, 0, c.node), beta))};
+  }
+  std::vector<Value> op_hard_sigmoid(const OpCall& c) {
+    const double alpha = tensor_in(c.in, 1, c.node).getf(0), beta = tensor_in(c.in, 2, c.node).getf(0);
+    return onnx("HardSigmoid", {c.in[0]}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_f(n, "alpha", alpha);
+      set_f(n, "beta", beta);
+    });
+  }
+  std::vector<Value> op_mvn(const OpCall& c) {
+    if (c.node.version.str() != "opset6") unsupported(c, "version " + c.node.version.str());
+    const std::string mode = lower(attr(c.node, "eps_mode", "inside_sqrt"));
+    if (mode != "inside_sqrt" && mode != "outside_sqrt") unsupported(c, "eps_mode=" + mode);
+    return {tv(ir::mvn(tensor_in(c.in, 0, c.node), to_i64s(tensor_in(c.in, 1, c.node)),
+                       attr_bool(c.node, "normalize_variance", true), float_attr(c.node, "eps", 1e-9),
+                       mode == "inside_sqrt"))};
+  }
+  std::vector<Value> op_sdpa(const OpCall& c) {
+    const Tensor* mask = c.in.size() > 3 ? &tensor_in(c.in, 3, c.node) : nullptr;
+    const Tensor* scale = c.in.size() > 4 ? &tensor_in(c.in, 4, c.node) : nullptr;
+    return {tv(ir::sdpa(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node), tensor_in(c.in, 2, c.node), mask,
+                        scale, attr_bool(c.node, "causal", false)))};
+  }
+  std::vector<Value> op_roi_align(const OpCall& c) {
+    ir::RoiAlignAttrs a;
+    a.pooled_h = attr_int(c.node, "pooled_h", 1);
+    a.pooled_w = attr_int(c.node, "pooled_w", 1);
+    a.sampling_ratio = attr_int(c.node, "sampling_ratio", 0);
+    a.spatial_scale = float_attr(c.node, "spatial_scale", 1.0);
+    a.mode = lower(attr(c.node, "mode", "avg"));
+    a.aligned_mode = lower(attr(c.node, "aligned_mode", "asymmetric"));
+    return {tv(ir::roi_align(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node), tensor_in(c.in, 2, c.node), a))};
+  }
+  std::vector<Value> op_topk(const OpCall& c) {
+    const std::string mode = lower(attr(c.node, "mode", "max")), sort = lower(attr(c.node, "sort", "value"));
+    if (mode != "max" && mode != "min") unsupported(c, "mode=" + mode);
+    if (sort != "value" && sort != "index") unsupported(c, "sort=" + sort);
+    const auto dt = dt_of_name(attr(c.node, "index_element_type", "i32"));
+    if (!dt || (*dt != DT::I64 && *dt != DT::I32)) unsupported(c, "index_element_type");
+    auto r = ir::topk(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node).geti(0), attr_int(c.node, "axis", -1),
+                      mode == "max", sort == "index", *dt);
+    return {tv(std::move(r[0])), tv(std::move(r[1]))};
+  }
+  std::vector<Value> op_interpolate(const OpCall& c);
+  std::vector<Value> op_lstm_sequence(const OpCall& c);
+  std::vector<Value> op_mod(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    return onnx("Mod", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "fmod", 1); });
+  }
+  std::vector<Value> op_floor_mod(const OpCall& c) {
+    // ONNX Mod with fmod=0 (the result takes the divisor's sign), which the kernel computes for floats too.
+    check_broadcast(c.node, c.in);
+    return onnx("Mod", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "fmod", 0); });
+  }
+  std::vector<Value> op_squared_difference(const OpCall& c) {
+    check_broadcast(c.node, c.in);
+    auto d = onnx("Sub", c.in, c.path, c.depth);
+    return onnx("Mul", {&d.at(0), &d.at(0)}, c.path, c.depth);
+  }
+  std::vector<Value> op_elu(const OpCall& c) {
+    const double alpha = float_attr(c.node, "alpha", 1.0);
+    return onnx("Elu", {c.in.at(0)}, c.path, c.depth, [&](onnx::NodeProto& n) { set_f(n, "alpha", alpha); });
+  }
+  std::vector<Value> op_selu(const OpCall& c) {
+    const double alpha = tensor_in(c.in, 1, c.node).getf(0), lambda = tensor_in(c.in, 2, c.node).getf(0);
+    return onnx("Selu", {c.in[0]}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_f(n, "alpha", alpha);
+      set_f(n, "gamma", lambda);
+    });
+  }
+  std::vector<Value> op_prelu(const OpCall& c) {
+    // PRelu-1: a 1-D slope of the channel count applies along axis 1 (ONNX broadcasts it from the last axis).
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const Tensor& s = tensor_in(c.in, 1, c.node);
+    if (s.rank() != 1 || x.rank() < 2 || s.shape[0] != x.shape[1] || s.shape[0] == 1)
+      return onnx("PRelu", c.in, c.path, c.depth);
+    Dims d(x.rank() - 1, 1);
+    d[0] = s.shape[0];
+    const Value vs = tv(reshape_copy(s, d));
+    return onnx("PRelu", {c.in[0], &vs}, c.path, c.depth);
+  }
+  std::vector<Value> op_round(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "half_to_even"));
+    if (m == "half_to_even") return onnx("Round", {c.in.at(0)}, c.path, c.depth);
+    if (m != "half_away_from_zero") unsupported(c, "mode=" + m);
+    return {tv(ir::round_away(tensor_in(c.in, 0, c.node)))};
+  }
+  std::vector<Value> op_avg_pool(const OpCall& c) {
+    const Tensor& x = tensor_in(c.in, 0, c.node);
+    const std::string rt = lower(attr(c.node, "rounding_type", "floor"));
+    if (rt != "floor" && rt != "ceil") unsupported(c, "rounding_type=" + rt);
+    const bool exclude = attr_bool(c.node, "exclude-pad", false);
+    return onnx("AveragePool", {c.in.at(0)}, c.path, c.depth, [&](onnx::NodeProto& n) {
+      spatial_attrs(c, n, x.rank() - 2);
+      set_ints(n, "kernel_shape", ints_attr(c.node, "kernel"));
+      set_i(n, "ceil_mode", rt == "ceil");
+      set_i(n, "count_include_pad", exclude ? 0 : 1);
+    });
+  }
+  std::vector<Value> op_cum_sum(const OpCall& c) {
+    const Value zero = tv(scalar_tensor(DT::I64, 0));
+    const bool excl = attr_bool(c.node, "exclusive", false), rev = attr_bool(c.node, "reverse", false);
+    return onnx("CumSum", {c.in.at(0), c.in.size() > 1 ? c.in[1] : &zero}, c.path, c.depth,
+                [&](onnx::NodeProto& n) {
+                  set_i(n, "exclusive", excl);
+                  set_i(n, "reverse", rev);
+                });
+  }
+  std::vector<Value> op_log_softmax(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 1);
+    return onnx("LogSoftmax", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_depth_to_space(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "blocks_first"));
+    if (m != "blocks_first" && m != "depth_first") unsupported(c, "mode=" + m);
+    const int64_t b = attr_int(c.node, "block_size", 1);
+    return onnx("DepthToSpace", c.in, c.path, c.depth, [&](onnx::NodeProto& n) {
+      set_i(n, "blocksize", b);
+      set_s(n, "mode", m == "blocks_first" ? "DCR" : "CRD");
+    });
+  }
+  std::vector<Value> op_space_to_depth(const OpCall& c) {
+    const std::string m = lower(attr(c.node, "mode", "blocks_first"));
+    if (m != "blocks_first") unsupported(c, "mode=" + m);
+    const int64_t b = attr_int(c.node, "block_size", 1);
+    return onnx("SpaceToDepth", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "blocksize", b); });
+  }
+  std::vector<Value> op_gather_elements(const OpCall& c) {
+    const int64_t axis = attr_int(c.node, "axis", 0);
+    return onnx("GatherElements", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_i(n, "axis", axis); });
+  }
+  std::vector<Value> op_batch_norm(const OpCall& c) {
+    // BatchNormInference-5: data, gamma, beta, mean, variance; -1: gamma, beta, data, mean, variance.
+    if (c.in.size() != 5) fail("BatchNormInference needs 5 inputs");
+    const bool v1 = c.node.version.str() == "opset1";
+    const std::vector<const Value*> in = v1 ? std::vector<const Value*>{c.in[2], c.in[0], c.in[1], c.in[3], c.in[4]}
+                                            : std::vector<const Value*>{c.in[0], c.in[1], c.in[2], c.in[3], c.in[4]};
+    const double eps = float_attr(c.node, "epsilon", 1e-5);
+    return onnx("BatchNormalization", in, c.path, c.depth, [&](onnx::NodeProto& n) { set_f(n, "epsilon", eps); });
+  }
+  std::vector<Value> op_einsum(const OpCall& c) {
+    const std::string eq = attr(c.node, "equation", "");
+    return onnx("Einsum", c.in, c.path, c.depth, [&](onnx::NodeProto& n) { set_s(n, "equation", eq); });
+  }
+  std::vector<Value> op_gru_sequence(const OpCall& c);
+  std::vector<Value> op_rnn_sequence(const OpCall& c);
+  std::vector<Value> recurrent_sequence(const OpCall& c, const char* op, const Value& w, const Value& r, const Value& b,
+                                        const std::vector<const Value*>& states, int n_out,
+                                        const std::function<void(onnx::NodeProto&)>& more);
+  std::vector<Value> op_nms(const OpCall& c) {
+    ir::NmsAttrs a;
+    auto num = [&](size_t k) { return c.in.size() > k ? tensor_in(c.in, k, c.node).getf(0) : 0.0; };
+    a.max_per_class = c.in.size() > 2 ? tensor_in(c.in, 2, c.node).geti(0) : 0;
+    a.iou = num(3);
+    a.score = num(4);
+    a.sigma = num(5);
+    const std::string enc = lower(attr(c.node, "box_encoding", "corner"));
+    if (enc != "corner" && enc != "center") unsupported(c, "box_encoding=" + enc);
+    a.center = enc == "center";
+    a.sort_descending = attr_bool(c.node, "sort_result_descending", true);
+    const auto dt = dt_of_name(attr(c.node, "output_type", "i64"));
+    if (!dt || (*dt != DT::I64 && *dt != DT::I32)) unsupported(c, "output_type");
+    a.index_type = *dt;
+    if (a.sigma != 0) unsupported(c, "soft_nms_sigma != 0");
+    auto r = ir::nms(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node), a);
+    return {tv(std::move(r[0])), tv(std::move(r[1])), tv(std::move(r[2]))};
+  }
 
   std::vector<Value> gather(const Node& node, const std::vector<const Value*>& in) {
     const Tensor& x = tensor_in(in, 0, node);
@@ -737,6 +1206,128 @@ class IrRunner {
   }
 };
 
+// Interpolate-4/11 as ONNX Resize: the sizes or scales of the axes given, every other axis kept.
+std::vector<Value> IrRunner::op_interpolate(const OpCall& c) {
+  const Tensor& x = tensor_in(c.in, 0, c.node);
+  const bool v4 = c.node.version.str() == "opset4";
+  const std::string calc = lower(attr(c.node, "shape_calculation_mode", "sizes"));
+  static const std::map<std::string, std::string> modes{{"nearest", "nearest"}, {"linear_onnx", "linear"},
+                                                        {"cubic", "cubic"}};
+  const std::string mode = lower(attr(c.node, "mode", "nearest")), nm = lower(attr(c.node, "nearest_mode", "floor"));
+  auto m = modes.find(mode);
+  if (m == modes.end()) unsupported(c, "mode=" + mode);
+  if (nm == "simple") unsupported(c, "nearest_mode=simple");
+  if (attr_bool(c.node, "antialias", false)) unsupported(c, "antialias=true");
+  for (const char* p : {"pads_begin", "pads_end"})
+    for (int64_t v : ints_attr(c.node, p))
+      if (v != 0) unsupported(c, std::string(p) + "=" + attr(c.node, p, ""));
+  const int64_t r = static_cast<int64_t>(x.rank());
+  const size_t axes_at = v4 ? 3 : 2;
+  std::vector<int64_t> axes;
+  if (c.in.size() > axes_at) axes = to_i64s(tensor_in(c.in, axes_at, c.node));
+  else
+    for (int64_t a = 0; a < r; ++a) axes.push_back(a);
+  const bool sizes = calc == "sizes";
+  if (!sizes && calc != "scales") unsupported(c, "shape_calculation_mode=" + calc);
+  const Tensor& given = tensor_in(c.in, v4 && !sizes ? 2 : 1, c.node);
+  if (given.numel() != static_cast<int64_t>(axes.size())) fail("Interpolate sizes/scales do not match the axes");
+  Tensor full(sizes ? DT::I64 : DT::F32, {r});
+  for (int64_t a = 0; a < r; ++a) {
+    if (sizes) full.i[a] = x.shape[a];
+    else full.f[a] = 1.0;
+  }
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t a = norm_axis(axes[k], r), j = static_cast<int64_t>(k);
+    if (sizes) full.i[a] = given.geti(j);
+    else full.f[a] = given.getf(j);
+  }
+  const Value vf = tv(std::move(full));
+  return onnx("Resize", {c.in[0], nullptr, sizes ? nullptr : &vf, sizes ? &vf : nullptr}, c.path, c.depth,
+              [&](onnx::NodeProto& n) {
+                set_s(n, "mode", m->second);
+                set_s(n, "coordinate_transformation_mode",
+                      lower(attr(c.node, "coordinate_transformation_mode", "half_pixel")));
+                set_s(n, "nearest_mode", nm);
+                set_f(n, "cubic_coeff_a", float_attr(c.node, "cube_coeff", -0.75));
+              });
+}
+
+// The recurrent sequences (LSTM/GRU/RNNSequence-5) as ONNX's op with layout 1: inputs X, W, R, B, lengths, states;
+// Y from [batch, seq, dirs, hidden] to OpenVINO's [batch, dirs, seq, hidden]; a sequence of length 0 ends in zero
+// states (ONNX: the initial states), as OpenVINO's CPU plugin computes.
+std::vector<Value> IrRunner::recurrent_sequence(const OpCall& c, const char* op, const Value& w, const Value& r,
+                                                const Value& b, const std::vector<const Value*>& states, int n_out,
+                                                const std::function<void(onnx::NodeProto&)>& more) {
+  std::vector<std::string> acts;
+  static const std::map<std::string, std::string> names{{"sigmoid", "Sigmoid"}, {"tanh", "Tanh"}, {"relu", "Relu"}};
+  for (const std::string& s : split_names(attr(c.node, "activations", ""))) {
+    auto it = names.find(lower(s));
+    if (it == names.end()) unsupported(c, "activation " + s);
+    acts.push_back(it->second);
+  }
+  if (!attr(c.node, "activations_alpha", "").empty() || !attr(c.node, "activations_beta", "").empty())
+    unsupported(c, "activations_alpha/beta");
+  const Value lens = tv(cast_tensor(tensor_in(c.in, n_out == 3 ? 3 : 2, c.node), DT::I64));
+  std::vector<const Value*> in{c.in[0], &w, &r, &b, &lens};
+  in.insert(in.end(), states.begin(), states.end());
+  auto out = onnx(
+      op, in, c.path, c.depth,
+      [&](onnx::NodeProto& n) {
+        set_i(n, "layout", 1);
+        set_i(n, "hidden_size", attr_int(c.node, "hidden_size", 0));
+        set_s(n, "direction", lower(attr(c.node, "direction", "forward")));
+        if (!acts.empty()) set_strings(n, "activations", acts);
+        set_f(n, "clip", float_attr(c.node, "clip", 0.0));
+        if (more) more(n);
+      },
+      n_out);
+  out[0] = tv(transpose(*out[0].t, {0, 2, 1, 3}));
+  const Tensor& len = *lens.t;
+  for (size_t o = 1; o < out.size(); ++o) {
+    Tensor st = *out[o].t;
+    const int64_t nb = st.shape.empty() ? 0 : st.shape[0], per = nb ? st.numel() / nb : 0;
+    for (int64_t k = 0; k < len.numel() && k < nb; ++k)
+      if (len.i[k] == 0) std::fill(st.f.begin() + k * per, st.f.begin() + (k + 1) * per, 0.0);
+    out[o] = tv(std::move(st));
+  }
+  return out;
+}
+
+// LSTMSequence-5: gates f,i,c,o -> ONNX's i,o,f,c; one bias (ONNX's recurrent bias zero).
+std::vector<Value> IrRunner::op_lstm_sequence(const OpCall& c) {
+  if (c.in.size() < 7) fail("LSTMSequence needs 7 inputs");
+  const std::vector<int64_t> order{1, 3, 0, 2};
+  const Value w = tv(ir::reorder_blocks(tensor_in(c.in, 4, c.node), order));
+  const Value r = tv(ir::reorder_blocks(tensor_in(c.in, 5, c.node), order));
+  const Tensor b = ir::reorder_blocks(tensor_in(c.in, 6, c.node), order);
+  const Tensor zero(b.dt, b.shape);
+  return recurrent_sequence(c, "LSTM", w, r, tv(concat({&b, &zero}, 1)), {c.in[1], c.in[2]}, 3, {});
+}
+
+// GRUSequence-5: gates z,r,h as ONNX's; B [dirs, 3H] (ONNX's recurrent bias zero) or, with linear_before_reset,
+// [dirs, 4H] = z, r, input h, recurrent h biases.
+std::vector<Value> IrRunner::op_gru_sequence(const OpCall& c) {
+  if (c.in.size() < 6) fail("GRUSequence needs 6 inputs");
+  const bool lbr = attr_bool(c.node, "linear_before_reset", false);
+  const Tensor& b = tensor_in(c.in, 5, c.node);
+  if (b.rank() != 2 || !is_float(b.dt)) fail("GRUSequence B needs a floating-point rank 2, got " + b.describe());
+  const int64_t H = b.shape[1] / (lbr ? 4 : 3), D = b.shape[0];
+  Tensor bb(b.dt, {D, 6 * H});
+  for (int64_t d = 0; d < D; ++d)
+    for (int64_t j = 0; j < (lbr ? 4 : 3) * H; ++j)
+      bb.f[d * 6 * H + (j < 3 * H ? j : 2 * H + j)] = b.f[d * b.shape[1] + j];
+  return recurrent_sequence(c, "GRU", *c.in[3], *c.in[4], tv(std::move(bb)), {c.in[1]}, 2,
+                            [&](onnx::NodeProto& n) { set_i(n, "linear_before_reset", lbr); });
+}
+
+// RNNSequence-5: B [dirs, H] (ONNX's recurrent bias zero).
+std::vector<Value> IrRunner::op_rnn_sequence(const OpCall& c) {
+  if (c.in.size() < 6) fail("RNNSequence needs 6 inputs");
+  const Tensor& b = tensor_in(c.in, 5, c.node);
+  const Tensor zero(b.dt, b.shape);
+  return recurrent_sequence(c, "RNN", *c.in[3], *c.in[4], tv(concat({&b, &zero}, 1)), {c.in[1]}, 2, {});
+}
+
 Value read_golden(const fs::path& p) {
   std::string bytes;
   if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
@@ -820,6 +1411,8 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
 }
 
 }  // namespace
+
+std::vector<std::string> ir_op_types() { return IrRunner::op_types(); }
 
 ModelResult run_ir_model(const Model& loaded, const fs::path& model_path, const RunConfig& config) {
   ModelResult mr;

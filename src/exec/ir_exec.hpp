@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "exec/runner.hpp"
 #include "model/types.hpp"
@@ -12,6 +14,9 @@ namespace condlint::exec {
 
 // The executor's element type for an IR element type; nullopt for types it cannot compute (u1, i4, f8, ...).
 std::optional<DT> dt_of(ElemType e);
+
+// Every IR op type the executor runs (the element-wise tables of exec/ir_onnx_ops and the handlers), sorted.
+std::vector<std::string> ir_op_types();
 
 // Runs every test_data_set_* beside the model (or cfg.data_dirs): input_K feeds the K-th Parameter of the
 // main graph (file order), output_K is compared with the K-th Result. Pins use the lint paths

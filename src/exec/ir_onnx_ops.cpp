@@ -31,4 +31,12 @@ const std::map<std::string, std::string>& ir_unary_ops() {
   return ops;
 }
 
+const std::map<std::string, std::string>& ir_exec_unary_ops() {
+  static const std::map<std::string, std::string> ops{
+      {"Sin", "Sin"},     {"Cos", "Cos"},     {"Tan", "Tan"},     {"Asin", "Asin"},   {"Acos", "Acos"},
+      {"Atan", "Atan"},   {"Sinh", "Sinh"},   {"Cosh", "Cosh"},   {"Asinh", "Asinh"}, {"Acosh", "Acosh"},
+      {"Atanh", "Atanh"}, {"Erf", "Erf"},     {"Sign", "Sign"},   {"Mish", "Mish"},   {"SoftPlus", "Softplus"}};
+  return ops;
+}
+
 }  // namespace condlint::exec

@@ -11,5 +11,7 @@ namespace condlint::exec {
 const std::map<std::string, std::string>& ir_binary_ops();
 // One input (Relu -> Relu, Negative -> Neg, Ceiling -> Ceil, ...).
 const std::map<std::string, std::string>& ir_unary_ops();
+// One input, run by the executor only (the exporter does not write them yet): Erf, Sin, SoftPlus -> Softplus, ...
+const std::map<std::string, std::string>& ir_exec_unary_ops();
 
 }  // namespace condlint::exec

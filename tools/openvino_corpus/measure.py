@@ -26,6 +26,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 def find_irs(corpus):
     out = []
     for dirpath, dirnames, filenames in os.walk(corpus):
+        if dirpath == corpus and "ops" in dirnames:
+            dirnames.remove("ops")  # op_oracle.py's one-op cases, not the converter's IRs
         dirnames.sort()
         if "model.xml" in filenames:
             out.append(os.path.join(dirpath, "model.xml"))
