@@ -47,7 +47,7 @@ TEST(Cli, ExitCodesFollowFailOn) {
   EXPECT_EQ(run(condlint_cmd() + " lint --fail-on never " + bad).exit_code, 0);
   EXPECT_EQ(run(condlint_cmd() + " lint --disable C006 --disable C007 " + bad).exit_code, 0);
   // A warning-only model: clean at the default threshold, findings with --fail-on warning.
-  const std::string warn = in_source("corpus/ir/invalid/IR011_unmapped_result.xml");
+  const std::string warn = in_source("corpus/ir/invalid/C010_both_branches.xml");
   EXPECT_EQ(run(condlint_cmd() + " lint " + warn).exit_code, 0);
   EXPECT_EQ(run(condlint_cmd() + " lint --fail-on warning " + warn).exit_code, 1);
 }

@@ -182,9 +182,11 @@ TEST(CorpusCoverage, EveryRuleFiresSomewhereAndHasAPage) {
     if (fs::exists(ep))
       for (const auto& e : read_expectations(ep)) fired.insert(e.rule);
   }
+  // Rules whose failing model is too large for corpus/: a test generates it (named on the rule's page).
+  const std::set<std::string> generated{"OV003"};  // Targets.IrNestingAtTheDepthsOpenVinosReaderCrashesOrStallsAt
   for (const RuleDef* r : all_rules()) {
     const std::string id(r->id);
-    EXPECT_TRUE(fired.count(id)) << "no corpus case fires " << id;
+    EXPECT_TRUE(fired.count(id) || generated.count(id)) << "no corpus case fires " << id;
     EXPECT_TRUE(fs::exists(source_dir() / "rules" / (id + ".md"))) << "rules/" << id << ".md is missing";
   }
 }

@@ -19,7 +19,7 @@ using nlohmann::json;
 namespace {
 
 const std::string kC006 = "corpus/ir/invalid/C006_branch_types.xml";
-const std::string kWarn = "corpus/ir/invalid/IR011_unmapped_result.xml";
+const std::string kWarn = "corpus/ir/invalid/C010_both_branches.xml";
 
 std::string in_source_quoted(const std::string& rel) { return shell_quote((source_dir() / rel).string()); }
 // Runs condlint in the source directory, so artifact URIs are relative to it.

@@ -6,7 +6,9 @@
 
 #include <cstdlib>
 
+#include "bench/ir_gen.hpp"
 #include "lint/config.hpp"
+#include "loaders/loader.hpp"
 #include "rules/support/targets.hpp"
 #include "test_support.hpp"
 
@@ -116,6 +118,46 @@ TEST(Targets, AllVersionsWhenEveryReleaseRefuses) {
   const std::string from =
       messages_of(lint_for("corpus/onnx/invalid/OV001_nested_32.onnx", {"openvino>=2025.0"}), "OV");
   EXPECT_NE(from.find("OpenVINO (every version from 2025.0) refuses"), std::string::npos) << from;
+}
+
+// OV003: the IR nesting OpenVINO 2026.4.1's reader was measured to stall at (500 levels, more than five minutes:
+// a warning) and to crash at (3,000, SIGSEGV: an error); 499 levels and the older releases (not measured that deep)
+// give nothing. The models are generated (a 500-level IR is 1 MB of XML: too large for corpus/).
+std::vector<Finding> lint_nested(int depth, const std::string& spec) {
+  auto m = load_ir("deep.xml", gen::nested_if_ir(depth));
+  EXPECT_TRUE(m);
+  RuleSelection sel;
+  Target t;
+  std::string err;
+  EXPECT_TRUE(targets::parse_target(spec, t, err)) << err;
+  sel.options.targets.push_back(t);
+  return m ? run_rules(*m, sel) : std::vector<Finding>{};
+}
+
+TEST(Targets, IrNestingAtTheDepthsOpenVinosReaderCrashesOrStallsAt) {
+  auto ov003 = [](const std::vector<Finding>& fs) {
+    std::vector<Finding> out;
+    for (const auto& f : fs)
+      if (f.rule == "OV003") out.push_back(f);
+    return out;
+  };
+  EXPECT_TRUE(ov003(lint_nested(499, "openvino")).empty());
+  const auto stall = ov003(lint_nested(500, "openvino>=2024.0"));
+  ASSERT_EQ(stall.size(), 1u);
+  EXPECT_EQ(stall[0].level, Level::Warning);
+  EXPECT_NE(stall[0].message.find("takes more than five minutes to read an IR of 500 or more nested If levels"),
+            std::string::npos)
+      << stall[0].message;
+  EXPECT_NE(stall[0].message.find("is at depth 500"), std::string::npos) << stall[0].message;
+  EXPECT_NE(stall[0].message.find("OpenVINO >= 2026.4"), std::string::npos) << "measured on 2026.4.1 only\n"
+                                                                          << stall[0].message;
+  const auto crash = ov003(lint_nested(3000, "openvino"));
+  ASSERT_EQ(crash.size(), 1u) << "the worse finding only";
+  EXPECT_EQ(crash[0].level, Level::Error);
+  EXPECT_NE(crash[0].message.find("crashes (SIGSEGV) reading an IR of 3000 or more nested If levels"),
+            std::string::npos)
+      << crash[0].message;
+  EXPECT_TRUE(ov003(lint_nested(3000, "onnxruntime")).empty());
 }
 
 TEST(Targets, TensorRTIfTypesAndNames) {

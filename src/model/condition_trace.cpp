@@ -169,8 +169,11 @@ class ModelAdapter {
       return s;
     }
     if (n.op == "ReduceProd" && n.sources.size() >= 2) {
-      // The product of a shape (a 1-D value) over its one axis: size(x), or, of shape(shape(y)), y's rank.
+      // The product of a shape (a 1-D value) over its one axis: size(x), or, of shape(shape(y)), y's rank; of any
+      // other 1-D value (a shape OpenVINO rebuilt from gathered dims), the product of its elements.
       if (auto step = product_of_shape(n)) return *step;
+      const auto axes = const_values(n.sources[1]);
+      if (axes && axes->size() == 1 && ((*axes)[0] == 0 || (*axes)[0] == -1)) return unary(K::Product, in(0));
     }
     if (n.op == "Gather" && n.sources.size() >= 2) {
       // OpenVINO's Gather takes its axis as a third input: only axis 0 (of the 1-D shape) reads an element.

@@ -45,6 +45,7 @@ struct CondStep {
     ZeroOne,    // in[0] converted to a type the adapter does not know: only 0 and 1 are the same under every cast
     Computed,   // `sym`, which the adapter traced itself (ONNX: through a model-local function's body)
     Concat,     // the 1-D values in[0], in[1], ... one after another
+    Product,    // the product of the elements of the 1-D value in[0] (a size from a shape)
   };
   // Gather's axis: 0; another one, read from an attribute (the result is opaque, under `name`); or input in[2],
   // evaluated (axis 0, or -1 of a shape of known length, reads an element; another one leaves the elements unknown).
@@ -170,6 +171,24 @@ class CondTracer {
         return k;
       }
       case K::Computed: return s.sym;
+      case K::Product: {
+        const CondSym x = in(0);
+        CondSym k;
+        k.text = "prod(" + x.text + ")";
+        if (!x.length_known || !x.flat) return k;
+        k.length_known = true;
+        std::optional<double> p = 1.0;
+        for (const auto& e : x.v) {
+          if (e && *e == 0) {  // one known 0 decides the product
+            p = 0.0;
+            break;
+          }
+          if (!e || !p || std::fabs(*p * *e) > 9e15) p.reset();
+          else p = *p * *e;
+        }
+        k.v.push_back(p);
+        return k;
+      }
       case K::Concat: {
         CondSym k;
         k.length_known = true;

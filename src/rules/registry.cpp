@@ -14,7 +14,7 @@
                   X(ONNX017) X(ONNX018) X(NN001) X(NN002) X(NN003) X(NN004) X(NN005) X(NN006) X(NN007) X(NN008)       \
                       X(NN009) X(NN010) X(NN011) X(NN012) X(NN013) X(NN014) X(NN015) X(NN016) X(NN017) X(NN018)       \
                           X(NN019) X(NN020) X(NN021) X(NN022) X(NN023) X(NN024) X(NN025) X(NN026) X(NN027) X(EX001)   \
-                              X(EX002) X(EX003) X(EX004) X(ORT001) X(ORT002) X(OV001) X(OV002) X(TRT001) X(TRT002)    \
+                              X(EX002) X(EX003) X(EX004) X(ORT001) X(ORT002) X(OV001) X(OV002) X(OV003) X(TRT001) X(TRT002)    \
                                   X(FL001)
 
 namespace condlint {
