@@ -75,9 +75,9 @@ int run_diff_cmd(const DiffCmdOptions& o) {
     models.push_back({o.models[i], &loaded[i]});
     opened.push_back(&loaded[i]);
   }
+  const std::vector<io::OutputTarget> outputs{{o.output, "the report"}, {o.html_file, "the HTML report"}};
   if (!save_dir_allowed(o.save, o.save_overwrite) ||
-      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}},
-                       model_inputs(o.models, opened, o.data, o.config)))
+      !outputs_allowed(outputs, model_inputs(o.models, opened, o.data, o.config)))
     return kExitError;
   cfg.save_dir = o.save;
   if (!o.work_dir.empty()) {

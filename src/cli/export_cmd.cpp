@@ -45,8 +45,8 @@ int run_export_cmd(const ExportCmdOptions& o) {
   }
   // The model is read once, here, through the front door; the exporter takes the Model.
   const LoadResult opened = open_model(o.model, exec_open_options());
-  if (!save_dir_allowed(o.data_out, false) ||
-      !outputs_allowed({{o.output, "the exported model"}}, model_inputs({o.model}, {&opened}, {}, "")))
+  const std::vector<io::OutputTarget> outputs{{o.output, "the exported model"}};
+  if (!save_dir_allowed(o.data_out, false) || !outputs_allowed(outputs, model_inputs({o.model}, {&opened}, {}, "")))
     return kExitError;
   if (!opened.model) {
     std::cerr << "condlint: " << term_safe(o.model + ": " + opened.io_error) << "\n";

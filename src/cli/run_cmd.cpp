@@ -66,9 +66,8 @@ int run_exec(const RunCmdOptions& o) {
   // replace.
   const LoadResult loaded = open_model(o.model, exec_open_options());
   const io::InputFiles inputs = model_inputs({o.model}, {&loaded}, o.data, o.config);
-  if (!save_dir_allowed(o.save, o.save_overwrite) ||
-      !outputs_allowed({{o.output, "the report"}, {o.html_file, "the HTML report"}}, inputs))
-    return kExitError;
+  const std::vector<io::OutputTarget> outputs{{o.output, "the report"}, {o.html_file, "the HTML report"}};
+  if (!save_dir_allowed(o.save, o.save_overwrite) || !outputs_allowed(outputs, inputs)) return kExitError;
   cfg.save_dir = o.save;
   if (o.max_elements > 0) cfg.limits.max_elements = o.max_elements;
   if (o.max_bytes > 0) cfg.limits.max_total_bytes = o.max_bytes;

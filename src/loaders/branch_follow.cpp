@@ -125,10 +125,17 @@ ShapeVerdict reshape(const Shape& in, const std::vector<int64_t>& target, bool s
     }
     dims.push_back(d);
   }
-  const std::optional<uint64_t> count = in.rank_known ? in.element_count() : std::nullopt;
+  // The element count when known and small (0 otherwise with `counted` false).
+  uint64_t count = 0;
+  bool counted = false;
+  if (in.rank_known)
+    if (const auto c = in.element_count(); c && *c < static_cast<uint64_t>(kHuge)) {
+      count = *c;
+      counted = true;
+    }
   const std::string verb = "reshape " + in_text + " to " + ints_text(target);
-  if (count && *count < static_cast<uint64_t>(kHuge) && all_static && known < kHuge) {
-    const auto total = static_cast<int64_t>(*count);
+  if (counted && all_static && known < kHuge) {
+    const auto total = static_cast<int64_t>(count);
     if (inferred < 0 && total != known)
       return ShapeVerdict::fails(
           std::to_string(total) + " elements cannot fill a shape of " + std::to_string(known) + " elements", verb);
