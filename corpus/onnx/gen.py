@@ -6,6 +6,7 @@ The .onnx files are committed, so the tests need no Python. Expectations (.expec
 here too: one rule ID per line, as corpus_test.cpp reads them.
 """
 import os
+import struct
 import sys
 
 import onnx
@@ -217,6 +218,15 @@ def invalid():
     n = simple_if()
     n.attribute[attr(n, "then_branch")].g.initializer.append(h.make_tensor("one", F, [2], [5.0, 5.0]))
     save("invalid/ONNX011_initializer_shadows.onnx", std([n]), ["ONNX011"])
+    # ONNX011 as a warning: as onnxslim writes it, each branch holds a copy of the outer 'one' under its name, of the
+    # same element type, dims and raw bytes.
+    one_raw = h.make_tensor("one", F, [2], vals=struct.pack("<2f", 1.0, 1.0), raw=True)
+    n = simple_if()
+    for b in ("then_branch", "else_branch"):
+        n.attribute[attr(n, b)].g.initializer.append(h.make_tensor("one", F, [2], vals=struct.pack("<2f", 1.0, 1.0),
+                                                                   raw=True))
+    save("invalid/ONNX011_initializer_shadows_equal.onnx", std([n], inits=[one_raw]),
+         ["ONNX011@node:main/If_0/then", "ONNX011@node:main/If_0/else"])
     # ONNX012: the else branch returns the outer x itself.
     n = simple_if(else_out=("x", F, [2]), else_nodes=[])
     save("invalid/ONNX012_outer_passthrough.onnx", std([n]), ["ONNX012"])

@@ -67,6 +67,7 @@ const KernelTable& kernels() {
     register_resize_ops(t);
     register_extra_ops(t);
     register_rnn_ops(t);
+    register_norm_ops(t);
     return t;
   }();
   return table;

@@ -117,5 +117,6 @@ void register_control_flow(KernelTable& t);
 void register_resize_ops(KernelTable& t);
 void register_extra_ops(KernelTable& t);
 void register_rnn_ops(KernelTable& t);  // also ai.onnx.preview.training ops, keyed "domain.Op"
+void register_norm_ops(KernelTable& t);  // RMS normalizations (com.microsoft ones keyed "com.microsoft.Op"), RoiAlign
 
 }  // namespace condlint::exec

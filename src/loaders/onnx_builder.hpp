@@ -257,6 +257,7 @@ class OnnxBuilder {
   void leave_graph(int g);  // pops graph g's names from the visible scope
   int lookup(std::string_view name) const { return visible_.find(name); }
   int define(int g, Value v, bool check_shadow);
+  bool equals_outer_initializer(const onnx::TensorProto& t, const Value& outer, int g) const;
   // onnx's inference for a node without subgraphs. Reports a failure (ONNX008) unless an input is tainted; true when
   // the node's own inference failed, so that its outputs are tainted.
   bool infer(int g, int n, const onnx::NodeProto& np, const InputState& in,

@@ -3,14 +3,76 @@
 // it hides; entries pushed as a graph defines them and popped as the walk leaves it), the undefined reads,
 // redefinitions and outer outputs recorded, and each subgraph freed once its node is finished.
 #include "loaders/onnx_builder.hpp"
+#include "loaders/onnx_wire.hpp"
 #include "model/node_path.hpp"
 
 #include <onnx/onnx_pb.h>
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 namespace condlint::onnx_build {
+
+namespace {
+
+// The stored values of an initializer as one field's bytes (fixed-width fields) or integers (varint fields), read
+// where they lie: in the message, or in the mapping a slimmed payload was left in. False when they cannot be read
+// here (external data).
+struct StoredValues {
+  PayloadField field = PayloadField::Raw;
+  std::string_view bytes;
+  std::vector<int64_t> ints;
+  std::shared_ptr<const io::MappedFile> keep;
+};
+
+template <class R>
+std::string_view bytes_of(const R& field) {
+  return {reinterpret_cast<const char*>(field.data()), field.size() * sizeof(*field.data())};
+}
+
+template <class R>
+void ints_of(const R& field, std::vector<int64_t>& out) {
+  out.assign(field.begin(), field.end());
+}
+
+bool stored_values(const onnx::TensorProto& t, StoredValues& v) {
+  if (is_mapped_payload(t)) {
+    if (!mapped_payload(t, v.bytes, v.keep, &v.field)) return false;
+    if (v.field == PayloadField::Int32 || v.field == PayloadField::Int64 || v.field == PayloadField::Uint64) {
+      if (for_each_packed_varint(v.bytes, [&](uint64_t x) { v.ints.push_back(static_cast<int64_t>(x)); }) < 0)
+        return false;
+      v.bytes = {};
+    }
+    return true;
+  }
+  if (t.data_location() == onnx::TensorProto::EXTERNAL) return false;
+  if (!t.raw_data().empty()) v.bytes = t.raw_data();
+  else if (t.float_data_size()) v.field = PayloadField::Float, v.bytes = bytes_of(t.float_data());
+  else if (t.double_data_size()) v.field = PayloadField::Double, v.bytes = bytes_of(t.double_data());
+  else if (t.int32_data_size()) v.field = PayloadField::Int32, ints_of(t.int32_data(), v.ints);
+  else if (t.int64_data_size()) v.field = PayloadField::Int64, ints_of(t.int64_data(), v.ints);
+  else if (t.uint64_data_size()) v.field = PayloadField::Uint64, ints_of(t.uint64_data(), v.ints);
+  return true;
+}
+
+// Same element type, dims and stored values (in the same field; strings compared whole).
+bool same_initializer_value(const onnx::TensorProto& a, const onnx::TensorProto& b) {
+  if (a.data_type() != b.data_type() || a.dims_size() != b.dims_size()) return false;
+  for (int k = 0; k < a.dims_size(); ++k)
+    if (a.dims(k) != b.dims(k)) return false;
+  if (a.string_data_size() || b.string_data_size()) {
+    if (a.string_data_size() != b.string_data_size()) return false;
+    for (int k = 0; k < a.string_data_size(); ++k)
+      if (a.string_data(k) != b.string_data(k)) return false;
+    return true;
+  }
+  StoredValues va, vb;
+  if (!stored_values(a, va) || !stored_values(b, vb)) return false;
+  return va.field == vb.field && va.bytes == vb.bytes && va.ints == vb.ints;
+}
+
+}  // namespace
 
 std::string OnnxBuilder::where(int g) const {
   if (g <= 0) return "the main graph";
@@ -126,7 +188,10 @@ void OnnxBuilder::begin_graph(int g) {
     v.tp = &tp;
     if (!sparse && data_ok && !too_many_dims && t.data_location() != onnx::TensorProto::EXTERNAL) v.data = &t;
     v.tainted = !data_ok || too_many_dims;  // its dims are in doubt: what follows from them is not reported again
+    const bool equal = sub && !sparse && seen >= 0 && equals_outer_initializer(t, values_[seen], g);
+    const size_t before = data_->redefinitions.size();
     define(g, std::move(v), sub);
+    if (equal && data_->redefinitions.size() > before) data_->redefinitions.back().equal_value = true;
   };
   for (const auto& t : gp.initializer()) add_init(t, false, nullptr);
   for (const auto& st : gp.sparse_initializer()) {
@@ -136,6 +201,15 @@ void OnnxBuilder::begin_graph(int g) {
     for (int64_t d : st.dims()) keep.add_dims(d);
     add_init(keep, true, nullptr);
   }
+}
+
+// Whether initializer `t` of graph g holds what `outer`, the value of its name in an enclosing graph, holds: outer is
+// an initializer (not a graph input, which a caller may feed) of the same element type, dims and stored values.
+bool OnnxBuilder::equals_outer_initializer(const onnx::TensorProto& t, const Value& outer, int g) const {
+  if (outer.src != Value::Initializer || outer.graph == g || outer.graph < 0 || !gi_[outer.graph].proto) return false;
+  for (const auto& o : gi_[outer.graph].proto->initializer())
+    if (o.name() == t.name()) return same_initializer_value(t, o);
+  return false;
 }
 
 const onnx::TypeProto* OnnxBuilder::declared_type(int g, std::string_view name) const {

@@ -93,6 +93,9 @@ struct OnnxRedefinition {
   Source earlier_source = Source::Input;
   int earlier_node = -1;  // for a NodeOutput: the node in earlier_graph
   SourceLocation loc;     // the defining node, or the graph for an input or initializer
+  // An initializer over an outer initializer whose element type, dims and stored bytes (raw_data, or the same typed
+  // field's values) are the same: every reader computes the same whichever it reads (ONNX011 warns instead).
+  bool equal_value = false;
 };
 
 // A name a node input or a graph output reads that no visible scope defines (ONNX009 decides).

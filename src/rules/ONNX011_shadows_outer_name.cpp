@@ -1,6 +1,7 @@
 // ONNX011 shadows-outer-name: a subgraph input, initializer or node output reuses the name of an outer value.
 // The loader records every name defined again where it is visible (OnnxData::redefinitions); one that hides a value
-// of an enclosing graph is this rule's.
+// of an enclosing graph is this rule's: an error, or a warning where an initializer hides an outer initializer of
+// equal element type, dims and bytes (OnnxRedefinition::equal_value), which no reader can resolve differently.
 #include "rules/support/onnx_problems.hpp"
 
 namespace condlint::rules::ONNX011 {
@@ -12,10 +13,16 @@ void check(const condlint::Model& m, condlint::Reporter& r) {
     const std::string outer = d.earlier_source == Src::NodeOutput
                                   ? "output of " + condlint::onnx_node_label(m, d.earlier_graph, d.earlier_node)
                                   : std::string(d.earlier_source == Src::Input ? "graph input" : "initializer");
-    r.report(d.loc, "in " + condlint::onnx_graph_label(m, d.graph) + ", " + condlint::onnx_source_name(d.source) +
-                        " '" + d.name + "' shadows the outer value of that name (" + outer + " in " +
-                        condlint::onnx_graph_label(m, d.earlier_graph) +
-                        "); the ONNX IR forbids it and ONNX Runtime silently uses the inner value");
+    const std::string what = "in " + condlint::onnx_graph_label(m, d.graph) + ", " +
+                             condlint::onnx_source_name(d.source) + " '" + d.name +
+                             "' shadows the outer value of that name (" + outer + " in " +
+                             condlint::onnx_graph_label(m, d.earlier_graph) + "); the ONNX IR forbids it";
+    if (d.equal_value)  // onnxslim copies an outer initializer into a branch under its name
+      r.report_at(Level::Warning, d.loc,
+                  what + ", but its element type, dims and bytes are equal to the outer value: no runtime can differ");
+    else
+      r.report(d.loc, what + " and readers disagree: ONNX Runtime 1.32 (at every optimization level) uses the outer "
+                             "value, a reader that looks up the innermost scope first the inner one");
   }
 }
 }  // namespace condlint::rules::ONNX011

@@ -1,0 +1,1 @@
+Binv_std_varJeX?πό©?rR?ζ@UV?v‡?

@@ -1,0 +1,1 @@
+Binv_std_varJÝÎ0?(*?CUO?zqq?Ló?F€?

@@ -1,0 +1,1 @@
+Binv_std_varJ2|?Å‹L?ieD?D˜b?
