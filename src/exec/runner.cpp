@@ -312,6 +312,25 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   SynthesisResult sr = synthesize_inputs(decls, candidate, *cfg.policy, base, wanted, so);
   for (const auto& [key, why] : sr.failed) mr.synthesis_failed[key.first][key.second] = why;
   const DataSet from = plan.sets[s];
+  // From a --random set, inputs the declared types allow were drawn at random already: a synthesized candidate is one
+  // more such draw, and one that fails a branch fails the run, as the same inputs drawn by another seed do. (From a
+  // golden data set it stays a reason, ModelResult::synthesis_failed: the model may assume more than its types say.)
+  const bool random_base = memory.inputs.count(s) && !memory.synthesized.count(s);
+  if (random_base)
+    for (auto& set : sr.failed_sets) {
+      if (cfg.limits.deadline.passed()) break;
+      Trace trace;
+      std::vector<Value> outputs;
+      CaseResult cr = run_one(set.inputs, trace, outputs);
+      cr.data_set = name;
+      cr.synthesized = set.what;
+      for (const auto& [path, site] : trace.ifs) {
+        auto& cov = mr.if_coverage[path];
+        for (bool b : site.ran)
+          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+      }
+      mr.cases.push_back(std::move(cr));
+    }
   for (auto& set : sr.sets) {
     if (cfg.limits.deadline.passed()) {
       CaseResult cr;

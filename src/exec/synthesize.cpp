@@ -96,7 +96,10 @@ class Search {
         if (wanted_.count({path, b}) && !reached_.count({path, b})) fresh.insert({path, b});
     if (fresh.empty()) return;
     if (!error.empty()) {
-      for (const auto& k : fresh) res_.failed.emplace(k, c.what + ": " + error);
+      std::set<BranchKey> first;
+      for (const auto& k : fresh)
+        if (res_.failed.emplace(k, c.what + ": " + error).second) first.insert(k);
+      if (!first.empty()) res_.failed_sets.push_back({std::move(c.what), std::move(c.inputs), std::move(first)});
       return;
     }
     for (const auto& k : fresh) {
@@ -276,6 +279,12 @@ SynthesisResult synthesize_inputs(const std::vector<InputDecl>& ins, const Candi
       }
     }
   }
+  // A failed candidate stays only for the branches no later candidate reached with a run that completed.
+  for (auto& f : res.failed_sets)
+    for (auto k = f.reaches.begin(); k != f.reaches.end();) k = res.failed.count(*k) ? std::next(k) : f.reaches.erase(k);
+  res.failed_sets.erase(std::remove_if(res.failed_sets.begin(), res.failed_sets.end(),
+                                       [](const SynthesizedSet& f) { return f.reaches.empty(); }),
+                        res.failed_sets.end());
   return res;
 }
 

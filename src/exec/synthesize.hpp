@@ -40,6 +40,9 @@ struct SynthesisResult {
   // A wanted branch a candidate selected whose run then failed: what was tried and the executor's message. Not a
   // failure of the model: the declared types allow the input, but the model may assume more than they say.
   std::map<BranchKey, std::string> failed;
+  // The candidates behind `failed` (the first to select each such branch), with their inputs: a driver whose base
+  // inputs are themselves drawn from the declared types (--random) runs them as failed cases.
+  std::vector<SynthesizedSet> failed_sets;
   int runs = 0;  // candidates run
 };
 
