@@ -102,7 +102,7 @@ TEST(CorpusModern, Tf2onnxIfsLintCleanAndRunEveryBranch) {
   // tf2onnx writes a tf.cond as an If whose branches may differ in shape (relu(x) [N,6] or a mean [N,1]) or in rank
   // ([6] or [2,3]) or in length (tf.boolean_mask), a tf.cond inside a branch as an If that reads the main graph's
   // input two levels up, and a tf.map_fn of a tf.cond as a Loop whose body holds the If. Both oracles accept these;
-  // condlint must stay silent and run every branch (the data takes one, pinning the others).
+  // condlint gives no error or warning and runs every branch (the data takes one, pinning the others).
   const std::pair<const char*, int> cases[] = {
       {"tf2onnx_cond_differing_shapes_opset", 1}, {"tf2onnx_cond_differing_ranks_opset", 1},
       {"tf2onnx_nested_cond_opset", 2},           {"tf2onnx_keras_gated_block_opset", 1},
@@ -113,7 +113,8 @@ TEST(CorpusModern, Tf2onnxIfsLintCleanAndRunEveryBranch) {
       const CmdResult lint = run(condlint_cmd() + " -v lint " + shell_quote(model) + " 2>&1");
       EXPECT_EQ(lint.exit_code, 0) << lint.out;
       EXPECT_NE(lint.out.find(" " + std::to_string(ifs) + " conditionals"), std::string::npos) << lint.out;
-      EXPECT_NE(lint.out.find("0 errors, 0 warnings, 0 notes"), std::string::npos) << lint.out;
+      // Silent but for C011's note where the branches' inferred shapes differ (tf.cond of [6] or [2,3]).
+      EXPECT_NE(lint.out.find("0 errors, 0 warnings"), std::string::npos) << lint.out;
       const CmdResult r = run(condlint_cmd() + " run " + shell_quote(model) + " 2>&1");
       EXPECT_EQ(r.exit_code, 0) << r.out;
       EXPECT_NE(r.out.find(" 0 failed"), std::string::npos) << r.out;

@@ -44,6 +44,15 @@ def invalid():
          model([pick([2, 1], [2]), h.make_node("MatMul", ["res", "W"], ["out"], name="proj")], COND,
                [vi("out", F, [2, 2])], inits=[init("W", [1, 2])]),
          ["C014@node:main/proj", "C011@node:main/pick"])
+    # Polygraphy's bad_graph_conditionally_invalid (its graph output given a shape): the branch outputs are declared
+    # float without a shape; the Constants' shapes, which inference proves, are the branches' facts.
+    unshaped = h.make_node("If", ["cond"], ["res"], name="pick",
+                           then_branch=branch("then", [constant("t_out", [2, 1], "then_const")], [vi("t_out", F, None)]),
+                           else_branch=branch("else", [constant("e_out", [2], "else_const")], [vi("e_out", F, None)]))
+    save("invalid/C014_branch_outputs_without_shapes.onnx",
+         model([unshaped, h.make_node("MatMul", ["res", "z"], ["out"], name="proj")],
+               COND + [vi("z", F, [1, 2])], [vi("out", F, [2, 2])]),
+         ["C014@node:main/proj", "C011@node:main/pick"])
     # Add that cannot broadcast: then [2,3] against y [2,3]; else [3,2].
     save("invalid/C014_add_broadcast.onnx",
          model([pick([2, 3], [3, 2]), h.make_node("Add", ["res", "y"], ["out"], name="bias")], COND,

@@ -533,7 +533,15 @@ const onnx::TypeProto* OnnxBuilder::branch_output_type(int bg, int k, bool* tain
     if (values_[outs[k]].tainted && tainted) *tainted = true;
   }
   if (decl[k].has_type() && decl[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET) {
-    if (const auto* t = declared_of(decl[k], bg)) return t;
+    if (const auto* t = declared_of(decl[k], bg)) {
+      // A tensor declared without a shape: the shape inference proves for the value is the output's (onnx's If
+      // inference merges the two the same way), where the element types agree.
+      if (t->has_tensor_type() && !t->tensor_type().has_shape() && inferred && inferred->has_tensor_type() &&
+          inferred->tensor_type().has_shape() && inferred->tensor_type().elem_type() == t->tensor_type().elem_type() &&
+          !(tainted && *tainted))
+        return inferred;
+      return t;
+    }
     if (tainted) *tainted = true;  // past a limit, reported once
     return nullptr;
   }

@@ -74,9 +74,7 @@ void OnnxBuilder::build_view(size_t index) {
       const onnx::TypeProto* tp = nullptr;
       const bool disputed = info.output_values[k] >= 0 && values_[info.output_values[k]].tainted;
       if (disputed) tp = nullptr;  // already reported where it starts (ONNX007, ONNX008, ONNX018)
-      else if (outs[k].has_type() && outs[k].type().value_case() != onnx::TypeProto::VALUE_NOT_SET)
-        tp = declared_of(outs[k], br.graph);
-      else if (info.output_values[k] >= 0) tp = values_[info.output_values[k]].tp;
+      else tp = branch_output_type(br.graph, k, nullptr);  // what the declaration and inference give together
       ob.value.present = true;
       ob.value.label = (b == 0 ? "then_branch output " : "else_branch output ") + qname(outs[k].name());
       ob.value.loc = loc(br.graph);

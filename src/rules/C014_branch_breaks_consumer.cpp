@@ -158,7 +158,7 @@ std::string fails_there(const Model& m, const BranchBreak& b) {
 
 // Where ONNX Runtime runs what onnx's inference of the op rejects, as the generated differential measured it
 // (tests/differential, docs/differential-c014.md; ONNX Runtime 1.32): ArgMax, ArgMin and the reductions read a
-// scalar as one element, and Concat skips an input with no elements. Such a case is a note, not an error: the
+// scalar as one element, Concat skips an input with no elements, Gemm reads a 1-D first input as one row. Such a case is a note, not an error: the
 // runtime does not fail there. Returns what ORT does, or "".
 std::string runtime_accepts(const Model& m, const BranchBreak& b) {
   if (m.format != Format::ONNX) return "";
@@ -176,6 +176,25 @@ std::string runtime_accepts(const Model& m, const BranchBreak& b) {
   if (op == "Concat")
     for (const std::string& t : b.input_types)
       if (empty(t)) return "ONNX Runtime skips the input with no elements (" + t + ") and runs Concat";
+  // The dims of a type text ("f32[4,3]" -> {"4","3"}), empty for no brackets.
+  auto dims = [](const std::string& t) {
+    std::vector<std::string> out;
+    const auto at = t.find('[');
+    if (at == std::string::npos || t.back() != ']') return out;
+    std::string cur;
+    for (size_t i = at + 1; i + 1 < t.size(); ++i)
+      if (t[i] == ',') out.push_back(std::exchange(cur, std::string()));
+      else cur += t[i];
+    if (!cur.empty()) out.push_back(cur);
+    return out;
+  };
+  // A 1-D A of length K with B of K rows (transB's default): ORT multiplies it as one row.
+  if (op == "Gemm" && b.input_types.size() >= 2 &&
+      b.error.find("First input does not have rank 2") != std::string::npos) {
+    const auto a = dims(b.input_types[0]), w = dims(b.input_types[1]);
+    if (a.size() == 1 && w.size() == 2 && a[0] == w[0] && a[0] != "?")
+      return "ONNX Runtime reads the 1-D first input of Gemm as one row and runs it";
+  }
   return "";
 }
 
