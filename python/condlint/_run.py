@@ -6,6 +6,7 @@ import errno
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
@@ -52,6 +53,14 @@ class CondlintError(RuntimeError):
         self.exit_code = exit_code
         self.stderr = stderr
         self.report = report
+
+
+def child_environment() -> dict:
+    """The executable's environment: this one, with CONDLINT_PYTHON (the Python that runs the OpenVINO and ONNX Runtime
+    adapters the wheel carries, for `--target` and `diff`) set to this interpreter unless it is set already."""
+    env = dict(os.environ)
+    env.setdefault("CONDLINT_PYTHON", sys.executable)
+    return env
 
 
 def binary() -> str:
@@ -195,6 +204,7 @@ def lint(
         proc = subprocess.run(
             cmd,
             cwd=os.fspath(cwd) if cwd is not None else None,
+            env=child_environment(),
             input=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
