@@ -305,6 +305,8 @@ ort.set_default_logger_severity(4)
 T, F = np.array(True), np.array(False)
 cases = {
  "invalid/C014_matmul.onnx": ({"cond": F}, [{"cond": T}]),
+ "invalid/C014_gemm_inner_dim.onnx": ({"cond": F}, [{"cond": T}]),
+ "invalid/C014_reshape_count.onnx": ({"x": np.array([-1, -2, -3], np.float32)}, [{"x": np.ones(3, np.float32)}]),
  "invalid/C014_branch_outputs_without_shapes.onnx": ({"cond": F, "z": np.ones((1, 2), np.float32)},
                                                      [{"cond": T, "z": np.ones((1, 2), np.float32)}]),
  "invalid/C014_add_broadcast.onnx": ({"cond": F}, [{"cond": T}]),
@@ -349,7 +351,7 @@ for p, (breaking, working) in cases.items():
   ASSERT_EQ(r.exit_code, 0) << r.out;
   EXPECT_EQ(r.out.find("RAN"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("FAILED"), std::string::npos) << r.out;
-  EXPECT_EQ(count(r.out, "fails "), 12) << r.out;
+  EXPECT_EQ(count(r.out, "fails "), 14) << r.out;
   // Every corpus case whose expectations name C014 is among the script's, and fails there.
   int cases = 0;
   for (const auto& e : fs::directory_iterator(source_dir() / "corpus/onnx/invalid")) {
@@ -359,7 +361,7 @@ for p, (breaking, working) in cases.items():
     EXPECT_EQ(c014_in(name).size(), 1u) << name;
     ++cases;
   }
-  EXPECT_EQ(cases, 12);
+  EXPECT_EQ(cases, 14);
 }
 
 // The executor agrees with every error of C014, in every format: `run --random` (its random conditions, and the
@@ -416,7 +418,7 @@ TEST(BranchConsumers, RunFailsAtTheConsumerUnderTheBranchOfEveryError) {
                           << r.out;
     }
   }
-  EXPECT_EQ(cases, 11 + 7 + 4);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
+  EXPECT_EQ(cases, 13 + 7 + 4);  // ONNX (with C011_shape_guard_union and OV002_dynamic_rank_if), IR, NNAPI error cases
 }
 
 namespace {

@@ -53,6 +53,21 @@ def invalid():
          model([unshaped, h.make_node("MatMul", ["res", "z"], ["out"], name="proj")],
                COND + [vi("z", F, [1, 2])], [vi("out", F, [2, 2])]),
          ["C014@node:main/proj", "C011@node:main/pick"])
+    # Issue 46's first two examples, where onnx's inference passes and ONNX Runtime fails: then [1,4], else [1,5],
+    # through a Relu into a Gemm with G [4,2] (onnx's Gemm inference does not compare the inner dims); then [6],
+    # else [5], reshaped to [2,3] under a condition from data (onnx's Reshape inference does not count elements).
+    save("invalid/C014_gemm_inner_dim.onnx",
+         model([pick([1, 4], [1, 5]), h.make_node("Relu", ["res"], ["r"], name="act"),
+                h.make_node("Gemm", ["r", "G"], ["out"], name="dense")], COND,
+               [vi("out", F, [1, 2])], inits=[init("G", [4, 2])]),
+         ["C014@node:main/dense", "C011@node:main/pick"])
+    save("invalid/C014_reshape_count.onnx",
+         model([h.make_node("ReduceSum", ["x"], ["s"], name="total", keepdims=0),
+                h.make_node("Greater", ["s", "zero"], ["cond"], name="positive"), pick([6], [5]),
+                h.make_node("Reshape", ["res", "shape"], ["out"], name="grid")],
+               [vi("x", F, [3])], [vi("out", F, [2, 3])],
+               inits=[init("zero", [], F, [0.0]), init("shape", [2], I64, [2, 3])]),
+         ["C014@node:main/grid", "C011@node:main/pick"])
     # Add that cannot broadcast: then [2,3] against y [2,3]; else [3,2].
     save("invalid/C014_add_broadcast.onnx",
          model([pick([2, 3], [3, 2]), h.make_node("Add", ["res", "y"], ["out"], name="bias")], COND,

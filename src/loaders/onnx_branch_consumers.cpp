@@ -9,6 +9,9 @@
 #include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <optional>
+#include <cstring>
 
 #include "loaders/onnx_util.hpp"
 
@@ -51,6 +54,80 @@ struct OnnxBranchFollow::Inference {
     return it->second;
   }
 };
+
+namespace {
+
+// Static dims of a tensor type, nullopt where the rank or a dim is not known.
+std::optional<std::vector<int64_t>> static_dims(const onnx::TypeProto* t) {
+  if (!t || !t->has_tensor_type() || !t->tensor_type().has_shape()) return std::nullopt;
+  std::vector<int64_t> d;
+  for (const auto& x : t->tensor_type().shape().dim()) {
+    if (!x.has_dim_value() || x.dim_value() < 0) return std::nullopt;
+    d.push_back(x.dim_value());
+  }
+  return d;
+}
+
+int64_t int_attr(const onnx::NodeProto& np, const char* name, int64_t def) {
+  for (const auto& a : np.attribute())
+    if (a.name() == name && a.type() == onnx::AttributeProto::INT) return a.i();
+  return def;
+}
+
+// What ONNX Runtime checks at run time and onnx's inference does not (measured by the generated differential,
+// docs/differential-c014.md): Gemm's inner dims, and a Reshape to a constant shape that cannot hold the input's
+// elements. Throws std::runtime_error with the reason where the static shapes prove the failure; says nothing
+// otherwise.
+void runtime_shape_check(const onnx::NodeProto& np, const std::vector<const onnx::TypeProto*>& in,
+                         const std::vector<const onnx::TensorProto*>& data) {
+  if (np.domain() != "" && np.domain() != "ai.onnx") return;
+  if (np.op_type() == "Gemm" && in.size() >= 2) {
+    const auto a = static_dims(in[0]), b = static_dims(in[1]);
+    if (!a || !b || a->size() != 2 || b->size() != 2) return;
+    const int64_t ka = int_attr(np, "transA", 0) ? (*a)[0] : (*a)[1];
+    const int64_t kb = int_attr(np, "transB", 0) ? (*b)[1] : (*b)[0];
+    if (ka != kb)
+      throw std::runtime_error("the inner dimensions " + std::to_string(ka) + " and " + std::to_string(kb) +
+                               " differ");
+    return;
+  }
+  if (np.op_type() == "Reshape" && in.size() >= 2 && data.size() >= 2 && data[1] && !int_attr(np, "allowzero", 0)) {
+    const auto x = static_dims(in[0]);
+    const onnx::TensorProto& t = *data[1];
+    if (!x || t.data_type() != onnx::TensorProto::INT64 || t.dims_size() != 1 || t.dims(0) > 64) return;
+    std::vector<int64_t> target;
+    if (t.int64_data_size() == t.dims(0)) target.assign(t.int64_data().begin(), t.int64_data().end());
+    else if (t.has_raw_data() && t.raw_data().size() == static_cast<size_t>(t.dims(0)) * 8)
+      for (int64_t k = 0; k < t.dims(0); ++k) {
+        int64_t v;
+        std::memcpy(&v, t.raw_data().data() + k * 8, 8);
+        target.push_back(v);
+      }
+    else return;
+    constexpr int64_t kHuge = int64_t(1) << 40;
+    int64_t count = 1, known = 1;
+    bool minus_one = false;
+    for (int64_t d : *x) {
+      if (d >= kHuge || count >= kHuge) return;
+      count *= d;
+    }
+    for (size_t k = 0; k < target.size(); ++k) {
+      const int64_t v = target[k];
+      if (v == -1 && !minus_one) minus_one = true;
+      else if (v == 0 && k < x->size()) known *= (*x)[k];  // 0 copies the input's dim
+      else if (v > 0 && v < kHuge && known < kHuge) known *= v;
+      else return;
+    }
+    if (!minus_one && known != count)
+      throw std::runtime_error(std::to_string(count) + " elements cannot fill a shape of " + std::to_string(known) +
+                               " elements");
+    if (minus_one && known > 0 && count % known != 0)
+      throw std::runtime_error(std::to_string(count) + " elements do not divide into parts of " +
+                               std::to_string(known) + " for the -1");
+  }
+}
+
+}  // namespace
 
 OnnxBranchFollow::OnnxBranchFollow(OnnxData& data) : data_(data), infer_(std::make_unique<Inference>()) {}
 OnnxBranchFollow::~OnnxBranchFollow() = default;
@@ -270,11 +347,15 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
       ctx.in_types = c.types;
       ctx.in_data = c.data;
       const char* step = "inference";
+      bool runtime_check = false;
       try {
         if (s.fn) s.fn(ctx);
         else onnx::shape_inference::InferShapeForFunctionNode(*s.body, onnx::OpSchemaRegistry::Instance(), ctx);
         step = "type check";
         s.schema->CheckInputOutputType(ctx);
+        runtime_check = true;
+        runtime_shape_check(np, c.types, c.data);
+        runtime_check = false;
         for (size_t k = 0; k < ctx.n_out && k < out.size(); ++k)
           if (ctx.out[k]->value_case() != onnx::TypeProto::VALUE_NOT_SET) out[k] = keep(*ctx.out[k]);
       } catch (const std::exception& e) {
@@ -293,7 +374,8 @@ void OnnxBranchFollow::node_finished(int g, int n, const onnx::NodeProto& np, co
         for (size_t i = 0; i < c.types.size(); ++i) br.input_types.push_back(type_text(c.types[i]));
         br.error = e.what();
         if (auto cut = br.error.find('\n'); cut != std::string::npos) br.error.resize(cut);
-        br.judged_by = "onnx's " + np.op_type() + "-" + std::to_string(s.schema->SinceVersion()) + " " + step;
+        br.judged_by = runtime_check ? "ONNX Runtime's " + np.op_type() + " shape check"
+                                     : "onnx's " + np.op_type() + "-" + std::to_string(s.schema->SinceVersion()) + " " + step;
         br.loc.graph = g;
         br.loc.node_index = n;
         data_.branch_breaks.push_back(std::move(br));
