@@ -4,11 +4,12 @@
 #include <onnx/onnx_pb.h>
 
 #include <string>
+#include <vector>
 
 namespace condlint::gen {
 
 inline void onnx_value(onnx::ValueInfoProto* v, const std::string& name, int elem,
-                       std::initializer_list<int64_t> dims) {
+                       const std::vector<int64_t>& dims) {
   v->set_name(name);
   auto* t = v->mutable_type()->mutable_tensor_type();
   t->set_elem_type(elem);

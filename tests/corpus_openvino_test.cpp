@@ -39,10 +39,8 @@ TEST(CorpusOpenvino, RunNeverDisagreesWithOpenVinosF32Outputs) {
     ++irs;
     if (!fs::exists(model.parent_path() / "test_data_set_0")) continue;
     ++with_data;
-    const auto r = run(condlint_cmd() + " run " + shell_quote(model.string()) + " 2>&1");
-    const auto at = r.out.rfind("summary: ");
-    ASSERT_NE(at, std::string::npos) << model << "\n" << r.out;
-    const std::string summary = r.out.substr(at);
+    const auto [r, summary] = run_model(model);
+    ASSERT_FALSE(summary.empty()) << model << "\n" << r.out;
     // Every run agrees with OpenVINO where its data is, and no run of a branch fails (a pinned branch of a shape
     // guard is not run: its condition tests shapes).
     EXPECT_NE(summary.find(" 0 failed"), std::string::npos) << model << "\n" << r.out;

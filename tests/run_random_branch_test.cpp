@@ -7,28 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "bench/onnx_gen.hpp"
 #include "tests/test_support.hpp"
 
 namespace run_random_branch_test {
 
-onnx::ValueInfoProto f32_info(const std::string& name, std::vector<int64_t> dims, int elem = 1) {
-  onnx::ValueInfoProto v;
-  v.set_name(name);
-  auto* tt = v.mutable_type()->mutable_tensor_type();
-  tt->set_elem_type(elem);
-  auto* sh = tt->mutable_shape();
-  for (auto d : dims) sh->add_dim()->set_dim_value(d);
-  return v;
-}
-
-onnx::NodeProto* add_node(onnx::GraphProto& g, const std::string& op, std::vector<std::string> in,
-                          std::vector<std::string> out) {
-  auto* n = g.add_node();
-  n->set_op_type(op);
-  for (auto& i : in) n->add_input(i);
-  for (auto& o : out) n->add_output(o);
-  return n;
-}
+using condlint::gen::onnx_node;
+using condlint::gen::onnx_value;
+constexpr int kF32 = onnx::TensorProto::FLOAT, kBool = onnx::TensorProto::BOOL;
 
 // z = Add(If(cond) then {a: f32[2,4]} else {b: f32[3]}, c: f32[`c_dims`]).
 std::string if_then_add(std::vector<int64_t> c_dims) {
@@ -37,11 +23,11 @@ std::string if_then_add(std::vector<int64_t> c_dims) {
   m.add_opset_import()->set_version(17);
   onnx::GraphProto& g = *m.mutable_graph();
   g.set_name("m");
-  *g.add_input() = f32_info("cond", {}, 9);
-  *g.add_input() = f32_info("a", {2, 4});
-  *g.add_input() = f32_info("b", {3});
-  *g.add_input() = f32_info("c", c_dims);
-  auto* iff = add_node(g, "If", {"cond"}, {"y"});
+  onnx_value(g.add_input(), "cond", kBool, {});
+  onnx_value(g.add_input(), "a", kF32, {2, 4});
+  onnx_value(g.add_input(), "b", kF32, {3});
+  onnx_value(g.add_input(), "c", kF32, c_dims);
+  auto* iff = onnx_node(&g, "If", "", {"cond"}, {"y"});
   for (const char* which : {"then_branch", "else_branch"}) {
     auto* a = iff->add_attribute();
     a->set_name(which);
@@ -49,10 +35,10 @@ std::string if_then_add(std::vector<int64_t> c_dims) {
     onnx::GraphProto& b = *a->mutable_g();
     const bool then = std::string(which) == "then_branch";
     b.set_name(then ? "then" : "else");
-    add_node(b, "Identity", {then ? "a" : "b"}, {then ? "t" : "e"});
-    *b.add_output() = f32_info(then ? "t" : "e", then ? std::vector<int64_t>{2, 4} : std::vector<int64_t>{3});
+    onnx_node(&b, "Identity", "", {then ? "a" : "b"}, {then ? "t" : "e"});
+    onnx_value(b.add_output(), then ? "t" : "e", kF32, then ? std::vector<int64_t>{2, 4} : std::vector<int64_t>{3});
   }
-  add_node(g, "Add", {"y", "c"}, {"z"});
+  onnx_node(&g, "Add", "", {"y", "c"}, {"z"});
   onnx::ValueInfoProto z;
   z.set_name("z");
   z.mutable_type()->mutable_tensor_type()->set_elem_type(1);

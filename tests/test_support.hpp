@@ -197,6 +197,20 @@ inline std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
+// `condlint run MODEL` (standard error too): its output, and the summary line ("summary: 1 passed, 0 failed, 0
+// unsupported"), "" when it printed none.
+struct RunSummary {
+  CmdResult result;
+  std::string summary;
+};
+inline RunSummary run_model(const std::filesystem::path& model) {
+  RunSummary s;
+  s.result = run(condlint_cmd() + " run " + shell_quote(model.string()) + " 2>&1");
+  const auto at = s.result.out.rfind("summary: ");
+  if (at != std::string::npos) s.summary = s.result.out.substr(at);
+  return s;
+}
+
 // Headless chromium (Debian's chromium-headless-shell or chromium), "" when neither is installed.
 inline std::string browser() {
   for (const char* b : {"/usr/bin/chromium-headless-shell", "/usr/bin/chromium"})

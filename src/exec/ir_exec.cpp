@@ -810,8 +810,8 @@ class IrRunner {
     if (sort != "value" && sort != "index") unsupported(c, "sort=" + sort);
     const auto dt = dt_of_name(attr(c.node, "index_element_type", "i32"));
     if (!dt || (*dt != DT::I64 && *dt != DT::I32)) unsupported(c, "index_element_type");
-    auto r = ir::topk(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node).geti(0), attr_int(c.node, "axis", -1),
-                      mode == "max", sort == "index", *dt);
+    auto r = topk(tensor_in(c.in, 0, c.node), tensor_in(c.in, 1, c.node).geti(0), attr_int(c.node, "axis", -1),
+                  mode == "max", sort == "index", *dt);
     return {tv(std::move(r[0])), tv(std::move(r[1]))};
   }
   std::vector<Value> op_interpolate(const OpCall& c);

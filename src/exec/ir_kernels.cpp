@@ -355,33 +355,6 @@ std::vector<Tensor> nms(const Tensor& boxes, const Tensor& scores, const NmsAttr
   return {std::move(idx), std::move(sc), std::move(valid)};
 }
 
-std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool by_index, DT index_type) {
-  axis = norm_axis(axis, static_cast<int64_t>(x.rank()));
-  const int64_t len = x.shape[axis];
-  if (k < 0) fail("TopK k is negative");
-  k = std::min(k, len);
-  Dims od = x.shape;
-  od[axis] = k;
-  Tensor vals(x.dt, od), idx(index_type, od);
-  int64_t outer = 1, inner = 1;
-  for (int64_t a = 0; a < axis; ++a) outer *= x.shape[a];
-  for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
-  std::vector<int64_t> ord(len);
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t i = 0; i < inner; ++i) {
-      std::iota(ord.begin(), ord.end(), 0);
-      auto v = [&](int64_t j) { return x.getf((o * len + j) * inner + i); };
-      std::stable_sort(ord.begin(), ord.end(),
-                       [&](int64_t a, int64_t b) { return largest ? v(a) > v(b) : v(a) < v(b); });
-      if (by_index) std::sort(ord.begin(), ord.begin() + k);
-      for (int64_t j = 0; j < k; ++j) {
-        copy_elem(x, (o * len + ord[j]) * inner + i, vals, (o * k + j) * inner + i);
-        idx.i[(o * k + j) * inner + i] = ord[j];
-      }
-    }
-  return {std::move(vals), std::move(idx)};
-}
-
 Tensor round_away(const Tensor& x) {
   if (!is_float(x.dt)) return x;
   return map_float(x, [](double v) { return std::round(v); }, "Round");

@@ -39,9 +39,7 @@ struct NmsAttrs {
   DT index_type = DT::I64;
 };
 std::vector<Tensor> nms(const Tensor& boxes, const Tensor& scores, const NmsAttrs& a);
-// TopK-1/3/11: the k largest (or smallest) along `axis`, ties by lower index; sort "value" (best first) or "index"
-// (ascending index). Returns values and indices (of `index_type`).
-std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool by_index, DT index_type);
+// TopK-1/3/11: exec::topk (kernel_util.hpp), which ONNX's TopK shares.
 // Round-5 half_away_from_zero (half_to_even is ONNX's Round).
 Tensor round_away(const Tensor& x);
 // Equal blocks of rows along axis 1 reordered: block j of the result is block order[j] of `w`.

@@ -119,4 +119,9 @@ void register_extra_ops(KernelTable& t);
 void register_rnn_ops(KernelTable& t);  // also ai.onnx.preview.training ops, keyed "domain.Op"
 void register_norm_ops(KernelTable& t);  // RMS normalizations (com.microsoft ones keyed "com.microsoft.Op"), RoiAlign
 
+// TopK of ONNX and OpenVINO IR: the k largest (or smallest) along `axis`, ties by lower index, k past the dim's length
+// clamped to it (ONNX's kernel refuses that before calling); sorted best first, or by ascending index (`by_index`,
+// IR's sort="index"). Returns the values and the indices (of `index_type`).
+std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool by_index, DT index_type);
+
 }  // namespace condlint::exec

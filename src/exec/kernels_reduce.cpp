@@ -230,12 +230,22 @@ void k_topk(OpCtx& c) {
   const Tensor& x = c.t(0);
   const int64_t k = c.has(1) ? c.t(1).geti(0) : c.attr_i("k", 1);
   const int64_t axis = norm_axis(c.attr_i("axis", -1), x.rank());
-  const bool largest = c.attr_i("largest", 1) != 0;
+  if (k < 0 || k > x.shape[axis]) fail("TopK k out of range");
+  auto r = topk(x, k, axis, c.attr_i("largest", 1) != 0, false, DT::I64);
+  c.set(0, std::move(r[0]));
+  c.set(1, std::move(r[1]));
+}
+
+}  // namespace
+
+std::vector<Tensor> topk(const Tensor& x, int64_t k, int64_t axis, bool largest, bool by_index, DT index_type) {
+  axis = norm_axis(axis, static_cast<int64_t>(x.rank()));
   const int64_t len = x.shape[axis];
-  if (k < 0 || k > len) fail("TopK k out of range");
+  if (k < 0) fail("TopK k is negative");
+  k = std::min(k, len);
   Dims od = x.shape;
   od[axis] = k;
-  Tensor vals(x.dt, od), idx(DT::I64, od);
+  Tensor vals(x.dt, od), idx(index_type, od);
   int64_t outer = 1, inner = 1;
   for (int64_t a = 0; a < axis; ++a) outer *= x.shape[a];
   for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
@@ -246,16 +256,14 @@ void k_topk(OpCtx& c) {
       auto v = [&](int64_t j) { return x.getf((o * len + j) * inner + i); };
       std::stable_sort(ord.begin(), ord.end(),
                        [&](int64_t a, int64_t b) { return largest ? v(a) > v(b) : v(a) < v(b); });
+      if (by_index) std::sort(ord.begin(), ord.begin() + k);
       for (int64_t j = 0; j < k; ++j) {
         copy_elem(x, (o * len + ord[j]) * inner + i, vals, (o * k + j) * inner + i);
         idx.i[(o * k + j) * inner + i] = ord[j];
       }
     }
-  c.set(0, std::move(vals));
-  c.set(1, std::move(idx));
+  return {std::move(vals), std::move(idx)};
 }
-
-}  // namespace
 
 void register_reduce_ops(KernelTable& t) {
   t["ReduceSum"] = k_reduce<Red::Sum>;

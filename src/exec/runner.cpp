@@ -316,20 +316,27 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
   // more such draw, and one that fails a branch fails the run, as the same inputs drawn by another seed do. (From a
   // golden data set it stays a reason, ModelResult::synthesis_failed: the model may assume more than its types say.)
   const bool random_base = memory.inputs.count(s) && !memory.synthesized.count(s);
+  // Runs one synthesized set as a case of this data set and adds the branches it took to the coverage (and, for a
+  // set whose run completed, to the branches later synthesis need not reach).
+  auto run_set = [&](const SynthesizedSet& set, bool natural, Trace& trace, std::vector<Value>& outputs) {
+    CaseResult cr = run_one(set.inputs, trace, outputs);
+    cr.data_set = name;
+    cr.synthesized = set.what;
+    for (const auto& [path, site] : trace.ifs) {
+      auto& cov = mr.if_coverage[path];
+      for (bool b : site.ran) {
+        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
+        if (natural) state.natural.insert({path, b});
+      }
+    }
+    return cr;
+  };
   if (random_base)
     for (auto& set : sr.failed_sets) {
       if (cfg.limits.deadline.passed()) break;
       Trace trace;
       std::vector<Value> outputs;
-      CaseResult cr = run_one(set.inputs, trace, outputs);
-      cr.data_set = name;
-      cr.synthesized = set.what;
-      for (const auto& [path, site] : trace.ifs) {
-        auto& cov = mr.if_coverage[path];
-        for (bool b : site.ran)
-          if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-      }
-      mr.cases.push_back(std::move(cr));
+      mr.cases.push_back(run_set(set, false, trace, outputs));
     }
   for (auto& set : sr.sets) {
     if (cfg.limits.deadline.passed()) {
@@ -341,16 +348,7 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
     }
     Trace trace;
     std::vector<Value> outputs;
-    CaseResult cr = run_one(set.inputs, trace, outputs);
-    cr.data_set = name;
-    cr.synthesized = set.what;
-    for (const auto& [path, site] : trace.ifs) {
-      auto& cov = mr.if_coverage[path];
-      for (bool b : site.ran) {
-        if (std::find(cov.begin(), cov.end(), b) == cov.end()) cov.push_back(b);
-        state.natural.insert({path, b});
-      }
-    }
+    CaseResult cr = run_set(set, true, trace, outputs);
     if (!cfg.save_dir.empty() && cr.status == CaseStatus::Passed) {
       cr.saved_to = save(set.inputs, outputs);
       if (cr.saved_to.empty() && mr.error.empty())  // a write that failed: the command exits 2

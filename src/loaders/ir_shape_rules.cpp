@@ -119,8 +119,8 @@ ShapeVerdict pad(const Shape& in, const std::vector<int64_t>& begin, const std::
   std::vector<Dim> dims;
   for (size_t k = 0; k < begin.size(); ++k) {
     const Dim d = in.rank_known ? in.dims[k] : Dim::dynamic();
-    const int64_t grown = d.is_static() && d.lo < kHugeDim && std::abs(begin[k]) < kHugeDim &&
-                                  std::abs(end[k]) < kHugeDim
+    const int64_t grown = d.is_static() && d.lo < kHugeDim && begin[k] > -kHugeDim && begin[k] < kHugeDim &&
+                                  end[k] > -kHugeDim && end[k] < kHugeDim
                               ? d.lo + begin[k] + end[k]
                               : -1;
     dims.push_back(grown >= 0 ? Dim::fixed(grown) : Dim::dynamic());
@@ -131,8 +131,10 @@ ShapeVerdict pad(const Shape& in, const std::vector<int64_t>& begin, const std::
 // One spatial dim of a convolution: input d, kernel k (after dilation), stride s, explicit pads, or auto_pad.
 Dim conv_dim(const Dim& d, const Dim& k, int64_t stride, int64_t dilation, int64_t pb, int64_t pe,
              const std::string& auto_pad) {
-  if (!d.is_static() || !k.is_static() || stride <= 0 || dilation <= 0 || d.lo >= kHugeDim || k.lo >= kHugeDim ||
-      dilation >= kHugeDim || stride >= kHugeDim)
+  // Every factor below 2^20 or 2^40 as below, so that no product or sum overflows (past them nothing is claimed).
+  constexpr int64_t kSmall = int64_t(1) << 20;
+  if (!d.is_static() || !k.is_static() || stride <= 0 || dilation <= 0 || d.lo >= kHugeDim || k.lo >= kSmall ||
+      dilation >= kSmall || stride >= kHugeDim || pb <= -kHugeDim || pb >= kHugeDim || pe <= -kHugeDim || pe >= kHugeDim)
     return Dim::dynamic();
   if (auto_pad == "same_upper" || auto_pad == "same_lower") return Dim::fixed((d.lo + stride - 1) / stride);
   if (auto_pad != "explicit" && auto_pad != "notset" && auto_pad != "valid") return Dim::dynamic();
@@ -156,9 +158,13 @@ ShapeVerdict convolution(const Node& node, const std::vector<Shape>& in, bool gr
   Dim in_c = w.dims[1];
   if (grouped) {
     const Dim g = w.dims[0], o = w.dims[1], c = w.dims[2];
-    if (g.is_static() && o.is_static() && g.lo < kHugeDim && o.lo < kHugeDim) out_c = Dim::fixed(g.lo * o.lo);
-    in_c = g.is_static() && c.is_static() && g.lo < kHugeDim && c.lo < kHugeDim ? Dim::fixed(g.lo * c.lo)
-                                                                                : Dim::dynamic();
+    // The product of two static dims, where it stays below 2^40 (else not claimed).
+    auto times = [](const Dim& a, const Dim& b) {
+      return a.is_static() && b.is_static() && (a.lo == 0 || b.lo < kHugeDim / a.lo) ? Dim::fixed(a.lo * b.lo)
+                                                                                     : Dim::dynamic();
+    };
+    out_c = times(g, o);
+    in_c = times(g, c);
   }
   if (!x.dims[1].intersects(in_c))
     return ShapeVerdict::fails("the input has " + x.dims[1].str() + " channels, the weights read " + in_c.str(),
@@ -184,11 +190,13 @@ int64_t slice_length(int64_t d, int64_t start, int64_t stop, int64_t step) {
   if (step > 0) {
     start = start < 0 ? std::max<int64_t>(0, start + d) : std::min(start, d);
     stop = stop < 0 ? std::max<int64_t>(0, stop + d) : std::min(stop, d);
-    return stop > start ? (stop - start + step - 1) / step : 0;
+    // ceil((stop - start) / step) without overflow: the span is below the dim, the step any positive int64.
+    return stop > start ? (stop - start - 1) / step + 1 : 0;
   }
   start = start < 0 ? std::max<int64_t>(-1, start + d) : std::min(start, d - 1);
   stop = stop < 0 ? std::max<int64_t>(-1, stop + d) : std::min(stop, d - 1);
-  return start > stop ? (start - stop + (-step) - 1) / (-step) : 0;
+  // step < 0 and not INT64_MIN (the caller refuses it): -step is an int64.
+  return start > stop ? (start - stop - 1) / (-step) + 1 : 0;
 }
 
 // Slice-8 with constant start, stop, step and axes (default 0, 1, ...): each sliced static dim its new length, a
