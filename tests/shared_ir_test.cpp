@@ -16,7 +16,10 @@ namespace {
 const std::map<std::string, std::set<std::string>> kKnownBad = {
     // OpenVINO's own serialization test model: Less on [1,0] tensors, squeezed, gives a condition
     // of shape [0] -- no element to branch on (SOURCES.md: "0 elements!").
-    {"ov_core_tests__if_body_without_parameters.xml", {"C003"}},
+    // Its .bin was not copied (SOURCES.md): as the file lies here OpenVINO 2026.4.1's read_model refuses it ("bin
+    // file cannot be found"), hence IR019 too.
+    {"ov_core_tests__if_body_without_parameters.xml", {"C003", "IR019"}},
+    {"ov_core_tests__loop_2d_add.xml", {"IR019"}},
     // The IR frontend's negative test: shape="1,...,2" makes OpenVINO throw.
     {"ov_ir_fe_tests__NEG_partial_shape_dynamic_dim_in_middle.xml", {"IR003"}},
 };

@@ -76,10 +76,29 @@ TEST(Targets, ARangeCoversTheSeriesItStartsIn) {
   const auto c = targets::covered(*ort, t);
   ASSERT_FALSE(c.empty());
   EXPECT_EQ(ort->releases[c.front()], "1.17");
-  ASSERT_TRUE(targets::parse_target("onnxruntime>=9.0", t, err));
+  // A patch of the newest release is in its series.
+  ASSERT_TRUE(targets::parse_target("onnxruntime>=" + ort->releases.back() + ".1", t, err)) << err;
   const auto newest = targets::covered(*ort, t);
   ASSERT_EQ(newest.size(), 1u);
   EXPECT_EQ(newest.front(), ort->releases.size() - 1);
+}
+
+// A release past every one the table knows is refused, and the message says which releases it knows (issue 48).
+TEST(Targets, AReleaseNoneOfTheTableIsRefusedNamingTheKnownOnes) {
+  const targets::Runtime* ort = targets::find_runtime("onnxruntime");
+  ASSERT_TRUE(ort);
+  Target t;
+  std::string err;
+  EXPECT_FALSE(targets::parse_target("onnxruntime>=9.0", t, err));
+  EXPECT_NE(err.find("releases " + ort->releases.front() + " to " + ort->releases.back()), std::string::npos) << err;
+  EXPECT_FALSE(targets::parse_target("nnapi>=fl99", t, err));
+  EXPECT_TRUE(targets::parse_target("openvino>=2024.0", t, err)) << err;
+  auto r = test::run(test::condlint_cmd() + " lint --target 'onnxruntime>=9.0' " +
+                     test::shell_quote((test::source_dir() / "corpus/onnx/valid/computed_condition.onnx").string()) +
+                     " 2>&1");
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("condlint knows onnxruntime releases"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("warning: note:"), std::string::npos) << r.out;
 }
 
 std::vector<Finding> lint_for(const std::string& rel, const std::vector<std::string>& specs) {

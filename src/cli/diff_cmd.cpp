@@ -134,9 +134,10 @@ Command add_diff_command(CLI::App& app, const Globals&) {
   DiffCmdOptions& diffo = *opts;
   auto* diff_cmd = app.add_subcommand(
       "diff",
+      "Run a model (ONNX, OpenVINO IR, NNAPI) on two runtimes per branch of every If and compare\n\n"
       "Run a model (ONNX; OpenVINO IR and NNAPI exported to ONNX first) on two runtimes with the same\n"
-      "inputs, once per branch of every If (the If's\n"
-      "condition pinned to a constant), and compare the outputs (exit 0 agree, 1 divergence or runtime failure)");
+      "inputs, once per branch of every If (the If's condition pinned to a constant), and compare the outputs\n"
+      "(exit 0 agree, 1 divergence or runtime failure)");
   diff_cmd
       ->add_option("model", diffo.models,
                    "Model file(s): .onnx, or .xml (OpenVINO IR) / .nnapi.json, exported to ONNX first\n"

@@ -114,6 +114,7 @@ Command add_export_command(CLI::App& app, const Globals&) {
   ExportCmdOptions& expo = *opts;
   auto* export_cmd = app.add_subcommand(
       "export",
+      "Write an OpenVINO IR or NNAPI model as ONNX: exact, or refused naming the node\n\n"
       "Write an OpenVINO IR (.xml + .bin) or NNAPI (.nnapi.json) model as ONNX, so that ONNX-only runtimes\n"
       "(ONNX Runtime, cmd: runtimes of `condlint diff`) can run it. The export is exact or refused: an op, attribute\n"
       "or element type ONNX cannot express is a problem naming the node, and nothing is written.\n\n"

@@ -1,6 +1,8 @@
 // condlint lint: options -> a lint session (src/lint/session) -> reports.
 #include "cli/cli.hpp"
 
+#include "cli/argv.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -29,7 +31,7 @@ struct LintOptions {
   std::string shard;                  // --shard K/N
   std::string files_from;             // --files-from FILE|-
   std::string paths0_from;            // --paths0-from FILE|-
-  std::string show = "failing";       // --show: the levels the text report prints
+  std::string show = "default";       // --show: the levels the text report prints
   bool models_only = false;           // --models-only: named files that are not models are left out
 };
 
@@ -65,7 +67,8 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   for (const auto* list : {&s.enable, &s.disable})
     for (const auto& id : *list)
       if (!lint::valid_rule_selector(id)) {
-        std::cerr << "condlint: unknown rule or rule prefix '" << term_safe(id) << "' (see `condlint rules`)\n";
+        std::cerr << "condlint: unknown rule or rule prefix '" << term_safe(id) << "'"
+                  << term_safe(did_you_mean(nearest_rule_ids(id))) << " (`condlint rules` lists them)\n";
         return false;
       }
   if (!o.shard.empty() && !lint::parse_shard(o.shard, s.shard_index, s.shard_count)) {
@@ -107,12 +110,18 @@ bool session_options(const LintOptions& o, bool quiet, lint::SessionOptions& s) 
   return true;
 }
 
-// --show: "all", "failing" (the levels --fail-on fails on) or levels joined by commas (error,warning); false (message
-// printed) when it is none of these.
+// --show: "default" (errors and warnings, notes too under --fail-on note), "all", "failing" (the levels --fail-on
+// fails on) or levels joined by commas (error,warning); false (message printed) when it is none of these.
 bool show_levels(const std::string& show, const std::string& fail_on, std::vector<Level>& out) {
   out.clear();
   const std::vector<std::pair<std::string, Level>> levels = {
       {"error", Level::Error}, {"warning", Level::Warning}, {"note", Level::Note}};
+  if (show == "default") {
+    // Errors and warnings, as compilers, clang-tidy and ESLint print them; notes too when --fail-on note fails on them.
+    out = {Level::Error, Level::Warning};
+    if (fail_on == "note") out.push_back(Level::Note);
+    return true;
+  }
   if (show == "all" || (show == "failing" && fail_on == "never")) {
     for (const auto& [name, l] : levels) out.push_back(l);
     return true;
@@ -130,7 +139,7 @@ bool show_levels(const std::string& show, const std::string& fail_on, std::vecto
     const std::string word = show.substr(start, comma - start);
     auto it = std::find_if(levels.begin(), levels.end(), [&](const auto& e) { return e.first == word; });
     if (it == levels.end()) {
-      std::cerr << "condlint: --show takes all, failing or levels joined by commas (error,warning,note), got '"
+      std::cerr << "condlint: --show takes default, all, failing or levels joined by commas (error,warning,note), got '"
                 << term_safe(show) << "'\n";
       return false;
     }
@@ -144,7 +153,8 @@ int run_lint(const LintOptions& o, bool quiet) {
   lint::SessionOptions so;
   if (!session_options(o, quiet, so)) return kExitError;
   TextOptions text;
-  if (!show_levels(o.show, o.session.fail_on, text.show)) return kExitError;
+  // -q: only what fails, unless --show says otherwise.
+  if (!show_levels(quiet && o.show == "default" ? "failing" : o.show, o.session.fail_on, text.show)) return kExitError;
   lint::SessionResult s = lint::run_session(so);
   if (!s.error.empty()) {
     std::cerr << "condlint: " << term_safe(s.error) << "\n";
@@ -190,19 +200,11 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   auto opts = std::make_shared<LintOptions>();
   LintOptions& lint = *opts;
   auto* lint_cmd = app.add_subcommand("lint", "Lint model files or directories (walked recursively)");
-  const int argc = g.argc;
-  char** const argv = g.argv;
-  // Required unless --files-from gives the files: a required positional also keeps repeatable options such as
-  // --disable from taking the paths as their values.
-  bool files_listed = false;
-  for (int i = 1; i < argc; ++i)
-    files_listed = files_listed || std::string_view(argv[i]).rfind("--files-from", 0) == 0 ||
-                   std::string_view(argv[i]).rfind("--paths0-from", 0) == 0;
-  lint_cmd
-      ->add_option("paths", lint.session.paths,
-                   "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
-                   "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>)")
-      ->required(!files_listed);
+  // Not required: --files-from and --paths0-from give paths too (session_options says when there are none).
+  lint_cmd->add_option("paths", lint.session.paths,
+                       "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
+                       "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>); anywhere on the line,\n"
+                       "or after -- when a name starts with a dash");
   lint_cmd->add_option("--format", lint.format, "Report format")
       ->check(CLI::IsMember({"text", "json", "sarif", "html"}))
       ->capture_default_str();
@@ -265,9 +267,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
                        "number, no argument list too long");
   lint_cmd
       ->add_option("--show", lint.show,
-                   "The levels whose findings the text report prints: failing (those --fail-on fails on; with\n"
-                   "--fail-on never, all), all, or levels joined by commas (error,warning); the summary line counts\n"
-                   "the rest and says `--show all` prints them")
+                   "The levels whose findings the text report prints: default (errors and warnings; notes too\n"
+                   "with --fail-on note), failing (only those --fail-on fails on; with --fail-on never, all; -q\n"
+                   "implies it), all, or levels joined by commas (error,warning); the summary line counts the rest\n"
+                   "and says `--show all` prints them")
       ->capture_default_str();
   lint_cmd->add_flag("--models-only", lint.models_only,
                      "Leave out the files named that are not models, as --files-from does (other names, an .xml\n"

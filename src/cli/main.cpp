@@ -5,6 +5,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/argv.hpp"
 #include "cli/cli.hpp"
 #include "exec/tensor.hpp"
 #include "report/terminal.hpp"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
     app.add_flag("-v,--verbose", g.verbose, "Log what is loaded and how long it takes (stderr)");
     app.add_flag("-q,--quiet", g.quiet, "Log nothing but internal errors (stderr)");
     app.require_subcommand(1);
+    app.formatter(std::make_shared<SummaryFormatter>());
     // -v and -q after the command too (`condlint lint -v models/`): what a command does not know goes to the app.
     // Set before the commands are added, which inherit it.
     app.fallthrough();
@@ -54,9 +56,24 @@ int main(int argc, char** argv) {
     std::vector<Command> commands;
     for (const CommandAdder add : kCommands) commands.push_back(add(app, g));
 
+    one_value_per_occurrence(app);
+
+    // A command's options before the command are moved after it; an unknown command is refused here, whatever
+    // follows it (argv.hpp).
+    const CommandLine line = normalize_command_line(app, argc, argv);
+    if (!line.error.empty()) {
+      std::cerr << "condlint: " << condlint::term_safe(line.error) << "\n";
+      return kExitError;
+    }
     try {
-      app.parse(argc, argv);
+      std::vector<std::string> reversed(line.args.rbegin(), line.args.rend());
+      app.parse(reversed);
     } catch (const CLI::ParseError& e) {
+      if (dynamic_cast<const CLI::ExtrasError*>(&e))
+        if (const std::string hint = unknown_option_hint(app, line); !hint.empty()) {
+          std::cerr << "condlint: " << condlint::term_safe(hint) << "\n";
+          return kExitError;
+        }
       const int code = app.exit(e);
       return code == 0 ? kExitClean : kExitError;
     }

@@ -1,6 +1,8 @@
 // condlint rules: the table of every rule.
 #include "cli/cli.hpp"
 
+#include "cli/argv.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -59,7 +61,8 @@ int run_rule_page(const std::string& id) {
     else std::cout << page << (page.back() == '\n' ? "" : "\n");
     return kExitClean;
   }
-  std::cerr << "condlint: unknown rule '" << term_safe(id) << "' (`condlint rules` lists them)\n";
+  std::cerr << "condlint: unknown rule '" << term_safe(id) << "'" << term_safe(did_you_mean(nearest_rule_ids(id)))
+            << " (`condlint rules` lists them)\n";
   return kExitError;
 }
 

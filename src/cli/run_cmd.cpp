@@ -108,6 +108,7 @@ Command add_run_command(CLI::App& app, const Globals&) {
   RunCmdOptions& runo = *opts;
   auto* run_cmd = app.add_subcommand(
       "run",
+      "Run a model (ONNX, OpenVINO IR, NNAPI) in the reference executor, both branches of every If\n\n"
       "Run a model (ONNX, OpenVINO IR or NNAPI) in the reference executor on its golden data\n"
       "(test_data_set_N/input_K.pb, output_K.pb or .npy; an NNAPI model's examples) or --random inputs, running\n"
       "both branches of every If, and compare the outputs (exit 0 all ran and matched, 1 otherwise)");

@@ -133,6 +133,49 @@ bool read_baseline(const std::string& path, std::vector<BaselineEntry>& out, std
   return true;
 }
 
+// A baseline's relative URIs are relative to the directory it was made in, which need not be this run's: a baseline
+// committed at the repository's root and used from a subfolder, or made in another clone. Its root is found among
+// this run's working directory, the baseline's own directory and that directory's parents: the one under which most
+// of the files it names exist (the working directory on a tie, or when none has any). Each entry then gets the URI
+// its file has in this run, and the fingerprint it has under that URI (the occurrence number stays).
+constexpr int kBaselineRootParents = 8;  // how many parents of the baseline's directory may be its root
+
+void rebase_baseline(std::vector<BaselineEntry>& entries, const std::string& baseline_file) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  if (ec) return;
+  std::set<std::string> rel;  // the distinct relative paths the baseline names
+  for (const auto& e : entries)
+    if (auto p = relative_uri_path(e.uri)) rel.insert(*p);
+  if (rel.empty()) return;
+  std::vector<fs::path> roots{cwd};
+  fs::path dir = fs::absolute(fs::path(baseline_file), ec).lexically_normal().parent_path();
+  for (int i = 0; !ec && i <= kBaselineRootParents && !dir.empty(); ++i) {
+    if (dir != cwd) roots.push_back(dir);
+    if (dir == dir.root_path()) break;
+    dir = dir.parent_path();
+  }
+  size_t best = 0, best_count = 0;
+  for (size_t i = 0; i < roots.size(); ++i) {
+    size_t n = 0;
+    for (const auto& p : rel)
+      if (std::error_code e2; fs::exists(roots[i] / p, e2)) ++n;
+    if (n > best_count) best = i, best_count = n;
+  }
+  if (best == 0) return;  // the working directory: URIs as written
+  for (auto& e : entries) {
+    auto p = relative_uri_path(e.uri);
+    if (!p) continue;
+    const std::string now = artifact_uri((roots[best] / *p).lexically_normal().string());
+    if (now == e.uri) continue;
+    const size_t colon = e.fingerprint.find(':');
+    e.uri = now;
+    e.fingerprint = fingerprint_hash(e.finding.rule, e.uri, e.finding.loc.node, e.finding.loc.pointer) +
+                    (colon == std::string::npos ? std::string(":1") : e.fingerprint.substr(colon));
+  }
+}
+
 class Progress {
  public:
   Progress(size_t total, bool on) : total_(total), on_(on) {}
@@ -368,7 +411,7 @@ class Session {
       const diff::LiveCheck lc = diff::check_live(runtime, files);
       for (size_t k = 0; k < which.size(); ++k)
         if (!lc.verdicts[k].not_given.empty())
-          spdlog::warn("note: --target {}: {} was not given to {}: {}", runtime, term_safe(inputs_.files[which[k]]),
+          spdlog::warn("--target {}: {} was not given to {}: {}", runtime, term_safe(inputs_.files[which[k]]),
                        lc.name, term_safe(lc.verdicts[k].not_given));
       if (lc.processes == 0 && lc.available) continue;  // nothing was given to it
       if (!lc.available) {
@@ -380,7 +423,7 @@ class Session {
       if (auto it = older_than.find(runtime);
           it != older_than.end() && targets::compare_versions(release, it->second) < 0) {
         spdlog::warn(
-            "note: --target {}: the installed {} {} is older than the target's range; the static profile "
+            "--target {}: the installed {} {} is older than the target's range; the static profile "
             "alone judges",
             runtime, lc.name, term_safe(release));
         continue;
@@ -589,6 +632,7 @@ class Session {
       error_ = "cannot read the baseline " + o_.baseline + ": " + err;
       return false;
     }
+    rebase_baseline(old, o_.baseline);
     result_.run.has_baseline = true;
     // condlint 0.2 wrote a '/' inside a node name as it is ("main//model/If_1"); an entry in that spelling names the
     // node whose escaped path (model/node_path.hpp) it is the legacy spelling of, when one result has it.

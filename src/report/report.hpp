@@ -150,6 +150,9 @@ struct CheckReport {
 struct FileResult;
 // The artifact URI of a path: relative to the working directory when below it, else a file:// URI.
 std::string artifact_uri(const std::string& path);
+// The path a relative artifact URI names (percent escapes decoded); nullopt for a file:// or other absolute URI, a
+// bad escape, or a NUL.
+std::optional<std::string> relative_uri_path(const std::string& uri);
 // Fills FileResult::info (and suppressed[].info) with stable fingerprints from rule, file and
 // logical location, numbered per repeat ("<16 hex>:<n>").
 void compute_fingerprints(FileResult& f);

@@ -59,6 +59,25 @@ std::string artifact_uri(const std::string& path) {
   return "file://" + percent_encode_path(abs.generic_string());
 }
 
+std::optional<std::string> relative_uri_path(const std::string& uri) {
+  if (uri.empty() || uri.front() == '/' || uri.find(':') != std::string::npos) return std::nullopt;
+  std::string out;
+  for (size_t i = 0; i < uri.size(); ++i) {
+    if (uri[i] != '%') {
+      out += uri[i];
+      continue;
+    }
+    if (i + 2 >= uri.size() || !std::isxdigit(static_cast<unsigned char>(uri[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(uri[i + 2])))
+      return std::nullopt;
+    const char c = static_cast<char>(std::stoi(uri.substr(i + 1, 2), nullptr, 16));
+    if (c == '\0') return std::nullopt;
+    out += c;
+    i += 2;
+  }
+  return out;
+}
+
 static uint64_t fnv1a(uint64_t h, std::string_view s) {
   for (unsigned char c : s) {
     h ^= c;

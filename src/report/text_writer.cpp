@@ -68,7 +68,7 @@ void write_text(std::ostream& os, const RunResult& r, const TextOptions& o) {
         os << (first ? " " : ", ") << hidden[k] << " " << kLevel[k] << (hidden[k] == 1 ? "" : "s");
         first = false;
       }
-    os << " (--show all prints them)";
+    os << (hidden[0] + hidden[1] + hidden[2] == 1 ? " (--show all prints it)" : " (--show all prints them)");
   }
   if (r.run.ignored_files)
     os << "; " << r.run.ignored_files << (r.run.ignored_files == 1 ? " file" : " files")

@@ -19,8 +19,8 @@ void check(const Model& m, Reporter& r) {
   const Node& n = m.node(first->graph, first->node);
   r.report(n.loc, std::to_string(count) + " Const layer(s) read from " +
                       std::filesystem::path(m.ir->weights_path).filename().string() +
-                      ", which does not exist; their offsets and sizes were not checked against it");
+                      ", which does not exist: OpenVINO's read_model refuses the model (\"bin file cannot be found\")");
 }
 }  // namespace condlint::rules::IR019
 
-CONDLINT_RULE(IR019, "weights-missing", Level::Note, kIR, "Consts point into a weights file that does not exist", check)
+CONDLINT_RULE(IR019, "weights-missing", Level::Error, kIR, "Consts point into a weights file that does not exist", check)

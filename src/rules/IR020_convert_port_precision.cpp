@@ -18,13 +18,14 @@ void check(const Model& m, Reporter& r) {
     for (const Node& n : g.nodes) {
       if (n.op != "Convert" || n.outputs.empty()) continue;
       const std::string* to = n.attrs.find("destination_type");
-      const auto want = to ? parse_ov_elem_type(*to) : std::nullopt;
+      // A value, not an optional: GCC 12 warns (falsely) of an optional read uninitialized here.
+      const ElemType want = to ? parse_ov_elem_type(*to).value_or(ElemType::Unknown) : ElemType::Unknown;
       const ElemType said = n.outputs[0].type().elem;
-      if (!want || !is_concrete(*want) || !is_concrete(said) || said == *want) continue;
+      if (!is_concrete(want) || !is_concrete(said) || said == want) continue;
       ++count;
       if (!first) {
         first = &n;
-        first_text = "Convert '" + n.display() + "' converts to " + std::string(to_string(*want)) +
+        first_text = "Convert '" + n.display() + "' converts to " + std::string(to_string(want)) +
                      " but its output port states " + std::string(to_string(said));
       }
     }

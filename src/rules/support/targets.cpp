@@ -125,6 +125,16 @@ bool parse_target(std::string_view spec, Target& out, std::string& error) {
                    : std::string("a release number such as ") + rt->releases.back());
     return false;
   }
+  // A version past the newest release the table knows, and not a patch of it (1.32.1 is in 1.32's series): no
+  // release condlint knows is in the range, so nothing could judge it.
+  const auto newest = parts(rt->releases.back()), from = parts(out.from);
+  const bool in_newest_series =
+      from.size() >= newest.size() && std::equal(newest.begin(), newest.end(), from.begin());
+  if (compare_versions(out.from, rt->releases.back()) > 0 && !in_newest_series) {
+    error = "target '" + out.spec + "': condlint knows " + rt->id + " releases " + rt->releases.front() + " to " +
+            rt->releases.back() + " (docs/targets.md), none at or after " + out.from + "; name one of them";
+    return false;
+  }
   return true;
 }
 
