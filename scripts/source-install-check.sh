@@ -12,13 +12,18 @@
 # build/, has one). It also checks what the sdist holds (what the `condlint` target builds from, nothing big) and that
 # a build missing a Debian -dev package stops with one error naming the packages and the apt-get line.
 #
-#   bash scripts/source-install-check.sh        (nice -n 5 on a shared machine)
+#   bash scripts/source-install-check.sh                  (nice -n 5 on a shared machine)
+#   bash scripts/source-install-check.sh --sdist FILE     that sdist only, as the release workflow checks its own
 #
-# It checks HEAD as committed (it clones the repository): commit first. It needs the Debian packages of
+# It checks HEAD as committed (it clones the repository and builds the sdist from that clone): commit first. It needs the Debian packages of
 # scripts/install-deps.sh that the executable builds against, and PyPI for scikit-build-core and `build`. Not part of
 # scripts/test.sh: it compiles condlint three times (ccache, when installed, makes the second and third mostly hits;
 # CONDLINT_NO_CCACHE=1 compiles each from nothing). CMAKE_BUILD_PARALLEL_LEVEL (default 2) sets the compile jobs.
 set -euo pipefail
+given_sdist=""
+if [ "${1:-}" = --sdist ]; then
+  given_sdist="$(realpath "${2:?--sdist FILE}")"
+fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="${CONDLINT_SOURCE_CHECK_DIR:-$root/build/source-install}"
 build="${CONDLINT_BUILD_DIR:-$root/build}"
@@ -44,21 +49,26 @@ else
 fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
-git clone -q --no-local "$root" "$work/clone"
+say "condlint $version, $(git -C "$root" log -1 --format='%h %cs') (HEAD of $root)"
+# What the lint from outside reads: the corpus as committed.
+git -C "$root" archive HEAD corpus | tar -x -C "$work/outside"
 clone="$work/clone"
-say "condlint $version, $(git -C "$clone" log -1 --format='%h %cs') (HEAD of $root)"
-# What the lint from outside reads: corpus files copied out of the clone.
-mkdir -p "$work/outside/corpus"
-cp -r "$clone/corpus/." "$work/outside/corpus/"
 
-# ---- The sdist, with the pinned build of scripts/wheel.sh ----
+# ---- The sdist: built with the pinned build of scripts/wheel.sh from a clone, or the one given ----
 t=$(date +%s)
-tools="$root/build/wheel-tools"
-[ -x "$tools/bin/python" ] || "$py" -m venv "$tools"
-"$tools/bin/python" -m pip install -q build==1.2.2.post1
-"$tools/bin/python" -m build --sdist --outdir "$work/dist" "$clone" >"$work/sdist.log" 2>&1 || fail "python -m build --sdist (log: $work/sdist.log)"
-sdist="$work/dist/condlint-$version.tar.gz"
-[ -f "$sdist" ] || fail "no $sdist"
+if [ -n "$given_sdist" ]; then
+  sdist="$given_sdist"
+  [ "$(basename "$sdist")" = "condlint-$version.tar.gz" ] || fail "$sdist is not condlint-$version.tar.gz"
+else
+  git clone -q --no-local "$root" "$clone"
+  tools="$root/build/wheel-tools"
+  [ -x "$tools/bin/python" ] || "$py" -m venv "$tools"
+  "$tools/bin/python" -m pip install -q build==1.2.2.post1
+  "$tools/bin/python" -m build --sdist --outdir "$work/dist" "$clone" >"$work/sdist.log" 2>&1 ||
+    fail "python -m build --sdist (log: $work/sdist.log)"
+  sdist="$work/dist/condlint-$version.tar.gz"
+  [ -f "$sdist" ] || fail "no $sdist"
+fi
 listing="$(tar -tzf "$sdist" | sed "s|^condlint-$version/||")"
 for need in CMakeLists.txt pyproject.toml README.md cmake/embed_files.cmake cmake/embed_targets.cmake cmake/layers.cmake \
   cmake/check_layers.cmake src/cli/main.cpp data/targets.json reports/template.html reports/report.css reports/report.js \
@@ -67,7 +77,7 @@ for need in CMakeLists.txt pyproject.toml README.md cmake/embed_files.cmake cmak
   grep -qx -- "$need" <<<"$listing" || fail "the sdist has no $need"
 done
 # Every rule page the build embeds, and every source file of src/.
-for f in $(git -C "$clone" ls-files rules/ src/ cmake/ data/ reports/ python/); do
+for f in $(git -C "$root" ls-files rules/ src/ cmake/ data/ reports/ python/); do
   grep -qx -- "$f" <<<"$listing" || fail "the sdist has no $f"
 done
 for big in corpus-openvino/ corpus-modern/ bench/ fuzz/ tools/models/ build/ .git/; do
@@ -80,8 +90,9 @@ lap "sdist (python -m build --sdist)" "$t"
 
 # ---- Install each way, then check it with the clone out of reach ----
 check_install() {  # check_install NAME VENV
-  local name="$1" venv="$2" exe
-  mv "$clone" "$clone.away"
+  local name="$1" venv="$2" exe slug
+  slug="$(basename "$venv")"
+  [ ! -d "$clone" ] || mv "$clone" "$clone.away"
   # A bare environment, from a directory outside the clone: nothing of the build is on any path.
   local run=(env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8)
   cd "$work/outside"
@@ -95,7 +106,7 @@ check_install() {  # check_install NAME VENV
   out="$("${run[@]}" "$venv/bin/condlint" lint corpus/ir/invalid/C006_branch_types.xml corpus/onnx/valid 2>&1)" || code=$?
   [ "$code" = 1 ] || fail "$name: condlint lint of a broken model: exit $code, expected 1: $out"
   grep -q "C006" <<<"$out" || fail "$name: no C006 in: $out"
-  code=0; "${run[@]}" "$venv/bin/condlint" lint corpus --format json -o "$work/$name.json" || code=$?
+  code=0; "${run[@]}" "$venv/bin/condlint" lint corpus --format json -o "$work/$slug.json" || code=$?
   [ "$code" = 1 ] || fail "$name: condlint lint corpus: exit $code, expected 1"
   "${run[@]}" "$venv/bin/python" - <<'PY' || fail "$name: the Python API"
 import condlint
@@ -106,26 +117,30 @@ assert condlint.lint(["corpus/onnx/valid"]).ok
 PY
   if [ -x "$build/condlint" ]; then
     (cd "$work/outside" && "$build/condlint" lint corpus --format json -o "$work/build.json") || true
-    cmp -s "$work/build.json" "$work/$name.json" || fail "$name: the JSON report on the corpus differs from $build/condlint's"
+    cmp -s "$work/build.json" "$work/$slug.json" || fail "$name: the JSON report on the corpus differs from $build/condlint's"
   fi
   cd "$root"
-  mv "$clone.away" "$clone"
+  [ ! -d "$clone.away" ] || mv "$clone.away" "$clone"
   say "$name: condlint $version works with the source moved away: --version, python -m condlint, lint, import condlint$([ -x "$build/condlint" ] && echo "; the corpus report is $build/condlint's, byte for byte")"
 }
 
 new_venv() { rm -rf "$1"; "$py" -m venv "$1"; }
 
-t=$(date +%s)
-new_venv "$work/venv-dot"
-(cd "$clone" && "$work/venv-dot/bin/pip" install -q .) >"$work/install-dot.log" 2>&1 || fail "pip install . (log: $work/install-dot.log)"
-lap "pip install . (from the clone)" "$t"
-check_install "pip install ." "$work/venv-dot"
+if [ -z "$given_sdist" ]; then
+  t=$(date +%s)
+  new_venv "$work/venv-dot"
+  (cd "$clone" && "$work/venv-dot/bin/pip" install -q .) >"$work/install-dot.log" 2>&1 ||
+    fail "pip install . (log: $work/install-dot.log)"
+  lap "pip install . (from the clone)" "$t"
+  check_install "pip install ." "$work/venv-dot"
 
-t=$(date +%s)
-new_venv "$work/venv-git"
-"$work/venv-git/bin/pip" install -q "git+file://$clone" >"$work/install-git.log" 2>&1 || fail "pip install git+file://$clone (log: $work/install-git.log)"
-lap "pip install git+file://... (a clone of it)" "$t"
-check_install "pip install git+file://" "$work/venv-git"
+  t=$(date +%s)
+  new_venv "$work/venv-git"
+  "$work/venv-git/bin/pip" install -q "git+file://$clone" >"$work/install-git.log" 2>&1 ||
+    fail "pip install git+file://$clone (log: $work/install-git.log)"
+  lap "pip install git+file://... (a clone of it)" "$t"
+  check_install "pip install git+file://" "$work/venv-git"
+fi
 
 t=$(date +%s)
 new_venv "$work/venv-sdist"
