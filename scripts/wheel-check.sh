@@ -94,7 +94,7 @@ set -e
 
 # The same report as the build tree's executable, byte for byte (same relative paths: lint from a copy of the
 # corpus); the build tree should be of the same commit.
-build="${CONDLINT_BUILD_DIR:-$root/build}"
+build="$(realpath -m "${CONDLINT_BUILD_DIR:-$root/build}")"
 if [ -x "$build/condlint" ]; then
   cmp_dir="$(mktemp -d)"
   cp -r "$work/corpus" "$cmp_dir/"

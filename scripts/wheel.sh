@@ -8,6 +8,8 @@
 # python3); the CMake build is kept in build/wheel/, so a second run rebuilds only what changed. With ccache the
 # compiles are shared with scripts/build.sh's. CMAKE_BUILD_PARALLEL_LEVEL (default 2) sets the compile jobs.
 # On a machine several people build on, run it under the build lock: flock /tmp/condlint-build.lock bash scripts/wheel.sh
+#   --sdist  also writes the sdist, dist/condlint-VERSION.tar.gz (what `pip install condlint-VERSION.tar.gz` builds from
+#            source; scripts/source-install-check.sh checks it), as the release workflow does
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/build/wheel-tools"
@@ -36,3 +38,9 @@ PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair --wheel-dir "$dist" "$raw
 wheel="$(ls -t "$dist"/condlint-*.whl | head -n 1)"
 echo "wheel.sh: $wheel"
 echo "wheel.sh: $(du -k "$wheel" | cut -f1) KiB; build $((t1 - t0)) s, repair $(($(date +%s) - t1)) s"
+if [ "${1:-}" = --sdist ]; then
+  "$tools/bin/python" -m build --sdist --outdir "$dist" "$root" >/dev/null
+  sdist="$dist/condlint-$(sed -n 's/^project(condlint VERSION \([0-9.]*\).*/\1/p' "$root/CMakeLists.txt").tar.gz"
+  [ -f "$sdist" ] || { echo "wheel.sh: no $sdist" >&2; exit 1; }
+  echo "wheel.sh: $sdist, $(du -k "$sdist" | cut -f1) KiB"
+fi

@@ -404,6 +404,21 @@ class ReleasePins(unittest.TestCase):
         action = (ROOT / "action.yml").read_text()
         self.assertRegex(action, r'  version:\n.*\n    default: "' + re.escape(v) + '"\n')
 
+    def test_every_hook_ends_its_args_with_a_double_dash_and_has_its_language(self):
+        # pre-commit puts the file names after the args: "--" makes each a file (docs/ci.md, "pre-commit").
+        for path, languages in ((ROOT / "pre-commit" / ".pre-commit-hooks.yaml", {"condlint": "python",
+                                                                                  "condlint-system": "system"}),
+                                (ROOT / ".pre-commit-hooks.yaml", {"condlint-system": "system",
+                                                                    "condlint": "system"})):
+            hooks = re.split(r"(?m)^- id: ", path.read_text())[1:]
+            self.assertEqual([h.split("\n", 1)[0].strip() for h in hooks], list(languages), path)
+            for h in hooks:
+                hid = h.split("\n", 1)[0].strip()
+                self.assertRegex(h, r'(?m)^  args: \["--"\]', (path, hid))
+                self.assertRegex(h, r"(?m)^  entry: condlint lint --models-only\s*(#.*)?$", (path, hid))
+                self.assertRegex(h, r"(?m)^  language: " + languages[hid] + r"\s*(#.*)?$", (path, hid))
+                self.assertRegex(h, r"(?m)^  files: \\\.\(xml\|onnx\|nnapi\\\.json\)\$", (path, hid))
+
     def test_the_hooks_pass_the_model_files(self):
         mirror = ROOT / "pre-commit" / ".pre-commit-hooks.yaml"
         self.assertEqual(hook_field(mirror, "language"), "python")
