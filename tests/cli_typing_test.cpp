@@ -108,7 +108,7 @@ TEST(CliTyping, HelpListsOneLinePerCommand) {
     EXPECT_NE(list.substr(p, 3), "   ") << "a continuation line in the command list:\n" << list;
     if (list.find('\n', p) == std::string::npos) break;
   }
-  EXPECT_EQ(lines, 7) << list;
+  EXPECT_EQ(lines, 8) << list;
   auto e = run(condlint_cmd() + " export --help");
   EXPECT_NE(e.out.find("Examples:"), std::string::npos) << e.out;
 }

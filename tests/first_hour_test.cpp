@@ -40,7 +40,10 @@ TEST(FirstHour, PreCommitHookLeavesOrdinaryXmlOut) {
   while (std::getline(hooks, line)) {
     if (line.rfind("  entry: ", 0) == 0)
       entry = line.substr(9, line.find('#') == std::string::npos ? std::string::npos : line.find('#') - 9);
-    if (line.rfind("  args: ", 0) == 0) args = line.substr(8);
+    if (line.rfind("  args: ", 0) == 0) {
+      args = line.substr(8, line.find('#') == std::string::npos ? std::string::npos : line.find('#') - 8);
+      while (!args.empty() && args.back() == ' ') args.pop_back();
+    }
   }
   ASSERT_EQ(entry.rfind("condlint lint", 0), 0u) << entry;
   ASSERT_EQ(args, "[\"--\"]") << "the hook ends its options before pre-commit names the files";

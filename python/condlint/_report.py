@@ -41,6 +41,7 @@ class Finding:
     message: str
     location: Location
     baseline_state: Optional[str] = None  # "new" or "unchanged", with the baseline option
+    fixable: Optional[str] = None  # "safe" (condlint fix repairs it) or "unsafe" (with --unsafe-fixes)
 
     @property
     def path(self) -> str:
@@ -176,6 +177,7 @@ def _finding(obj: Any, where: str) -> Finding:
             pointer=_optional(loc, "pointer", str, lw),
         ),
         baseline_state=_optional(obj, "baselineState", str, where),
+        fixable=_optional(obj, "fixable", str, where),
     )
 
 

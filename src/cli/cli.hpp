@@ -43,6 +43,7 @@ Command add_run_command(CLI::App& app, const Globals& g);
 Command add_import_command(CLI::App& app, const Globals& g);
 Command add_diff_command(CLI::App& app, const Globals& g);
 Command add_export_command(CLI::App& app, const Globals& g);
+Command add_fix_command(CLI::App& app, const Globals& g);
 
 // ---- Shared by the commands (common.cpp) ----
 

@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
         "  condlint import nnapi-testmodel X.example.cpp -o DIR   AOSP test vectors -> .nnapi.json\n"
         "  condlint run m.xml                          run a model on its golden data, both branches of every If\n"
         "  condlint diff m.xml --runtime ref --runtime onnxruntime   compare two runtimes, per branch\n"
-        "  condlint export m.xml --to onnx -o m.onnx   OpenVINO IR / NNAPI -> ONNX (exact, or says why not)\n\n"
+        "  condlint export m.xml --to onnx -o m.onnx   OpenVINO IR / NNAPI -> ONNX (exact, or says why not)\n"
+        "  condlint fix m.xml --diff                   the fixes of the findings marked fixable, proven first\n\n"
         "Exit codes: 0 no finding at or above --fail-on, 1 findings, 2 usage, I/O or internal error.",
         "condlint"};
     app.set_version_flag("--version", std::string("condlint ") + CONDLINT_VERSION);
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
     // The commands, in the order --help lists them.
     static constexpr CommandAdder kCommands[] = {add_lint_command,  add_merge_command,  add_rules_command,
                                                  add_run_command,   add_import_command, add_diff_command,
-                                                 add_export_command};
+                                                 add_export_command, add_fix_command};
     std::vector<Command> commands;
     for (const CommandAdder add : kCommands) commands.push_back(add(app, g));
 

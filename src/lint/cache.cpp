@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "condlint-cache 6";
+constexpr const char* kMagic = "condlint-cache 7";
 // A killed run leaves its temporary behind; one untouched this long is no other process's write in progress.
 constexpr int kStaleTemporarySeconds = 3600;
 constexpr const char* kListing = "dir-listing:";
@@ -141,7 +141,7 @@ class FieldReader {
   std::string_view rest_;
 };
 
-constexpr size_t kFindingFields = 13;
+constexpr size_t kFindingFields = 15;
 
 void write_finding(FieldWriter& w, const Finding& f) {
   const auto& l = f.loc;
@@ -158,6 +158,15 @@ void write_finding(FieldWriter& w, const Finding& f) {
   w.num(l.graph);
   w.num(l.node_index);
   w.str(l.pointer);
+  w.num(static_cast<int>(f.fixable));
+  w.str(f.fix_key);
+}
+
+bool read_fixable(FieldReader& r, Fixable& out) {
+  int v = 0;
+  if (!r.num(v) || v < static_cast<int>(Fixable::No) || v > static_cast<int>(Fixable::Unsafe)) return false;
+  out = static_cast<Fixable>(v);
+  return true;
 }
 
 bool read_finding(FieldReader& r, Finding& f) {
@@ -165,7 +174,8 @@ bool read_finding(FieldReader& r, Finding& f) {
   auto& l = f.loc;
   return r.str(f.rule) && r.str(f.name) && r.str(level) && parse_level(level, f.level) && r.str(f.message) &&
          r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.code_point_column) &&
-         r.num(l.offset) && r.num(l.graph) && r.num(l.node_index) && r.str(l.pointer);
+         r.num(l.offset) && r.num(l.graph) && r.num(l.node_index) && r.str(l.pointer) && read_fixable(r, f.fixable) &&
+         r.str(f.fix_key);
 }
 
 // A panel cell: present, then (when present) label, type, shape and offending.

@@ -15,6 +15,7 @@ Json finding_data(const Finding& x, const std::string& baseline) {
   if (!x.loc.node.empty()) j["node"] = x.loc.node;
   if (!x.loc.pointer.empty()) j["pointer"] = x.loc.pointer;
   if (!baseline.empty()) j["baseline"] = baseline;
+  if (x.fixable != Fixable::No) j["fixable"] = std::string(to_string(x.fixable));
   return j;
 }
 
@@ -76,6 +77,8 @@ bool read_finding(const Json& j, Finding& x, std::string& baseline) {
   x.loc.node = json_text(j, "node");
   x.loc.pointer = json_text(j, "pointer");
   baseline = json_text(j, "baseline");
+  const std::string fixable = json_text(j, "fixable");
+  x.fixable = fixable == "safe" ? Fixable::Safe : fixable == "unsafe" ? Fixable::Unsafe : Fixable::No;
   return !x.rule.empty();
 }
 

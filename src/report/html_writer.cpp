@@ -489,6 +489,9 @@ class Page {
       tab << "<td class=\"msg\">" << esc(x.message);
       if (sup)
         tab << " <span class=\"state\" title=\"" << esc(sup->justification) << "\">[" << esc(sup->kind) << "]</span>";
+      if (x.fixable != Fixable::No)
+        tab << " <span class=\"state\" title=\"condlint fix repairs it (rules/" << esc(x.rule) << ".md)\">[fixable"
+            << (x.fixable == Fixable::Unsafe ? " with --unsafe-fixes" : "") << "]</span>";
       tab << "</td>";
       if (r.run.has_baseline) tab << "<td class=\"state\">" << esc(info ? info->baseline : "") << "</td>";
       tab << "</tr>\n";

@@ -11,6 +11,7 @@ namespace {
 void write_finding(JsonStream& out, const Finding& x, const std::string& file, const ResultInfo* info) {
   out.begin_object();
   if (info && !info->baseline.empty()) out.member("baselineState", info->baseline);
+  if (x.fixable != Fixable::No) out.member("fixable", to_string(x.fixable));
   out.member("level", to_string(x.level)).key("location").begin_object();
   if (x.loc.line > 0) out.member("column", x.loc.column).member("line", x.loc.line);
   out.member("node", x.loc.node).member("path", x.loc.file.empty() ? file : x.loc.file);

@@ -132,6 +132,9 @@ void write_result(JsonStream& out, const RuleIndex& rule_index, const Finding& x
   if (!info.fingerprint.empty())
     out.key("partialFingerprints").begin_object().member("primaryLocationLineHash", info.fingerprint).end_object();
   if (!info.baseline.empty()) out.member("baselineState", info.baseline);
+  // condlint fix repairs it (rules/<ID>.md, "Fixable"): a property, as SARIF's `fixes` would need the edits here.
+  if (x.fixable != Fixable::No)
+    out.key("properties").begin_object().member("condlint.fixable", to_string(x.fixable)).end_object();
   if (suppression) {
     out.key("suppressions").begin_array().begin_object();
     out.member("kind", suppression->kind).member("status", "accepted");

@@ -46,6 +46,8 @@ void write_text(std::ostream& os, const RunResult& r, const TextOptions& o) {
       if (x.loc.line <= 0 && !x.loc.pointer.empty()) os << " (at " << term_safe(x.loc.pointer) << ")";
       else if (x.loc.line <= 0 && !x.loc.node.empty()) os << " (at " << term_safe(x.loc.node) << ")";
       os << " [" << x.rule << "]";
+      if (x.fixable == Fixable::Safe) os << " (fixable)";
+      else if (x.fixable == Fixable::Unsafe) os << " (fixable with --unsafe-fixes)";
       if (state == "new") paint("1", " (new)");
       os << "\n";
     }
@@ -70,6 +72,10 @@ void write_text(std::ostream& os, const RunResult& r, const TextOptions& o) {
       }
     os << (hidden[0] + hidden[1] + hidden[2] == 1 ? " (--show all prints it)" : " (--show all prints them)");
   }
+  size_t fixable = 0;
+  for (const auto& f : r.files)
+    for (const auto& x : f.findings) fixable += x.fixable == Fixable::Safe;
+  if (fixable) os << "; " << fixable << " fixable with `condlint fix`";
   if (r.run.ignored_files)
     os << "; " << r.run.ignored_files << (r.run.ignored_files == 1 ? " file" : " files")
        << " ignored by the configuration";

@@ -43,11 +43,21 @@ void cut_long_message(std::string& m) {
 
 void Reporter::report(const SourceLocation& loc, std::string message) {
   cut_long_message(message);
-  Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc};
+  Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc, Fixable::No, {}};
   if (f.loc.file.empty()) f.loc.file = model_.path;
   // The node path (loc.node) is filled in by run_rules once the rules are done: Model::path_of keeps a cache.
   out_.push_back(std::move(f));
 }
+
+void Reporter::report_fixable(Fixable fix, const SourceLocation& loc, std::string message, std::string fix_key,
+                              std::optional<Level> level) {
+  if (level) report_at(*level, loc, std::move(message));
+  else report(loc, std::move(message));
+  out_.back().fixable = fix;
+  out_.back().fix_key = std::move(fix_key);
+}
+
+std::string_view to_string(Fixable f) { return f == Fixable::Safe ? "safe" : f == Fixable::Unsafe ? "unsafe" : ""; }
 
 void Reporter::report_at(Level level, const SourceLocation& loc, std::string message) {
   const Level saved = level_;

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,12 +17,19 @@ enum class Level { Off = 0, Note = 1, Warning = 2, Error = 3 };
 std::string_view to_string(Level l);
 bool parse_level(std::string_view s, Level& out);  // "off", "note", "warning", "error"
 
+// Whether `condlint fix` can repair a finding (rules/fix.hpp): safe fixes keep the model's outputs identical on
+// every branch; unsafe ones change what some runtime computes and are applied only with --unsafe-fixes.
+enum class Fixable { No, Safe, Unsafe };
+std::string_view to_string(Fixable f);  // "", "safe", "unsafe"
+
 struct Finding {
   std::string rule;  // "C006"
   std::string name;  // "branch-type-mismatch"
   Level level = Level::Error;
   std::string message;
   ReportedLocation loc;
+  Fixable fixable = Fixable::No;  // the rule's fixer (rules/fix.hpp) repairs this finding
+  std::string fix_key;            // what the fixer needs beyond the location (ONNX011: the initializer's name)
 };
 
 // A deployment target (`lint --target onnxruntime>=1.17`, `targets:` in .condlint.yaml): a runtime of the profile
@@ -59,6 +67,10 @@ class Reporter {
       : model_(model), rule_(rule), level_(level), out_(out), options_(options) {}
   // Records a finding; the logical node path is filled in from loc.graph / loc.node_index.
   void report(const SourceLocation& loc, std::string message);
+  // Records a finding the rule's fixer (rules/fix.hpp, CONDLINT_FIX in the rule's file) can repair; at `level`
+  // instead of the rule's default as report_at does, when given.
+  void report_fixable(Fixable fix, const SourceLocation& loc, std::string message, std::string fix_key = {},
+                      std::optional<Level> level = std::nullopt);
   // Records a finding at `level` instead of the rule's default level (for rules whose severity
   // depends on RuleOptions), unless the user set this rule's level explicitly.
   void report_at(Level level, const SourceLocation& loc, std::string message);

@@ -1,6 +1,7 @@
-// The table of contents: every rule condlint has, in ID order. Adding a rule = one file in this
+// The table of contents: every rule condlint has, in ID order, and the rules with a fixer (rules/fix.hpp). Adding a rule = one file in this
 // folder + one line here + one page rules/<ID>.md. IDs are stable: never renumber or reuse one.
 #include "rules/engine.hpp"
+#include "rules/fix.hpp"
 
 #define CONDLINT_RULES(X)                                                                                             \
   X(C001)                                                                                                             \
@@ -28,6 +29,26 @@ const std::vector<const RuleDef*>& all_rules() {
   static const std::vector<const RuleDef*> rules{CONDLINT_RULES(LIST)};
 #undef LIST
   return rules;
+}
+
+// The rules whose files define a fixer (CONDLINT_FIX): one line here each.
+#define CONDLINT_FIXERS(X) X(IR009) X(IR011) X(ONNX011)
+
+#define DECLARE_FIX(ID) const FixerDef& fixer_##ID();
+CONDLINT_FIXERS(DECLARE_FIX)
+#undef DECLARE_FIX
+
+const std::vector<const FixerDef*>& all_fixers() {
+#define LIST_FIX(ID) &fixer_##ID(),
+  static const std::vector<const FixerDef*> fixers{CONDLINT_FIXERS(LIST_FIX)};
+#undef LIST_FIX
+  return fixers;
+}
+
+const FixerDef* find_fixer(std::string_view rule) {
+  for (const FixerDef* f : all_fixers())
+    if (f->rule == rule) return f;
+  return nullptr;
 }
 
 }  // namespace condlint

@@ -1,0 +1,396 @@
+// condlint fix: see fix.hpp.
+#include "fix/fix.hpp"
+
+#include <onnx/onnx_pb.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "diff/live_check.hpp"
+#include "exec/runner.hpp"
+#include "io/cleanup.hpp"
+#include "loaders/onnx_wire.hpp"
+#include "model/onnx_data.hpp"
+#include "loaders/open_model.hpp"
+#include "rules/readability.hpp"
+
+namespace condlint::fix {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+OpenOptions open_options() {
+  OpenOptions o;
+  o.keep_for_exec = true;
+  o.verdict = unreadable_reason;
+  return o;
+}
+
+bool selected(const std::vector<std::string>& rules, const std::string& id) {
+  if (rules.empty()) return true;
+  return std::any_of(rules.begin(), rules.end(), [&](const std::string& r) { return id.rfind(r, 0) == 0; });
+}
+
+bool read_bytes(const std::string& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return static_cast<bool>(in) || in.eof();
+}
+
+// The edits of the fixes applied to the text, in file order. A fix whose edits overlap an earlier fix's is left out
+// (with why), so that no edit lands inside another.
+std::string apply_text(const std::string& text, std::vector<Fix>& fixes, std::vector<Skipped>& skipped,
+                       std::vector<Finding>& of) {
+  std::vector<std::tuple<int64_t, int64_t, size_t>> taken;  // begin, end, fix
+  std::vector<Fix> kept;
+  std::vector<Finding> kept_of;
+  for (size_t i = 0; i < fixes.size(); ++i) {
+    bool clash = false;
+    for (const TextEdit& e : fixes[i].text)
+      for (const auto& [b, en, k] : taken) clash = clash || (e.begin < en && b < e.end);
+    if (clash) {
+      skipped.push_back({of[i], "its edit overlaps another fix's; run condlint fix again"});
+      continue;
+    }
+    for (const TextEdit& e : fixes[i].text) taken.emplace_back(e.begin, e.end, kept.size());
+    kept.push_back(std::move(fixes[i]));
+    kept_of.push_back(of[i]);
+  }
+  fixes = std::move(kept);
+  of = std::move(kept_of);
+  std::vector<const TextEdit*> edits;
+  for (const Fix& f : fixes)
+    for (const TextEdit& e : f.text) edits.push_back(&e);
+  std::sort(edits.begin(), edits.end(), [](const TextEdit* a, const TextEdit* b) { return a->begin < b->begin; });
+  std::string out;
+  out.reserve(text.size());
+  int64_t at = 0;
+  for (const TextEdit* e : edits) {
+    out.append(text, static_cast<size_t>(at), static_cast<size_t>(e->begin - at));
+    out += e->replacement;
+    at = e->end;
+  }
+  out.append(text, static_cast<size_t>(at), std::string::npos);
+  return out;
+}
+
+// The protobuf graph of Model graph `g`: main, or a graph attribute of a node of its parent, found by the parents'
+// node indexes and checked against the Model's op types. Null when it cannot be found (a function's body).
+onnx::GraphProto* onnx_graph(const Model& m, onnx::ModelProto& proto, int g) {
+  if (g < 0 || g >= static_cast<int>(m.graphs.size())) return nullptr;
+  const Graph& graph = m.graphs[g];
+  if (graph.own_root) return nullptr;
+  if (graph.parent_graph < 0) return proto.mutable_graph();
+  onnx::GraphProto* parent = onnx_graph(m, proto, graph.parent_graph);
+  if (!parent || graph.parent_node < 0 || graph.parent_node >= parent->node_size()) return nullptr;
+  onnx::NodeProto* node = parent->mutable_node(graph.parent_node);
+  if (node->op_type() != m.node(graph.parent_graph, graph.parent_node).op.str()) return nullptr;
+  const std::string attr = graph.role == "then" ? "then_branch" : graph.role == "else" ? "else_branch" : graph.role;
+  for (auto& a : *node->mutable_attribute())
+    if (a.name() == attr && a.has_g()) return a.mutable_g();
+  return nullptr;
+}
+
+// Applies the ONNX edits to the model's protobuf (its weights restored from the mapped file); "" or why not.
+std::string apply_onnx(const Model& m, const std::vector<Fix>& fixes, std::string& out) {
+  if (!m.onnx || !m.onnx->proto) return "the parsed model was not kept";
+  onnx::ModelProto proto = *m.onnx->proto;
+  if (std::string err; m.onnx->payload_file && !restore_mapped_payloads(proto, err)) return err;
+  for (const Fix& f : fixes)
+    for (const OnnxEdit& e : f.onnx) {
+      onnx::GraphProto* g = onnx_graph(m, proto, e.graph);
+      if (!g) return "the graph of '" + e.name + "' cannot be found in the file";
+      for (const auto& in : g->input())
+        if (in.name() == e.name) return "'" + e.name + "' is also an input of its graph";
+      auto* inits = g->mutable_initializer();
+      auto it = std::find_if(inits->begin(), inits->end(), [&](const onnx::TensorProto& t) { return t.name() == e.name; });
+      if (it == inits->end()) return "initializer '" + e.name + "' is not in its graph";
+      inits->erase(it);
+    }
+  if (!proto.SerializeToString(&out)) return "the fixed model cannot be serialized";
+  return "";
+}
+
+struct Stage {
+  fs::path dir, model;
+};
+
+// The fixed model written into a temporary folder of its own (an IR beside a link to, or copy of, its .bin).
+std::string stage_fixed(const std::string& path, const Model& m, const std::string& bytes, const fs::path& dir,
+                        Stage& st) {
+  st.dir = dir;
+  const fs::path p(path);
+  st.model = dir / ("fixed" + p.extension().string());
+  {
+    std::ofstream out(st.model, std::ios::binary);
+    out << bytes;
+    if (!out) return "cannot write the fixed model under " + dir.string();
+  }
+  if (m.format == Format::IR && m.ir && !m.ir->weights_path.empty() && fs::exists(m.ir->weights_path)) {
+    std::error_code ec;
+    const fs::path bin = dir / "fixed.bin";
+    fs::create_hard_link(m.ir->weights_path, bin, ec);
+    if (ec) fs::copy_file(m.ir->weights_path, bin, ec);
+    if (ec) return "cannot stage the weights beside the fixed model: " + ec.message();
+  }
+  return "";
+}
+
+using Key = std::tuple<std::string, std::string, std::string>;  // rule, node path, fix key
+
+std::map<Key, int> count_by_key(const std::vector<Finding>& fs, bool warnings_only) {
+  std::map<Key, int> n;
+  for (const Finding& f : fs)
+    if (!warnings_only || f.level == Level::Error || f.level == Level::Warning) ++n[{f.rule, f.loc.node, f.fix_key}];
+  return n;
+}
+
+// Step 1: the fixed findings are gone and nothing new at warning or above came.
+std::string prove_by_lint(const std::vector<Finding>& before, const std::vector<Finding>& after,
+                          const std::vector<Finding>& fixed) {
+  const auto was = count_by_key(before, false), now = count_by_key(after, false);
+  std::map<Key, int> removed;
+  for (const Finding& f : fixed) ++removed[{f.rule, f.loc.node, f.fix_key}];
+  for (const auto& [k, n] : removed) {
+    auto it = now.find(k);
+    const int left = it == now.end() ? 0 : it->second;
+    if (left > was.at(k) - n)
+      return "lint: " + std::get<0>(k) + " at " + std::get<1>(k) + " is still reported after the fix";
+  }
+  const auto was_w = count_by_key(before, true);
+  for (const auto& [k, n] : count_by_key(after, true)) {
+    auto it = was_w.find(k);
+    if (n > (it == was_w.end() ? 0 : it->second))
+      for (const Finding& f : after)
+        if (std::tie(f.rule, f.loc.node, f.fix_key) == std::tie(std::get<0>(k), std::get<1>(k), std::get<2>(k)))
+          return "lint: the fixed model gives " + f.rule + " (" + std::string(to_string(f.level)) + ") at " +
+                 f.loc.node + " that the original did not: " + f.message;
+  }
+  return "";
+}
+
+// Step 2: the original's outputs recorded, the fixed model run against them.
+std::string prove_by_executor(const Model& orig, const std::string& path, const Model& fixed, const Stage& st,
+                              std::string& said) {
+  exec::RunConfig rec;
+  rec.save_dir = st.dir / "data";
+  bool golden = false;
+  std::error_code ec;
+  for (fs::directory_iterator it(fs::path(path).parent_path().empty() ? "." : fs::path(path).parent_path(), ec), end;
+       !ec && it != end; it.increment(ec))
+    golden = golden || it->path().filename().string().rfind("test_data_set_", 0) == 0;
+  if (!golden) rec.random.count = 1;
+  const exec::ModelResult a = exec::run_loaded(orig, path, rec);
+  if (!a.error.empty()) return "reference executor: the original cannot be run: " + a.error;
+  if (a.failed || a.unsupported || a.cases.empty())
+    for (const auto& c : a.cases)
+      if (c.status != exec::CaseStatus::Passed)
+        return "reference executor: the original does not run cleanly (" + std::string(exec::to_string(c.status)) +
+               ": " + c.message + "), so the fix cannot be compared";
+  exec::RunConfig cmp;
+  cmp.data_dirs = {rec.save_dir};
+  const exec::ModelResult b = exec::run_loaded(fixed, st.model, cmp);
+  if (!b.error.empty()) return "reference executor: the fixed model cannot be run: " + b.error;
+  for (const auto& c : b.cases)
+    if (c.status != exec::CaseStatus::Passed) {
+      std::string detail = c.message;
+      for (const auto& o : c.outputs)
+        if (!o.ok) detail += (detail.empty() ? "" : "; ") + o.name + ": " + o.detail;
+      return "reference executor: the fixed model's outputs differ from the original's (" + detail + ")";
+    }
+  if (b.cases.empty()) return "reference executor: no run of the fixed model";
+  said = "reference executor: " + std::to_string(b.cases.size()) + (b.cases.size() == 1 ? " run" : " runs") + " on " +
+         (golden ? "the golden data" : "random inputs (seed 0)") +
+         " and the inputs synthesized for the other branches, every output identical to the original's; " +
+         exec::coverage_summary(exec::branch_coverage(b));
+  return "";
+}
+
+// Step 3: the runtime that reads the format accepts the fixed model where it accepted the original.
+std::string prove_by_runtime(const Model& orig, const Model& fixed, std::string& said) {
+  const std::string runtime = orig.format == Format::IR ? "openvino" : orig.format == Format::ONNX ? "onnxruntime" : "";
+  if (runtime.empty()) return "";
+  const diff::LiveCheck lc = diff::check_live(runtime, {diff::plan_view(orig), diff::plan_view(fixed)});
+  if (!lc.available) {
+    said = lc.name + ": not judged (" + lc.unavailable + ")";
+    return "";
+  }
+  if (lc.verdicts.size() != 2) return lc.name + ": no verdict";
+  const auto& a = lc.verdicts[0];
+  const auto& b = lc.verdicts[1];
+  if (a.checked && !a.refused && (!b.checked || b.refused))
+    return lc.name + " " + lc.version + " accepts the original but refuses the fixed model (" + b.stage + ": " +
+           (b.message.empty() ? b.not_given : b.message) + ")";
+  said = lc.name + " " + lc.version + ": " +
+         (a.checked && !a.refused ? std::string("accepts the fixed model, as the original")
+                                  : std::string("refuses the original too (") + a.stage + "): nothing to keep");
+  return "";
+}
+
+}  // namespace
+
+FixResult fix_model(const std::string& path, const FixOptions& o) {
+  FixResult r;
+  const LoadResult lr = open_model(path, open_options());
+  if (!lr.model) {
+    r.error = path + ": " + (lr.io_error.empty() ? std::string("cannot be read") : lr.io_error);
+    return r;
+  }
+  const Model& m = *lr.model;
+  r.format = m.format;
+  if (const std::string why = exec::readability_of(m); !why.empty()) {
+    r.error = path + ": not a model condlint can fix: " + why;
+    return r;
+  }
+  if (m.format == Format::NNAPI) return r;  // no NNAPI rule has a fixer yet
+  if (m.format == Format::ONNX && m.onnx && !m.onnx->external_data.empty()) {
+    r.error = path + ": keeps tensors in external data files, which condlint fix does not write yet";
+    return r;
+  }
+  if (!read_bytes(path, r.original_bytes)) {
+    r.error = "cannot read " + path;
+    return r;
+  }
+  const std::vector<Finding> before = run_rules(m, RuleSelection{});
+  std::vector<Fix> fixes;
+  std::vector<Finding> fixed_findings;
+  for (const Finding& f : before) {
+    if (f.fixable == Fixable::No || !selected(o.rules, f.rule)) continue;
+    if (f.fixable == Fixable::Unsafe && !o.unsafe) {
+      r.skipped.push_back({f, "available with --unsafe-fixes"});
+      continue;
+    }
+    const FixerDef* fixer = find_fixer(f.rule);
+    std::string why;
+    std::optional<Fix> fix =
+        fixer ? fixer->make(m, f, m.format == Format::IR ? std::string_view(r.original_bytes) : std::string_view(), why)
+              : std::nullopt;
+    if (!fix) {
+      r.skipped.push_back({f, fixer ? why : "the rule has no fixer"});
+      continue;
+    }
+    fix->rule = f.rule;
+    fix->safety = f.fixable;
+    fix->loc = f.loc;
+    fixes.push_back(std::move(*fix));
+    fixed_findings.push_back(f);
+  }
+  if (fixes.empty()) return r;
+  if (m.format == Format::IR) {
+    r.fixed_bytes = apply_text(r.original_bytes, fixes, r.skipped, fixed_findings);
+  } else if (std::string err = apply_onnx(m, fixes, r.fixed_bytes); !err.empty()) {
+    r.error = path + ": " + err;
+    return r;
+  }
+  r.applied = fixes;
+
+  // The proof, on the fixed model staged in a folder of its own.
+  std::error_code ec;
+  std::string tmpl = (fs::temp_directory_path(ec) / "condlint-fix-XXXXXX").string();
+  if (ec) tmpl = "/tmp/condlint-fix-XXXXXX";
+  if (!mkdtemp(tmpl.data())) {
+    r.error = "no temporary directory for the proof";
+    return r;
+  }
+  const fs::path dir = tmpl;
+  const io::CleanupSlot cleanup = io::register_temp_dir(dir.string());
+  struct Remove {
+    fs::path d;
+    ~Remove() {
+      std::error_code e;
+      fs::remove_all(d, e);
+    }
+  } remove{dir};
+  Stage st;
+  if (std::string err = stage_fixed(path, m, r.fixed_bytes, dir, st); !err.empty()) {
+    r.error = err;
+    return r;
+  }
+  const LoadResult fixed = open_model(st.model.string(), open_options());
+  if (!fixed.model || !exec::readability_of(*fixed.model).empty()) {
+    r.proof_failed = "lint: the fixed model cannot be read: " +
+                     (fixed.model ? exec::readability_of(*fixed.model) : fixed.io_error);
+    return r;
+  }
+  const std::vector<Finding> after = run_rules(*fixed.model, RuleSelection{});
+  if (r.proof_failed = prove_by_lint(before, after, fixed_findings); !r.proof_failed.empty()) return r;
+  r.proof.push_back("lint: the fixed findings are gone, nothing new at warning or above");
+  for (const Finding& f : after) r.fixable_after += f.fixable == Fixable::Safe || (o.unsafe && f.fixable == Fixable::Unsafe);
+  std::string said;
+  if (r.proof_failed = prove_by_executor(m, path, *fixed.model, st, said); !r.proof_failed.empty()) return r;
+  r.proof.push_back(said);
+  if (o.prove_runtime) {
+    said.clear();
+    if (r.proof_failed = prove_by_runtime(m, *fixed.model, said); !r.proof_failed.empty()) return r;
+    if (!said.empty()) r.proof.push_back(said);
+  }
+  return r;
+}
+
+std::string diff_text(const std::string& path, const FixResult& r) {
+  std::ostringstream os;
+  if (r.format != Format::IR) {
+    for (const Fix& f : r.applied) os << path << ": " << f.rule << ": " << f.description << "\n";
+    return os.str();
+  }
+  // One hunk per edit, with the lines it removes or changes (edits remove whole lines or replace within them).
+  auto lines_of = [](const std::string& t) {
+    std::vector<size_t> starts{0};
+    for (size_t i = 0; i < t.size(); ++i)
+      if (t[i] == '\n' && i + 1 < t.size()) starts.push_back(i + 1);
+    return starts;
+  };
+  const std::vector<size_t> starts = lines_of(r.original_bytes);
+  auto line_at = [&](int64_t off) {
+    return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), static_cast<size_t>(off)) - starts.begin());
+  };
+  auto text_of_line = [&](size_t line) {  // 1-based
+    const size_t b = starts[line - 1];
+    const size_t e = line < starts.size() ? starts[line] : r.original_bytes.size();
+    std::string s = r.original_bytes.substr(b, e - b);
+    if (!s.empty() && s.back() == '\n') s.pop_back();
+    return s;
+  };
+  std::vector<const TextEdit*> edits;
+  for (const Fix& f : r.applied)
+    for (const TextEdit& e : f.text) edits.push_back(&e);
+  std::sort(edits.begin(), edits.end(), [](const TextEdit* a, const TextEdit* b) { return a->begin < b->begin; });
+  // git's a/ and b/ for a relative path; an absolute one as it is.
+  const bool absolute = !path.empty() && path.front() == '/';
+  os << "--- " << (absolute ? "" : "a/") << path << "\n+++ " << (absolute ? "" : "b/") << path << "\n";
+  int64_t shift = 0;  // lines the earlier hunks removed
+  for (const TextEdit* e : edits) {
+    const size_t first = line_at(e->begin);
+    const size_t last = e->end > e->begin ? line_at(e->end - 1) : first;
+    const bool whole = starts[first - 1] == static_cast<size_t>(e->begin) &&
+                       (last == starts.size() ? static_cast<size_t>(e->end) == r.original_bytes.size()
+                                              : starts[last] == static_cast<size_t>(e->end));
+    const size_t removed = last - first + 1;
+    std::string added;
+    if (!whole) {
+      const size_t b = starts[first - 1];
+      const size_t en = last < starts.size() ? starts[last] : r.original_bytes.size();
+      added = r.original_bytes.substr(b, static_cast<size_t>(e->begin) - b) + e->replacement +
+              r.original_bytes.substr(static_cast<size_t>(e->end), en - static_cast<size_t>(e->end));
+      if (!added.empty() && added.back() == '\n') added.pop_back();
+    }
+    const size_t added_lines = whole ? 0 : 1;
+    os << "@@ -" << first << "," << removed << " +" << static_cast<int64_t>(first) - shift - (added_lines ? 0 : 1)
+       << "," << added_lines << " @@\n";
+    for (size_t l = first; l <= last; ++l) os << "-" << text_of_line(l) << "\n";
+    if (!whole) os << "+" << added << "\n";
+    shift += static_cast<int64_t>(removed) - static_cast<int64_t>(added_lines);
+  }
+  return os.str();
+}
+
+}  // namespace condlint::fix

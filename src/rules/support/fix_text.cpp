@@ -1,0 +1,83 @@
+// The text ranges fixers edit in an IR's XML (rules/fix.hpp).
+#include <cstring>
+
+#include "rules/fix.hpp"
+
+namespace condlint {
+
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// The end of the tag that starts at `i` (its '<'): the index after its '>', quotes respected; npos when it does not
+// end. `self_closing` says whether it ends in "/>".
+size_t tag_end(std::string_view t, size_t i, bool& self_closing) {
+  char quote = 0;
+  for (size_t k = i + 1; k < t.size(); ++k) {
+    const char c = t[k];
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '>') {
+      self_closing = t[k - 1] == '/';
+      return k + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Skips a comment, CDATA section, processing instruction or declaration at `i`; npos when it does not end.
+size_t skip_markup(std::string_view t, size_t i) {
+  auto past = [&](const char* close) {
+    const size_t e = t.find(close, i);
+    return e == std::string_view::npos ? e : e + std::strlen(close);
+  };
+  if (t.compare(i, 4, "<!--") == 0) return past("-->");
+  if (t.compare(i, 9, "<![CDATA[") == 0) return past("]]>");
+  if (t.compare(i, 2, "<?") == 0) return past("?>");
+  return past(">");  // <!DOCTYPE ...>
+}
+
+}  // namespace
+
+std::optional<std::pair<int64_t, int64_t>> xml_element_range(std::string_view t, int64_t offset) {
+  if (offset < 0 || static_cast<size_t>(offset) >= t.size() || t[static_cast<size_t>(offset)] != '<') return std::nullopt;
+  const size_t begin = static_cast<size_t>(offset);
+  if (begin + 1 >= t.size() || t[begin + 1] == '/' || t[begin + 1] == '!' || t[begin + 1] == '?') return std::nullopt;
+  size_t end = std::string_view::npos;
+  int depth = 0;
+  for (size_t i = begin; i < t.size();) {
+    const size_t lt = t.find('<', i);
+    if (lt == std::string_view::npos) return std::nullopt;
+    if (lt + 1 < t.size() && (t[lt + 1] == '!' || t[lt + 1] == '?')) {
+      i = skip_markup(t, lt);
+      if (i == std::string_view::npos) return std::nullopt;
+      continue;
+    }
+    bool self_closing = false;
+    const size_t after = tag_end(t, lt, self_closing);
+    if (after == std::string_view::npos) return std::nullopt;
+    if (t[lt + 1] == '/') --depth;
+    else if (!self_closing) ++depth;
+    i = after;
+    if (depth == 0) {
+      end = after;
+      break;
+    }
+  }
+  if (end == std::string_view::npos) return std::nullopt;
+  // Whole lines when the element stands alone on them.
+  size_t b = begin, e = end;
+  while (b > 0 && blank(t[b - 1])) --b;
+  size_t f = e;
+  while (f < t.size() && blank(t[f])) ++f;
+  if ((b == 0 || t[b - 1] == '\n') && (f == t.size() || t[f] == '\n')) {
+    e = f < t.size() ? f + 1 : f;
+  } else {
+    b = begin;
+  }
+  return std::make_pair(static_cast<int64_t>(b), static_cast<int64_t>(e));
+}
+
+}  // namespace condlint
