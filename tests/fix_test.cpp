@@ -138,6 +138,30 @@ TEST(Fix, AFixThatCannotBeProvenIsNotWritten) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// An IR OpenVINO wrote (save_model's fp16 compression leaves FP16 on the output ports of the Converts it inserts):
+// IR020's fix writes what OpenVINO computes, proven by lint, the executor on the golden data and OpenVINO itself.
+TEST(Fix, ConvertPortsOfAnOpenVinoWrittenIrStateTheirDestinationType) {
+  const fs::path src = source_dir() / "corpus-openvino/valid/downstream_broadcast/fp16";
+  const fs::path d = fresh_dir("fix-ir020");
+  fs::copy(src, d, fs::copy_options::recursive);
+  const fs::path m = d / "model.xml", out = d / "fixed.xml";
+  const std::string before = slurp(m);
+  auto r = condlint("fix " + shell_quote(m.string()) + " -o " + shell_quote(out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("fixed IR020: the output port of 2 Converts now states its destination_type"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("on the golden data"), std::string::npos) << r.out;
+  const bool have_openvino = r.out.find("proof: OpenVINO ") != std::string::npos;
+  if (have_openvino) EXPECT_NE(r.out.find("accepts the fixed model, as the original"), std::string::npos) << r.out;
+  const std::string fixed = slurp(out);
+  EXPECT_EQ(fixed.size(), before.size()) << "FP16 -> FP32: only the two precisions change";
+  EXPECT_EQ(count(fixed, "precision=\"FP16\""), count(before, "precision=\"FP16\"") - 2);
+  EXPECT_TRUE(fs::exists(d / "fixed.bin"));
+  auto lint = condlint("lint --show all " + shell_quote(out.string()));
+  EXPECT_EQ(lint.out.find("[IR020]"), std::string::npos) << lint.out;
+}
+
 // Usage: one of -o, --in-place, --diff; -o with one model.
 TEST(Fix, UsageNeedsOneWayToWrite) {
   const std::string m = shell_quote((source_dir() / kIr011).string());
