@@ -162,6 +162,27 @@ TEST(Fix, ConvertPortsOfAnOpenVinoWrittenIrStateTheirDestinationType) {
   EXPECT_EQ(lint.out.find("[IR020]"), std::string::npos) << lint.out;
 }
 
+// An If OpenVINO's converter kept whose condition is decided (C012): replaced by its live branch, inlined, the If
+// output's tensor name kept on the port that now gives the value; proven on the IR's golden data.
+TEST(Fix, ADecidedIfOfAnOpenVinoWrittenIrIsInlined) {
+  const fs::path d = fresh_dir("fix-c012");
+  fs::copy(source_dir() / "corpus-openvino/valid/downstream_dead_branch/fp32", d, fs::copy_options::recursive);
+  const fs::path m = d / "model.xml", out = d / "fixed.xml";
+  auto r = condlint("fix --rule C012 --no-runtime-proof " + shell_quote(m.string()) + " -o " + shell_quote(out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("fixed C012: replaced If 'pick' by its then branch (1 layer inlined"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("on the golden data"), std::string::npos) << r.out;
+  const std::string fixed = slurp(out);
+  EXPECT_EQ(fixed.find("type=\"If\""), std::string::npos);
+  EXPECT_NE(fixed.find("names=\"t_out,res\""), std::string::npos) << "the If output's name moves to its producer";
+  auto lint = condlint("lint --show all " + shell_quote(out.string()));
+  EXPECT_EQ(lint.exit_code, 0) << lint.out;
+  EXPECT_EQ(lint.out.find("[C012]"), std::string::npos) << lint.out;
+  // The fixed model runs on the original's golden data with the same outputs.
+  auto ran = condlint("run " + shell_quote(out.string()) + " --data " + shell_quote((d / "test_data_set_0").string()));
+  EXPECT_EQ(ran.exit_code, 0) << ran.out;
+}
+
 // Usage: one of -o, --in-place, --diff; -o with one model.
 TEST(Fix, UsageNeedsOneWayToWrite) {
   const std::string m = shell_quote((source_dir() / kIr011).string());

@@ -191,13 +191,21 @@ std::string prove_by_executor(const Model& orig, const std::string& path, const 
   if (!golden) rec.random.count = 1;
   const exec::ModelResult a = exec::run_loaded(orig, path, rec);
   if (!a.error.empty()) return "reference executor: the original cannot be run: " + a.error;
-  if (a.failed || a.unsupported || a.cases.empty())
-    for (const auto& c : a.cases)
-      if (c.status != exec::CaseStatus::Passed)
-        return "reference executor: the original does not run cleanly (" + std::string(exec::to_string(c.status)) +
-               ": " + c.message + "), so the fix cannot be compared";
+  // Only what the original computes can be compared: a run it does not pass (a branch pinned onto inputs that branch
+  // cannot take, golden data it does not match) is left out and counted. An op the executor has no kernel for
+  // leaves the fix unproven.
+  size_t left_out = 0, compared = 0;
+  for (const auto& c : a.cases) {
+    if (c.status == exec::CaseStatus::Unsupported)
+      return "reference executor: the original cannot be run (" + c.message + "), so the fix cannot be compared";
+    if (c.status == exec::CaseStatus::Passed) ++compared;
+    else ++left_out;
+  }
+  if (compared == 0) return "reference executor: no run of the original passes, so the fix cannot be compared";
+  // The fixed model runs exactly the recorded runs (each with the pins it was recorded under), no others.
   exec::RunConfig cmp;
   cmp.data_dirs = {rec.save_dir};
+  cmp.both_branches = false;
   const exec::ModelResult b = exec::run_loaded(fixed, st.model, cmp);
   if (!b.error.empty()) return "reference executor: the fixed model cannot be run: " + b.error;
   for (const auto& c : b.cases)
@@ -211,7 +219,10 @@ std::string prove_by_executor(const Model& orig, const std::string& path, const 
   said = "reference executor: " + std::to_string(b.cases.size()) + (b.cases.size() == 1 ? " run" : " runs") + " on " +
          (golden ? "the golden data" : "random inputs (seed 0)") +
          " and the inputs synthesized for the other branches, every output identical to the original's; " +
-         exec::coverage_summary(exec::branch_coverage(b));
+         exec::coverage_summary(exec::branch_coverage(b)) +
+         (left_out ? "; left out: " + std::to_string(left_out) +
+                         (left_out == 1 ? " run" : " runs") + " the original does not pass"
+                   : std::string());
   return "";
 }
 
@@ -342,7 +353,8 @@ std::string diff_text(const std::string& path, const FixResult& r) {
     for (const Fix& f : r.applied) os << path << ": " << f.rule << ": " << f.description << "\n";
     return os.str();
   }
-  // One hunk per edit, with the lines it removes or changes (edits remove whole lines or replace within them).
+  // One hunk per edit (no context lines: `git apply --unidiff-zero` takes it): the whole lines it touches, before and
+  // after.
   auto lines_of = [](const std::string& t) {
     std::vector<size_t> starts{0};
     for (size_t i = 0; i < t.size(); ++i)
@@ -353,13 +365,6 @@ std::string diff_text(const std::string& path, const FixResult& r) {
   auto line_at = [&](int64_t off) {
     return static_cast<size_t>(std::upper_bound(starts.begin(), starts.end(), static_cast<size_t>(off)) - starts.begin());
   };
-  auto text_of_line = [&](size_t line) {  // 1-based
-    const size_t b = starts[line - 1];
-    const size_t e = line < starts.size() ? starts[line] : r.original_bytes.size();
-    std::string s = r.original_bytes.substr(b, e - b);
-    if (!s.empty() && s.back() == '\n') s.pop_back();
-    return s;
-  };
   std::vector<const TextEdit*> edits;
   for (const Fix& f : r.applied)
     for (const TextEdit& e : f.text) edits.push_back(&e);
@@ -367,28 +372,40 @@ std::string diff_text(const std::string& path, const FixResult& r) {
   // git's a/ and b/ for a relative path; an absolute one as it is.
   const bool absolute = !path.empty() && path.front() == '/';
   os << "--- " << (absolute ? "" : "a/") << path << "\n+++ " << (absolute ? "" : "b/") << path << "\n";
-  int64_t shift = 0;  // lines the earlier hunks removed
-  for (const TextEdit* e : edits) {
-    const size_t first = line_at(e->begin);
-    const size_t last = e->end > e->begin ? line_at(e->end - 1) : first;
-    const bool whole = starts[first - 1] == static_cast<size_t>(e->begin) &&
-                       (last == starts.size() ? static_cast<size_t>(e->end) == r.original_bytes.size()
-                                              : starts[last] == static_cast<size_t>(e->end));
-    const size_t removed = last - first + 1;
-    std::string added;
-    if (!whole) {
-      const size_t b = starts[first - 1];
-      const size_t en = last < starts.size() ? starts[last] : r.original_bytes.size();
-      added = r.original_bytes.substr(b, static_cast<size_t>(e->begin) - b) + e->replacement +
-              r.original_bytes.substr(static_cast<size_t>(e->end), en - static_cast<size_t>(e->end));
-      if (!added.empty() && added.back() == '\n') added.pop_back();
+  const std::string& t = r.original_bytes;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> lines;
+    for (size_t at = 0; at < s.size();) {
+      const size_t nl = std::min(s.find('\n', at), s.size());
+      lines.push_back(s.substr(at, nl - at));
+      at = nl + 1;
     }
-    const size_t added_lines = whole ? 0 : 1;
-    os << "@@ -" << first << "," << removed << " +" << static_cast<int64_t>(first) - shift - (added_lines ? 0 : 1)
-       << "," << added_lines << " @@\n";
-    for (size_t l = first; l <= last; ++l) os << "-" << text_of_line(l) << "\n";
-    if (!whole) os << "+" << added << "\n";
-    shift += static_cast<int64_t>(removed) - static_cast<int64_t>(added_lines);
+    return lines;
+  };
+  int64_t shift = 0;  // lines added minus lines removed by the hunks above
+  for (const TextEdit* e : edits) {
+    // The whole lines the edit touches: from the start of its first line to the end of its last (none for an
+    // insertion at a line's start).
+    const size_t begin = static_cast<size_t>(e->begin), end = static_cast<size_t>(e->end);
+    const size_t nl_before = begin == 0 ? std::string::npos : t.rfind('\n', begin - 1);
+    const size_t b = nl_before == std::string::npos ? 0 : nl_before + 1;
+    size_t en = end;
+    const bool ends_a_line = end == b || (end > 0 && t[end - 1] == '\n');
+    if (!(begin == b && ends_a_line)) {
+      const size_t nl = t.find('\n', end);
+      en = nl == std::string::npos ? t.size() : nl + 1;
+    }
+    const std::string old_text = t.substr(b, en - b);
+    const std::string new_text = t.substr(b, static_cast<size_t>(e->begin) - b) + e->replacement +
+                                 t.substr(static_cast<size_t>(e->end), en - static_cast<size_t>(e->end));
+    const auto old_lines = split(old_text), new_lines = split(new_text);
+    const size_t first = line_at(static_cast<int64_t>(b));
+    const int64_t new_first = static_cast<int64_t>(first) + shift;
+    os << "@@ -" << (old_lines.empty() ? first - 1 : first) << "," << old_lines.size() << " +"
+       << (new_lines.empty() ? new_first - 1 : new_first) << "," << new_lines.size() << " @@\n";
+    for (const auto& l : old_lines) os << "-" << l << "\n";
+    for (const auto& l : new_lines) os << "+" << l << "\n";
+    shift += static_cast<int64_t>(new_lines.size()) - static_cast<int64_t>(old_lines.size());
   }
   return os.str();
 }

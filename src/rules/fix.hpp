@@ -57,6 +57,12 @@ const FixerDef* find_fixer(std::string_view rule);
 // nullopt when no element starts there or it does not end.
 std::optional<std::pair<int64_t, int64_t>> xml_element_range(std::string_view text, int64_t offset);
 
+// The start tag that begins at `offset` (its '<'): the index after its '>' (quotes respected); npos when none ends.
+size_t xml_start_tag_end(std::string_view text, int64_t offset);
+// The value of attribute `name` in the start tag at `offset`: [begin, end) of the text between its quotes; nullopt
+// when the tag has no such attribute.
+std::optional<std::pair<size_t, size_t>> xml_attribute(std::string_view text, int64_t offset, std::string_view name);
+
 }  // namespace condlint
 
 // Defines `const FixerDef& fixer_<ID>()` for a rule's file: MAKE is looked up in `namespace condlint::rules::<ID>`.

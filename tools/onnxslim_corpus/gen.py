@@ -311,7 +311,7 @@ def compare(src_path, out_path, golden):
             res.append(f"{name}: outputs differ in names/count ({n0} vs {n1})")
             continue
         d = max([max_abs_diff(a, b) for a, b in zip(o0, o1)], default=0.0)
-        res.append(f"{name}: {'equal' if d == 0 else 'DIFFER'} (max abs diff {d:.3g})")
+        res.append(f"{name}: " + ("equal (max abs diff 0)" if d == 0 else f"max abs diff {d:.3g}"))
     return "; ".join(res), how
 
 
@@ -414,7 +414,8 @@ def run(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", nargs="*", help="only the models whose path contains one of these strings")
+    ap.add_argument("--only", nargs="*", help="only the models whose path contains one of these strings (a partial "
+                    "tree and MANIFEST: for debugging; rerun without it before committing)")
     args = ap.parse_args()
     if not in_venv():
         ensure_venv()

@@ -80,4 +80,38 @@ std::optional<std::pair<int64_t, int64_t>> xml_element_range(std::string_view t,
   return std::make_pair(static_cast<int64_t>(b), static_cast<int64_t>(e));
 }
 
+size_t xml_start_tag_end(std::string_view t, int64_t offset) {
+  if (offset < 0 || static_cast<size_t>(offset) >= t.size() || t[static_cast<size_t>(offset)] != '<')
+    return std::string_view::npos;
+  bool self_closing = false;
+  return tag_end(t, static_cast<size_t>(offset), self_closing);
+}
+
+std::optional<std::pair<size_t, size_t>> xml_attribute(std::string_view t, int64_t offset, std::string_view name) {
+  const size_t end = xml_start_tag_end(t, offset);
+  if (end == std::string_view::npos) return std::nullopt;
+  char quote = 0;
+  for (size_t k = static_cast<size_t>(offset) + 1; k < end; ++k) {
+    const char c = t[k];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      continue;
+    }
+    // An attribute name starts after a blank: NAME="..."
+    if ((c == ' ' || c == '\t' || c == '\n' || c == '\r') && t.compare(k + 1, name.size(), name) == 0 &&
+        k + 1 + name.size() + 1 < end && t[k + 1 + name.size()] == '=') {
+      const size_t q = k + 1 + name.size() + 1;
+      if (t[q] != '"' && t[q] != '\'') return std::nullopt;
+      const size_t close = t.find(t[q], q + 1);
+      if (close == std::string_view::npos || close >= end) return std::nullopt;
+      return std::make_pair(q + 1, close);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace condlint
