@@ -449,3 +449,37 @@ TEST(SarifColumns, ComputedWhereTheModelIsJudgedAndKeptInTheCache) {
 }
 
 }  // namespace
+
+namespace {
+
+// SARIF results carry the fixes of an IR's fixable findings (issue 49): valid SARIF, and the replacements applied to
+// the file give what `condlint fix` writes.
+TEST(SarifFixes, ReplacementsAreWhatCondlintFixWrites) {
+  const fs::path dir = temp_dir() / "sarif-fixes";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy(source_dir() / "corpus-openvino/valid/downstream_dead_branch/fp32", dir, fs::copy_options::recursive);
+  const fs::path m = dir / "model.xml";
+  const std::string sarif = (dir / "r.sarif").string();
+  run(condlint_cmd() + " lint --format sarif -o " + shell_quote(sarif) + " " + shell_quote(m.string()) + " 2>/dev/null");
+  const json doc = json::parse(slurp(sarif));
+  const json& result = doc["runs"][0]["results"][0];
+  ASSERT_TRUE(result.contains("fixes")) << result.dump();
+  std::string text = slurp(m);
+  const json& repl = result["fixes"][0]["artifactChanges"][0]["replacements"];
+  // Applied from the last to the first, so that every region still names the original bytes.
+  for (size_t k = repl.size(); k-- > 0;) {
+    const int64_t at = repl[k]["deletedRegion"]["byteOffset"], len = repl[k]["deletedRegion"]["byteLength"];
+    text.replace(static_cast<size_t>(at), static_cast<size_t>(len), repl[k].value("insertedContent", json::object()).value("text", ""));
+  }
+  const fs::path out = dir / "fixed.xml";
+  run(condlint_cmd() + " fix --no-runtime-proof " + shell_quote(m.string()) + " -o " + shell_quote(out.string()) +
+      " >/dev/null 2>&1");
+  EXPECT_EQ(text, slurp(out));
+  if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
+  const std::string v = validate(sarif);
+  if (v == "SKIP") GTEST_SKIP() << "validation skipped: SARIF Multitool absent";
+  EXPECT_EQ(v, "");
+}
+
+}  // namespace

@@ -90,7 +90,7 @@ int run_fix(const FixCmdOptions& o) {
       continue;
     }
     for (const Fix& f : r.applied)
-      std::cout << term_safe(where(Finding{f.rule, "", Level::Note, "", f.loc, f.safety, {}})) << ": "
+      std::cout << term_safe(where(Finding{f.rule, "", Level::Note, "", f.loc, f.safety, {}, {}, {}})) << ": "
                 << (o.diff ? "would fix " : "fixed ") << f.rule << (f.safety == Fixable::Unsafe ? " (unsafe)" : "")
                 << ": " << term_safe(f.description) << "\n";
     for (const auto& p : r.proof) std::cout << term_safe(model) << ": proof: " << term_safe(p) << "\n";

@@ -25,7 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kMagic = "condlint-cache 7";
+constexpr const char* kMagic = "condlint-cache 8";
 // A killed run leaves its temporary behind; one untouched this long is no other process's write in progress.
 constexpr int kStaleTemporarySeconds = 3600;
 constexpr const char* kListing = "dir-listing:";
@@ -141,7 +141,7 @@ class FieldReader {
   std::string_view rest_;
 };
 
-constexpr size_t kFindingFields = 15;
+constexpr size_t kFindingFields = 17;
 
 void write_finding(FieldWriter& w, const Finding& f) {
   const auto& l = f.loc;
@@ -160,6 +160,22 @@ void write_finding(FieldWriter& w, const Finding& f) {
   w.str(l.pointer);
   w.num(static_cast<int>(f.fixable));
   w.str(f.fix_key);
+  w.str(f.fix_description);
+  w.num(static_cast<int64_t>(f.fix_edits.size()));
+  for (const FixEdit& e : f.fix_edits) {
+    w.num(e.begin);
+    w.num(e.end);
+    w.str(e.text);
+  }
+}
+
+bool read_fix_edits(FieldReader& r, std::vector<FixEdit>& out) {
+  size_t n = 0;
+  if (!r.count(n, 6)) return false;
+  out.resize(n);
+  for (FixEdit& e : out)
+    if (!r.num(e.begin) || !r.num(e.end) || !r.str(e.text) || e.begin < 0 || e.end < e.begin) return false;
+  return true;
 }
 
 bool read_fixable(FieldReader& r, Fixable& out) {
@@ -175,7 +191,7 @@ bool read_finding(FieldReader& r, Finding& f) {
   return r.str(f.rule) && r.str(f.name) && r.str(level) && parse_level(level, f.level) && r.str(f.message) &&
          r.str(l.file) && r.str(l.node) && r.num(l.line) && r.num(l.column) && r.num(l.code_point_column) &&
          r.num(l.offset) && r.num(l.graph) && r.num(l.node_index) && r.str(l.pointer) && read_fixable(r, f.fixable) &&
-         r.str(f.fix_key);
+         r.str(f.fix_key) && r.str(f.fix_description) && read_fix_edits(r, f.fix_edits);
 }
 
 // A panel cell: present, then (when present) label, type, shape and offending.

@@ -32,6 +32,7 @@
 #include "report/merge.hpp"
 #include "report/terminal.hpp"
 #include "rules/engine.hpp"
+#include "rules/fix.hpp"
 #include "rules/readability.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -521,6 +522,7 @@ class Session {
     model.live_refusals = live_[i];
     fr.findings = run_rules(model, sel);
     drop_live_repeats(fr.findings);
+    attach_text_fixes(model, path, fr.findings);
     if (o_.value_types) fr.value_types = collect_value_types(model);
     apply_suppressions(model, file_config_[i], fr);
     compute_code_point_columns(fr);
@@ -538,6 +540,26 @@ class Session {
     read_[i] = std::move(deps);
     if (o_.conditionals && !exec_run.model.empty()) attach_checks(fr, checks_from_run(exec_run));
     compute_fingerprints(fr);
+  }
+
+  // An IR's fixable findings get their fix's edits of the XML (SARIF's `fixes`), made by the rule's fixer from the
+  // file as it is now (a fix the fixer cannot make leaves the finding without edits).
+  static void attach_text_fixes(const Model& model, const std::string& path, std::vector<Finding>& findings) {
+    if (model.format != Format::IR ||
+        std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.fixable == Fixable::Safe; }))
+      return;
+    std::string text;
+    if (std::string err; !read_file(path, text, err)) return;
+    for (Finding& f : findings) {
+      const FixerDef* fixer = f.fixable == Fixable::Safe ? find_fixer(f.rule) : nullptr;
+      std::string why;
+      const std::optional<Fix> fix = fixer ? fixer->make(model, f, text, why) : std::nullopt;
+      if (!fix) continue;
+      for (const TextEdit& e : fix->text) f.fix_edits.push_back({e.begin, e.end, e.replacement});
+      std::sort(f.fix_edits.begin(), f.fix_edits.end(),
+                [](const FixEdit& a, const FixEdit& b) { return a.begin < b.begin; });
+      f.fix_description = fix->description;
+    }
   }
 
   // A refusal the static profile already reports (ORT001, OV001) is one root cause: the live finding of the same

@@ -132,9 +132,25 @@ void write_result(JsonStream& out, const RuleIndex& rule_index, const Finding& x
   if (!info.fingerprint.empty())
     out.key("partialFingerprints").begin_object().member("primaryLocationLineHash", info.fingerprint).end_object();
   if (!info.baseline.empty()) out.member("baselineState", info.baseline);
-  // condlint fix repairs it (rules/<ID>.md, "Fixable"): a property, as SARIF's `fixes` would need the edits here.
+  // condlint fix repairs it (rules/<ID>.md, "Fixable"): a property on every such result, and for a text file (an
+  // IR's XML) the fix itself, as byte ranges replaced (SARIF 2.1.0 §3.55, §3.57).
   if (x.fixable != Fixable::No)
     out.key("properties").begin_object().member("condlint.fixable", to_string(x.fixable)).end_object();
+  if (!x.fix_edits.empty()) {
+    out.key("fixes").begin_array().begin_object();
+    out.key("description").begin_object().member("text", sentence(x.fix_description)).end_object();
+    out.key("artifactChanges").begin_array().begin_object();
+    // By URI only: `condlint merge` renumbers the artifacts of the results' locations, not of their fixes.
+    out.key("artifactLocation").begin_object().member("uri", uri);
+    out.end_object().key("replacements").begin_array();
+    for (const FixEdit& e : x.fix_edits) {
+      out.begin_object().key("deletedRegion").begin_object().member("byteOffset", e.begin);
+      out.member("byteLength", e.end - e.begin).end_object();
+      if (!e.text.empty()) out.key("insertedContent").begin_object().member("text", e.text).end_object();
+      out.end_object();
+    }
+    out.end_array().end_object().end_array().end_object().end_array();
+  }
   if (suppression) {
     out.key("suppressions").begin_array().begin_object();
     out.member("kind", suppression->kind).member("status", "accepted");

@@ -43,7 +43,7 @@ void cut_long_message(std::string& m) {
 
 void Reporter::report(const SourceLocation& loc, std::string message) {
   cut_long_message(message);
-  Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc, Fixable::No, {}};
+  Finding f{std::string(rule_.id), std::string(rule_.name), level_, std::move(message), loc, Fixable::No, {}, {}, {}};
   if (f.loc.file.empty()) f.loc.file = model_.path;
   // The node path (loc.node) is filled in by run_rules once the rules are done: Model::path_of keeps a cache.
   out_.push_back(std::move(f));

@@ -22,6 +22,12 @@ bool parse_level(std::string_view s, Level& out);  // "off", "note", "warning", 
 enum class Fixable { No, Safe, Unsafe };
 std::string_view to_string(Fixable f);  // "", "safe", "unsafe"
 
+// One replacement of bytes [begin, end) of a text model file (an IR's XML) by `text`: what SARIF's `fixes` carry.
+struct FixEdit {
+  int64_t begin = 0, end = 0;
+  std::string text;
+};
+
 struct Finding {
   std::string rule;  // "C006"
   std::string name;  // "branch-type-mismatch"
@@ -30,6 +36,9 @@ struct Finding {
   ReportedLocation loc;
   Fixable fixable = Fixable::No;  // the rule's fixer (rules/fix.hpp) repairs this finding
   std::string fix_key;            // what the fixer needs beyond the location (ONNX011: the initializer's name)
+  // For a text model file (IR), the fix's edits and what it does, filled in by the lint session (SARIF's `fixes`).
+  std::vector<FixEdit> fix_edits;
+  std::string fix_description;
 };
 
 // A deployment target (`lint --target onnxruntime>=1.17`, `targets:` in .condlint.yaml): a runtime of the profile
