@@ -183,6 +183,16 @@ TEST(Fix, ADecidedIfOfAnOpenVinoWrittenIrIsInlined) {
   EXPECT_EQ(ran.exit_code, 0) << ran.out;
 }
 
+// A directory is walked as lint walks it; -o then takes one model only.
+TEST(Fix, DirectoriesAreWalked) {
+  const fs::path d = fresh_dir("fix-walk");
+  for (const std::string& rel : {kIr011, kIr009Out}) fs::copy_file(source_dir() / rel, d / fs::path(rel).filename());
+  auto r = condlint("fix --diff --no-runtime-proof " + shell_quote(d.string()));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("summary: 2 fixes to apply in 2 files"), std::string::npos) << r.out;
+  EXPECT_EQ(condlint("fix " + shell_quote(d.string()) + " -o " + shell_quote((d / "x.xml").string())).exit_code, 2);
+}
+
 // Usage: one of -o, --in-place, --diff; -o with one model.
 TEST(Fix, UsageNeedsOneWayToWrite) {
   const std::string m = shell_quote((source_dir() / kIr011).string());

@@ -7,6 +7,7 @@
 #include "cli/cli.hpp"
 #include "fix/fix.hpp"
 #include "io/output.hpp"
+#include "loaders/loader.hpp"
 #include "report/terminal.hpp"
 
 namespace condlint::cli {
@@ -55,13 +56,21 @@ int run_fix(const FixCmdOptions& o) {
     std::cerr << "condlint: -o takes one model; --in-place fixes several\n";
     return kExitError;
   }
+  // Directories are walked as lint walks them.
+  const Collected collected = collect_inputs(o.models);
+  for (const auto& e : collected.errors) std::cerr << "condlint: " << term_safe(e) << "\n";
+  if (!collected.errors.empty()) return kExitError;
+  if (!o.output.empty() && collected.files.size() != 1) {
+    std::cerr << "condlint: -o takes one model; --in-place fixes several\n";
+    return kExitError;
+  }
   fix::FixOptions fo;
   fo.unsafe = o.unsafe;
   fo.rules = o.rules;
   fo.prove_runtime = !o.no_runtime;
   int status = kExitClean;
   size_t applied = 0, failed = 0, files = 0;
-  for (const std::string& model : o.models) {
+  for (const std::string& model : collected.files) {
     const fix::FixResult r = fix::fix_model(model, fo);
     if (!r.error.empty()) {
       std::cerr << "condlint: " << term_safe(r.error) << "\n";
@@ -153,7 +162,8 @@ Command add_fix_command(CLI::App& app, const Globals&) {
       "  condlint fix model.xml -o fixed.xml           write the fixed model (and fixed.bin) there\n"
       "  condlint fix models/*.onnx --in-place         replace each model (a temporary beside it, renamed)\n\n"
       "Exit codes: 0 fixed (or nothing to fix), 1 a fix not applied or --diff shows changes, 2 usage or I/O error.");
-  cmd->add_option("models", fo.models, "Model files (.xml + .bin, .onnx)")->required();
+  cmd->add_option("models", fo.models, "Model files (.xml + .bin, .onnx) or directories, walked as lint walks them")
+      ->required();
   cmd->add_option("-o,--output", fo.output, "Write the fixed model to FILE (one model; an IR's .bin beside it)");
   cmd->add_flag("--in-place", fo.in_place, "Replace each model with its fixed version (its .bin is unchanged)");
   cmd->add_flag("--diff", fo.diff, "Print what would change (a unified diff of an IR's XML) and write nothing");
