@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -197,6 +198,71 @@ void need(const Field& f, int64_t n, const char* name, const Tensor& t) {
 
 }  // namespace
 
+namespace {
+
+// What an ExternalDataScope gives tensor_from_proto on its thread.
+struct ExternalFiles {
+  const ExternalDataList* allowed = nullptr;
+  std::filesystem::path dir;
+  std::map<std::string, std::shared_ptr<const io::MappedFile>> mapped;
+};
+thread_local ExternalFiles* external_files = nullptr;
+
+// The bytes of an external tensor, from its file's mapping; throws when lint's checks did not let it through.
+std::string_view external_bytes(const onnx::TensorProto& tp, std::shared_ptr<const io::MappedFile>& keep) {
+  std::string location;
+  int64_t offset = 0, length = -1;
+  for (const auto& e : tp.external_data()) {
+    if (e.key() == "location") location = e.value();
+    else if (e.key() == "offset" || e.key() == "length") {
+      int64_t v = 0;
+      const auto [end, ec] = std::from_chars(e.value().data(), e.value().data() + e.value().size(), v);
+      if (ec != std::errc() || end != e.value().data() + e.value().size() || v < 0)
+        throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "': external data " + e.key() + " '" +
+                                                  e.value() + "' is not a non-negative integer (ONNX015)");
+      (e.key() == "offset" ? offset : length) = v;
+    }
+  }
+  ExternalFiles* x = external_files;
+  const auto ok = x && x->allowed ? x->allowed->files.find(location) : std::map<std::string, int64_t>::const_iterator{};
+  if (!x || !x->allowed || ok == x->allowed->files.end())
+    throw ExecError(ErrKind::Unsupported,
+                    "tensor '" + tp.name() + "' keeps its data in external file '" + location +
+                        "', which lint's checks did not let through (ONNX014: outside the model's folder; ONNX015: "
+                        "missing or too short)");
+  const int64_t size = ok->second;
+  if (offset > size || (length >= 0 && length > size - offset))
+    throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "': external data '" + location +
+                                              "' is shorter than offset + length (ONNX015)");
+  auto& m = x->mapped[location];
+  if (!m) {
+    std::string err;
+    m = io::MappedFile::open((x->dir / location).string(), err);
+    if (!m) throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "': external data '" + location + "': " + err);
+  }
+  // The file as lint measured it: one that changed size since is refused rather than read past what was checked.
+  if (static_cast<int64_t>(m->bytes().size()) != size)
+    throw ExecError(ErrKind::Unsupported, "external data '" + location + "' changed size since it was checked");
+  keep = m;
+  return m->bytes().substr(static_cast<size_t>(offset),
+                           length < 0 ? std::string_view::npos : static_cast<size_t>(length));
+}
+
+}  // namespace
+
+ExternalDataScope::ExternalDataScope(const ExternalDataList& allowed, const std::filesystem::path& model_path)
+    : previous_(external_files) {
+  auto* x = new ExternalFiles;
+  x->allowed = &allowed;
+  x->dir = model_path.parent_path().empty() ? std::filesystem::path(".") : model_path.parent_path();
+  external_files = x;
+}
+
+ExternalDataScope::~ExternalDataScope() {
+  delete external_files;
+  external_files = static_cast<ExternalFiles*>(const_cast<void*>(previous_));
+}
+
 Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   if (!dt_known(tp.data_type()))
     throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' has element type " +
@@ -206,9 +272,13 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp) {
   std::string_view mapped;
   std::shared_ptr<const io::MappedFile> mapping;
   PayloadField field = PayloadField::Raw;
-  const bool in_mapping = mapped_payload(tp, mapped, mapping, &field);
-  if (!in_mapping && tp.data_location() == onnx::TensorProto::EXTERNAL)
-    throw ExecError(ErrKind::Unsupported, "tensor '" + tp.name() + "' keeps its data in an external file");
+  bool in_mapping = mapped_payload(tp, mapped, mapping, &field);
+  // The model's own external data: raw little-endian bytes in a file beside it, read from its mapping.
+  if (!in_mapping && tp.data_location() == onnx::TensorProto::EXTERNAL) {
+    mapped = external_bytes(tp, mapping);
+    field = PayloadField::Raw;
+    in_mapping = true;
+  }
   // A packed varint run (int32_data, int64_data, uint64_data) left in the file is decoded from it; raw_data and the
   // fixed-width runs (float_data, double_data) are the little-endian values.
   const bool varints =

@@ -19,6 +19,28 @@ std::string parse_proto(const std::string& bytes, google::protobuf::MessageLite&
 std::string read_file_bytes(const std::filesystem::path& p, std::string& out, int64_t max_bytes = 1LL << 31);
 
 Tensor tensor_from_proto(const onnx::TensorProto& tp);  // throws ExecError
+
+// The external data references lint let through: location as written -> its file's size.
+struct ExternalDataList {
+  std::map<std::string, int64_t> files;
+};
+
+// The external data files the model's tensors may be read from while it runs on this thread: those lint's checks
+// let through (OnnxData::external_data: inside the model's folder, a regular file, offset and length within it;
+// ONNX014 and ONNX015 report the others). tensor_from_proto reads an external tensor from its file's mapping by
+// offset and length (never copying the file); one outside the list is refused, naming the rule. One scope per run
+// (run_onnx opens it).
+class ExternalDataScope {
+ public:
+  ExternalDataScope(const ExternalDataList& allowed, const std::filesystem::path& model_path);
+  ~ExternalDataScope();
+  ExternalDataScope(const ExternalDataScope&) = delete;
+  ExternalDataScope& operator=(const ExternalDataScope&) = delete;
+
+ private:
+  const void* previous_;
+};
+
 void tensor_to_proto(const Tensor& t, onnx::TensorProto& tp);
 Value value_from_sequence(const onnx::SequenceProto& sp);
 Value value_from_optional(const onnx::OptionalProto& op);
