@@ -94,6 +94,22 @@ TEST(ExecExternalData, RunReadsTheWeightsFileAndAgreesWithTheWeightsInside) {
   EXPECT_EQ(r.out.find("external file"), std::string::npos) << r.out;
 }
 
+// diff: the reference runs the variants in memory and ONNX Runtime the variants written in a folder of their own,
+// both with the external data inline.
+TEST(ExecExternalData, DiffRunsTheModelWithItsWeightsOutside) {
+  const fs::path d = fresh_dir("exec-external-diff");
+  save(model_with_weights("weights.bin"), d / "outside.onnx");
+  const float values[4] = {1, 2, 3, 4};
+  write_file(d / "weights.bin", std::string(16, '\x7f') + std::string(reinterpret_cast<const char*>(values), 16));
+  auto r = run(condlint_cmd() + " diff --runtime ref --runtime onnxruntime --random 1 " +
+               shell_quote((d / "outside.onnx").string()) + " 2>&1");
+  if (r.out.find("onnxruntime") != std::string::npos && r.out.find("not installed") != std::string::npos)
+    GTEST_SKIP() << "ONNX Runtime is not installed here";
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.find("external file"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" 0 diverge, 0 failed"), std::string::npos) << r.out;
+}
+
 TEST(ExecExternalData, AFileLintRefusesIsNeverRead) {
   const fs::path d = fresh_dir("exec-external-refused");
   fs::create_directories(d / "model");

@@ -222,6 +222,13 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
     md.error = model_path.string() + ": " + why;
     return false;
   }
+  // External data lint's checks let through goes inline too: each runtime runs the variants written in a folder of
+  // their own, and the reference runs them in memory.
+  if (std::string err = exec::inline_external_data(base.model, exec::external_data_list(model), model_path);
+      !err.empty()) {
+    md.error = model_path.string() + ": " + err;
+    return false;
+  }
   policy = std::make_unique<exec::BranchPolicy>(model);
   return true;
 }

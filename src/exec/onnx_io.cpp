@@ -2,6 +2,7 @@
 
 #include "io/mapped_file.hpp"
 #include "loaders/onnx_wire.hpp"
+#include "model/onnx_data.hpp"
 
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
@@ -249,6 +250,60 @@ std::string_view external_bytes(const onnx::TensorProto& tp, std::shared_ptr<con
 }
 
 }  // namespace
+
+ExternalDataList external_data_list(const Model& m) {
+  ExternalDataList out;
+  if (m.onnx)
+    for (const auto& e : m.onnx->external_data) {
+      const bool within =
+          e.file_size >= 0 && e.offset <= e.file_size && (e.length < 0 || e.length <= e.file_size - e.offset);
+      if (e.place == OnnxExternalData::Place::Present && !e.bad_number && within)
+        out.files.emplace(e.location, e.file_size);
+    }
+  return out;
+}
+
+namespace {
+
+void inline_tensor(onnx::TensorProto& t) {
+  if (t.data_location() != onnx::TensorProto::EXTERNAL) return;
+  std::shared_ptr<const io::MappedFile> keep;
+  const std::string_view bytes = external_bytes(t, keep);
+  t.set_raw_data(std::string(bytes));
+  t.clear_external_data();
+  t.set_data_location(onnx::TensorProto::DEFAULT);
+}
+
+void inline_graph(onnx::GraphProto& g);
+
+void inline_nodes(google::protobuf::RepeatedPtrField<onnx::NodeProto>& nodes) {
+  for (auto& n : nodes)
+    for (auto& a : *n.mutable_attribute()) {
+      if (a.has_t()) inline_tensor(*a.mutable_t());
+      for (auto& t : *a.mutable_tensors()) inline_tensor(t);
+      if (a.has_g()) inline_graph(*a.mutable_g());
+      for (auto& sub : *a.mutable_graphs()) inline_graph(sub);
+    }
+}
+
+void inline_graph(onnx::GraphProto& g) {
+  for (auto& t : *g.mutable_initializer()) inline_tensor(t);
+  inline_nodes(*g.mutable_node());
+}
+
+}  // namespace
+
+std::string inline_external_data(onnx::ModelProto& m, const ExternalDataList& allowed,
+                                 const std::filesystem::path& model_path) {
+  const ExternalDataScope scope(allowed, model_path);
+  try {
+    inline_graph(*m.mutable_graph());
+    for (auto& f : *m.mutable_functions()) inline_nodes(*f.mutable_node());
+  } catch (const ExecError& e) {
+    return e.what();
+  }
+  return "";
+}
 
 ExternalDataScope::ExternalDataScope(const ExternalDataList& allowed, const std::filesystem::path& model_path)
     : previous_(external_files) {

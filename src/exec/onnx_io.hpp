@@ -12,6 +12,10 @@
 
 #include "exec/tensor.hpp"
 
+namespace condlint {
+struct Model;
+}  // namespace condlint
+
 namespace condlint::exec {
 
 // Parses a serialized protobuf message with a raised, bounded recursion limit. Returns an error text or "".
@@ -24,6 +28,15 @@ Tensor tensor_from_proto(const onnx::TensorProto& tp);  // throws ExecError
 struct ExternalDataList {
   std::map<std::string, int64_t> files;
 };
+
+// The list for a model the front door loaded: its external data references the loader's checks let through.
+ExternalDataList external_data_list(const condlint::Model& m);
+// Every tensor of `m` (initializers and attribute tensors, in every graph and model-local function) that keeps its
+// data in an external file of `allowed` is given its bytes inline (raw_data): the model written out for another
+// runtime in another folder (`diff`) then needs no file beside it. "" or why not (a file lint refused, too short,
+// changed since it was measured).
+std::string inline_external_data(onnx::ModelProto& m, const ExternalDataList& allowed,
+                                 const std::filesystem::path& model_path);
 
 // The external data files the model's tensors may be read from while it runs on this thread: those lint's checks
 // let through (OnnxData::external_data: inside the model's folder, a regular file, offset and length within it;

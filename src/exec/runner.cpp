@@ -506,14 +506,7 @@ ModelResult run_onnx(const Model& linted, const fs::path& model_path, const RunC
   }
   const onnx::ModelProto& model = *kept;
   // External data the loader's checks let through (ONNX014 and ONNX015 report the rest) is read from its files.
-  ExternalDataList external;
-  if (linted.onnx)
-    for (const auto& e : linted.onnx->external_data) {
-      const bool within = e.file_size >= 0 && e.offset <= e.file_size &&
-                          (e.length < 0 || e.length <= e.file_size - e.offset);
-      if (e.place == OnnxExternalData::Place::Present && !e.bad_number && within)
-        external.files.emplace(e.location, e.file_size);
-    }
+  const ExternalDataList external = external_data_list(linted);
   const ExternalDataScope external_scope(external, model_path);
   guard().limits = cfg.limits;
   const Interpreter probe(model, {});
