@@ -199,6 +199,8 @@ void OnnxBuilder::follow_branches(int g, int n, const onnx::NodeProto& np, bool 
       };
       auto input_leaf = [this](int gg, int nn, int i) {
         const Node& node = model_->graphs[gg].nodes[nn];
+        // An input the node does not have (an If written without its condition: ONNX003) may be any value.
+        if (i < 0 || static_cast<size_t>(i) >= node.inputs.size()) return ReadLeaf::unknown();
         const std::string name = node.inputs[static_cast<size_t>(i)].id.str();
         if (name.empty()) return ReadLeaf::constant();  // an omitted optional input
         const int id = lookup(name);
