@@ -18,26 +18,7 @@ namespace {
 const fs::path cm_dir() { return source_dir() / "corpus-modern"; }
 
 // The MANIFEST rows, each a map from column to value.
-std::vector<std::map<std::string, std::string>> cm_manifest() {
-  std::ifstream in(cm_dir() / "MANIFEST.tsv");
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> columns;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, '\t')) cells.push_back(cell);
-    if (columns.empty()) {
-      columns = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t k = 0; k < columns.size(); ++k) row[columns[k]] = k < cells.size() ? cells[k] : "";
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
+std::vector<std::map<std::string, std::string>> cm_manifest() { return read_tsv(cm_dir() / "MANIFEST.tsv"); }
 
 std::string cm_model(const std::string& stem) { return (cm_dir() / "onnx" / stem / (stem + ".onnx")).string(); }
 

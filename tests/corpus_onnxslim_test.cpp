@@ -18,26 +18,7 @@ namespace {
 
 const fs::path slim_dir() { return source_dir() / "corpus-modern" / "onnxslim"; }
 
-std::vector<std::map<std::string, std::string>> slim_manifest() {
-  std::ifstream in(slim_dir() / "MANIFEST.tsv");
-  std::vector<std::map<std::string, std::string>> rows;
-  std::vector<std::string> columns;
-  std::string line;
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ss(line);
-    std::string cell;
-    while (std::getline(ss, cell, '\t')) cells.push_back(cell);
-    if (columns.empty()) {
-      columns = cells;
-      continue;
-    }
-    std::map<std::string, std::string> row;
-    for (size_t k = 0; k < columns.size(); ++k) row[columns[k]] = k < cells.size() ? cells[k] : "";
-    rows.push_back(std::move(row));
-  }
-  return rows;
-}
+std::vector<std::map<std::string, std::string>> slim_manifest() { return read_tsv(slim_dir() / "MANIFEST.tsv"); }
 
 TEST(CorpusOnnxslim, NoErrorWhereOnnxAndOnnxRuntimeAcceptAndOnlyTheFixableCopiesWarn) {
   const auto rows = slim_manifest();

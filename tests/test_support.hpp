@@ -271,6 +271,29 @@ inline CmdResult condlint_in_checkout(const std::string& args) {
 // Debian's libonnx-testdata: one directory per ONNX node test.
 inline const std::filesystem::path kOnnxNodeTestDir = "/usr/share/libonnx-testdata/data/node";
 
+// The rows of a tab-separated manifest whose first line names the columns (MANIFEST.tsv of the pinned corpora),
+// each a map from column to value.
+inline std::vector<std::map<std::string, std::string>> read_tsv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::vector<std::map<std::string, std::string>> rows;
+  std::vector<std::string> columns;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    std::string cell;
+    while (std::getline(ss, cell, '\t')) cells.push_back(cell);
+    if (columns.empty()) {
+      columns = cells;
+      continue;
+    }
+    std::map<std::string, std::string> row;
+    for (size_t k = 0; k < columns.size(); ++k) row[columns[k]] = k < cells.size() ? cells[k] : "";
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 inline std::string write_temp(const std::string& name, const std::string& content) {
   const auto p = temp_dir("test") / name;
   write_file(p, content);

@@ -14,6 +14,7 @@
 #include "diff/live_check.hpp"
 #include "exec/runner.hpp"
 #include "io/cleanup.hpp"
+#include "loaders/loader.hpp"
 #include "loaders/onnx_wire.hpp"
 #include "model/onnx_data.hpp"
 #include "loaders/open_model.hpp"
@@ -35,15 +36,6 @@ OpenOptions open_options() {
 bool selected(const std::vector<std::string>& rules, const std::string& id) {
   if (rules.empty()) return true;
   return std::any_of(rules.begin(), rules.end(), [&](const std::string& r) { return id.rfind(r, 0) == 0; });
-}
-
-bool read_bytes(const std::string& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return static_cast<bool>(in) || in.eof();
 }
 
 // The edits of the fixes applied to the text, in file order. A fix whose edits overlap an earlier fix's is left out
@@ -267,8 +259,9 @@ FixResult fix_model(const std::string& path, const FixOptions& o) {
     r.error = path + ": keeps tensors in external data files, which condlint fix does not write yet";
     return r;
   }
-  if (!read_bytes(path, r.original_bytes)) {
-    r.error = "cannot read " + path;
+  // Bounded as the loaders read a model (CONDLINT_MAX_FILE_MB).
+  if (std::string err; !read_file(path, r.original_bytes, err, max_model_file_bytes())) {
+    r.error = path + ": " + err;
     return r;
   }
   const std::vector<Finding> before = run_rules(m, RuleSelection{});

@@ -549,7 +549,7 @@ class Session {
         std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.fixable == Fixable::Safe; }))
       return;
     std::string text;
-    if (std::string err; !read_file(path, text, err)) return;
+    if (std::string err; !read_file(path, text, err, max_model_file_bytes())) return;
     for (Finding& f : findings) {
       const FixerDef* fixer = f.fixable == Fixable::Safe ? find_fixer(f.rule) : nullptr;
       std::string why;

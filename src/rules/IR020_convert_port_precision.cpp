@@ -5,16 +5,22 @@
 // of the decompression Converts it inserts (rt_info `decompression`), which convert to f32. The Conditional view
 // types a Convert's output by destination_type (loaders/ir_loader value_of), so C006/C007 judge what OpenVINO
 // computes; this note says once per model that the file states otherwise.
+#include <vector>
+
 #include "rules/engine.hpp"
 #include "rules/fix.hpp"
 
 namespace condlint::rules::IR020 {
 using namespace condlint;
 
-void check(const Model& m, Reporter& r) {
-  const Node* first = nullptr;
-  std::string first_text;
-  size_t count = 0;
+// A Convert whose output port states another element type than its destination_type, with both types.
+struct Mismatch {
+  const Node* node;
+  ElemType want, said;
+};
+
+std::vector<Mismatch> mismatched_converts(const Model& m) {
+  std::vector<Mismatch> out;
   for (const Graph& g : m.graphs)
     for (const Node& n : g.nodes) {
       if (n.op != "Convert" || n.outputs.empty()) continue;
@@ -22,14 +28,19 @@ void check(const Model& m, Reporter& r) {
       // A value, not an optional: GCC 12 warns (falsely) of an optional read uninitialized here.
       const ElemType want = to ? parse_ov_elem_type(*to).value_or(ElemType::Unknown) : ElemType::Unknown;
       const ElemType said = n.outputs[0].type().elem;
-      if (!is_concrete(want) || !is_concrete(said) || said == want) continue;
-      ++count;
-      if (!first) {
-        first = &n;
-        first_text = "Convert '" + n.display() + "' converts to " + std::string(to_string(want)) +
-                     " but its output port states " + std::string(to_string(said));
-      }
+      if (is_concrete(want) && is_concrete(said) && said != want) out.push_back({&n, want, said});
     }
+  return out;
+}
+
+void check(const Model& m, Reporter& r) {
+  const std::vector<Mismatch> all = mismatched_converts(m);
+  const size_t count = all.size();
+  const Node* first = all.empty() ? nullptr : all.front().node;
+  const std::string first_text =
+      all.empty() ? std::string()
+                  : "Convert '" + first->display() + "' converts to " + std::string(to_string(all.front().want)) +
+                        " but its output port states " + std::string(to_string(all.front().said));
   if (!first) return;
   std::string msg = first_text;
   if (count > 1) msg += " (and " + std::to_string(count - 1) + (count == 2 ? " more Convert" : " more Converts") + " alike)";
@@ -52,31 +63,20 @@ std::string precision_name(ElemType t) {
 // reads the port, so nothing it computes changes; the file then says what OpenVINO reads.
 std::optional<Fix> make_fix(const Model& m, const Finding&, std::string_view text, std::string& why) {
   Fix fix;
-  size_t count = 0;
-  for (const Graph& g : m.graphs)
-    for (const Node& n : g.nodes) {
-      if (n.op != "Convert" || n.outputs.empty()) continue;
-      const std::string* to = n.attrs.find("destination_type");
-      const ElemType want = to ? parse_ov_elem_type(*to).value_or(ElemType::Unknown) : ElemType::Unknown;
-      const ElemType said = n.outputs[0].type().elem;
-      if (!is_concrete(want) || !is_concrete(said) || said == want) continue;
-      // The precision attribute inside the port's start tag.
-      const int64_t at = n.outputs[0].loc(n).offset;
-      const size_t tag_end = at < 0 ? std::string_view::npos : text.find('>', static_cast<size_t>(at));
-      const size_t attr = at < 0 ? std::string_view::npos : text.find("precision=\"", static_cast<size_t>(at));
-      if (at < 0 || text.compare(static_cast<size_t>(at), 5, "<port") != 0 || attr == std::string_view::npos ||
-          attr > tag_end) {
-        why = "the output port of Convert '" + n.display() + "' is not where the model says";
-        return std::nullopt;
-      }
-      const size_t value = attr + 11, close = text.find('"', value);
-      if (close == std::string_view::npos || close > tag_end) {
-        why = "the precision of Convert '" + n.display() + "' cannot be read";
-        return std::nullopt;
-      }
-      fix.text.push_back({static_cast<int64_t>(value), static_cast<int64_t>(close), precision_name(want)});
-      ++count;
+  for (const Mismatch& x : mismatched_converts(m)) {
+    // The precision attribute of the output port's start tag.
+    const int64_t at = x.node->outputs[0].loc(*x.node).offset;
+    const auto value = at >= 0 && text.compare(static_cast<size_t>(at), 5, "<port") == 0
+                           ? xml_attribute(text, at, "precision")
+                           : std::nullopt;
+    if (!value) {
+      why = "the output port of Convert '" + x.node->display() + "' states no precision where the model says";
+      return std::nullopt;
     }
+    fix.text.push_back({static_cast<int64_t>(value->first), static_cast<int64_t>(value->second),
+                        precision_name(x.want)});
+  }
+  const size_t count = fix.text.size();
   if (!count) {
     why = "no Convert states another precision";
     return std::nullopt;
