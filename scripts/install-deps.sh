@@ -11,6 +11,7 @@ build_packages=(
   g++ cmake make pkg-config
   libpugixml-dev libprotobuf-dev protobuf-compiler libonnx-dev
   libcli11-dev libspdlog-dev nlohmann-json3-dev libyaml-cpp-dev
+  libflatbuffers-dev flatbuffers-compiler  # the TFLite loader's reader, generated from src/loaders/tflite_schema.fbs
   libmimalloc-dev      # the allocator of the condlint executable and the benchmarks (optional at build time)
   python3-venv         # a virtual environment to pip-install into (and tools/venv, below)
 )

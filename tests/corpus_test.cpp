@@ -32,7 +32,7 @@ std::vector<std::string> corpus_files() {
 
 fs::path expect_path(const fs::path& model) {
   std::string s = model.string();
-  for (const char* ext : {".nnapi.json", ".onnx", ".xml"})
+  for (const char* ext : {".nnapi.json", ".onnx", ".xml", ".tflite"})
     if (s.size() > strlen(ext) && s.compare(s.size() - strlen(ext), strlen(ext), ext) == 0)
       return s.substr(0, s.size() - strlen(ext)) + ".expect";
   return s + ".expect";
@@ -56,7 +56,12 @@ std::vector<Expectation> read_expectations(const fs::path& p) {
   std::ifstream in(p);
   std::string line;
   while (std::getline(in, line)) {
-    if (auto h = line.find('#'); h != std::string::npos) line.resize(h);
+    // A comment starts at a '#' that begins the line or follows a blank: TFLite paths hold '#' (main/IF#0).
+    for (size_t h = line.find('#'); h != std::string::npos; h = line.find('#', h + 1))
+      if (h == 0 || line[h - 1] == ' ' || line[h - 1] == '\t') {
+        line.resize(h);
+        break;
+      }
     if (line.rfind("target:", 0) == 0) continue;  // a target the case is linted for (targets_of)
     if (line.rfind("live:", 0) == 0) continue;    // a runtime's recorded verdict (live_refusals_of)
     std::istringstream ss(line);

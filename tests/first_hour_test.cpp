@@ -107,20 +107,20 @@ namespace {
 TEST(FirstHour, PathsThatYieldNoModel) {
   const auto dir = temp_dir("nomodel");
   std::filesystem::create_directories(dir / "empty");
-  std::filesystem::create_directories(dir / "tflite");
-  std::ofstream(dir / "tflite" / "m.tflite") << "TFL3";
+  std::filesystem::create_directories(dir / "torch");
+  std::ofstream(dir / "torch" / "m.pt") << "PK";
   std::ofstream(dir / "a.json") << "{}";
   const auto err = dir / "stderr.txt";
   auto lint = [&](const std::string& path) {
     auto r = run(condlint_cmd() + " lint " + shell_quote((dir / path).string()) + " 2>" + shell_quote(err.string()));
     return std::make_pair(r, slurp(err));
   };
-  for (const char* p : {"empty", "tflite"}) {
+  for (const char* p : {"empty", "torch"}) {
     auto [r, e] = lint(p);
     EXPECT_EQ(r.exit_code, 2) << p << "\n" << r.out;
     EXPECT_NE(e.find("no model in this directory"), std::string::npos) << p << "\n" << e;
   }
-  for (const char* p : {"tflite/m.tflite", "a.json"}) {
+  for (const char* p : {"torch/m.pt", "a.json"}) {
     auto [r, e] = lint(p);
     EXPECT_EQ(r.exit_code, 2) << p << "\n" << r.out;
     EXPECT_NE(e.find("not a model condlint reads"), std::string::npos) << p << "\n" << e;

@@ -82,7 +82,12 @@ TEST(OpenModel, AMismatchedNameIsReadByContent) {
   EXPECT_EQ(condlint::test::rules_of(condlint::test::lint_file(text)), std::set<std::string>{"ONNX001"});
   lr = condlint::open_model(condlint::test::write_temp("fd_text.model", "not a model at all\n"));
   EXPECT_FALSE(lr.model);
-  EXPECT_EQ(lr.io_error, "unknown model format (expected .xml, .onnx or .nnapi.json)");
+  EXPECT_EQ(lr.io_error, "unknown model format (expected .xml, .onnx, .nnapi.json or .tflite)");
+  // A TFLite flatbuffer saved under another name is read by its "TFL3" identifier.
+  const std::string tfl = condlint::test::slurp(src / "corpus/tflite/valid/cond_bool_input.tflite");
+  lr = condlint::open_model(condlint::test::write_temp("fd_tflite_saved_as.onnx", tfl));
+  ASSERT_TRUE(lr.model) << lr.io_error;
+  EXPECT_EQ(lr.model->format, Format::TFLITE);
   // A file that cannot be read keeps the format its name says (what a report names it by).
   lr = condlint::open_model((condlint::test::temp_dir("test") / "fd_absent.xml").string());
   EXPECT_FALSE(lr.model);

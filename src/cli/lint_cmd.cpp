@@ -202,7 +202,7 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   auto* lint_cmd = app.add_subcommand("lint", "Lint model files or directories (walked recursively)");
   // Not required: --files-from and --paths0-from give paths too (session_options says when there are none).
   lint_cmd->add_option("paths", lint.session.paths,
-                       "Model files (.xml + .bin, .onnx, .nnapi.json) or directories, walked recursively\n"
+                       "Model files (.xml + .bin, .onnx, .nnapi.json, .tflite) or directories, walked recursively\n"
                        "(there: .onnx, .nnapi.json, and .xml files whose root element is <net>); anywhere on the line,\n"
                        "or after -- when a name starts with a dash");
   lint_cmd->add_option("--format", lint.format, "Report format")

@@ -23,7 +23,7 @@ int run_rules_list(const std::string& format) {
     nlohmann::ordered_json rules = nlohmann::ordered_json::array();
     for (const RuleDef* r : all_rules()) {
       nlohmann::ordered_json formats = nlohmann::ordered_json::array();
-      for (auto [bit, name] : {std::pair{kIR, "ir"}, {kONNX, "onnx"}, {kNNAPI, "nnapi"}})
+      for (const auto& [bit, name] : kFormatNames)
         if (r->formats & bit) formats.push_back(name);
       rules.push_back({{"id", r->id},
                        {"name", r->name},
@@ -39,9 +39,8 @@ int run_rules_list(const std::string& format) {
     std::string formats;
     if (r->formats == kAllFormats) formats = "all";
     else {
-      if (r->formats & kIR) formats += "ir ";
-      if (r->formats & kONNX) formats += "onnx ";
-      if (r->formats & kNNAPI) formats += "nnapi ";
+      for (const auto& [bit, name] : kFormatNames)
+        if (r->formats & bit) formats += std::string(name) + " ";
     }
     std::printf("%-7s %-29s %-8s %-14s %s\n", std::string(r->id).c_str(), std::string(r->name).c_str(),
                 std::string(to_string(r->level)).c_str(), formats.c_str(), std::string(r->summary).c_str());

@@ -2,6 +2,7 @@
 #include "exec/branch_blame.hpp"
 #include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
+#include "exec/tflite_exec.hpp"
 #include "exec/runner.hpp"
 
 namespace condlint::exec {
@@ -16,6 +17,7 @@ constexpr std::pair<Format, Driver> kDrivers[] = {
     {Format::ONNX, run_onnx_driver},
     {Format::IR, run_ir_model},
     {Format::NNAPI, run_nnapi_model},
+    {Format::TFLITE, run_tflite_model},
 };
 
 }  // namespace

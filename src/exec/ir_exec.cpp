@@ -1,4 +1,5 @@
 #include "exec/ir_exec.hpp"
+#include "exec/kernel_call.hpp"
 #include "exec/ir_onnx_ops.hpp"
 #include "exec/ir_kernels.hpp"
 #include "model/graph_order.hpp"
@@ -59,38 +60,6 @@ std::vector<int64_t> parse_int_list(const std::string& s) {
   auto v = parse_int64_list(s);
   if (!v) fail("'" + s + "' is not a list of integers");
   return *v;
-}
-
-void set_i(onnx::NodeProto& n, const std::string& name, int64_t v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
-void set_ints(onnx::NodeProto& n, const std::string& name, const std::vector<int64_t>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INTS);
-  for (int64_t x : v) a->add_ints(x);
-}
-
-void set_f(onnx::NodeProto& n, const std::string& name, double v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::FLOAT);
-  a->set_f(static_cast<float>(v));
-}
-void set_s(onnx::NodeProto& n, const std::string& name, const std::string& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::STRING);
-  a->set_s(v);
-}
-void set_strings(onnx::NodeProto& n, const std::string& name, const std::vector<std::string>& v) {
-  auto* a = n.add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::STRINGS);
-  for (const auto& x : v) a->add_strings(x);
 }
 
 // "sigmoid, tanh, tanh" -> its names.
@@ -247,18 +216,7 @@ class IrRunner {
   // Calls an ONNX kernel with a synthetic node.
   std::vector<Value> onnx(const std::string& op, const std::vector<const Value*>& in, const std::string& path,
                           int depth, const std::function<void(onnx::NodeProto&)>& attrs = {}, int n_out = 1) {
-    auto it = kernels().find(op);
-    if (it == kernels().end()) throw ExecError(ErrKind::Unsupported, "unsupported op " + op + " at " + path);
-    onnx::NodeProto node;
-    node.set_op_type(op);
-    for (size_t k = 0; k < in.size(); ++k) node.add_input(in[k] ? "i" + std::to_string(k) : "");
-    for (int k = 0; k < n_out; ++k) node.add_output("o" + std::to_string(k));
-    if (attrs) attrs(node);
-    Scope scope;
-    OpCtx c{ip_, node, scope, nullptr, path, 18, depth, in, {}};
-    it->second(c);
-    if (static_cast<int>(c.out.size()) < n_out) fail(op + " produced no output");
-    return c.out;
+    return call_onnx_kernel(ip_, op, in, path, depth, attrs, n_out);
   }
 
   const Tensor& tensor_in(const std::vector<const Value*>& in, size_t k, const Node& node) {
@@ -320,42 +278,9 @@ class IrRunner {
         static_cast<uint64_t>(bytes) > *m_.ir->weights_size - static_cast<uint64_t>(*c.offset))
       fail("Const bytes [" + std::to_string(*c.offset) + ", +" + std::to_string(bytes) +
            ") lie outside the weights file");
-    Tensor t(*dt, d);
     const auto found = m_.ir->weight_bytes(*c.offset, static_cast<uint64_t>(bytes));
     if (!found) fail("cannot read the weights file " + m_.ir->weights_path);
-    const std::string_view buf = *found;
-    const unsigned w = dt_bytes(*dt);
-    auto le = [&](int64_t e) {
-      uint64_t v = 0;
-      for (unsigned b = 0; b < w; ++b)
-        v |= static_cast<uint64_t>(static_cast<unsigned char>(buf[e * w + b])) << (8 * b);
-      return v;
-    };
-    for (int64_t e = 0; e < n; ++e) {
-      const uint64_t v = le(e);
-      switch (*dt) {
-        case DT::F32: {
-          float x;
-          uint32_t u = static_cast<uint32_t>(v);
-          std::memcpy(&x, &u, 4);
-          t.f[e] = x;
-          break;
-        }
-        case DT::F64: {
-          double x;
-          std::memcpy(&x, &v, 8);
-          t.f[e] = x;
-          break;
-        }
-        case DT::F16: t.f[e] = f16_bits_to_f32(static_cast<uint16_t>(v)); break;
-        case DT::BF16: t.f[e] = bf16_bits_to_f32(static_cast<uint16_t>(v)); break;
-        case DT::Bool: t.i[e] = v != 0; break;
-        case DT::I8: t.i[e] = static_cast<int8_t>(v); break;
-        case DT::I16: t.i[e] = static_cast<int16_t>(v); break;
-        case DT::I32: t.i[e] = static_cast<int32_t>(v); break;
-        default: t.i[e] = static_cast<int64_t>(v); break;
-      }
-    }
+    Tensor t = tensor_from_le_bytes(*dt, d, *found);
     (void)node;
     return Value::tensor(std::move(t));
   }
@@ -1326,17 +1251,6 @@ std::vector<Value> IrRunner::op_rnn_sequence(const OpCall& c) {
   const Tensor& b = tensor_in(c.in, 5, c.node);
   const Tensor zero(b.dt, b.shape);
   return recurrent_sequence(c, "RNN", *c.in[3], *c.in[4], tv(concat({&b, &zero}, 1)), {c.in[1]}, 2, {});
-}
-
-Value read_golden(const fs::path& p) {
-  std::string bytes;
-  if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
-  try {
-    if (p.extension() == ".npy") return read_npy(bytes);
-    return read_pb_value(bytes, nullptr);
-  } catch (const ExecError& e) {
-    throw ExecError(e.kind, p.filename().string() + ": " + e.what());
-  }
 }
 
 CaseResult run_case(const Model& m, const RunConfig& cfg, const std::vector<Value>& inputs,

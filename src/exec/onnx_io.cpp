@@ -828,4 +828,16 @@ std::string pins_json(const std::map<std::string, bool>& pins) {
   return j.dump(2) + "\n";
 }
 
+// A golden value file of the backend-test layout (IR and TFLite data sets): .npy, else a .pb tensor.
+Value read_golden(const std::filesystem::path& p) {
+  std::string bytes;
+  if (auto e = read_file_bytes(p, bytes); !e.empty()) fail(e);
+  try {
+    if (p.extension() == ".npy") return read_npy(bytes);
+    return read_pb_value(bytes, nullptr);
+  } catch (const ExecError& e) {
+    throw ExecError(e.kind, p.filename().string() + ": " + e.what());
+  }
+}
+
 }  // namespace condlint::exec

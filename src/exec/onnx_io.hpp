@@ -66,6 +66,9 @@ std::string write_pb_value(const Value& v, const std::string& name);
 
 // .npy (NumPy format 1.0/2.0/3.0; little- or big-endian numbers, bool, and fixed-width unicode strings).
 Value read_npy(const std::string& bytes);
+// A golden value file of the backend-test layout as the IR and TFLite drivers read them: .npy, else a .pb tensor
+// (ExecError naming the file when it cannot be read).
+Value read_golden(const std::filesystem::path& p);
 std::string write_npy(const Tensor& t);
 
 // Why a golden data file cannot be used, or "" when it is a regular file that holds data: it is not a regular file

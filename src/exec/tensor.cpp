@@ -324,6 +324,44 @@ double string_to_double(const std::string& s) {
 }
 }  // namespace
 
+Tensor tensor_from_le_bytes(DT dt, const Dims& d, std::string_view bytes) {
+  const unsigned w = dt_bytes(dt);
+  if (w == 0) fail(std::string("cannot read ") + dt_name(dt) + " elements from bytes");
+  const int64_t n = checked_numel(d);  // the element limit, before anything is allocated
+  if (static_cast<uint64_t>(bytes.size()) != static_cast<uint64_t>(n) * w)
+    fail(std::to_string(bytes.size()) + " bytes do not hold " + dt_name(dt) + dims_str(d) + " (" +
+         std::to_string(static_cast<uint64_t>(n) * w) + " bytes)");
+  Tensor t(dt, d);
+  for (int64_t e = 0; e < n; ++e) {
+    uint64_t v = 0;
+    for (unsigned b = 0; b < w; ++b)
+      v |= static_cast<uint64_t>(static_cast<unsigned char>(bytes[static_cast<size_t>(e) * w + b])) << (8 * b);
+    switch (dt) {
+      case DT::F32: {
+        float x;
+        const uint32_t u = static_cast<uint32_t>(v);
+        std::memcpy(&x, &u, 4);
+        t.f[e] = x;
+        break;
+      }
+      case DT::F64: {
+        double x;
+        std::memcpy(&x, &v, 8);
+        t.f[e] = x;
+        break;
+      }
+      case DT::F16: t.f[e] = f16_bits_to_f32(static_cast<uint16_t>(v)); break;
+      case DT::BF16: t.f[e] = bf16_bits_to_f32(static_cast<uint16_t>(v)); break;
+      case DT::Bool: t.i[e] = v != 0; break;
+      case DT::I8: t.i[e] = static_cast<int8_t>(v); break;
+      case DT::I16: t.i[e] = static_cast<int16_t>(v); break;
+      case DT::I32: t.i[e] = static_cast<int32_t>(v); break;
+      default: t.i[e] = static_cast<int64_t>(v); break;
+    }
+  }
+  return t;
+}
+
 Tensor cast_tensor(const Tensor& x, DT to) {
   Tensor y(to, x.shape);
   const int64_t n = x.numel();

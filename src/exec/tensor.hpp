@@ -11,6 +11,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace condlint::exec {
@@ -186,6 +187,9 @@ struct Value {
 
 // Converts a scalar or tensor to another element type (ONNX Cast semantics).
 Tensor cast_tensor(const Tensor& x, DT to);
+// A tensor of `dt` and shape `d` from its elements stored little-endian in `bytes` (an IR Const's, a TFLite
+// buffer's), which must hold exactly numel x dt_bytes(dt) bytes (else ExecError). Strings are not stored so.
+Tensor tensor_from_le_bytes(DT dt, const Dims& d, std::string_view bytes);
 // Rounds/wraps all elements to the tensor's own type.
 void normalize(Tensor& x);
 

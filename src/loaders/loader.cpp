@@ -25,6 +25,7 @@ std::optional<Format> format_from_name(const fs::path& p) {
   if (ends_with(".nnapi.json")) return Format::NNAPI;
   if (ends_with(".onnx")) return Format::ONNX;
   if (ends_with(".xml")) return Format::IR;
+  if (ends_with(".tflite")) return Format::TFLITE;
   return std::nullopt;
 }
 
@@ -164,7 +165,7 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
     if (!fs::is_directory(st)) {
       // A file named is linted whatever it holds, but one whose name says no format condlint reads has no loader.
       if (!format_from_name(p)) {
-        c.errors.push_back(p + ": not a model condlint reads (the name does not end in .xml, .onnx or .nnapi.json)");
+        c.errors.push_back(p + ": not a model condlint reads (the name does not end in .xml, .onnx, .nnapi.json or .tflite)");
         continue;
       }
       c.files.push_back(p);
@@ -194,7 +195,7 @@ Collected collect_inputs(const std::vector<std::string>& paths) {
     // A directory named that holds no model is a path that names nothing to check: a CI step pointed at the wrong
     // folder must not pass.
     if (found.empty() && !walk_failed)
-      c.errors.push_back(p + ": no model in this directory (.onnx, .nnapi.json, or .xml whose root element is <net>)");
+      c.errors.push_back(p + ": no model in this directory (.onnx, .nnapi.json, .tflite, or .xml whose root element is <net>)");
     std::sort(found.begin(), found.end(), [](const fs::path& a, const fs::path& b) { return a.native() < b.native(); });
     // The walk names each file `p/<entries>`, so its key is what follows `p` and a separator; lexically_relative
     // gives the same, component by component, for any other shape.

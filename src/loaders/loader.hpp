@@ -60,6 +60,8 @@ inline constexpr size_t kSlimPayloadThreshold = size_t{64} << 10;
 std::unique_ptr<Model> load_onnx_mapped(const std::string& path, const std::shared_ptr<const io::MappedFile>& file,
                                         bool keep_proto = false, size_t threshold = kSlimPayloadThreshold);
 std::unique_ptr<Model> load_nnapi(const std::string& path, const std::string& bytes);  // nnapi_loader.cpp
+// A .tflite flatbuffer read in place from its mapping, which the Model keeps (TfliteData::file). tflite_loader.cpp
+std::unique_ptr<Model> load_tflite(const std::string& path, const std::shared_ptr<const io::MappedFile>& file);
 
 // Collects the model files under the given paths: files as given, directories walked recursively
 // (IR: .xml files whose root element is <net>), in a deterministic order. A path that does not exist, a file whose

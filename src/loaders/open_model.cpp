@@ -166,8 +166,12 @@ bool xml_root_is_net(std::string_view s) {
          s[i + 4] == '\r' || s[i + 4] == '/';
 }
 
+// A flatbuffer names its schema in bytes 4-7 (its file_identifier); TFLite's is "TFL3".
+bool has_tflite_identifier(std::string_view bytes) { return bytes.size() >= 8 && bytes.compare(4, 4, "TFL3") == 0; }
+
 std::optional<Format> format_from_content(std::string_view bytes) {
   if (xml_root_is_net(bytes)) return Format::IR;
+  if (has_tflite_identifier(bytes)) return Format::TFLITE;
   const size_t i = skip_space(bytes, 0);
   if (i < bytes.size() && bytes[i] == '{') return Format::NNAPI;
   if (looks_like_model_proto(bytes)) return Format::ONNX;
@@ -200,7 +204,7 @@ LoadResult open_model(const std::string& path, const OpenOptions& o) {
   const auto fmt = decide_format(path, all);
   r.format = fmt;
   if (!fmt) {
-    r.io_error = "unknown model format (expected .xml, .onnx or .nnapi.json)";
+    r.io_error = "unknown model format (expected .xml, .onnx, .nnapi.json or .tflite)";
     return r;
   }
   if (*fmt == Format::ONNX && all.size() > static_cast<size_t>(INT32_MAX)) {
@@ -221,6 +225,7 @@ LoadResult open_model(const std::string& path, const OpenOptions& o) {
     case Format::IR: r.model = load_ir(path, copy_mapped(*file)); break;
     case Format::ONNX: r.model = load_onnx_mapped(path, file, o.keep_for_exec); break;
     case Format::NNAPI: r.model = load_nnapi(path, copy_mapped(*file)); break;
+    case Format::TFLITE: r.model = load_tflite(path, file); break;
   }
   if (!r.model) {
     r.io_error = std::string(to_string(*fmt)) + " models are not supported by this build yet";

@@ -8,6 +8,7 @@
 
 #include "model/nnapi_data.hpp"
 #include "model/onnx_data.hpp"
+#include "model/tflite_data.hpp"
 
 namespace condlint {
 
@@ -48,6 +49,7 @@ std::string_view to_string(Format f) {
     case Format::IR: return "ir";
     case Format::ONNX: return "onnx";
     case Format::NNAPI: return "nnapi";
+    case Format::TFLITE: return "tflite";
   }
   return "ir";
 }

@@ -21,7 +21,7 @@ namespace io {
 class MappedFile;
 }  // namespace io
 
-enum class Format { IR, ONNX, NNAPI };
+enum class Format { IR, ONNX, NNAPI, TFLITE };
 std::string_view to_string(Format f);
 
 // Where a model element stands in its file. Trivially copyable and 24 bytes: every node and port carries one.
@@ -436,6 +436,7 @@ struct ExecResults {
 // Defined in model/onnx_data.hpp and model/nnapi_data.hpp: what ONNX and NNAPI rules read.
 struct OnnxData;
 struct NnapiData;
+struct TfliteData;  // model/tflite_data.hpp
 
 // A size a file declares past one of condlint's limits (docs/hardening.md: no real model comes near them). The
 // loader does not build what was declared (a shape past kMaxRank is read as a shape of unknown rank, which is
@@ -471,6 +472,7 @@ struct Model {
   std::unique_ptr<IrData> ir;          // set for IR models
   std::unique_ptr<OnnxData> onnx;      // set for ONNX models
   std::unique_ptr<NnapiData> nnapi;    // set for NNAPI models
+  std::unique_ptr<TfliteData> tflite;  // set for TFLite models
   std::unique_ptr<ExecResults> exec;   // set by `lint --exec` only (exec/lint_exec.hpp)
   std::vector<OverLimit> over_limits;  // sizes past condlint's limits, not built (rule C013)
   // Every other file the loader read or looked for (.bin, external data, Blobs), present or not: the findings

@@ -61,6 +61,7 @@ json formats_tags(unsigned formats) {
   if (formats & kIR) tags.push_back("openvino-ir");
   if (formats & kONNX) tags.push_back("onnx");
   if (formats & kNNAPI) tags.push_back("nnapi");
+  if (formats & kTFLITE) tags.push_back("tflite");
   return tags;
 }
 

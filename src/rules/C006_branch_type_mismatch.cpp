@@ -1,4 +1,5 @@
 // C006 branch-type-mismatch: the two branches give different types for one output.
+#include "rules/support/tflite_util.hpp"
 #include "rules/engine.hpp"
 
 namespace condlint::rules::C006 {
@@ -12,9 +13,12 @@ void check(const Model& m, Reporter& r) {
       const ValueDesc& a = t[i].value;
       const ValueDesc& b = e[i].value;
       if (!a.present || !b.present || same_type(a.type, b.type)) continue;
-      r.report(c.loc, c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " +
-                          a.type.str() + " (" + a.label + "), the else branch gives " + b.type.str() + " (" + b.label +
-                          ")");
+      std::string msg = c.name + " output " + std::to_string(t[i].output_index) + ": the then branch gives " +
+                        a.type.str() + " (" + a.label + "), the else branch gives " + b.type.str() + " (" + b.label +
+                        ")";
+      // The TFLite interpreter runs it (the output's type follows the branch): a warning, by that evidence.
+      if (m.format == Format::TFLITE) r.report_at(Level::Warning, c.loc, msg + "; " + tflr::kTypeNotChecked);
+      else r.report(c.loc, msg);
     }
   }
 }

@@ -20,6 +20,8 @@ constexpr FormatVerdict kVerdicts[] = {
      "onnx's checker and ONNX Runtime accept the model; ONNX Runtime warns when that branch runs (VerifyOutputSizes)"},
     {Format::IR, Level::Warning, "OpenVINO replaces the declared shape with the one it infers from the branches"},
     {Format::NNAPI, Level::Error, "Android NNAPI rejects the model"},
+    {Format::TFLITE, Level::Warning,
+     "the TFLite interpreter resizes the IF's outputs to what the branch that runs gives (LiteRT 2.3.0 runs it)"},
 };
 
 const FormatVerdict& verdict_for(Format f) {

@@ -86,8 +86,18 @@ Level RuleSelection::level_of(const RuleDef& r) const {
   return it == levels.end() ? r.level : it->second;
 }
 
+unsigned format_bit(Format f) {
+  switch (f) {
+    case Format::IR: return kIR;
+    case Format::ONNX: return kONNX;
+    case Format::NNAPI: return kNNAPI;
+    case Format::TFLITE: return kTFLITE;
+  }
+  return 0;
+}
+
 std::vector<Finding> run_rules(const Model& model, const RuleSelection& sel) {
-  const unsigned bit = model.format == Format::IR ? kIR : model.format == Format::ONNX ? kONNX : kNNAPI;
+  const unsigned bit = format_bit(model.format);
   std::vector<std::pair<const RuleDef*, Level>> on;
   for (const RuleDef* r : all_rules()) {
     if (!(r->formats & bit)) continue;

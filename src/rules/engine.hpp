@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "model/model.hpp"
@@ -58,7 +59,12 @@ struct RuleOptions {
 class Reporter;
 using CheckFn = void (*)(const Model&, Reporter&);
 
-enum FormatMask : unsigned { kIR = 1u, kONNX = 2u, kNNAPI = 4u, kAllFormats = 7u };
+enum FormatMask : unsigned { kIR = 1u, kONNX = 2u, kNNAPI = 4u, kTFLITE = 8u, kAllFormats = 15u };
+// The mask bit of a format, and the formats by the names reports and data/targets.json give them ("ir", "onnx",
+// "nnapi", "tflite": to_string(Format)).
+unsigned format_bit(Format f);
+constexpr std::pair<FormatMask, std::string_view> kFormatNames[] = {
+    {kIR, "ir"}, {kONNX, "onnx"}, {kNNAPI, "nnapi"}, {kTFLITE, "tflite"}};
 
 struct RuleDef {
   std::string_view id;

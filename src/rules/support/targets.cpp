@@ -52,7 +52,8 @@ Table parse_table() {
       rt.name = r.at("name").get<std::string>();
       for (const auto& f : r.at("formats")) {
         const auto s = f.get<std::string>();
-        rt.formats |= s == "ir" ? kIR : s == "onnx" ? kONNX : s == "nnapi" ? kNNAPI : 0u;
+        for (const auto& [bit, name] : kFormatNames)
+          if (s == name) rt.formats |= bit;
       }
       for (const auto& v : r.at("releases")) rt.releases.push_back(v.get<std::string>());
       for (const auto& f : r.at("facts")) {
@@ -191,7 +192,7 @@ std::string describe_refusal(const Runtime& rt, const Target& t, const std::func
 std::vector<std::pair<const Runtime*, const Target*>> targets_for(const RuleOptions& o, std::string_view runtime,
                                                                   Format format) {
   std::vector<std::pair<const Runtime*, const Target*>> out;
-  const unsigned mask = format == Format::IR ? kIR : format == Format::ONNX ? kONNX : kNNAPI;
+  const unsigned mask = format_bit(format);
   for (const auto& t : o.targets)
     if (t.runtime == runtime)
       if (const Runtime* rt = find_runtime(runtime); rt && (rt->formats & mask)) out.emplace_back(rt, &t);
