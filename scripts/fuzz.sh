@@ -37,6 +37,7 @@ prepare_seeds() {
     merge_*) cp "$root"/fuzz/seeds/merge/* "$seeds/" ;;
     nnapi_testmodel_*) find "$root/tests/fixtures/nnapi_testmodel" -name '*.cpp' -exec cp {} "$seeds/" \; ;;
     onnx_*) find "$root/corpus" -name '*.onnx' -exec cp {} "$seeds/" \; ;;
+    tflite_*) find "$root/corpus" "$root/corpus-tflite" -name '*.tflite' -exec cp {} "$seeds/" \; ;;
     nnapi_*) find "$root/corpus" -name '*.nnapi.json' -exec cp {} "$seeds/" \; ;;
     golden_data_*)
       # The first byte picks the reader (see fuzz/golden_data_fuzz.cpp): 0x00 .npy, 0x40 .pb as a tensor,

@@ -67,7 +67,7 @@ class Finding:
 
 @dataclass(frozen=True)
 class FileResult:
-    """One linted file: its path, format (ir, onnx, nnapi; empty when unknown), findings and read error if any."""
+    """One linted file: its path, format (ir, onnx, nnapi, tflite; empty when unknown), findings and read error if any."""
 
     path: str
     format: str

@@ -16,7 +16,7 @@
                       X(NN009) X(NN010) X(NN011) X(NN012) X(NN013) X(NN014) X(NN015) X(NN016) X(NN017) X(NN018)       \
                           X(NN019) X(NN020) X(NN021) X(NN022) X(NN023) X(NN024) X(NN025) X(NN026) X(NN027) X(EX001)   \
                               X(EX002) X(EX003) X(EX004) X(ORT001) X(ORT002) X(OV001) X(OV002) X(OV003) X(TRT001) X(TRT002)    \
-                                  X(FL001) X(TFL001) X(TFL002) X(TFL003) X(TFL004) X(TFL005) X(TFL006) X(TFL007) X(TFL008)
+                                  X(FL001) X(TFL001) X(TFL002) X(TFL003) X(TFL004) X(TFL005) X(TFL006) X(TFL007) X(TFL008) X(TFL009) X(TFL010)
 
 namespace condlint {
 

@@ -417,16 +417,16 @@ class ReleasePins(unittest.TestCase):
                 self.assertRegex(h, r'(?m)^  args: \["--"\]', (path, hid))
                 self.assertRegex(h, r"(?m)^  entry: condlint lint --models-only\s*(#.*)?$", (path, hid))
                 self.assertRegex(h, r"(?m)^  language: " + languages[hid] + r"\s*(#.*)?$", (path, hid))
-                self.assertRegex(h, r"(?m)^  files: \\\.\(xml\|onnx\|nnapi\\\.json\)\$", (path, hid))
+                self.assertRegex(h, r"(?m)^  files: \\\.\(xml\|onnx\|nnapi\\\.json\|tflite\)\$", (path, hid))
 
     def test_the_hooks_pass_the_model_files(self):
         mirror = ROOT / "pre-commit" / ".pre-commit-hooks.yaml"
         self.assertEqual(hook_field(mirror, "language"), "python")
         files = hook_field(mirror, "files")
         self.assertEqual(files, hook_field(ROOT / ".pre-commit-hooks.yaml", "files"))
-        for name in ("m.onnx", "zoo/a b/net.xml", "x.nnapi.json", "AndroidManifest.xml"):
+        for name in ("m.onnx", "zoo/a b/net.xml", "x.nnapi.json", "AndroidManifest.xml", "app/src/main/assets/m.tflite"):
             self.assertRegex(name, files)
-        for name in ("m.onnx.txt", "a.json", "r.sarif", "model.bin", "m.tflite"):
+        for name in ("m.onnx.txt", "a.json", "r.sarif", "model.bin", "m.tflite.gz", "m.pt"):
             self.assertNotRegex(name, files)
 
 

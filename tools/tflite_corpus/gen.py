@@ -60,10 +60,13 @@ def convert(fn):
     return conv.convert()
 
 
-def judge(model_path, inputs, outputs, save=None):
-    """inputs: [(tensor index, np array, resize dims or None)]. Returns {stage: (ok, msg)}, plus 'signal'."""
+def judge(model_path, inputs, outputs, save=None, details=None):
+    """inputs: [(tensor index, np array, resize dims or None)]. Returns {stage: (ok, msg)}, plus 'signal', and with
+    details ([[subgraph, tensor]]) 'details': {stage: [[subgraph, tensor, shape, shape_signature]]} (judge.py)."""
     with tempfile.TemporaryDirectory() as td:
         job = {"model": model_path, "inputs": [], "outputs": outputs, "save": save}
+        if details:
+            job["details"] = details
         for k, (idx, arr, resize) in enumerate(inputs):
             p = os.path.join(td, f"in{k}.npy")
             np.save(p, arr)
@@ -81,6 +84,9 @@ def judge(model_path, inputs, outputs, save=None):
             if line.startswith("STAGE "):
                 _, stage, verdict, *msg = line.split(" ", 3) + [""]
                 res[stage] = (verdict == "ok", (msg[0] if msg else "").strip())
+            elif line.startswith("DETAILS "):
+                _, stage, js = line.split(" ", 2)
+                res.setdefault("details", {})[stage] = json.loads(js)
         err_lines = [l for l in err.splitlines() if l.strip() and "XNNPACK delegate" not in l
                      and "absl::InitializeLog" not in l]
         res["stderr"] = " | ".join(" ".join(l.split()) for l in err_lines)[:600]
@@ -114,6 +120,55 @@ def io_plan(m, arrays):
         shape = tfl.lst(t.shape)
         plan.append((ti, a, list(a.shape) if list(a.shape) != shape else None))
     return plan
+
+
+def fmt_t(sg, ti):
+    """'t2 [1, 1] sig [1, -1]' (no 'sig' when the converter wrote no shape_signature)."""
+    t = sg.tensors[ti]
+    sig = f" sig {tfl.lst(t.shapeSignature)}" if t.shapeSignature is not None else ""
+    return f"t{ti} {tfl.lst(t.shape)}{sig}"
+
+
+def control_flow_shapes(m):
+    """What the converter wrote for every IF / WHILE: its outputs and its branch / body outputs (shape and
+    shape_signature); and the [subgraph, tensor] list to ask the interpreter about."""
+    facts, want = [], []
+    for si, oi, op in tfl.ops(m):
+        o = op.builtinOptions
+        sg = m.subgraphs[si]
+        outs = tfl.lst(op.outputs)
+        if isinstance(o, S.IfOptionsT):
+            th, el = m.subgraphs[o.thenSubgraphIndex], m.subgraphs[o.elseSubgraphIndex]
+            facts.append(f"converter: IF (subgraph {si} op {oi}) outputs " + ", ".join(fmt_t(sg, t) for t in outs)
+                         + f"; then subgraph {o.thenSubgraphIndex} outputs " + ", ".join(fmt_t(th, t) for t in tfl.lst(th.outputs))
+                         + f"; else subgraph {o.elseSubgraphIndex} outputs " + ", ".join(fmt_t(el, t) for t in tfl.lst(el.outputs)))
+            want += [[si, t] for t in outs] + [[o.thenSubgraphIndex, t] for t in tfl.lst(th.outputs)] + \
+                [[o.elseSubgraphIndex, t] for t in tfl.lst(el.outputs)]
+        elif isinstance(o, S.WhileOptionsT):
+            body = m.subgraphs[o.bodySubgraphIndex]
+            cond = m.subgraphs[o.condSubgraphIndex]
+            facts.append(f"converter: WHILE (subgraph {si} op {oi}) inputs " + ", ".join(fmt_t(sg, t) for t in tfl.lst(op.inputs))
+                         + "; outputs " + ", ".join(fmt_t(sg, t) for t in outs)
+                         + f"; cond subgraph {o.condSubgraphIndex} inputs " + ", ".join(fmt_t(cond, t) for t in tfl.lst(cond.inputs))
+                         + f"; body subgraph {o.bodySubgraphIndex} inputs " + ", ".join(fmt_t(body, t) for t in tfl.lst(body.inputs))
+                         + "; body outputs " + ", ".join(fmt_t(body, t) for t in tfl.lst(body.outputs)))
+            want += [[si, t] for t in outs] + [[o.bodySubgraphIndex, t] for t in tfl.lst(body.outputs)]
+    return facts, want
+
+
+def interpreter_shapes(per_ds):
+    """per_ds: [judge 'details' dict per data set] -> one note: shape / shape_signature per tensor after
+    allocate_tensors (once if the same in every data set) and after invoke (per data set)."""
+    fmt = lambda e: f"sg{e[0]} t{e[1]} " + ("not listed" if e[2] is None else f"shape {e[2]} sig {e[3]}")
+    alloc = [tuple(fmt(e) for e in d.get("allocate_tensors", [])) for d in per_ds]
+    parts = []
+    if alloc and all(a == alloc[0] for a in alloc):
+        parts.append("after allocate_tensors (every data set): " + ", ".join(alloc[0]))
+    else:
+        parts.append("after allocate_tensors: " + " / ".join(f"{k}: " + ", ".join(a) for k, a in enumerate(alloc)))
+    parts.append("after invoke: " + " / ".join(f"{k}: " + ", ".join(fmt(e) for e in d.get("invoke", []))
+                                                for k, d in enumerate(per_ds)))
+    return "LiteRT get_tensor_details(subgraph) " + "; ".join(parts)
 
 
 def convert_saved_model(fn):
@@ -160,7 +215,8 @@ def write_model(out, spec):
         raise SystemExit(f"{spec.name}: subgraph 0 input names {in_names} do not match {argnames}")
     if in_names != argnames:
         notes.append(f"subgraph-0 input order {in_names} differs from the tf.function's {argnames}")
-    ds_labels, verdicts, diffs = [], [], []
+    ds_labels, verdicts, diffs, per_ds = [], [], [], []
+    cf_facts, want = control_flow_shapes(m) if spec.report_shapes else ([], None)
     for k, (label, feed) in enumerate(spec.datasets):
         dd = os.path.join(d, f"test_data_set_{k}")
         os.makedirs(dd)
@@ -168,7 +224,8 @@ def write_model(out, spec):
         plan = io_plan(m, arrays)
         for j, (_, a, _) in enumerate(plan):
             np.save(os.path.join(dd, f"input_{j}.npy"), a)
-        res = judge(path, plan, tfl.lst(sg.outputs), save=dd)
+        res = judge(path, plan, tfl.lst(sg.outputs), save=dd, details=want)
+        per_ds.append(res.get("details", {}))
         v = verdict_of(res)
         verdicts.append(v)
         ds_labels.append(f"{k}:{label}")
@@ -191,6 +248,11 @@ def write_model(out, spec):
         notes.append("max |LiteRT - TF| per data set: " + " ".join(d if isinstance(d, str) else f"{d:.3g}" for d in diffs))
     if not (n_if or n_while):
         notes.append("NO IF/WHILE in the converted model")
+    if spec.report_shapes:
+        notes += cf_facts + [interpreter_shapes(per_ds)]
+        notes.append("output shapes per data set: " + " ".join(
+            f"{k}:" + ",".join(str(list(np.load(os.path.join(d, f"test_data_set_{k}", f"output_{j}.npy")).shape))
+                               for j in range(len(tfl.lst(sg.outputs)))) for k in range(len(spec.datasets))))
     notes.append(f"{len(b)} bytes")
     verdict = "ok" if all(v == "ok" for v in verdicts) else "; ".join(f"{k}: {v}" for k, v in enumerate(verdicts))
     row = [spec.name, f"{spec.name}/{spec.name}.tflite", hashlib.md5(b).hexdigest(), f"models.{spec.name}",

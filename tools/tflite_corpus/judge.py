@@ -3,9 +3,11 @@
 Run in a subprocess by gen.py (the interpreter may abort or crash on a broken model):
     python judge.py JOB.json
 JOB: {"model": path, "inputs": [{"index": tensor index, "npy": path, "resize": [dims] or null}],
-      "outputs": [tensor index], "save": dir or null}
+      "outputs": [tensor index], "save": dir or null, "details": [[subgraph, tensor index]] (optional)}
 Prints one line per stage as it finishes: `STAGE <name> ok` or `STAGE <name> FAIL <one-line message>`, names
-constructor, allocate_tensors, set_inputs, invoke, get_outputs. Imports no TensorFlow.
+constructor, allocate_tensors, set_inputs, invoke, get_outputs. With "details", also prints
+`DETAILS <after stage> <json>` after allocate_tensors and after invoke: for each [subgraph, tensor] the 'shape' and
+'shape_signature' that the public `Interpreter.get_tensor_details(subgraph_index)` reports. Imports no TensorFlow.
 """
 import json
 import os
@@ -19,6 +21,18 @@ import numpy as np  # noqa: E402
 def say(stage, ok, msg=""):
     msg = " ".join(str(msg).split())
     print(f"STAGE {stage} {'ok' if ok else 'FAIL'}{(' ' + msg) if msg else ''}", flush=True)
+
+
+def details(it, stage, want):
+    """Prints shape and shape_signature from get_tensor_details(subgraph) for each [subgraph, tensor] in want."""
+    if not want:
+        return
+    got = []
+    for si, ti in want:
+        d = {t["index"]: t for t in it.get_tensor_details(si)}.get(ti)
+        got.append([si, ti, None if d is None else [int(v) for v in d["shape"]],
+                    None if d is None else [int(v) for v in d["shape_signature"]]])
+    print(f"DETAILS {stage} {json.dumps(got)}", flush=True)
 
 
 def main():
@@ -39,6 +53,7 @@ def main():
         say("allocate_tensors", False, f"{type(e).__name__}: {e}")
         return
     say("allocate_tensors", True)
+    details(it, "allocate_tensors", job.get("details"))
     try:
         for inp in job["inputs"]:
             it.set_tensor(inp["index"], np.load(inp["npy"]))
@@ -52,6 +67,7 @@ def main():
         say("invoke", False, f"{type(e).__name__}: {e}")
         return
     say("invoke", True)
+    details(it, "invoke", job.get("details"))
     try:
         outs = [np.array(it.get_tensor(i)) for i in job["outputs"]]
     except Exception as e:  # noqa: BLE001

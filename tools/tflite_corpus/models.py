@@ -17,6 +17,7 @@ class Model:
     datasets: list      # [(label, {arg: np.ndarray})]
     notes: str = ""
     keep: tuple = ()    # objects whose variables the function captures (Keras models)
+    report_shapes: bool = False   # gen.py notes the IF / WHILE output shapes (converter and interpreter)
 
 
 def rng(seed):
@@ -288,7 +289,31 @@ def cond_sub_logistic():
                  "TF source: float scalar t < 0.5; then sigmoid(x - t), else reduce_sum(x, 1) - x")
 
 
+def cond_branch_shapes_differ():
+    @tf.function(input_signature=[S([], tf.bool), S([1, 4], tf.float32)])
+    def f(c, x):
+        return tf.cond(c, lambda: x[:, :2] * 2.0, lambda: x + 1.0)
+    x = f32(1, -2, 3, 0.5, shape=(1, 4))
+    return Model("cond_branch_shapes_differ", f, [("then(out=[1,2])", {"c": B(True), "x": x}),
+                                                  ("else(out=[1,4])", {"c": B(False), "x": x})],
+                 "TF source: then x[:, :2] * 2 ([1,2]), else x + 1 ([1,4]): the branches' static shapes differ",
+                 report_shapes=True)
+
+
+def while_growing_state():
+    @tf.function(input_signature=[S([], tf.int32), S([1, 4], tf.float32)])
+    def f(n, x):
+        _, s = tf.while_loop(lambda i, s: i < n,
+                             lambda i, s: (i + 1, tf.concat([s, x * tf.cast(i + 2, tf.float32)], 0)),
+                             [tf.constant(0), x], shape_invariants=[tf.TensorShape([]), tf.TensorShape([None, 4])])
+        return s
+    x = f32(1, -2, 3, 0.5, shape=(1, 4))
+    return Model("while_growing_state", f, [(f"trips={t}(out=[{t + 1},4])", {"n": I(t), "x": x}) for t in (0, 1, 3)],
+                 "TF source: loop value s grows each trip, s = concat([s, x * (i + 2)], 0), "
+                 "shape_invariants [None, 4] (s starts as x [1,4])", report_shapes=True)
+
+
 ALL = [cond_bool_input, cond_computed, cond_nested, cond_two_outputs, cond_unused_inputs, cond_mixed_types,
        while_counter, while_tensor_state, switch_case3, switch_case3_as_conds, keras_cond_layer, while_with_cond, while_nested,
        cond_conv_dense, cond_concat_softmax, cond_gather_slice, cond_dynamic_batch, while_dynamic_batch,
-       cond_sub_logistic]
+       cond_sub_logistic, cond_branch_shapes_differ, while_growing_state]
