@@ -13,6 +13,7 @@
 
 #include "exec/onnx_io.hpp"
 #include "exec/tensor.hpp"
+#include "io/mapped_file.hpp"
 #include "fuzz/golden_data_replay.hpp"
 #include "importers/nnapi_testmodel.hpp"
 #include "report/merge.hpp"
@@ -36,6 +37,10 @@ size_t replay(const std::string& target, const std::string& bytes) {
   }
   if (target == "nnapi_loader_fuzz") {
     auto m = load_nnapi("fuzz.nnapi.json", bytes);
+    return m ? run_rules(*m, RuleSelection{}).size() : 0;
+  }
+  if (target == "tflite_loader_fuzz") {
+    auto m = load_tflite("fuzz.tflite", io::MappedFile::from_bytes(bytes));
     return m ? run_rules(*m, RuleSelection{}).size() : 0;
   }
   if (target == "nnapi_testmodel_fuzz") {
@@ -69,7 +74,8 @@ size_t replay(const std::string& target, const std::string& bytes) {
   return 0;
 }
 
-const char* const kTargets[] = {"ir_loader_fuzz", "onnx_loader_fuzz", "nnapi_loader_fuzz", "nnapi_testmodel_fuzz"};
+const char* const kTargets[] = {"ir_loader_fuzz", "onnx_loader_fuzz", "nnapi_loader_fuzz", "nnapi_testmodel_fuzz",
+                                "tflite_loader_fuzz"};
 
 std::vector<fs::path> files_under(const fs::path& dir) {
   std::vector<fs::path> v;
