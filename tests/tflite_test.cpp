@@ -12,6 +12,7 @@
 #include "io/mapped_file.hpp"
 #include "loaders/loader.hpp"
 #include "model/tflite_data.hpp"
+#include "exec/runner.hpp"
 #include "rules/engine.hpp"
 #include "test_support.hpp"
 #include "tflite_schema_generated.h"
@@ -343,4 +344,26 @@ TEST(TfliteHostile, ASchemaVersionOtherThanThreeIsTfl001) {
   const auto fs = lint_bytes(t.bytes());
   EXPECT_EQ(ids(fs), (std::vector<std::string>{"TFL001@main"})) << all_messages(fs);
   EXPECT_NE(all_messages(fs).find("schema version 2"), std::string::npos);
+}
+
+// A tensor whose buffer index is past the model's buffers (TFL008) is no constant: the run fails at the operator that
+// reads it, saying the tensor has no value, and reads nothing past the table.
+TEST(TfliteHostile, RunOfAConstantPastTheBuffersFailsWithAMessage) {
+  TflModel t = if_model();
+  const int k = t.tensor(1, "k", tfl::FLOAT32, {1, 4});
+  t.sg(1).tensors[static_cast<size_t>(k)]->buffer = 9;
+  t.sg(1).operators[0]->inputs = {0, k};
+  const auto p = test::temp_dir("tflite_buffer") / "m.tflite";
+  test::write_file(p, t.bytes());
+  exec::RunConfig cfg;
+  cfg.random.count = 1;
+  const exec::ModelResult r = test::run_file(p, cfg);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  bool named = false;
+  for (const auto& c : r.cases) {
+    named |= c.message.find("tensor 2 'k' has no value when it is read") != std::string::npos;
+    EXPECT_EQ(c.message.find("internal error"), std::string::npos) << c.message;
+  }
+  EXPECT_TRUE(named);
+  EXPECT_GT(r.failed, 0);
 }

@@ -124,7 +124,9 @@ class TflRunner {
     if (!dt || !d_.file)
       throw ExecError(ErrKind::Unsupported, "constant tensor " + std::to_string(t) + " of type " +
                                                 tfl::type_name(x.type) + " (not supported)");
-    const TflBuffer& b = d_.buffers.at(x.buffer);
+    // In range: the loader marks a tensor constant only when its buffer is one of the model's and holds data (a
+    // buffer index past the table, TFL008, leaves the tensor without a value, which its reader reports).
+    const TflBuffer& b = d_.buffers[x.buffer];
     const std::string_view file = d_.file->bytes();
     if (b.offset < 0 || static_cast<uint64_t>(b.offset) > file.size() || b.size > file.size() - b.offset)
       fail("the bytes of buffer " + std::to_string(x.buffer) + " lie outside the file");
