@@ -81,3 +81,24 @@ TEST(CorpusOpenvino, LintIsCleanWhereOpenVinoCompilesAndNamesTheRankRefusal) {
   std::printf("[ figures  ] corpus-openvino: %d IRs OpenVINO compiles, all lint-clean; %d refused for a dynamic rank, "
               "each IR021\n", clean, refused);
 }
+
+// `diff --runtime ref --runtime openvino` on IRs OpenVINO wrote: the reference executor runs the IR itself (most of
+// these the exporter cannot write as ONNX) and OpenVINO reads the same files, compiled in f32. A fixed sample, one IR
+// of each source kind with golden data; tools/openvino_corpus/diff_all.sh runs every IR and writes the figures in
+// docs/openvino-corpus.md.
+TEST(CorpusOpenvino, DiffAgainstOpenVinoAgreesOnASample) {
+  const char* env = std::getenv("CONDLINT_PYTHON");
+  const std::string py = env && *env ? env : (source_dir() / "tools/venv/bin/python").string();
+  if (run(shell_quote(py) + " -c 'import openvino, numpy' 2>/dev/null").exit_code != 0)
+    GTEST_SKIP() << py << " with openvino is absent (scripts/install-deps.sh installs it)";
+  const fs::path root = source_dir() / "corpus-openvino";
+  for (const char* rel : {"npm/@ricky0123+vad-web@0.0.31/silero_vad_legacy/fp16/model.xml",
+                          "modern/ts_fasterrcnn_tiny_opset11/fp32/model.xml", "valid/nested_ifs/fp32/model.xml"}) {
+    const fs::path xml = root / rel;
+    const auto r = run(condlint_cmd() + " diff " + shell_quote(xml.string()) + " --runtime ref --runtime openvino");
+    EXPECT_EQ(r.exit_code, 0) << xml << "\n" << r.out;
+    EXPECT_NE(r.out.find(" 0 diverge, 0 failed"), std::string::npos) << xml << "\n" << r.out;
+    EXPECT_EQ(r.out.find(" 0 agree"), std::string::npos) << xml << "\n" << r.out;
+    EXPECT_NE(r.out.find("compiled for CPU in f32"), std::string::npos) << r.out;
+  }
+}

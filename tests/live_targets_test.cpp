@@ -260,7 +260,12 @@ TEST(DiffOpenvinoIr, PinsReachIfsInLoopBodiesAndIfsNamedWithSlashes) {
                        " --runtime ref --runtime openvino --random 2 2>&1");
     if (r.out.find("needs") != std::string::npos && r.exit_code == 2) GTEST_SKIP() << r.out;
     EXPECT_EQ(r.exit_code, 0) << f << "\n" << r.out;
-    EXPECT_NE(r.out.find("6 agree, 0 diverge, 0 failed"), std::string::npos) << f << "\n" << r.out;
+    // 2 random sets on the model as given and on each If pinned to each branch (6 runs), and where the random sets
+    // all take one branch, a set synthesized to take the other (the reference executor runs the IR itself).
+    EXPECT_NE(r.out.find(" 0 diverge, 0 failed, 0 not comparable"), std::string::npos) << f << "\n" << r.out;
+    EXPECT_TRUE(r.out.find("6 agree, 0 diverge") != std::string::npos ||
+                r.out.find("7 agree, 0 diverge") != std::string::npos)
+        << f << "\n" << r.out;
     EXPECT_NE(r.out.find("openvino: compiled for CPU in f32 (INFERENCE_PRECISION_HINT)"), std::string::npos) << r.out;
   }
 }

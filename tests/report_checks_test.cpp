@@ -325,23 +325,8 @@ ColumnCase columns_of(const std::string& model, const std::string& sarif_out) {
   return c;
 }
 
-// Validates with the SARIF Multitool; "" = no error or warning.
-std::string validate(const std::string& file) {
-  const fs::path tool = source_dir() / "tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool";
-  if (!fs::exists(tool)) return "SKIP";
-  const std::string out = file + ".validation.sarif";
-  fs::remove(out);
-  run(shell_quote(tool.string()) + " validate " + shell_quote(file) + " --rule-kind \"Sarif;Gh\" -o " +
-      shell_quote(out) + " >/dev/null 2>&1");
-  if (!fs::exists(out)) return "no validator output";
-  std::string problems;
-  const json doc = json::parse(slurp(out));  // kept: the loop walks into it
-  for (const auto& r : doc["runs"])
-    for (const auto& res : r.value("results", json::array()))
-      if (res.value("level", "warning") == "error" || res.value("level", "warning") == "warning")
-        problems += res.dump() + "\n";
-  return problems;
-}
+// Validates with the SARIF Multitool; "" = no error or warning, "SKIP" when it is absent.
+std::string validate(const std::string& file) { return condlint::test::sarif_validate(file); }
 
 // IR: the Parameter 'y' (renamed with multi-byte characters) and the If on one line: the C006 finding at the If's
 // <layer> has 4 two-, three- and four-byte characters before it. Returns the file's path ("" when the corpus file

@@ -23,27 +23,8 @@ const std::string kWarn = "corpus/ir/invalid/C010_both_branches.xml";
 
 std::string in_source_quoted(const std::string& rel) { return shell_quote((source_dir() / rel).string()); }
 // Runs condlint in the source directory, so artifact URIs are relative to it.
-fs::path multitool() {
-  return source_dir() / "tools/sarif/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool";
-}
-
-// Validates a SARIF file; returns the error- and warning-level results of the validator ("" = none).
-std::string validate_sarif(const std::string& file) {
-  const std::string out = file + ".validation.sarif";
-  fs::remove(out);
-  const auto r = run(shell_quote(multitool().string()) + " validate " + shell_quote(file) +
-                     " --rule-kind \"Sarif;Gh\" -o " + shell_quote(out) + " >/dev/null 2>&1");
-  if (!fs::exists(out)) return "the validator wrote no output (exit " + std::to_string(r.exit_code) + ")";
-  const json doc = json::parse(slurp(out));
-  std::string problems;
-  for (const auto& run_ : doc["runs"])
-    for (const auto& res : run_.value("results", json::array())) {
-      const std::string level = res.value("level", "warning");
-      if (level == "error" || level == "warning")
-        problems += level + " " + res.value("ruleId", "?") + " " + res["message"].dump() + "\n";
-    }
-  return problems;
-}
+fs::path multitool() { return condlint::test::sarif_multitool(); }
+std::string validate_sarif(const std::string& file) { return condlint::test::sarif_validate(file); }
 
 std::string attr(const std::string& dom, const std::string& element_id, const std::string& name) {
   std::smatch m;
@@ -168,7 +149,7 @@ TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
   EXPECT_EQ(loc["logicalLocations"][0]["fullyQualifiedName"], "main/cond/then/Add_7");
   EXPECT_EQ(doc["runs"][0]["artifacts"][0]["mimeType"], "application/octet-stream");
   if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
-  if (!fs::exists(multitool()))
+  if (multitool().empty())
     GTEST_SKIP() << "skipped validation: SARIF Multitool absent (scripts/install-deps.sh installs it with npm)";
   const std::string file = temp_dir().string() + "/binary.sarif";
   std::ofstream(file) << os.str();
@@ -177,7 +158,7 @@ TEST(Sarif, FileWithoutLinesGetsWholeFileRegionAndLogicalLocation) {
 
 TEST(Sarif, CorpusReportPassesSarifMultitoolValidation) {
   if (condlint::test::sanitized_suite()) GTEST_SKIP() << condlint::test::kValidatorLeftToUnsanitized;
-  if (!fs::exists(multitool()))
+  if (multitool().empty())
     GTEST_SKIP()
         << "skipped: SARIF Multitool absent; run scripts/install-deps.sh (npm @microsoft/sarif-multitool-linux)";
   // The whole IR corpus plus suppressed and baseline-absent results: every SARIF feature we emit.

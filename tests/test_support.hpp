@@ -225,6 +225,14 @@ inline std::string dump_dom(const std::string& html_file, const std::string& has
       .out;
 }
 
+// The SARIF Multitool (npm @microsoft/sarif-multitool-linux, scripts/install-deps.sh); an empty path when absent.
+std::filesystem::path sarif_multitool();
+// Validates a SARIF file with the Multitool (rule kinds Sarif and Gh): "" when it reports no error and no warning,
+// else those results, one a line ("error RULE message"); "SKIP" when the Multitool is absent; why, when it wrote no
+// verdict. It runs without a network where the system allows one (unshare -n): with one it spends ~20 s trying to
+// reach github.com where there is none, and its verdict on the file is the same.
+std::string sarif_validate(const std::string& file);
+
 // How often `needle` occurs in `s`.
 inline int count(const std::string& s, const std::string& needle) {
   int n = 0;

@@ -13,12 +13,14 @@
 #include <atomic>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <set>
 #include <sstream>
 
 #include "exec/compare.hpp"
 #include "exec/interpreter.hpp"
+#include "exec/ir_exec.hpp"
 #include "exec/nnapi_exec.hpp"
 #include "exec/onnx_io.hpp"
 #include "exec/random_inputs.hpp"
@@ -97,6 +99,7 @@ struct Variant {
   std::map<std::string, bool> pins;
   onnx::ModelProto model;
   fs::path file;
+  std::string no_onnx;  // an IR's variant without an ONNX model (file empty): why (Job::no_onnx)
   std::string error;
 };
 
@@ -107,6 +110,12 @@ struct Prepared {
   size_t first_job = 0;  // jobs of this model: variants x inputs (those `runs` allows), in that order
   std::map<std::string, std::string> source_paths;  // exported models: ONNX If path -> the source model's If path
   fs::path source_ir;                               // an OpenVINO IR given: its path (runtimes that read IR use it)
+  // An OpenVINO IR given: the Model the front door read, which the reference executor runs itself; its export to
+  // ONNX (variant 0's model) is only what runtimes that read ONNX run, and `no_onnx` says why there is none.
+  const Model* ir = nullptr;
+  std::string no_onnx;
+  std::vector<std::string> output_names;  // the outputs compared, in order (the IR's Results, the ONNX graph's)
+  std::map<std::string, std::string> onnx_paths;  // IR If path -> its export's If path (the inverse of source_paths)
 };
 
 // Whether variant `v` runs on input set `d`: synthesized inputs select their branch themselves, so they run on the
@@ -117,22 +126,22 @@ bool runs(const Prepared& pr, size_t v, size_t d) { return v == 0 || !pr.inputs[
 // run by the reference executor to find out which those are: every runtime then runs them like a data set, so
 // a branch is compared on inputs that reach it rather than pinned. What the search tried and could not run is a
 // note.
-void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy& policy, const DiffConfig& cfg,
-                            Prepared& pr) {
+void add_synthesized_inputs(const exec::CandidateRun& run,
+                            const std::function<exec::SynthesisResult(const std::set<exec::BranchKey>&,
+                                                                      const exec::SynthesisOptions&)>& synthesize,
+                            const exec::BranchPolicy& policy, const DiffConfig& cfg, Prepared& pr) {
   if (pr.inputs.empty()) return;
   std::set<std::string> seen;
   std::set<exec::BranchKey> taken;
   if (cfg.deadline.passed()) return;
-  exec::RunOptions ro;
-  ro.limits.deadline = cfg.deadline;
   for (const auto& is : pr.inputs) {
-    exec::Interpreter ip(m, ro);
+    exec::Trace trace;
     try {
-      ip.run(is.values);
+      run(is.values, trace);
     } catch (const std::exception&) {
       // the runtimes report it; the branches it took before failing still count as taken
     }
-    for (const auto& [path, site] : ip.trace.ifs) {
+    for (const auto& [path, site] : trace.ifs) {
       seen.insert(path);
       for (bool b : site.ran) taken.insert({path, b});
     }
@@ -143,7 +152,7 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
   so.seed = cfg.random.seed;
   so.limits.deadline = cfg.deadline;
   so.fixed = cfg.random;
-  const exec::SynthesisResult sr = exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
+  const exec::SynthesisResult sr = synthesize(wanted, so);
   for (const auto& set : sr.sets) pr.inputs.push_back({"synthesized: " + set.what, set.inputs, {}, true});
   if (!sr.failed.empty())
     pr.md->notes.push_back(std::to_string(sr.failed.size()) +
@@ -151,6 +160,108 @@ void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy&
                            "compared; e.g. " +
                            sr.failed.begin()->first.first + "=" + (sr.failed.begin()->first.second ? "then" : "else") +
                            ": " + sr.failed.begin()->second);
+}
+
+// The same for an ONNX model (its Interpreter) and for an IR (the IR executor).
+void add_synthesized_inputs(const onnx::ModelProto& m, const exec::BranchPolicy& policy, const DiffConfig& cfg,
+                            Prepared& pr) {
+  exec::RunOptions ro;
+  ro.limits.deadline = cfg.deadline;
+  add_synthesized_inputs(
+      [&](const std::vector<Value>& in, exec::Trace& trace) {
+        exec::Interpreter ip(m, ro);
+        exec::run_keeping_trace(
+            trace, [&] { ip.run(in); }, [&] { return ip.trace; });
+      },
+      [&](const std::set<exec::BranchKey>& wanted, const exec::SynthesisOptions& so) {
+        return exec::synthesize_inputs(m, policy, pr.inputs.front().values, wanted, so);
+      },
+      policy, cfg, pr);
+}
+
+void add_synthesized_inputs(const Model& ir, const exec::BranchPolicy& policy, const DiffConfig& cfg, Prepared& pr) {
+  exec::Limits limits;
+  limits.deadline = cfg.deadline;
+  const exec::CandidateRun run = [&](const std::vector<Value>& in, exec::Trace& trace) {
+    exec::run_ir_once(ir, in, {}, limits, trace);
+  };
+  add_synthesized_inputs(
+      run,
+      [&](const std::set<exec::BranchKey>& wanted, const exec::SynthesisOptions& so) {
+        return exec::synthesize_inputs(exec::ir_input_decls(ir), run, policy, pr.inputs.front().values, wanted, so);
+      },
+      policy, cfg, pr);
+}
+
+// The Ifs of an IR as the IR executor names them (Model::full_path_of), each with the pins of the Ifs whose branch
+// holds it: what --branches both pins, one variant per If and branch.
+std::vector<IfSite> ir_sites(const Model& model) {
+  std::vector<IfSite> out;
+  for (const auto& c : model.conditionals) {
+    IfSite s;
+    s.path = model.full_path_of(c.graph, c.node);
+    for (int g = c.graph; g > 0 && g < static_cast<int>(model.graphs.size());) {
+      const Graph& gr = model.graphs[g];
+      if (gr.parent_graph < 0) break;
+      if (gr.role == "then" || gr.role == "else") s.along[model.full_path_of(gr.parent_graph, gr.parent_node)] = gr.role == "then";
+      g = gr.parent_graph;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// An OpenVINO IR: the reference executor runs it as the front door read it, OpenVINO reads the files condlint
+// checked, and its export to ONNX (exact or none) is only for the runtimes that read ONNX. False (md.error set)
+// when it cannot be diffed at all.
+bool load_ir_base(const fs::path& model_path, const Model& model, const fs::path& dir, Prepared& pr, Variant& base,
+                  std::unique_ptr<exec::BranchPolicy>& policy) {
+  ModelDiff& md = *pr.md;
+  if (auto why = exec::readability_of(model); !why.empty()) {  // one verdict with lint's
+    md.error = model_path.string() + ": " + why;
+    return false;
+  }
+  if (!model.ir || model.graphs.empty()) {
+    md.error = model_path.string() + ": not an OpenVINO IR with a main graph";
+    return false;
+  }
+  // The runtimes that read IR themselves get the view of the files condlint checked (model_view.hpp), under a name
+  // no job list can misread.
+  std::string why;
+  ViewPlan plan = plan_view(model);
+  const fs::path staged = plan.refused.empty() ? stage_view(plan, dir / "source", why) : fs::path();
+  if (staged.empty()) {
+    md.error = "cannot give the IR to a runtime: " + (plan.refused.empty() ? why : plan.refused);
+    return false;
+  }
+  pr.source_ir = fs::absolute(staged);
+  pr.ir = &model;
+  pr.output_names = exec::ir_output_names(model);
+  policy = std::make_unique<exec::BranchPolicy>(model);
+  xport::ExportResult ex = xport::export_model(model, model_path, {});
+  if (ex.error.empty() && ex.ok()) {
+    for (const auto& n : ex.notes) md.notes.push_back("export: " + n);
+    for (const auto& [src, onnx_path] : ex.if_paths) {
+      pr.source_paths[onnx_path] = src;
+      pr.onnx_paths[src] = onnx_path;
+    }
+    base.model = std::move(ex.model);
+    base.file = dir / "exported.onnx";
+    std::string out;
+    if (!base.model.SerializeToString(&out) || !write_file(base.file, out)) {
+      md.error = "cannot write " + base.file.string();
+      return false;
+    }
+    return true;
+  }
+  // No ONNX export: the runtimes that read ONNX say why instead of running it.
+  std::string first = !ex.error.empty() ? ex.error : ex.problems.empty() ? std::string("no export") : ex.problems.front();
+  pr.no_onnx = "condlint cannot export this IR to ONNX exactly (" + first +
+               (ex.problems.size() > 1 ? "; and " + std::to_string(ex.problems.size() - 1) + " more" : "") +
+               "), and this runtime reads ONNX only";
+  md.notes.push_back("not exported to ONNX (" + first +
+                     "): the reference executor and OpenVINO run the IR itself; a runtime that reads ONNX does not run it");
+  return true;
 }
 
 // The model as given, as ONNX (IR and NNAPI are exported, exactly or not at all) into `base`, with the policy of
@@ -164,9 +275,10 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
     return false;
   }
   const Model& model = *opened->model;
+  if (model.format == Format::IR) return load_ir_base(model_path, model, dir, pr, base, policy);
   if (model.format != Format::ONNX) {
-    // IR and NNAPI models are exported to ONNX (what every runtime here reads); the export is exact or refused.
-    const char* kind = model.format == Format::NNAPI ? "NNAPI" : "OpenVINO IR";
+    // An NNAPI model is exported to ONNX (what every runtime here reads); the export is exact or refused.
+    const char* kind = "NNAPI";
     xport::ExportResult ex = xport::export_model(model, model_path, {});
     if (!ex.error.empty()) {
       md.error = ex.error;
@@ -190,18 +302,6 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
       return false;
     }
     md.notes.push_back(std::string("exported from ") + kind + " to ONNX; If paths are the " + kind + " model's");
-    if (model.format == Format::IR) {
-      // The runtimes that read IR themselves get the view of the files condlint checked (model_view.hpp), under a
-      // name no job list can misread.
-      std::string why;
-      ViewPlan plan = plan_view(model);
-      const fs::path staged = plan.refused.empty() ? stage_view(plan, dir / "source", why) : fs::path();
-      if (staged.empty()) {
-        md.error = "cannot give the IR to a runtime: " + (plan.refused.empty() ? why : plan.refused);
-        return false;
-      }
-      pr.source_ir = fs::absolute(staged);
-    }
     return true;
   }
   // The parsed protobuf open_model kept (the file is parsed once), or why it could not be parsed.
@@ -233,12 +333,35 @@ bool load_base(const fs::path& model_path, const LoadResult* opened, const fs::p
   return true;
 }
 
+// An IR's variant: its pins on the IR's If paths (what the reference executor and OpenVINO run) and, where the IR
+// has an export, the export with the same Ifs pinned (what a runtime that reads ONNX runs).
+void add_ir_variant(const onnx::ModelProto& exported, const fs::path& dir, Prepared& pr, Variant v) {
+  if (!pr.no_onnx.empty()) {
+    v.no_onnx = pr.no_onnx;
+  } else {
+    std::map<std::string, bool> onnx_pins;
+    for (const auto& [path, b] : v.pins) {
+      const auto it = pr.onnx_paths.find(path);
+      if (it == pr.onnx_paths.end()) v.no_onnx = "the ONNX export has no If for " + path;
+      else onnx_pins[it->second] = b;
+    }
+    if (v.no_onnx.empty())
+      if (std::string why = pin_model(exported, onnx_pins, v.model); !why.empty()) v.no_onnx = "cannot pin the export: " + why;
+    if (v.no_onnx.empty()) {
+      v.file = dir / ("variant_" + std::to_string(pr.variants.size()) + ".onnx");
+      std::string out;
+      if (!v.model.SerializeToString(&out) || !write_file(v.file, out)) v.error = "cannot write " + v.file.string();
+    }
+  }
+  pr.variants.push_back(std::move(v));
+}
+
 // One variant per combination of pinned Ifs (--branches both), up to the cap, written beside the model as given;
 // pins the policy refuses (a dead branch, a shape guard) are left out with a note.
 void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* policy, const DiffConfig& cfg,
                          const fs::path& dir, Prepared& pr) {
   ModelDiff& md = *pr.md;
-  const auto ifs = find_ifs(m);
+  const auto ifs = pr.ir ? ir_sites(*pr.ir) : find_ifs(m);
   // Every variant is held in memory (ref runs it in process): at most ~2 GiB of variants.
   const size_t model_bytes = std::max<size_t>(m.ByteSizeLong(), 1);
   const int by_memory = static_cast<int>(std::min<size_t>((size_t{2} << 30) / model_bytes, 1'000'000));
@@ -275,6 +398,10 @@ void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* po
   for (const auto& p : vs) {
     Variant v;
     v.pins = p;
+    if (pr.ir) {
+      add_ir_variant(m, dir, pr, std::move(v));
+      continue;
+    }
     v.error = pin_model(m, p, v.model);
     if (v.error.empty()) {
       v.file = dir / ("variant_" + std::to_string(pr.variants.size()) + ".onnx");
@@ -292,9 +419,39 @@ void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* po
         "branch");
 }
 
+// One data set's inputs for an IR's Parameters `decls` (each file read as it says: .pb or .npy); false (md.error set)
+// when one is missing or unreadable.
+bool read_ir_input_set(const exec::DataSet& ds, const std::vector<exec::InputDecl>& decls, ModelDiff& md,
+                       InputSet& is) {
+  is.name = ds.dir.string();
+  if (std::string why = ds.problem(/*outputs_too=*/false); !why.empty()) {
+    md.error = ds.dir.string() + ": " + why;
+    return false;
+  }
+  if (ds.inputs.size() > decls.size()) {
+    md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
+               std::to_string(decls.size()) + " Parameters";
+    return false;
+  }
+  for (size_t k = 0; k < decls.size(); ++k) {
+    if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
+      md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for Parameter '" + decls[k].name + "'";
+      return false;
+    }
+    try {
+      is.values.push_back(exec::read_golden(ds.inputs[k]));
+    } catch (const std::exception& e) {
+      md.error = ds.inputs[k].string() + ": " + e.what();
+      return false;
+    }
+  }
+  return true;
+}
+
 // One data set's inputs read for the model's inputs `ins`; false (md.error set) when one is missing or unreadable.
-bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::ValueInfoProto*>& ins, ModelDiff& md,
-                    InputSet& is) {
+bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::ValueInfoProto*>& ins,
+                    const std::vector<exec::InputDecl>& decls, ModelDiff& md, InputSet& is) {
+  if (ins.empty() && !decls.empty()) return read_ir_input_set(ds, decls, md, is);
   is.name = ds.dir.string();
   // diff reads a set's inputs only: an unusable golden output does not stop it, an unusable input does.
   if (std::string why = ds.problem(/*outputs_too=*/false); !why.empty()) {
@@ -329,10 +486,10 @@ bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::Value
 }
 
 // The input sets: --data, else the data sets beside the model (or those an export carried over), and --random.
-bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg, const exec::Interpreter& probe,
+bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg,
+                   const std::vector<const onnx::ValueInfoProto*>& ins, const std::vector<exec::InputDecl>& decls,
                    std::vector<xport::ExportedDataSet>& exported_sets, Prepared& pr) {
   ModelDiff& md = *pr.md;
-  const auto ins = probe.data_inputs();
   std::vector<exec::DataSet> sets;
   for (const auto& d : cfg.data_dirs) {
     auto s = exec::find_data_sets(d);
@@ -357,25 +514,25 @@ bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg, const exec
   }
   for (const auto& ds : sets) {
     InputSet is;
-    if (!read_input_set(ds, ins, md, is)) return false;
+    if (!read_input_set(ds, ins, decls, md, is)) return false;
     pr.inputs.push_back(std::move(is));
   }
   if (cfg.random.count > 0) {
     std::mt19937_64 rng(cfg.random.seed);
     for (int r = 0; r < cfg.random.count; ++r) {
       InputSet is;
-      if (auto e = exec::random_inputs(probe, cfg.random, rng, is.values); !e.empty()) {
+      if (auto e = exec::random_inputs(decls, cfg.random, rng, is.values); !e.empty()) {
         md.error = e;
         return false;
       }
       is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
-      if (const std::string shapes = exec::shapes_label(exec::input_decls(probe), is.values); !shapes.empty())
+      if (const std::string shapes = exec::shapes_label(decls, is.values); !shapes.empty())
         is.name += ": " + shapes;
       pr.inputs.push_back(std::move(is));
     }
   }
   if (pr.inputs.empty()) {
-    if (!ins.empty()) {
+    if (!decls.empty()) {
       md.error = "no inputs: no test_data_set_* beside the model; give --data DIR or --random N";
       return false;
     }
@@ -385,7 +542,7 @@ bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg, const exec
 }
 
 // Each input set written as input_K.pb under dir/inputs_N, where every runtime reads it.
-void write_inputs(const fs::path& dir, const std::vector<const onnx::ValueInfoProto*>& ins, Prepared& pr) {
+void write_inputs(const fs::path& dir, const std::vector<exec::InputDecl>& decls, Prepared& pr) {
   ModelDiff& md = *pr.md;
   for (size_t d = 0; d < pr.inputs.size(); ++d) {
     auto& is = pr.inputs[d];
@@ -395,7 +552,7 @@ void write_inputs(const fs::path& dir, const std::vector<const onnx::ValueInfoPr
     for (size_t k = 0; k < is.values.size(); ++k) {
       std::string pb;
       try {
-        pb = exec::write_pb_value(is.values[k], k < ins.size() ? ins[k]->name() : "");
+        pb = exec::write_pb_value(is.values[k], k < decls.size() ? decls[k].name : "");
       } catch (const std::exception& e) {
         md.error = "cannot write input " + std::to_string(k) + ": " + e.what();
         return;
@@ -413,23 +570,37 @@ void prepare(const fs::path& model_path, const LoadResult* opened, const DiffCon
   ModelDiff& md = *pr.md;
   md.model = model_path.string();
   Variant base;
-  std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models: which branches pinning may reach
+  std::unique_ptr<exec::BranchPolicy> policy;  // ONNX models and IRs: which branches pinning may reach
   std::vector<xport::ExportedDataSet> exported_sets;
   if (!load_base(model_path, opened, dir, pr, base, policy, exported_sets)) return;
-  for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
+  if (pr.ir) {
+    for (const auto& s : ir_sites(*pr.ir)) md.ifs.push_back(s.path);
+    base.no_onnx = pr.no_onnx;
+  } else {
+    for (const auto& s : find_ifs(base.model)) md.ifs.push_back(s.path);
+    for (const auto& o : base.model.graph().output()) pr.output_names.push_back(o.name());
+  }
   pr.variants.reserve(static_cast<size_t>(std::max(cfg.max_variants, 0)) + 1);  // `m` below must stay put
   pr.variants.push_back(std::move(base));
   const onnx::ModelProto& m = pr.variants.front().model;
   if (cfg.both_branches) add_branch_variants(m, policy.get(), cfg, dir, pr);
+  if (pr.ir) {
+    const auto decls = exec::ir_input_decls(*pr.ir);
+    if (!gather_inputs(model_path, cfg, {}, decls, exported_sets, pr)) return;
+    if (cfg.both_branches) add_synthesized_inputs(*pr.ir, *policy, cfg, pr);
+    write_inputs(dir, decls, pr);
+    return;
+  }
   const exec::Interpreter probe(m, {});
-  if (!gather_inputs(model_path, cfg, probe, exported_sets, pr)) return;
+  const auto decls = exec::input_decls(probe);
+  if (!gather_inputs(model_path, cfg, probe.data_inputs(), decls, exported_sets, pr)) return;
   if (policy && cfg.both_branches) add_synthesized_inputs(m, *policy, cfg, pr);
-  write_inputs(dir, probe.data_inputs(), pr);
+  write_inputs(dir, decls, pr);
 }
 
 // --save: one input set's run of the model as given, as a data set under `dir`; "" when it cannot be written.
 std::string save_run(const fs::path& dir, int index, const InputSet& is, const std::vector<const JobOutcome*>& outs,
-                     const std::vector<std::string>& runtimes, const onnx::GraphProto& g) {
+                     const std::vector<std::string>& runtimes, const std::vector<std::string>& output_names) {
   const fs::path d = dir / ("test_data_set_" + std::to_string(index));
   std::error_code ec;
   fs::create_directories(d, ec);
@@ -446,8 +617,7 @@ std::string save_run(const fs::path& dir, int index, const InputSet& is, const s
       if (!outs[r]->outputs[k]) continue;
       std::string pb;
       try {
-        pb = exec::write_pb_value(*outs[r]->outputs[k],
-                                  k < static_cast<size_t>(g.output_size()) ? g.output(k).name() : "");
+        pb = exec::write_pb_value(*outs[r]->outputs[k], k < output_names.size() ? output_names[k] : "");
       } catch (const std::exception&) {
         continue;  // a value .pb cannot hold (a sequence of optionals): the review has the others
       }
@@ -506,8 +676,9 @@ bool DiffResult::all_agree() const {
 namespace {
 
 // The runtimes' outcomes of one job compared: which runtime failed, or how the outputs of the first two compare.
-void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobOutcome>>& outcomes,
-                  const std::vector<std::string>& names, const DiffConfig& cfg, ModelDiff& md, CaseDiff& c) {
+void compare_case(const Variant& v, const std::vector<std::string>& output_names, size_t k,
+                  const std::vector<std::vector<JobOutcome>>& outcomes, const std::vector<std::string>& names,
+                  const DiffConfig& cfg, ModelDiff& md, CaseDiff& c) {
   const size_t n = outcomes.size();
   for (size_t r = 0; r < n; ++r) {
     const JobOutcome& o = outcomes[r][k];
@@ -531,9 +702,8 @@ void compare_case(const Variant& v, size_t k, const std::vector<std::vector<JobO
     const JobOutcome& a = outcomes[0][k];
     const JobOutcome& b = outcomes[r][k];
     const std::string pair = n > 2 ? " (" + names[0] + " vs " + names[r] + ")" : "";
-    const auto& outs = v.model.graph().output();
-    for (int o = 0; o < outs.size(); ++o) {
-      const std::string nm = outs[o].name();
+    for (int o = 0; o < static_cast<int>(output_names.size()); ++o) {
+      const std::string& nm = output_names[o];
       const bool ha = o < static_cast<int>(a.outputs.size()), hb = o < static_cast<int>(b.outputs.size());
       const std::string na = ha && o < static_cast<int>(a.not_comparable.size()) ? a.not_comparable[o] : "";
       const std::string nb = hb && o < static_cast<int>(b.not_comparable.size()) ? b.not_comparable[o] : "";
@@ -579,7 +749,7 @@ void count_case(const CaseDiff& c, ModelDiff& md) {
 
 // Exported models: the Ifs named as the source model names them.
 void rename_to_source(Prepared& pr) {
-  if (pr.source_paths.empty()) return;
+  if (pr.source_paths.empty() || pr.ir) return;  // an IR's paths are its own already
   auto rename = [&](std::map<std::string, bool>& m) {
     std::map<std::string, bool> out;
     for (const auto& [k, v] : m) {
@@ -614,12 +784,13 @@ std::vector<Job> plan_jobs(std::vector<Prepared>& prep, const fs::path& work, st
         j.model_file = prep[i].variants[v].file;
         j.input_dir = prep[i].inputs[d].dir;
         j.output_dir = dir / ("out_v" + std::to_string(v) + "_d" + std::to_string(d));
-        if (!prep[i].source_ir.empty()) {
+        if (prep[i].ir) {
+          // An IR: the reference and OpenVINO run it with the variant's pins on its own If paths.
           j.source_model = prep[i].source_ir;
-          for (const auto& [path, branch] : prep[i].variants[v].pins) {
-            const auto it = prep[i].source_paths.find(path);
-            j.source_pins[it == prep[i].source_paths.end() ? path : it->second] = branch;
-          }
+          j.source_loaded = prep[i].ir;
+          j.source_pins = prep[i].variants[v].pins;
+          j.output_names = &prep[i].output_names;
+          j.no_onnx = prep[i].variants[v].no_onnx;
         }
         jobs.push_back(j);
       }
@@ -648,13 +819,13 @@ void collect_cases(size_t i, const std::vector<fs::path>& models, Prepared& pr,
         md.cases.push_back(std::move(c));
         continue;
       }
-      compare_case(v, k, outcomes, names, cfg, md, c);
+      compare_case(v, pr.output_names, k, outcomes, names, cfg, md, c);
       if (!cfg.save_dir.empty() && vi == 0) {
         std::vector<const JobOutcome*> outs;
         for (const auto& per_runtime : outcomes) outs.push_back(&per_runtime[k]);
         fs::path dir = cfg.save_dir;
         if (models.size() > 1) dir /= std::to_string(i) + "_" + fs::path(models[i]).stem().string();
-        c.saved_to = save_run(dir, saved++, pr.inputs[d], outs, names, v.model.graph());
+        c.saved_to = save_run(dir, saved++, pr.inputs[d], outs, names, pr.output_names);
       }
       ++k;
       count_case(c, md);

@@ -33,6 +33,14 @@ struct Job {
   // reads IR itself (openvino) runs instead of the export.
   fs::path source_model;
   std::map<std::string, bool> source_pins;
+  // That IR as the front door read it: what the reference executor runs (with source_pins) instead of the export.
+  const Model* source_loaded = nullptr;
+  // The outputs' names in order, what is read back of every runtime's outputs (an IR's Results); `model`'s graph
+  // outputs when null.
+  const std::vector<std::string>* output_names = nullptr;
+  // Why the job has no ONNX model (`model_file` empty: an IR the exporter cannot write as ONNX): what a runtime
+  // that reads ONNX only says instead of running it.
+  std::string no_onnx;
 };
 
 struct JobOutcome {

@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include "diff/diff.hpp"
 #include "diff/process.hpp"
 #include "exec/interpreter.hpp"
+#include "exec/ir_exec.hpp"
 #include "exec/onnx_io.hpp"
 
 #ifndef CONDLINT_TOOLS_DIR
@@ -39,10 +41,16 @@ int64_t run_budget_ms(const RuntimeOptions& o, int64_t own_ms) {
 
 // Reads output_K.pb / output_K.unsupported of a job's output directory.
 void read_outputs(const Job& j, JobOutcome& o) {
-  const auto& outs = j.model->graph().output();
-  o.outputs.assign(outs.size(), std::nullopt);
-  o.not_comparable.assign(outs.size(), "");
-  for (int k = 0; k < outs.size(); ++k) {
+  const int count = j.output_names ? static_cast<int>(j.output_names->size()) : j.model->graph().output_size();
+  // The declared type of output k where the job has an ONNX model (a .pb is read by it), else none.
+  auto declared = [&](int k) -> const onnx::TypeProto* {
+    if (j.output_names || !j.model || k >= j.model->graph().output_size()) return nullptr;
+    const auto& out = j.model->graph().output(k);
+    return out.has_type() ? &out.type() : nullptr;
+  };
+  o.outputs.assign(count, std::nullopt);
+  o.not_comparable.assign(count, "");
+  for (int k = 0; k < count; ++k) {
     const fs::path pb = j.output_dir / ("output_" + std::to_string(k) + ".pb");
     const fs::path un = j.output_dir / ("output_" + std::to_string(k) + ".unsupported");
     std::error_code ec;
@@ -53,7 +61,7 @@ void read_outputs(const Job& j, JobOutcome& o) {
         continue;
       }
       try {
-        o.outputs[k] = exec::read_pb_value(bytes, outs[k].has_type() ? &outs[k].type() : nullptr);
+        o.outputs[k] = exec::read_pb_value(bytes, declared(k));
       } catch (const std::exception& e) {
         o.ok = false;
         o.error = "output_" + std::to_string(k) + ".pb is unreadable: " + e.what();
@@ -84,13 +92,21 @@ class RefRuntime : public Runtime {
       }
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        exec::RunOptions ro;
-        ro.limits = opts_.limits;
-        exec::Interpreter ip(*j.model, ro);
-        auto outs = ip.run(*j.inputs);
+        exec::Trace trace;
+        std::vector<Value> outs;
+        if (j.source_loaded) {
+          // An IR runs in the IR executor as the file says, with the variant's pins on its own If paths.
+          outs = exec::run_ir_once(*j.source_loaded, *j.inputs, j.source_pins, opts_.limits, trace);
+        } else {
+          exec::RunOptions ro;
+          ro.limits = opts_.limits;
+          exec::Interpreter ip(*j.model, ro);
+          outs = ip.run(*j.inputs);
+          trace = ip.trace;
+        }
         for (auto& v : outs) o.outputs.emplace_back(std::move(v));
         o.not_comparable.assign(o.outputs.size(), "");
-        for (const auto& [path, site] : ip.trace.ifs)
+        for (const auto& [path, site] : trace.ifs)
           if (site.ran.size() == 1) o.took[path] = *site.ran.begin();
         o.ok = true;
       } catch (const exec::ExecError& e) {
@@ -140,10 +156,16 @@ class CmdRuntime : public Runtime {
     }
     return c;
   }
+  // The model file this runtime reads for `j`: the job's ONNX variant ("" when it has none: Job::no_onnx).
+  virtual const fs::path& model_for(const Job& j) const { return j.model_file; }
   JobOutcome run_one(const Job& j) const {
     JobOutcome o;
     if (opts_.limits.deadline.passed()) {
       o.error = "not run: " + opts_.limits.deadline.reached();
+      return o;
+    }
+    if (model_for(j).empty()) {
+      o.error = "not run: " + (j.no_onnx.empty() ? std::string("no model file for this runtime") : j.no_onnx);
       return o;
     }
     std::error_code ec;
@@ -186,13 +208,18 @@ class BatchRuntime : public CmdRuntime {
   std::vector<JobOutcome> run(const std::vector<Job>& jobs) override {
     std::vector<JobOutcome> res(jobs.size());
     if (jobs.empty()) return res;
+    if (std::all_of(jobs.begin(), jobs.end(), [&](const Job& j) { return model_for(j).empty(); })) {
+      for (size_t k = 0; k < jobs.size(); ++k) res[k] = run_one(jobs[k]);  // none to run: each says why
+      return res;
+    }
     const fs::path list = jobs.front().output_dir.parent_path() / (name_ + "-batch.tsv");
     // A path with a tab or a line break would split the job list: such a job is refused, not misread.
     const auto listable = [](const fs::path& p) { return p.string().find_first_of("\t\n\r") == std::string::npos; };
     {
       std::ofstream f(list, std::ios::binary);
       for (const auto& j : jobs)
-        if (listable(j.model_file) && listable(j.input_dir) && listable(j.output_dir) && listable(j.source_model))
+        if (listable(j.model_file) && listable(j.input_dir) && listable(j.output_dir) && listable(j.source_model) &&
+            !model_for(j).empty())
           f << job_line(j) << '\n';
     }
     for (const auto& j : jobs) {
@@ -214,6 +241,10 @@ class BatchRuntime : public CmdRuntime {
       JobOutcome& o = res[k];
       if (!(listable(j.model_file) && listable(j.input_dir) && listable(j.output_dir) && listable(j.source_model))) {
         o.error = "not run: a path of the job holds a tab or a line break (choose another --work-dir or TMPDIR)";
+        continue;
+      }
+      if (model_for(j).empty()) {
+        o = run_one(j);  // says why it is not run
         continue;
       }
       std::error_code ec;
@@ -270,6 +301,9 @@ class OvRuntime : public BatchRuntime {
       : BatchRuntime("openvino", "", o), python_(python), driver_(driver) {}
 
  protected:
+  const fs::path& model_for(const Job& j) const override {
+    return j.source_model.empty() ? j.model_file : j.source_model;
+  }
   // A job on its own (a batch died before it).
   std::string command_for(const Job& j) const override {
     const bool ir = !j.source_model.empty();

@@ -1282,26 +1282,7 @@ namespace {
 
 // The main graph's Parameters as synthesis sees them: in order, each dim open where the IR leaves it dynamic (a
 // bounded dim is kept as the data gives it).
-std::vector<InputDecl> input_decls(const Model& m) {
-  std::vector<InputDecl> out;
-  if (m.graphs.empty()) return out;
-  for (const Node& n : m.graphs[0].nodes) {
-    if (n.op != "Parameter") continue;
-    InputDecl d;
-    d.name = n.display();
-    if (!n.outputs.empty() && n.outputs[0].type().kind == TypeDesc::Kind::Tensor)
-      d.dt = dt_of(n.outputs[0].type().elem);
-    if (!n.outputs.empty() && n.outputs[0].shape().rank_known) {
-      d.has_shape = true;
-      for (const Dim& dim : n.outputs[0].shape().dims) {
-        d.dims.push_back(dim.is_dynamic() ? std::nullopt : std::optional<int64_t>(dim.lo));
-        d.dim_names.emplace_back();
-      }
-    }
-    out.push_back(std::move(d));
-  }
-  return out;
-}
+std::vector<InputDecl> input_decls(const Model& m) { return ir_input_decls(m); }
 
 // Phase kSynthesize of the IR driver: synthesize_phase with the IR executor.
 void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, size_t s, const std::string& name,
@@ -1325,6 +1306,48 @@ void synthesize_ir(const Model& model, const RunConfig& cfg, DataPlan& plan, siz
 }
 
 }  // namespace
+
+std::vector<InputDecl> ir_input_decls(const Model& m) {
+  std::vector<InputDecl> out;
+  if (m.graphs.empty()) return out;
+  for (const Node& n : m.graphs[0].nodes) {
+    if (n.op != "Parameter") continue;
+    InputDecl d;
+    d.name = n.display();
+    if (!n.outputs.empty() && n.outputs[0].type().kind == TypeDesc::Kind::Tensor)
+      d.dt = dt_of(n.outputs[0].type().elem);
+    if (!n.outputs.empty() && n.outputs[0].shape().rank_known) {
+      d.has_shape = true;
+      for (const Dim& dim : n.outputs[0].shape().dims) {
+        d.dims.push_back(dim.is_dynamic() ? std::nullopt : std::optional<int64_t>(dim.lo));
+        d.dim_names.emplace_back();
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<std::string> ir_output_names(const Model& m) {
+  std::vector<std::string> out;
+  if (m.graphs.empty()) return out;
+  for (const Node& n : m.graphs[0].nodes)
+    if (n.op == "Result") out.push_back(n.display());
+  return out;
+}
+
+std::vector<Value> run_ir_once(const Model& model, const std::vector<Value>& inputs,
+                               const std::map<std::string, bool>& pins, const Limits& limits, Trace& trace) {
+  if (!model.ir || model.graphs.empty()) fail("not an OpenVINO IR with a main graph");
+  RunOptions ro;
+  ro.limits = limits;
+  ro.pins = pins;
+  IrRunner ir(model, ro);
+  std::vector<Value> outputs;
+  run_keeping_trace(
+      trace, [&] { outputs = ir.run(inputs); }, [&] { return ir.trace(); });
+  return outputs;
+}
 
 std::vector<std::string> ir_op_types() { return IrRunner::op_types(); }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Measures condlint on corpus-openvino/ (issue 45, item 1): for every IR, `condlint lint --format json` and
-`condlint run --format json`, joined with OpenVINO's own verdicts (corpus-openvino/MANIFEST.tsv), and writes
+`condlint run --format json` and, for every IR with golden data, `condlint diff --runtime ref --runtime openvino`
+(when this Python has OpenVINO), joined with OpenVINO's own verdicts (corpus-openvino/MANIFEST.tsv), and writes
 docs/openvino-corpus.md (figures, then the table).
 
     tools/venv/bin/python tools/openvino_corpus/measure.py [--condlint build/condlint] [--corpus corpus-openvino]
@@ -172,6 +173,29 @@ def run(condlint, xml):
     return res
 
 
+def diff(condlint, xml):
+    """`condlint diff --runtime ref --runtime openvino` of an IR with golden data (the reference executor runs the IR
+    itself, OpenVINO reads the same files, in f32), when this Python has OpenVINO; None otherwise."""
+    if not os.path.isdir(os.path.join(os.path.dirname(xml), "test_data_set_0")):
+        return None
+    try:
+        import openvino  # noqa: F401  (the runtime the adapter runs in this interpreter)
+    except ImportError:
+        return None
+    env = dict(os.environ, CONDLINT_PYTHON=sys.executable)
+    try:
+        p = subprocess.run([condlint, "diff", "--runtime", "ref", "--runtime", "openvino", "--format", "json", xml],
+                           capture_output=True, text=True, timeout=900, env=env)
+        rep = json.loads(p.stdout)
+        m = rep["models"][0]
+    except (subprocess.TimeoutExpired, ValueError, KeyError, IndexError) as e:
+        return {"error": str(e)[:200]}
+    if m.get("error"):
+        return {"error": m["error"][:200]}
+    s = m.get("summary", {})
+    return {k: s.get(k, 0) for k in ("runs", "agree", "diverge", "failed", "not_comparable")}
+
+
 def esc(s):
     return str(s).replace("|", "\\|").replace("\n", " ")
 
@@ -198,10 +222,11 @@ def main():
         ov_ok = m.get("compile") == "ok" and m.get("run", "").startswith("ok")
         lr = lint(a.condlint, xml)
         rr = run(a.condlint, xml)
+        dr = diff(a.condlint, xml)
         census = op_census(xml)
         results.append({"id": sid, "variant": variant, "local": local, "xml": os.path.relpath(xml, ROOT),
                         "ov_read": m.get("read", "?"), "ov_compile": m.get("compile", "?"), "ov_run": m.get("run", "?"),
-                        "ov_ok": ov_ok, "lint": lr, "run": rr, "ops": census,
+                        "ov_ok": ov_ok, "lint": lr, "run": rr, "diff": dr, "ops": census,
                         "convert_mismatch": convert_port_mismatches(xml),
                         "lacking": sorted(t for t in census if have and t not in have)})
 
@@ -275,6 +300,17 @@ def main():
       f" outputs, {len(passed) - len(passed_golden)} on `--random 1` only, for IRs without golden data);"
       f" {sum(1 for r in results if r['run']['status'] == 'unsupported')} stop at an unsupported op,"
       f" {len(run_fail)} fail. Of the {n_ov} IRs OpenVINO runs, {len(ov_ok_passed)} pass `condlint run`.")
+    diffed = [r for r in results if r.get("diff")]
+    if diffed:
+        ok = [r for r in diffed if "error" not in r["diff"]]
+        tot = {k: sum(r["diff"][k] for r in ok) for k in ("runs", "agree", "diverge", "failed", "not_comparable")}
+        w(f"- condlint diff (`--runtime ref --runtime openvino`: the reference executor runs the IR itself, OpenVINO"
+          f" reads the same files, compiled in f32) on the {len(diffed)} IRs with golden data:"
+          f" **{sum(1 for r in ok if r['diff']['diverge'] == 0 and r['diff']['failed'] == 0)} / {len(diffed)} with no"
+          f" divergence and no failure**; {tot['runs']} runs (as the data takes them, each If pinned to each branch"
+          f" the policy lets a pin reach, synthesized inputs): {tot['agree']} agree, {tot['diverge']} diverge,"
+          f" {tot['failed']} fail, {tot['not_comparable']} not comparable (a pinned state every runtime refuses);"
+          f" {len(diffed) - len(ok)} could not be diffed.")
     w("")
     w("### Op types condlint's IR executor lacks")
     w("")
@@ -346,10 +382,11 @@ def main():
     w("OpenVINO: read / compile / run (from MANIFEST.tsv). lint: errors and warnings by rule (notes left out)."
       " run: `condlint run` on the golden data beside the IR (`random` when there is none). If branches: the"
       " branch counts of `condlint run`'s summary (data: taken by a data set; pinned; dead; not reached: inside a"
-      " branch no run reached, e.g. after an unsupported op).")
+      " branch no run reached, e.g. after an unsupported op). diff ref vs openvino: runs agree / diverge / fail"
+      " (IRs with golden data; `-` where there is none or this Python has no OpenVINO).")
     w("")
-    w("| IR | OpenVINO | lint | condlint run | If branches (condlint run) |")
-    w("| --- | --- | --- | --- | --- |")
+    w("| IR | OpenVINO | lint | condlint run | If branches (condlint run) | diff ref vs openvino |")
+    w("| --- | --- | --- | --- | --- | --- |")
     for r in results:
         ov = "/".join("ok" if v == "ok" or str(v).startswith("ok") else ("-" if v in ("-", "", "?") else "FAIL")
                       for v in (r["ov_read"], r["ov_compile"], r["ov_run"]))
@@ -369,7 +406,9 @@ def main():
             rt = f"{rr['status']}: {rr.get('detail', '')}"
         name = f"{r['id']}/{r['variant']}" + (" (local)" if r["local"] else "")
         br = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(rr.get("branches", {}).items()) if v) or "-"
-        w(f"| {esc(name)} | {ov} | {esc(lt)} | {esc(rt)} | {esc(br)} |")
+        d = r.get("diff")
+        dt = "-" if not d else (d["error"] if "error" in d else f"{d['agree']} / {d['diverge']} / {d['failed']}")
+        w(f"| {esc(name)} | {ov} | {esc(lt)} | {esc(rt)} | {esc(br)} | {esc(dt)} |")
     w("")
     os.makedirs(os.path.dirname(a.doc), exist_ok=True)
     with open(a.doc, "w", encoding="utf-8") as f:
