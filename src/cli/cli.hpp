@@ -44,6 +44,9 @@ Command add_import_command(CLI::App& app, const Globals& g);
 Command add_diff_command(CLI::App& app, const Globals& g);
 Command add_export_command(CLI::App& app, const Globals& g);
 Command add_fix_command(CLI::App& app, const Globals& g);
+// `condlint fix --in-place` (with --unsafe-fixes when `unsafe`) of `models`, its lines written to `messages`: what
+// `lint --fix` runs before it lints. The fix command's exit status.
+int fix_in_place(const std::vector<std::string>& models, bool unsafe, std::ostream& messages);
 
 // ---- Shared by the commands (common.cpp) ----
 

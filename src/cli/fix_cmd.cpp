@@ -1,4 +1,7 @@
 // condlint fix: the fixes of the findings that have one right answer, proven, then written (src/fix/).
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -46,7 +49,7 @@ bool write_model(const fix::FixResult& r, const std::string& model, const std::s
   });
 }
 
-int run_fix(const FixCmdOptions& o) {
+int run_fix(const FixCmdOptions& o, std::ostream& out_stream) {
   if (static_cast<int>(!o.output.empty()) + static_cast<int>(o.in_place) + static_cast<int>(o.diff) != 1) {
     std::cerr << "condlint: fix needs one of -o OUT (write the fixed model there), --in-place (replace the model) or "
                  "--diff (show what would change)\n";
@@ -78,7 +81,7 @@ int run_fix(const FixCmdOptions& o) {
       continue;
     }
     for (const auto& s : r.skipped) {
-      std::cout << term_safe(where(s.finding)) << ": " << s.finding.rule << ": not fixed: " << term_safe(s.why) << "\n";
+      out_stream << term_safe(where(s.finding)) << ": " << s.finding.rule << ": not fixed: " << term_safe(s.why) << "\n";
       if (s.finding.fixable == Fixable::Safe || o.unsafe) status = std::max(status, kExitFindings);
     }
     if (!r.changed()) {
@@ -92,19 +95,19 @@ int run_fix(const FixCmdOptions& o) {
       continue;
     }
     if (!r.proof_failed.empty()) {
-      std::cout << term_safe(model) << ": not fixed: the fixed model failed its proof: " << term_safe(r.proof_failed)
+      out_stream << term_safe(model) << ": not fixed: the fixed model failed its proof: " << term_safe(r.proof_failed)
                 << "\n";
       failed += r.applied.size();
       status = std::max(status, kExitFindings);
       continue;
     }
     for (const Fix& f : r.applied)
-      std::cout << term_safe(where(Finding{f.rule, "", Level::Note, "", f.loc, f.safety, {}, {}, {}})) << ": "
+      out_stream << term_safe(where(Finding{f.rule, "", Level::Note, "", f.loc, f.safety, {}, {}, {}})) << ": "
                 << (o.diff ? "would fix " : "fixed ") << f.rule << (f.safety == Fixable::Unsafe ? " (unsafe)" : "")
                 << ": " << term_safe(f.description) << "\n";
-    for (const auto& p : r.proof) std::cout << term_safe(model) << ": proof: " << term_safe(p) << "\n";
+    for (const auto& p : r.proof) out_stream << term_safe(model) << ": proof: " << term_safe(p) << "\n";
     if (r.fixable_after)
-      std::cout << term_safe(model) << ": the fixed model has " << r.fixable_after
+      out_stream << term_safe(model) << ": the fixed model has " << r.fixable_after
                 << (r.fixable_after == 1 ? " finding" : " findings") << " fixable in turn: run condlint fix again\n";
     ++files;
     applied += r.applied.size();
@@ -113,14 +116,23 @@ int run_fix(const FixCmdOptions& o) {
       const std::string d = fix::diff_text(model, r);
       for (size_t at = 0; at < d.size();) {
         const size_t nl = std::min(d.find('\n', at), d.size());
-        std::cout << term_safe(d.substr(at, nl - at)) << "\n";
+        out_stream << term_safe(d.substr(at, nl - at)) << "\n";
         at = nl + 1;
       }
       status = std::max(status, kExitFindings);  // as git diff --exit-code and ruff --diff: changes are exit 1
       continue;
     }
     const std::string out = o.in_place ? model : o.output;
-    if (!o.in_place) {
+    if (o.in_place) {
+      // A model marked read-only is not replaced, by root neither: --in-place replaces only what may be written.
+      struct stat st {};
+      if (::stat(model.c_str(), &st) == 0 && ((st.st_mode & 0222) == 0 || ::access(model.c_str(), W_OK) != 0)) {
+        std::cerr << "condlint: " << term_safe(model) << " is read-only: not replaced (make it writable, or write the "
+                  << "fixed model elsewhere with -o OUT)\n";
+        status = kExitError;
+        continue;
+      }
+    } else {
       io::InputFiles in;
       in.add(model, "the model");
       if (const std::string bin = weights_of(r, model); !bin.empty()) in.add(bin, "the model's weights");
@@ -133,16 +145,24 @@ int run_fix(const FixCmdOptions& o) {
     const bool ok = o.in_place ? write_report(model, "the fixed model", [&](std::ostream& os) { os << r.fixed_bytes; })
                                : write_model(r, model, out);
     if (!ok) status = kExitError;
-    else std::cout << term_safe(model) << ": wrote " << term_safe(out) << "\n";
+    else out_stream << term_safe(model) << ": wrote " << term_safe(out) << "\n";
   }
-  std::cout << "summary: " << applied << (applied == 1 ? " fix " : " fixes ") << (o.diff ? "to apply" : "applied")
+  out_stream << "summary: " << applied << (applied == 1 ? " fix " : " fixes ") << (o.diff ? "to apply" : "applied")
             << " in " << files << (files == 1 ? " file" : " files");
-  if (failed) std::cout << ", " << failed << " not applied (proof failed)";
-  std::cout << "\n";
+  if (failed) out_stream << ", " << failed << " not applied (proof failed)";
+  out_stream << "\n";
   return status;
 }
 
 }  // namespace
+
+int fix_in_place(const std::vector<std::string>& models, bool unsafe, std::ostream& messages) {
+  FixCmdOptions o;
+  o.models = models;
+  o.in_place = true;
+  o.unsafe = unsafe;
+  return run_fix(o, messages);
+}
 
 Command add_fix_command(CLI::App& app, const Globals&) {
   auto opts = std::make_shared<FixCmdOptions>();
@@ -172,7 +192,7 @@ Command add_fix_command(CLI::App& app, const Globals&) {
   cmd->add_option("--rule", fo.rules, "Only the fixes of these rules (an ID or a prefix); repeatable");
   cmd->add_flag("--no-runtime-proof", fo.no_runtime,
                 "Leave out the last step of the proof (the installed runtime's verdict on the fixed model)");
-  return {cmd, [opts] { return run_fix(*opts); }};
+  return {cmd, [opts] { return run_fix(*opts, std::cout); }};
 }
 
 }  // namespace condlint::cli

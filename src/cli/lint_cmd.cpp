@@ -33,6 +33,7 @@ struct LintOptions {
   std::string paths0_from;            // --paths0-from FILE|-
   std::string show = "default";       // --show: the levels the text report prints
   bool models_only = false;           // --models-only: named files that are not models are left out
+  bool fix = false, unsafe_fixes = false;  // --fix, --unsafe-fixes: condlint fix --in-place first
 };
 
 // The paths of the list FILE (- : standard input) as `read` reads them; false (message printed) when it cannot be
@@ -150,6 +151,19 @@ bool show_levels(const std::string& show, const std::string& fail_on, std::vecto
 }
 
 int run_lint(const LintOptions& o, bool quiet) {
+  if (o.fix || o.unsafe_fixes) {
+    // ruff's --fix: the fixes applied in place first (each proven, as `condlint fix --in-place`), what they did said
+    // on standard error (standard output is the report's), then the lint of what is left.
+    if (!o.files_from.empty() || !o.paths0_from.empty()) {
+      std::cerr << "condlint: --fix takes the models as arguments, not from --files-from or --paths0-from\n";
+      return kExitError;
+    }
+    if (o.session.paths.empty()) {
+      std::cerr << "condlint: --fix needs the models to fix\n";
+      return kExitError;
+    }
+    if (fix_in_place(o.session.paths, o.unsafe_fixes, std::cerr) == kExitError) return kExitError;
+  }
   lint::SessionOptions so;
   if (!session_options(o, quiet, so)) return kExitError;
   TextOptions text;
@@ -217,6 +231,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--enable", lint.session.enable,
                        "Run only these rules; an ID (C006) or a prefix (IR, C0); repeatable");
   lint_cmd->add_option("--disable", lint.session.disable, "Do not run these rules; an ID or a prefix; repeatable");
+  lint_cmd->add_flag("--fix", lint.fix,
+                     "Apply the safe fixes in place first (as condlint fix --in-place: each proven, what it did on "
+                     "standard error), then lint what is left");
+  lint_cmd->add_flag("--unsafe-fixes", lint.unsafe_fixes, "With --fix: the unsafe fixes too (implies --fix)");
   lint_cmd->add_flag("--exec", lint.session.exec,
                      "Also run the reference executor wherever golden data sits beside a model (test_data_set_*,\n"
                      "NNAPI examples); mismatches and failing branches become findings EX001-EX004");

@@ -1,4 +1,5 @@
 // condlint command line: the global options, then one command per file (src/cli/*_cmd.cpp), dispatched by table.
+#include <csignal>
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <new>
@@ -12,6 +13,10 @@
 
 int main(int argc, char** argv) {
   using namespace condlint::cli;
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, which every writer reports (exit 2, the temporary
+  // removed, the target untouched), rather than killing condlint between the two. Children get SIGXFSZ back
+  // (diff/process.cpp): their output limit is that signal.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     auto logger = spdlog::stderr_color_mt("condlint");
     spdlog::set_default_logger(logger);

@@ -85,7 +85,7 @@ ProcResult run_shell(const std::string& cmd, const ProcLimits& limits) {
     }
     if (!limits.cwd.empty() && chdir(limits.cwd.c_str()) != 0) _exit(127);
     // The handlers condlint installed are not the child's: a runtime ends as its signals say.
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGBUS, SIGPIPE}) signal(sig, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGBUS, SIGPIPE, SIGXFSZ}) signal(sig, SIG_DFL);
     execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
     _exit(127);
   }

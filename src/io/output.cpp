@@ -275,6 +275,13 @@ bool OutputFile::open(const std::string& path, std::string& error, bool follow_l
       return false;
     }
     s.slot = register_temp(s.temp);
+    // A file replaced keeps its permissions (and, where condlint may, its owner): `fix --in-place` on a 0600 model
+    // leaves a 0600 model.
+    struct stat old {};
+    if (::stat(s.target.c_str(), &old) == 0 && S_ISREG(old.st_mode)) {
+      (void)::fchmod(s.fd, old.st_mode & 07777);
+      if (old.st_uid != ::geteuid() || old.st_gid != ::getegid()) (void)::fchown(s.fd, old.st_uid, old.st_gid);
+    }
   }
   s.buf = std::make_unique<FdBuf>(s.fd);
   s.os = std::make_unique<std::ostream>(s.buf.get());
