@@ -171,3 +171,35 @@ TEST(FixSafety, LintFixFixesThenLints) {
   EXPECT_NE(slurp(m), before);
   EXPECT_EQ(cl("lint --fix --files-from - < /dev/null").exit_code, 2);
 }
+
+// An unsafe fix (C002 of an IR: a number as the condition, read as non-zero = true through a new Convert) is listed
+// as available with --unsafe-fixes, applied only with it, and proven like the safe ones.
+TEST(FixUnsafe, AnIrNumberConditionIsConvertedOnlyWithUnsafeFixes) {
+  const fs::path dir = fresh_dir("fix-unsafe");
+  const fs::path m = copy_in(dir, "corpus/ir/invalid/C002_cond_f32.xml");
+  const std::string before = slurp(m);
+  auto lint = cl("lint " + shell_quote(m.string()));
+  EXPECT_NE(lint.out.find("[C002] (fixable with --unsafe-fixes)"), std::string::npos) << lint.out;
+  auto r = cl("fix --diff --no-runtime-proof " + shell_quote(m.string()));
+  EXPECT_NE(r.out.find("C002: not fixed: available with --unsafe-fixes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("summary: 0 fixes to apply"), std::string::npos) << r.out;
+  const fs::path out = dir / "fixed.xml";
+  r = cl("fix --unsafe-fixes --no-runtime-proof " + shell_quote(m.string()) + " -o " + shell_quote(out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("fixed C002 (unsafe): the condition of If 'if' (f32) converted to boolean"), std::string::npos)
+      << r.out;
+  EXPECT_EQ(slurp(m), before);
+  const std::string fixed = slurp(out);
+  EXPECT_NE(fixed.find("<layer id=\"4\" name=\"if/condition_as_boolean\" type=\"Convert\" version=\"opset1\">"),
+            std::string::npos)
+      << fixed;
+  EXPECT_NE(fixed.find("<edge from-layer=\"0\" from-port=\"0\" to-layer=\"4\" to-port=\"0\"/>"), std::string::npos);
+  EXPECT_NE(fixed.find("<edge from-layer=\"4\" from-port=\"1\" to-layer=\"2\" to-port=\"0\"/>"), std::string::npos);
+  EXPECT_EQ(fixed.find("<edge from-layer=\"0\" from-port=\"0\" to-layer=\"2\""), std::string::npos) << "rerouted";
+  lint = cl("lint --show all " + shell_quote(out.string()));
+  EXPECT_EQ(lint.exit_code, 0) << lint.out;
+  EXPECT_EQ(lint.out.find("[C002]"), std::string::npos) << lint.out;
+  // Both branches of the fixed model run in the reference executor.
+  auto run_r = cl("run --random 2 " + shell_quote(out.string()));
+  EXPECT_EQ(run_r.exit_code, 0) << run_r.out;
+}
