@@ -373,7 +373,8 @@ void k_group_query_attention(OpCtx& c) {
         if (p.rotary) rotate(qr.data(), P + s, p, *cs, *sn);
         const int64_t pos = P + s;
         const int64_t last = p.causal ? pos : T - 1;
-        const int64_t first = p.window > 0 ? std::max<int64_t>(0, pos - p.window) : 0;
+        // local_window_size keys end at the query's own position (ONNX Runtime's CPU kernel).
+        const int64_t first = p.window > 0 ? std::max<int64_t>(0, pos - p.window + 1) : 0;
         for (int64_t j = 0; j < T; ++j) {
           if (j < first || j > last) {
             row[j] = kNegInf;
