@@ -143,7 +143,8 @@ def attention_cases():
 
 def gqa_cases():
     """com.microsoft GroupQueryAttention: separate and packed QKV, first prompt and decoding with a KV cache, rotary
-    (halves and interleaved, full and partial), softcap, local window, attention_bias, a batch of two lengths."""
+    (halves and interleaved, full and partial), softcap, local window, attention_bias, a batch of two lengths,
+    bidirectional (causal=0)."""
     out = []
 
     def cache(rng_seed, rows, half):
@@ -180,6 +181,7 @@ def gqa_cases():
     gqa("prompt_local_window", 1, 6, 0, 2, 2, 8, {"local_window_size": 2})
     gqa("decode_attention_bias", 2, 1, 3, 2, 1, 8, {}, bias=True)
     gqa("decode_batch_two_lengths", 2, 1, 4, 2, 1, 16, {"do_rotary": 1}, rotary_half=8, seqlens=[4, 2])
+    gqa("prompt_bidirectional", 1, 4, 0, 2, 1, 8, {"causal": 0})
     return out
 
 
