@@ -23,7 +23,9 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 struct Bnsh {
   int64_t B = 0, N = 0, S = 0, H = 0;
   std::vector<double> v;
-  double& at(int64_t b, int64_t n, int64_t s, int64_t h) { return v[static_cast<size_t>(((b * N + n) * S + s) * H + h)]; }
+  double& at(int64_t b, int64_t n, int64_t s, int64_t h) {
+    return v[static_cast<size_t>(((b * N + n) * S + s) * H + h)];
+  }
   double at(int64_t b, int64_t n, int64_t s, int64_t h) const {
     return v[static_cast<size_t>(((b * N + n) * S + s) * H + h)];
   }
@@ -104,10 +106,11 @@ struct MaskView {
   }
 };
 
-MaskView mask_view(const OpCtx& c, const Tensor* m, const Dims& full) {
+MaskView mask_view(const Tensor* m, const Dims& full) {
   MaskView v;
   if (!m) return v;
-  if (m->dt != DT::Bool && !is_float(m->dt)) fail("Attention attn_mask must be bool or floating-point, got " + m->describe());
+  if (m->dt != DT::Bool && !is_float(m->dt))
+    fail("Attention attn_mask must be bool or floating-point, got " + m->describe());
   if (m->rank() < 1 || m->rank() > 4) fail("Attention attn_mask must have a rank of 1 to 4, got " + m->describe());
   Dims md(4, 1);
   const size_t off = 4 - m->rank();
@@ -121,7 +124,6 @@ MaskView mask_view(const OpCtx& c, const Tensor* m, const Dims& full) {
   const Dims own = strides_of(md);
   v.st.assign(4, 0);
   for (size_t k = 0; k < 4; ++k) v.st[k] = md[k] == 1 ? 0 : own[k];
-  (void)c;
   return v;
 }
 
@@ -170,11 +172,12 @@ void k_attention(OpCtx& c) {
   if (k0.B != q.B || v0.B != q.B || k0.H != q.H || v0.N != k0.N || v0.S != k0.S)
     fail("Attention: Q " + tq.describe() + ", K " + tk.describe() + " and V " + tv.describe() + " do not match");
   if (k0.N <= 0 || q.N % k0.N != 0)
-    fail("Attention: q_num_heads " + std::to_string(q.N) + " is not a multiple of kv_num_heads " + std::to_string(k0.N));
+    fail("Attention: q_num_heads " + std::to_string(q.N) + " is not a multiple of kv_num_heads " +
+         std::to_string(k0.N));
   const Bnsh K = with_past(k0, c.has(4) ? &c.t(4) : nullptr, "past_key");
   const Bnsh V = with_past(v0, c.has(5) ? &c.t(5) : nullptr, "past_value");
   const int64_t T = K.S, P = T - k0.S, group = q.N / K.N;
-  const MaskView mask = mask_view(c, c.has(3) ? &c.t(3) : nullptr, {q.B, q.N, q.S, T});
+  const MaskView mask = mask_view(c.has(3) ? &c.t(3) : nullptr, {q.B, q.N, q.S, T});
   const double scale = c.has_attr("scale") ? c.attr_f("scale", 0.0f) : 1.0 / std::sqrt(static_cast<double>(q.H));
   const double cap = c.attr_f("softcap", 0.0f);
   const bool causal = c.attr_i("is_causal", 0) != 0;
@@ -227,7 +230,8 @@ void gqa_attribute_checks(const OpCtx& c) {
     for (const char* n : names) known = known || a.name() == n;
     if (!known) unsupported(c, "attribute " + a.name());
   }
-  if (c.attr_i("smooth_softmax", 0) != 0) unsupported(c, "smooth_softmax=" + std::to_string(c.attr_i("smooth_softmax", 0)));
+  if (c.attr_i("smooth_softmax", 0) != 0)
+    unsupported(c, "smooth_softmax=" + std::to_string(c.attr_i("smooth_softmax", 0)));
   if (c.attr_i("qk_output", 0) != 0) unsupported(c, "qk_output=" + std::to_string(c.attr_i("qk_output", 0)));
   if (c.attr_i("sliding_window_cache", 0) != 0) unsupported(c, "sliding_window_cache=1");
   for (const char* q : {"k_quant_type", "v_quant_type"})
@@ -236,7 +240,7 @@ void gqa_attribute_checks(const OpCtx& c) {
   static const char* const inputs[] = {"position_ids", "attention_bias", "head_sink", "k_scale", "v_scale",
                                        "q_norm_weight", "k_norm_weight", "query_seqlens"};
   for (size_t k = 9; k < c.n_in(); ++k)
-    if (c.has(k) && k != 10) unsupported(c, std::string("input ") + (k - 9 < 8 ? inputs[k - 9] : std::to_string(k).c_str()));
+    if (c.has(k) && k != 10) unsupported(c, "input " + (k - 9 < 8 ? std::string(inputs[k - 9]) : std::to_string(k)));
   if (c.n_out() > 3 && c.want(3)) unsupported(c, "output output_qk");
 }
 
@@ -244,7 +248,8 @@ GqaParams gqa_params(const OpCtx& c) {
   gqa_attribute_checks(c);
   GqaParams p;
   const Tensor& q = c.t(0);
-  if (!is_float(q.dt) || q.rank() != 3) fail("GroupQueryAttention query must be a 3-D floating-point tensor, got " + q.describe());
+  if (!is_float(q.dt) || q.rank() != 3)
+    fail("GroupQueryAttention query must be a 3-D floating-point tensor, got " + q.describe());
   p.B = q.shape[0];
   p.S = q.shape[1];
   p.N = c.attr_i("num_heads", 0);
@@ -272,7 +277,8 @@ GqaParams gqa_params(const OpCtx& c) {
       p.past_len = t.shape[2];
     }
   const Tensor &sk = c.t(5), &tot = c.t(6);
-  if (sk.numel() != p.B) fail("GroupQueryAttention seqlens_k " + sk.describe() + " does not hold one length per batch entry");
+  if (sk.numel() != p.B)
+    fail("GroupQueryAttention seqlens_k " + sk.describe() + " does not hold one length per batch entry");
   if (tot.numel() != 1) fail("GroupQueryAttention total_sequence_length must be a scalar, got " + tot.describe());
   p.total = tot.geti(0);
   p.present_len = std::max(p.total, p.past_len);
@@ -299,7 +305,8 @@ GqaParams gqa_params(const OpCtx& c) {
   if (p.rotary) {
     if (!c.has(7) || !c.has(8)) fail("GroupQueryAttention do_rotary=1 needs cos_cache and sin_cache");
     const Tensor &cs = c.t(7), &sn = c.t(8);
-    if (cs.rank() != 2 || cs.shape != sn.shape) fail("GroupQueryAttention cos_cache and sin_cache must be 2-D and alike");
+    if (cs.rank() != 2 || cs.shape != sn.shape)
+      fail("GroupQueryAttention cos_cache and sin_cache must be 2-D and alike");
     p.rotary_dim = cs.shape[1] * 2;
     if (p.rotary_dim > p.H || p.rotary_dim == 0)
       fail("GroupQueryAttention rotary dimension " + std::to_string(p.rotary_dim) + " does not fit head_size " +
@@ -358,7 +365,8 @@ void k_group_query_attention(OpCtx& c) {
           V.at(b, n, s, h) = c.t(4).f[((b * p.kvN + n) * p.past_len + s) * p.H + h];
         }
       for (int64_t s = 0; s < p.S && P + s < p.present_len; ++s) {
-        std::vector<double> kr = head_row(tk, b, s, k_col + n * p.H, p.H), vr = head_row(tv, b, s, v_col + n * p.H, p.H);
+        std::vector<double> kr = head_row(tk, b, s, k_col + n * p.H, p.H);
+        const std::vector<double> vr = head_row(tv, b, s, v_col + n * p.H, p.H);
         if (p.rotary) rotate(kr.data(), P + s, p, *cs, *sn);
         for (int64_t h = 0; h < p.H; ++h) {
           K.at(b, n, P + s, h) = round_to(tk.dt, kr[h]);
@@ -383,7 +391,10 @@ void k_group_query_attention(OpCtx& c) {
           double dot = 0;
           for (int64_t h = 0; h < p.H; ++h) dot += round_to(q.dt, qr[h]) * K.at(b, n / group, j, h);
           row[j] = softcap_of(dot * p.scale, p.cap);
-          if (bias) row[j] += bias->f[((((b % bias->shape[0]) * bias->shape[1]) + (n % bias->shape[1])) * p.S + s) * p.total + j];
+          if (bias) {
+            const int64_t bb = b % bias->shape[0], bn = n % bias->shape[1];
+            row[j] += bias->f[((bb * bias->shape[1] + bn) * p.S + s) * p.total + j];
+          }
         }
         softmax_row(row, false);
         for (int64_t j = first; j <= last; ++j)
