@@ -132,3 +132,14 @@ TEST(CorpusModern, Tf2onnxSwitchCaseIsRejectedLikeTheOraclesDo) {
   EXPECT_EQ(cm_count_lines(r.out, cm_model("tf2onnx_switch_case_opset18"), "[ONNX017]"), 2u) << r.out;
   EXPECT_NE(r.out.find("no operator _SwitchN is registered"), std::string::npos) << r.out;
 }
+
+TEST(CorpusModern, AttentionModelsRunWholeAgainstTheirGoldenData) {
+  // ai.onnx Attention (opset 23) in torch's dynamo export of Phi-3, com.microsoft GroupQueryAttention (packed QKV,
+  // rotary from cos/sin caches, an empty past KV cache) in onnxruntime-genai's LLaMA and Phi-3: every output of
+  // ONNX Runtime's golden data, the present KV caches too.
+  for (const char* stem : {"dynamo_phi3_longrope_opset23", "genai_llama", "genai_phi3_longrope"}) {
+    const CmdResult r = run(condlint_cmd() + " run " + shell_quote(cm_model(stem)) + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("summary: 1 passed, 0 failed, 0 unsupported"), std::string::npos) << r.out;
+  }
+}

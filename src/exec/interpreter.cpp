@@ -68,6 +68,7 @@ const KernelTable& kernels() {
     register_extra_ops(t);
     register_rnn_ops(t);
     register_norm_ops(t);
+    register_attention_ops(t);
     return t;
   }();
   return table;

@@ -118,6 +118,7 @@ void register_resize_ops(KernelTable& t);
 void register_extra_ops(KernelTable& t);
 void register_rnn_ops(KernelTable& t);  // also ai.onnx.preview.training ops, keyed "domain.Op"
 void register_norm_ops(KernelTable& t);  // RMS normalizations (com.microsoft ones keyed "com.microsoft.Op"), RoiAlign
+void register_attention_ops(KernelTable& t);  // ai.onnx Attention, com.microsoft GroupQueryAttention
 
 // TopK of ONNX and OpenVINO IR: the k largest (or smallest) along `axis`, ties by lower index, k past the dim's length
 // clamped to it (ONNX's kernel refuses that before calling); sorted best first, or by ascending index (`by_index`,
