@@ -21,6 +21,7 @@ struct DiffCmdOptions {
   std::vector<std::string> runtimes;
   std::vector<std::string> data;
   int random = 0;
+  int64_t open_dim = 1;  // --open-dim
   uint64_t seed = 0;
   std::vector<std::string> ranges, tolerances, input_shapes;
   std::string branches = "both";
@@ -46,6 +47,11 @@ int run_diff_cmd(const DiffCmdOptions& o) {
   if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config,
                              o.models.empty() ? std::string() : o.models.front(), cfg.random))
     return kExitError;
+  if (o.open_dim < 1 || o.open_dim > (int64_t{1} << 31)) {
+    std::cerr << "condlint: --open-dim takes a dim from 1 to 2^31\n";
+    return kExitError;
+  }
+  cfg.random.open_dim = o.open_dim;
   for (const auto& t : o.tolerances) {
     std::string name;
     double a, r;
@@ -152,12 +158,18 @@ Command add_diff_command(CLI::App& app, const Globals&) {
                        "A test_data_set_N directory or a directory holding them; repeatable\n"
                        "(default: the test_data_set_* beside the model unless --random)");
   diff_cmd->add_option("--random", diffo.random, "Also run N random input sets");
+  diff_cmd->add_option("--open-dim", diffo.open_dim,
+                      "What --random gives an open dim (symbolic, or -1 in an IR) that neither --input-shapes nor\n"
+                      "the data sets beside the model (or --data) fix: those run with the shapes of the first data set\n"
+                      "whose inputs fit the declarations, which the set's name says ('open dims as in\n"
+                      "test_data_set_0'); else this value (default 1)")
+      ->capture_default_str();
   diff_cmd->add_option("--seed", diffo.seed, "Seed of --random (default 0)");
   diff_cmd->add_option("--range", diffo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
   diff_cmd->add_option(
       "--input-shapes", diffo.input_shapes,
       "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
-      "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable.\n"
+      "model declares; a symbolic dim it fixes applies to every input naming it (else --open-dim); repeatable.\n"
       "The configuration's inputs: entries give shapes and ranges of the inputs not named here");
   diff_cmd
       ->add_option("--branches", diffo.branches,

@@ -23,6 +23,7 @@ struct RunCmdOptions {
   std::string config;  // --config FILE (else .condlint.yaml found from the model's directory upwards)
   std::vector<std::string> data;
   int random = 0;
+  int64_t open_dim = 1;  // --open-dim
   uint64_t seed = 0;
   std::vector<std::string> ranges, input_shapes;
   std::string branches = "both";
@@ -57,6 +58,11 @@ int run_exec(const RunCmdOptions& o) {
   if (!tolerances_from_config(o.config, o.model, false, cfg.atol, cfg.rtol)) return kExitError;
   if (!random_inputs_options(o.random, o.seed, o.ranges, o.input_shapes, o.config, o.model, cfg.random))
     return kExitError;
+  if (o.open_dim < 1 || o.open_dim > (int64_t{1} << 31)) {
+    std::cerr << "condlint: --open-dim takes a dim from 1 to 2^31\n";
+    return kExitError;
+  }
+  cfg.random.open_dim = o.open_dim;
   if ((o.atol && *o.atol < 0) || (o.rtol && *o.rtol < 0)) {
     std::cerr << "condlint: --atol and --rtol must not be negative\n";
     return kExitError;
@@ -121,11 +127,17 @@ Command add_run_command(CLI::App& app, const Globals&) {
                       "Also run N random input sets made from the declared inputs (no golden outputs:\n"
                       "checked against the declared types; an NNAPI input is named by its operand's name, else\n"
                       "'operand N')");
+  run_cmd->add_option("--open-dim", runo.open_dim,
+                      "What --random gives an open dim (symbolic, or -1 in an IR) that neither --input-shapes nor\n"
+                      "the data sets beside the model (or --data) fix: those run with the shapes of the first data set\n"
+                      "whose inputs fit the declarations, which the set's name says ('open dims as in\n"
+                      "test_data_set_0'); else this value (default 1)")
+      ->capture_default_str();
   run_cmd->add_option("--seed", runo.seed, "Seed of --random (default 0)");
   run_cmd->add_option("--range", runo.ranges, "Value range of a random input: NAME=LO,HI; repeatable");
   run_cmd->add_option("--input-shapes", runo.input_shapes,
                       "Shape of a random input: NAME:d0,d1,... (NAME: for a scalar); must agree with every dim the\n"
-                      "model declares; a symbolic dim it fixes applies to every input naming it (else 1); repeatable.\n"
+                      "model declares; a symbolic dim it fixes applies to every input naming it (else --open-dim); repeatable.\n"
                       "The configuration's inputs: entries give shapes and ranges of the inputs not named here");
   run_cmd
       ->add_option("--branches", runo.branches,

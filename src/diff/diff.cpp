@@ -518,14 +518,18 @@ bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg,
     pr.inputs.push_back(std::move(is));
   }
   if (cfg.random.count > 0) {
+    // Open dims as the data sets have them (the shapes the model is known to run), else the default.
+    exec::RandomInputs spec = cfg.random;
+    const std::string from = exec::shapes_from_data(decls, sets, spec);
     std::mt19937_64 rng(cfg.random.seed);
     for (int r = 0; r < cfg.random.count; ++r) {
       InputSet is;
-      if (auto e = exec::random_inputs(decls, cfg.random, rng, is.values); !e.empty()) {
+      if (auto e = exec::random_inputs(decls, spec, rng, is.values); !e.empty()) {
         md.error = e;
         return false;
       }
-      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) + ")";
+      is.name = "random_" + std::to_string(r) + " (seed " + std::to_string(cfg.random.seed) +
+                (from.empty() ? "" : "; open dims as in " + from) + ")";
       if (const std::string shapes = exec::shapes_label(decls, is.values); !shapes.empty())
         is.name += ": " + shapes;
       pr.inputs.push_back(std::move(is));

@@ -51,6 +51,51 @@ std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, st
   return random_inputs(input_decls(probe), spec, rng, out);
 }
 
+std::string shapes_from_data(const std::vector<InputDecl>& decls, const std::vector<DataSet>& sets, RandomInputs& spec) {
+  for (const DataSet& ds : sets) {
+    if (!ds.problem(/*outputs_too=*/false).empty() || ds.inputs.size() < decls.size()) continue;
+    std::vector<Dims> shapes;
+    try {
+      for (size_t k = 0; k < decls.size(); ++k) {
+        const Value v = read_golden(ds.inputs[k]);
+        shapes.push_back(v.is_tensor() ? v.t->shape : Dims{});
+      }
+    } catch (const std::exception&) {
+      continue;  // a set whose inputs do not read is no evidence
+    }
+    // The symbols the user's shapes fix, then those this set's shapes give.
+    std::map<std::string, int64_t> symbols;
+    auto fits = [&](const InputDecl& d, const Dims& shape, bool commit) {
+      if (!d.tensor || !d.has_shape || shape.size() != d.dims.size()) return false;
+      std::map<std::string, int64_t> more;
+      for (size_t j = 0; j < shape.size(); ++j) {
+        if (d.dims[j] && *d.dims[j] != shape[j]) return false;
+        if (j < d.dim_names.size() && !d.dim_names[j].empty() && !d.dims[j]) {
+          const auto it = symbols.find(d.dim_names[j]);
+          if (it != symbols.end() && it->second != shape[j]) return false;
+          more[d.dim_names[j]] = shape[j];
+        }
+      }
+      if (commit) symbols.insert(more.begin(), more.end());
+      return true;
+    };
+    for (size_t k = 0; k < decls.size(); ++k)
+      if (const auto it = spec.shapes.find(decls[k].name); it != spec.shapes.end()) fits(decls[k], it->second, true);
+    bool used = false;
+    for (size_t k = 0; k < decls.size(); ++k) {
+      const InputDecl& d = decls[k];
+      bool open = false;
+      for (const auto& dim : d.dims) open |= !dim;
+      if (!open || spec.shapes.count(d.name) || !fits(d, shapes[k], false)) continue;
+      fits(d, shapes[k], true);
+      spec.shapes[d.name] = shapes[k];
+      used = true;
+    }
+    return used ? ds.dir.filename().string() : "";
+  }
+  return "";
+}
+
 std::string shapes_label(const std::vector<InputDecl>& decls, const std::vector<Value>& values) {
   std::string out;
   for (size_t k = 0; k < decls.size() && k < values.size(); ++k) {
@@ -108,10 +153,10 @@ std::string random_inputs(const std::vector<InputDecl>& decls, const RandomInput
     if (auto given = spec.shapes.find(d.name); given != spec.shapes.end()) {
       dims = given->second;
     } else if (d.has_shape) {
-      // A declared dim as declared; a symbolic one as a given shape fixed it elsewhere, else 1.
+      // A declared dim as declared; a symbolic one as a given shape fixed it elsewhere, else spec.open_dim.
       for (size_t k = 0; k < d.dims.size(); ++k) {
         auto sym = k < d.dim_names.size() && !d.dim_names[k].empty() ? symbols.find(d.dim_names[k]) : symbols.end();
-        dims.push_back(d.dims[k] ? *d.dims[k] : sym != symbols.end() ? sym->second : 1);
+        dims.push_back(d.dims[k] ? *d.dims[k] : sym != symbols.end() ? sym->second : spec.open_dim);
       }
     }
     std::pair<double, double> r = is_float(dt)     ? std::pair{-1.0, 1.0}

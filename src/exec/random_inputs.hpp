@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "exec/onnx_io.hpp"
 #include "exec/tensor.hpp"
 
 namespace condlint::exec {
@@ -35,6 +36,8 @@ struct RandomInputs {
   // input -> its whole shape (--input-shapes NAME:d0,d1,...). A symbolic dim given here, through one input, takes
   // the same value in every input that names it.
   std::map<std::string, Dims> shapes;
+  // An open dim no given shape and no data set fixes (--open-dim).
+  int64_t open_dim = 1;
 };
 
 // Appends one random value per declared input to `out`; "" on success, else why it cannot (a given shape that
@@ -53,6 +56,12 @@ struct RandomSet {
 // The spec.count sets of --random, drawn in order from one generator seeded with spec.seed; "" on success, else why
 // they cannot be made (as random_inputs says).
 std::string random_sets(const std::vector<InputDecl>& decls, const RandomInputs& spec, std::vector<RandomSet>& out);
+// Evidence for the open dims of --random: the shapes of the first data set of `sets` (golden data beside the model,
+// or --data) whose inputs all read, for each input `spec` gives no shape of (--input-shapes) whose declared dims
+// they fit, written into spec.shapes; the data set's directory when it gave any, else "". An input whose data does
+// not fit its declaration (another rank, a static dim that differs) or that would give a symbolic dim two values is
+// left to the default.
+std::string shapes_from_data(const std::vector<InputDecl>& decls, const std::vector<DataSet>& sets, RandomInputs& spec);
 // The same for the data inputs of `probe`'s ONNX model.
 std::string random_inputs(const Interpreter& probe, const RandomInputs& spec, std::mt19937_64& rng,
                           std::vector<Value>& out);

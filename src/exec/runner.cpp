@@ -370,10 +370,13 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
 std::string add_random_sets(const std::vector<InputDecl>& decls, const RunConfig& cfg, DataPlan& plan,
                             MemorySets& memory) {
   std::vector<RandomSet> sets;
-  if (auto e = random_sets(decls, cfg.random, sets); !e.empty()) return e;
+  // Open dims as the golden data has them (the shapes the model is known to run), else the default.
+  RandomInputs spec = cfg.random;
+  const std::string from = spec.count > 0 ? shapes_from_data(decls, plan.sets, spec) : "";
+  if (auto e = random_sets(decls, spec, sets); !e.empty()) return e;
   for (size_t k = 0; k < sets.size(); ++k) {
     DataSet ds;
-    ds.dir = sets[k].name;
+    ds.dir = from.empty() ? sets[k].name : sets[k].name + " (open dims as in " + from + ")";
     memory.inputs[plan.sets.size()] = std::move(sets[k].values);
     plan.sets.push_back(ds);
     plan.input_keys.push_back("\x1frandom " + std::to_string(k));
