@@ -299,6 +299,11 @@ TEST(Fix, IrDeclaredShapeAndTypeBecomeWhatTheBranchesGive) {
   expect_fixed_clean(m, m.parent_path() / "fixed.xml", "C010",
                      "fixed C010: If 'if' output 0 declared [2..3] (was [2])");
   EXPECT_EQ(slurp(m.parent_path() / "fixed.xml").size(), slurp(m).size() + 3);
+  // Both branches [3], the port declared [2]: [3].
+  const fs::path both3 = copy_of(kC010IrBoth, "fix-c010-ir-both3");
+  expect_fixed_clean(both3, both3.parent_path() / "fixed.xml", "C010",
+                     "fixed C010: If 'if' output 0 declared [3] (was [2]): the union of what its branches give, [3] "
+                     "and [3]");
   // Both branches [3], the port declared [2,1]: another rank, the dims replaced.
   const fs::path both = copy_of(kC010IrBoth, "fix-c010-ir-both");
   std::string xml = slurp(both);
