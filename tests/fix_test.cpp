@@ -273,6 +273,47 @@ TEST(Fix, OnnxDeclaredShapeBecomesTheUnionOfTheBranches) {
   EXPECT_EQ(declared_output(out2, "y"), "1[3]");
 }
 
+// ONNX, C010, an If output that is not a graph output: its value_info is rewritten (dim 0 a dim with neither value
+// nor param), the graph output computed from it left as it is.
+TEST(Fix, OnnxValueInfoOfAnIfOutputBecomesTheUnion) {
+  const fs::path m = copy_of(kC010Onnx, "fix-c010-onnx-vi");
+  onnx::ModelProto p;
+  ASSERT_TRUE(p.ParseFromString(slurp(m)));
+  onnx::GraphProto& g = *p.mutable_graph();
+  ASSERT_EQ(g.node(0).op_type(), "If");
+  g.mutable_node(0)->set_output(0, "mid");  // If -> mid -> Unsqueeze -> y: mid declared [2], y [n,1]
+  onnx::NodeProto& u = *g.add_node();
+  u.set_op_type("Unsqueeze");
+  u.set_name("Unsqueeze_0");
+  u.add_input("mid");
+  u.add_input("axes");
+  u.add_output("y");
+  onnx::TensorProto& axes = *g.add_initializer();
+  axes.set_name("axes");
+  axes.set_data_type(onnx::TensorProto::INT64);
+  axes.add_dims(1);
+  axes.add_int64_data(1);
+  onnx::ValueInfoProto& vi = *g.add_value_info();
+  vi.set_name("mid");
+  vi.mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+  vi.mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
+  g.mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("n");
+  g.mutable_output(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(1);
+  std::string bytes;
+  ASSERT_TRUE(p.SerializeToString(&bytes));
+  write_file(m, bytes);
+  const fs::path out = m.parent_path() / "fixed.onnx";
+  expect_fixed_clean(m, out, "C010", "fixed C010: If 'If_0' output 0 declared [?] (was [2])");
+  onnx::ModelProto f;
+  ASSERT_TRUE(f.ParseFromString(slurp(out)));
+  ASSERT_EQ(f.graph().value_info_size(), 1);
+  const auto& shape = f.graph().value_info(0).type().tensor_type().shape();
+  ASSERT_EQ(shape.dim_size(), 1);
+  EXPECT_FALSE(shape.dim(0).has_dim_value());
+  EXPECT_FALSE(shape.dim(0).has_dim_param());
+  EXPECT_EQ(declared_output(out, "y"), "1[n,1]") << "not the If's output: left as it is";
+}
+
 // ONNX, C007: the declared element type becomes the one both branches give (ONNX Runtime refuses the original and
 // runs the fixed model); branches of two types (C006) leave it alone.
 TEST(Fix, OnnxDeclaredTypeBecomesTheBranchesType) {
