@@ -121,18 +121,29 @@ void finish_case(CaseResult& cr, const RunConfig& cfg, const PinSet& pins, const
       cr.message = "pin '" + path + "' matched no If that ran";
     }
   if (cr.status != CaseStatus::Passed) return;
+  bool contradicted = !cr.branch_problems.empty(), other = false;
   for (size_t k = 0; k < count && k < outputs.size(); ++k) {
     OutputResult o;
-    if (auto e = declared(k, o); !e.empty()) {
+    const std::string e = declared(k, o);
+    if (!e.empty()) {
       o.ok = false;
       o.detail = e;
+      contradicted = true;
     }
     judge_output(cr, std::move(o), outputs[k], golden && k < golden->size() && (*golden)[k] ? &*(*golden)[k] : nullptr,
                  cfg);
+    const OutputResult& judged = cr.outputs.back();
+    other = other || (!judged.ok && judged.detail != e);  // the golden data differ
   }
+  cr.declarations_only = contradicted && !other;
   if (cr.branch_problems.empty()) return;
   cr.status = CaseStatus::Mismatch;
   cr.message = cr.branch_problems.front();
+}
+
+static bool to_save(const CaseResult& cr, const RunConfig& cfg) {
+  return !cfg.save_dir.empty() &&
+         (cr.status == CaseStatus::Passed || (cfg.save_declaration_mismatches && cr.declarations_only));
 }
 
 void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const RunConfig& cfg, ModelResult& mr,
@@ -153,7 +164,7 @@ void run_pin_sets(const DataPlan& plan, size_t s, const std::string& name, const
         if (!derived) state.natural.insert({path, b});
       }
     }
-    if (!cfg.save_dir.empty() && cr.status == CaseStatus::Passed) {
+    if (to_save(cr, cfg)) {
       cr.saved_to = save(pins, outputs);
       if (cr.saved_to.empty() && mr.error.empty())  // a write that failed: the command exits 2
         mr.error = "cannot save the run's data under " + cfg.save_dir.string();
@@ -349,7 +360,7 @@ void synthesize_phase(const RunConfig& cfg, DataPlan& plan, size_t s, const std:
     Trace trace;
     std::vector<Value> outputs;
     CaseResult cr = run_set(set, true, trace, outputs);
-    if (!cfg.save_dir.empty() && cr.status == CaseStatus::Passed) {
+    if (to_save(cr, cfg)) {
       cr.saved_to = save(set.inputs, outputs);
       if (cr.saved_to.empty() && mr.error.empty())  // a write that failed: the command exits 2
         mr.error = "cannot save the run's data under " + cfg.save_dir.string();

@@ -29,6 +29,9 @@ struct RunConfig {
   std::map<std::string, bool> pins;  // --pin
   std::optional<double> atol, rtol;
   std::filesystem::path save_dir;  // --save
+  // Also save a run whose only problems are declarations its values contradict (CaseResult::declarations_only):
+  // what `condlint fix` records of a model whose declarations it repairs.
+  bool save_declaration_mismatches = false;
   Limits limits;
   int max_runs_per_data_set = 256;
   // Which branches pinning may reach (from the loaded model's condition provenance); null: the ONNX and IR drivers
@@ -65,6 +68,9 @@ struct CaseResult {
   std::string message;
   std::vector<OutputResult> outputs;
   std::vector<std::string> branch_problems;
+  // The run computed every output and matched its golden data; it is not Passed only because values contradict
+  // declarations (an If output's, a graph output's: branch_problems and the outputs' details say which).
+  bool declarations_only = false;
   std::map<std::string, std::vector<bool>> if_branches;  // If path -> branches that ran
   double ms = 0;
   std::string saved_to;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <tuple>
 
@@ -15,6 +16,7 @@
 #include "exec/runner.hpp"
 #include "io/cleanup.hpp"
 #include "loaders/loader.hpp"
+#include "loaders/onnx_util.hpp"
 #include "loaders/onnx_wire.hpp"
 #include "model/onnx_data.hpp"
 #include "loaders/open_model.hpp"
@@ -92,6 +94,44 @@ onnx::GraphProto* onnx_graph(const Model& m, onnx::ModelProto& proto, int g) {
   return nullptr;
 }
 
+// The TensorProto::DataType of an element type; 0 when ONNX has none.
+int32_t onnx_data_type(ElemType t) {
+  for (int32_t k = 1; k < 64; ++k)
+    if (onnx_elem_type(k) == t) return k;
+  return 0;
+}
+
+// A SetDeclaredType edit applied to one declaration of the value; "" or why not.
+std::string set_declared_type(onnx::ValueInfoProto& vi, const OnnxEdit& e) {
+  if (!vi.type().has_tensor_type()) return "'" + e.name + "' is not declared a tensor";
+  onnx::TypeProto_Tensor* t = vi.mutable_type()->mutable_tensor_type();
+  if (is_concrete(e.elem)) {
+    const int32_t k = onnx_data_type(e.elem);
+    if (!k) return "ONNX has no element type " + std::string(to_string(e.elem));
+    t->set_elem_type(k);
+  }
+  if (!e.set_shape) return "";
+  if (!e.shape.rank_known) {
+    t->clear_shape();
+    return "";
+  }
+  const bool same_rank = t->has_shape() && t->shape().dim_size() == static_cast<int>(e.shape.dims.size());
+  if (!same_rank) t->mutable_shape()->clear_dim();
+  for (size_t i = 0; i < e.shape.dims.size(); ++i) {
+    if (same_rank && i < e.keep.size() && e.keep[i]) continue;
+    onnx::TensorShapeProto_Dimension* d =
+        same_rank ? t->mutable_shape()->mutable_dim(static_cast<int>(i)) : t->mutable_shape()->add_dim();
+    const Dim& want = e.shape.dims[i];
+    if (want.is_static()) {
+      d->set_dim_value(want.lo);
+    } else {
+      d->clear_dim_value();
+      d->clear_dim_param();
+    }
+  }
+  return "";
+}
+
 // Applies the ONNX edits to the model's protobuf (its weights restored from the mapped file); "" or why not.
 std::string apply_onnx(const Model& m, const std::vector<Fix>& fixes, std::string& out) {
   if (!m.onnx || !m.onnx->proto) return "the parsed model was not kept";
@@ -101,6 +141,17 @@ std::string apply_onnx(const Model& m, const std::vector<Fix>& fixes, std::strin
     for (const OnnxEdit& e : f.onnx) {
       onnx::GraphProto* g = onnx_graph(m, proto, e.graph);
       if (!g) return "the graph of '" + e.name + "' cannot be found in the file";
+      if (e.kind == OnnxEdit::Kind::SetDeclaredType) {
+        int found = 0;
+        for (auto* list : {g->mutable_value_info(), g->mutable_output()})
+          for (onnx::ValueInfoProto& vi : *list)
+            if (vi.name() == e.name) {
+              if (std::string err = set_declared_type(vi, e); !err.empty()) return err;
+              ++found;
+            }
+        if (!found) return "'" + e.name + "' has no declaration in its graph";
+        continue;
+      }
       for (const auto& in : g->input())
         if (in.name() == e.name) return "'" + e.name + "' is also an input of its graph";
       auto* inits = g->mutable_initializer();
@@ -181,17 +232,31 @@ std::string prove_by_executor(const Model& orig, const std::string& path, const 
        !ec && it != end; it.increment(ec))
     golden = golden || it->path().filename().string().rfind("test_data_set_", 0) == 0;
   if (!golden) rec.random.count = 1;
+  // A run whose values contradict only declarations (what a fix of C007 or C010 repairs) is recorded too: its outputs
+  // are what the fixed model must give.
+  rec.save_declaration_mismatches = true;
   const exec::ModelResult a = exec::run_loaded(orig, path, rec);
   if (!a.error.empty()) return "reference executor: the original cannot be run: " + a.error;
   // Only what the original computes can be compared: a run it does not pass (a branch pinned onto inputs that branch
   // cannot take, golden data it does not match) is left out and counted. An op the executor has no kernel for
   // leaves the fix unproven.
-  size_t left_out = 0, compared = 0;
+  size_t left_out = 0, compared = 0, contradicting = 0;
+  std::set<std::string> contradictions;  // what the original's runs say of its declarations
+  auto problems_of = [](const exec::CaseResult& c) {
+    std::vector<std::string> p = c.branch_problems;
+    for (const auto& o : c.outputs)
+      if (!o.ok) p.push_back(o.name + ": " + o.detail);
+    return p;
+  };
   for (const auto& c : a.cases) {
     if (c.status == exec::CaseStatus::Unsupported)
       return "reference executor: the original cannot be run (" + c.message + "), so the fix cannot be compared";
-    if (c.status == exec::CaseStatus::Passed) ++compared;
+    if (c.status == exec::CaseStatus::Passed || c.declarations_only) ++compared;
     else ++left_out;
+    if (c.declarations_only) {
+      ++contradicting;
+      for (auto& p : problems_of(c)) contradictions.insert(std::move(p));
+    }
   }
   if (compared == 0) return "reference executor: no run of the original passes, so the fix cannot be compared";
   // The fixed model runs exactly the recorded runs (each with the pins it was recorded under), no others.
@@ -200,8 +265,16 @@ std::string prove_by_executor(const Model& orig, const std::string& path, const 
   cmp.both_branches = false;
   const exec::ModelResult b = exec::run_loaded(fixed, st.model, cmp);
   if (!b.error.empty()) return "reference executor: the fixed model cannot be run: " + b.error;
+  // A run of the fixed model passes, or contradicts only declarations the original's runs contradicted too (those
+  // the fix does not concern).
+  auto kept_contradictions = [&](const exec::CaseResult& c) {
+    if (!c.declarations_only) return false;
+    for (const auto& p : problems_of(c))
+      if (!contradictions.count(p)) return false;
+    return true;
+  };
   for (const auto& c : b.cases)
-    if (c.status != exec::CaseStatus::Passed) {
+    if (c.status != exec::CaseStatus::Passed && !kept_contradictions(c)) {
       std::string detail = c.message;
       for (const auto& o : c.outputs)
         if (!o.ok) detail += (detail.empty() ? "" : "; ") + o.name + ": " + o.detail;
@@ -212,6 +285,9 @@ std::string prove_by_executor(const Model& orig, const std::string& path, const 
          (golden ? "the golden data" : "random inputs (seed 0)") +
          " and the inputs synthesized for the other branches, every output identical to the original's; " +
          exec::coverage_summary(exec::branch_coverage(b)) +
+         (contradicting ? "; the original's values contradict its declarations on " + std::to_string(contradicting) +
+                              (contradicting == 1 ? " run" : " runs")
+                        : std::string()) +
          (left_out ? "; left out: " + std::to_string(left_out) +
                          (left_out == 1 ? " run" : " runs") + " the original does not pass"
                    : std::string());

@@ -50,15 +50,6 @@ void check(const Model& m, Reporter& r) {
   r.report_fixable(Fixable::Safe, first->loc, msg);
 }
 
-// The precision OpenVINO's serializer writes for an element type (FP32, I64, BOOL), else its canonical name.
-std::string precision_name(ElemType t) {
-  static constexpr const char* kWritten[] = {"BOOL", "FP16", "BF16", "FP32", "FP64", "I4",  "I8",  "I16",
-                                             "I32",  "I64",  "U1",   "U4",   "U8",   "U16", "U32", "U64"};
-  for (const char* w : kWritten)
-    if (parse_ov_elem_type(w) == t) return w;
-  return std::string(to_string(t));
-}
-
 // Every such Convert's output port made to state its destination_type: OpenVINO types the Convert by it and never
 // reads the port, so nothing it computes changes; the file then says what OpenVINO reads.
 std::optional<Fix> make_fix(const Model& m, const Finding&, std::string_view text, std::string& why) {
@@ -74,7 +65,7 @@ std::optional<Fix> make_fix(const Model& m, const Finding&, std::string_view tex
       return std::nullopt;
     }
     fix.text.push_back({static_cast<int64_t>(value->first), static_cast<int64_t>(value->second),
-                        precision_name(x.want)});
+                        ir_precision_text(x.want)});
   }
   const size_t count = fix.text.size();
   if (!count) {

@@ -38,7 +38,11 @@ std::optional<condlint::Fix> make_fix(const condlint::Model& m, const condlint::
     for (const auto& d : m.onnx->redefinitions)
       if (d.equal_value && d.source == Src::Initializer && d.name == f.fix_key && d.graph == f.loc.graph) {
         condlint::Fix fix;
-        fix.onnx.push_back({condlint::OnnxEdit::Kind::RemoveInitializer, d.graph, d.name});
+        condlint::OnnxEdit edit;
+        edit.kind = condlint::OnnxEdit::Kind::RemoveInitializer;
+        edit.graph = d.graph;
+        edit.name = d.name;
+        fix.onnx.push_back(std::move(edit));
         fix.description = "removed initializer '" + d.name + "' of " + condlint::onnx_graph_label(m, d.graph) +
                           " (equal to the outer value, which its readers now read)";
         return fix;

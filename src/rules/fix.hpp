@@ -26,10 +26,19 @@ struct TextEdit {
 
 // An edit of an ONNX model's protobuf.
 struct OnnxEdit {
-  enum class Kind { RemoveInitializer };
+  // RemoveInitializer: initializer `name` of the graph removed. SetDeclaredType: the tensor type the graph declares
+  // for value `name` (its value_info entry and, where the value is an output of the graph, that output's type)
+  // rewritten: the element type `elem` where it is concrete, and with `set_shape` the shape `shape` (a shape of
+  // unknown rank: no shape at all; a static dim: its dim_value; any other: a dim with neither value nor param), each
+  // dim `keep` marks left as declared (same rank only). What the edit does not concern stays as it is.
+  enum class Kind { RemoveInitializer, SetDeclaredType };
   Kind kind = Kind::RemoveInitializer;
   int graph = -1;    // Model::graphs index of the graph edited (a subgraph: the fix layer finds it by its parents)
-  std::string name;  // the initializer
+  std::string name;  // the initializer, or the value whose declaration is rewritten
+  ElemType elem = ElemType::Unknown;
+  bool set_shape = false;
+  Shape shape;
+  std::vector<char> keep;
 };
 
 struct Fix {
@@ -62,6 +71,19 @@ size_t xml_start_tag_end(std::string_view text, int64_t offset);
 // The value of attribute `name` in the start tag at `offset`: [begin, end) of the text between its quotes; nullopt
 // when the tag has no such attribute.
 std::optional<std::pair<size_t, size_t>> xml_attribute(std::string_view text, int64_t offset, std::string_view name);
+
+// The <dim> elements of the IR <port> that starts at `offset` (its '<'), in order: each one's element ('<' through
+// "</dim>") and its text. nullopt when no port starts there or it does not end.
+struct XmlDim {
+  size_t begin = 0, end = 0;            // the element
+  size_t text_begin = 0, text_end = 0;  // its text
+};
+std::optional<std::vector<XmlDim>> xml_port_dims(std::string_view text, int64_t offset);
+
+// What an IR port states for a dimension (OpenVINO's spelling: "3", "-1", "2..3") and for an element type (the
+// precision OpenVINO's serializer writes: FP32, I64, BOOL; else the type's canonical name).
+std::string ir_dim_text(const Dim& d);
+std::string ir_precision_text(ElemType t);
 
 }  // namespace condlint
 

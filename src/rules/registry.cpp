@@ -32,7 +32,7 @@ const std::vector<const RuleDef*>& all_rules() {
 }
 
 // The rules whose files define a fixer (CONDLINT_FIX): one line here each.
-#define CONDLINT_FIXERS(X) X(C002) X(C012) X(IR009) X(IR011) X(IR020) X(ONNX011)
+#define CONDLINT_FIXERS(X) X(C002) X(C007) X(C010) X(C012) X(IR009) X(IR011) X(IR020) X(ONNX011)
 
 #define DECLARE_FIX(ID) const FixerDef& fixer_##ID();
 CONDLINT_FIXERS(DECLARE_FIX)

@@ -114,4 +114,57 @@ std::optional<std::pair<size_t, size_t>> xml_attribute(std::string_view t, int64
   return std::nullopt;
 }
 
+std::optional<std::vector<XmlDim>> xml_port_dims(std::string_view t, int64_t offset) {
+  if (offset < 0 || t.compare(static_cast<size_t>(offset), 5, "<port") != 0) return std::nullopt;
+  bool self_closing = false;
+  size_t i = tag_end(t, static_cast<size_t>(offset), self_closing);
+  if (i == std::string_view::npos) return std::nullopt;
+  std::vector<XmlDim> dims;
+  if (self_closing) return dims;
+  while (true) {
+    const size_t lt = t.find('<', i);
+    if (lt == std::string_view::npos) return std::nullopt;
+    if (t.compare(lt, 2, "</") == 0) return dims;  // the port's end tag
+    if (lt + 1 < t.size() && (t[lt + 1] == '!' || t[lt + 1] == '?')) {
+      i = skip_markup(t, lt);
+      if (i == std::string_view::npos) return std::nullopt;
+      continue;
+    }
+    const bool is_dim = t.compare(lt, 4, "<dim") == 0 && lt + 4 < t.size() &&
+                        (t[lt + 4] == '>' || t[lt + 4] == '/' || blank(t[lt + 4]) || t[lt + 4] == '\n');
+    if (!is_dim) {  // another child (rt_info): stepped over whole
+      const auto r = xml_element_range(t, static_cast<int64_t>(lt));
+      if (!r) return std::nullopt;
+      i = static_cast<size_t>(r->second);
+      continue;
+    }
+    const size_t open_end = tag_end(t, lt, self_closing);
+    if (open_end == std::string_view::npos) return std::nullopt;
+    if (self_closing) {
+      dims.push_back({lt, open_end, open_end, open_end});
+      i = open_end;
+      continue;
+    }
+    const size_t close = t.find("</dim>", open_end);
+    if (close == std::string_view::npos) return std::nullopt;
+    dims.push_back({lt, close + 6, open_end, close});
+    i = close + 6;
+  }
+}
+
+std::string ir_dim_text(const Dim& d) {
+  if (d.is_static()) return std::to_string(d.lo);
+  if (d.hi < 0) return d.lo == 0 ? "-1" : std::to_string(d.lo) + "..";
+  return std::to_string(d.lo) + ".." + std::to_string(d.hi);
+}
+
+std::string ir_precision_text(ElemType t) {
+  static constexpr const char* kWritten[] = {"BOOL", "FP16", "BF16", "FP32", "FP64", "I4",  "I8",  "I16",
+                                             "I32",  "I64",  "U1",   "U4",   "U8",   "U16", "U32", "U64"};
+  for (const char* w : kWritten)
+    if (parse_ov_elem_type(w) == t) return w;
+  return std::string(to_string(t));
+}
+
+
 }  // namespace condlint
