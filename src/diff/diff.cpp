@@ -520,7 +520,12 @@ bool gather_inputs(const fs::path& model_path, const DiffConfig& cfg,
   if (cfg.random.count > 0) {
     // Open dims as the data sets have them (the shapes the model is known to run), else the default.
     exec::RandomInputs spec = cfg.random;
-    const std::string from = exec::shapes_from_data(decls, sets, spec);
+    // With --random alone the data sets beside the model are not run, but their shapes are still evidence.
+    const std::vector<exec::DataSet> beside =
+        sets.empty() && cfg.data_dirs.empty()
+            ? exec::find_data_sets(model_path.parent_path().empty() ? fs::path(".") : model_path.parent_path())
+            : std::vector<exec::DataSet>{};
+    const std::string from = exec::shapes_from_data(decls, sets.empty() ? beside : sets, spec);
     std::mt19937_64 rng(cfg.random.seed);
     for (int r = 0; r < cfg.random.count; ++r) {
       InputSet is;
