@@ -367,3 +367,20 @@ TEST(TfliteHostile, RunOfAConstantPastTheBuffersFailsWithAMessage) {
   EXPECT_TRUE(named);
   EXPECT_GT(r.failed, 0);
 }
+
+// The NNAPI delegate's facts (TFL009) come with --target nnapi and with --nnapi-target (runtime or hal): how an
+// Android developer asks condlint about NNAPI; without either, nothing.
+TEST(TfliteNnapi, TheNnapiOptionsGiveTheDelegatesFacts) {
+  using condlint::test::condlint_cmd;
+  using condlint::test::run;
+  using condlint::test::shell_quote;
+  const std::string m =
+      shell_quote((condlint::test::source_dir() / "corpus-tflite/cond_bool_input/cond_bool_input.tflite").string());
+  EXPECT_EQ(run(condlint_cmd() + " lint --show all " + m + " 2>&1").out.find("[TFL009]"), std::string::npos);
+  for (const char* opt : {"--target nnapi", "--nnapi-target runtime", "--nnapi-target hal"}) {
+    const auto r = run(condlint_cmd() + " lint --show all " + opt + " " + m + " 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << opt << "\n" << r.out;
+    EXPECT_NE(r.out.find("[TFL009]"), std::string::npos) << opt << "\n" << r.out;
+    EXPECT_NE(r.out.find("nnapi_delegate.cc:3650-3655"), std::string::npos) << opt << "\n" << r.out;
+  }
+}

@@ -241,10 +241,11 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
   lint_cmd->add_option("--dump-types", lint.dump_types,
                        "Also write, as JSON to FILE, the type and shape condlint knows for every value a node\n"
                        "produces (declared, refined by inference; a null dim is unknown)");
-  lint_cmd
+  CLI::Option* nnapi_target_opt = lint_cmd
       ->add_option("--nnapi-target", lint.session.nnapi_target,
                    "NNAPI: judge IF/WHILE operands of unknown size as Android's runtime does (runtime: note)\n"
-                   "or as HAL drivers must (hal: error)")
+                   "or as HAL drivers must (hal: error); a TFLite model, given either, is judged as the NNAPI\n"
+                   "delegate would hand it to NNAPI (TFL009, TFL010: as --target nnapi)")
       ->check(CLI::IsMember({"runtime", "hal"}))
       ->capture_default_str();
   lint_cmd->add_option("--target", lint.session.targets,
@@ -294,7 +295,10 @@ Command add_lint_command(CLI::App& app, const Globals& g) {
                      "Leave out the files named that are not models, as --files-from does (other names, an .xml\n"
                      "whose root is not <net>, paths that do not exist): for a pre-commit hook, which names every\n"
                      "file its pattern matches. Without it a file named is linted whatever it holds");
-  return {lint_cmd, [opts, &g] { return run_lint(*opts, g.quiet); }};
+  return {lint_cmd, [opts, &g, nnapi_target_opt] {
+            opts->session.nnapi_target_given = nnapi_target_opt->count() > 0;
+            return run_lint(*opts, g.quiet);
+          }};
 }
 
 }  // namespace condlint::cli

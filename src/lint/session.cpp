@@ -222,6 +222,7 @@ std::string run_identity(const SessionOptions& o, const std::vector<std::string>
     add("|");
   }
   for (const auto* s : {&o.nnapi_target, &o.fail_on, &o.automation_id, &o.config_file}) add(*s);
+  add(o.nnapi_target_given ? "nnapi-target-given" : "");
   for (const auto& t : o.targets) add("target=" + t);
   add(std::to_string(o.max_warnings));
   add(o.exec ? "exec" : "");
@@ -242,6 +243,7 @@ class Session {
     base_.enable = o_.enable;
     base_.disable = o_.disable;
     base_.options.nnapi_target = o_.nnapi_target;
+    base_.options.nnapi_target_given = o_.nnapi_target_given;
     for (const auto& spec : o_.targets) {
       Target t;
       std::string err;
@@ -356,7 +358,8 @@ class Session {
       return false;
     }
     // Everything besides a model's bytes (and the files it reads) that its findings depend on.
-    std::string run_context = "nnapi-target=" + o_.nnapi_target + (o_.exec ? "|exec" : "");
+    std::string run_context =
+        "nnapi-target=" + o_.nnapi_target + (o_.nnapi_target_given ? "|given" : "") + (o_.exec ? "|exec" : "");
     for (const auto& t : o_.targets) run_context += "|target=" + t;
     run_context += live_context_;
     for (const auto* list : {&o_.enable, &o_.disable}) {

@@ -16,6 +16,7 @@ struct SessionOptions {
   std::string fail_on = "error";             // error | warning | note | never
   std::vector<std::string> enable, disable;  // rule IDs or prefixes
   std::string nnapi_target = "runtime";
+  bool nnapi_target_given = false;  // --nnapi-target on the command line (RuleOptions::nnapi_target_given)
   std::vector<std::string> targets;  // --target specs ("onnxruntime>=1.17"); replace the configuration's targets
   std::string config_file;           // "" = the .condlint.yaml found above each model
   std::string baseline;              // an earlier SARIF report

@@ -15,7 +15,7 @@ using namespace condlint;
 void check(const Model& m, Reporter& r) {
   const TfliteData* d = tflr::data(m);
   if (!d) return;
-  if (targets::targets_for(r.options(), "nnapi", m.format).empty()) return;
+  if (targets::targets_for(r.options(), "nnapi", m.format).empty() && !r.options().nnapi_target_given) return;
   size_t ifs = 0, whiles = 0;
   std::optional<std::pair<size_t, size_t>> first;
   for (size_t g = 0; g < d->subgraphs.size(); ++g)

@@ -28,7 +28,7 @@ bool same_size(const std::vector<int32_t>& a, const std::vector<int32_t>& b) {
 void check(const Model& m, Reporter& r) {
   const TfliteData* d = tflr::data(m);
   if (!d) return;
-  if (targets::targets_for(r.options(), "nnapi", m.format).empty()) return;
+  if (targets::targets_for(r.options(), "nnapi", m.format).empty() && !r.options().nnapi_target_given) return;
   const std::string why =
       ": the interpreter makes those outputs dynamic-sized tensors, and the NNAPI delegate with its default options "
       "(allow_dynamic_dimensions off) cannot be applied to a graph that has one (ModifyGraphWithDelegate fails with "

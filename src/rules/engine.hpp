@@ -53,6 +53,9 @@ struct Target {
 // Settings some rules read (set from the command line or the config file).
 struct RuleOptions {
   std::string nnapi_target = "runtime";  // "runtime" (Android's runtime) or "hal" (HAL drivers)
+  // --nnapi-target was given: a TFLite model is judged as the NNAPI delegate would hand it to NNAPI (TFL009,
+  // TFL010), as under --target nnapi.
+  bool nnapi_target_given = false;
   std::vector<Target> targets;           // the target rules (ORT, OV, TRT, FL) judge for these; none: silent
 };
 
