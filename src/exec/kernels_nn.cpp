@@ -6,12 +6,69 @@
 
 namespace condlint::exec {
 
+namespace {
+
+// C[M,N] += A[M,K] x B[K,N] for the k in [k0, k1) and the j in [j0, j1), rows [i0, i1): one by one, in k order.
+template <typename T>
+void matmul_plain(const T* A, const T* B, T* C, int64_t K, int64_t N, int64_t i0, int64_t i1, int64_t k0,
+                  int64_t k1, int64_t j0, int64_t j1) {
+  for (int64_t i = i0; i < i1; ++i) {
+    T* __restrict c = C + i * N;
+    const T* a = A + i * K;
+    for (int64_t k = k0; k < k1; ++k) {
+      const T av = a[k];
+      const T* __restrict bk = B + k * N;
+      for (int64_t j = j0; j < j1; ++j) c[j] += av * bk[j];
+    }
+  }
+}
+
+// C[M,N] = A[M,K] x B[K,N], all row-major and C zero on entry. Each element is summed over k in ascending order
+// from 0, as the plain triple loop sums it (c = c + a*b, one product at a time), so the result is the same bit
+// for bit. The loops run over tiles of B (kKTile x kNTile, which stay in cache) and, inside one, over blocks of
+// kRows x kCols elements of C kept in registers while k runs; the edges go through matmul_plain.
+template <typename T>
+void matmul_block(const T* A, const T* B, T* C, int64_t M, int64_t K, int64_t N) {
+  constexpr int64_t kKTile = 256, kNTile = 256, kRows = 4, kCols = 8;
+  for (int64_t j0 = 0; j0 < N; j0 += kNTile) {
+    const int64_t j1 = std::min(N, j0 + kNTile);
+    const int64_t jv = j0 + (j1 - j0) / kCols * kCols;
+    for (int64_t k0 = 0; k0 < K; k0 += kKTile) {
+      const int64_t k1 = std::min(K, k0 + kKTile);
+      int64_t i = 0;
+      for (; i + kRows <= M; i += kRows) {
+        for (int64_t j = j0; j < jv; j += kCols) {
+          T acc[kRows][kCols];
+          for (int64_t r = 0; r < kRows; ++r)
+            for (int64_t q = 0; q < kCols; ++q) acc[r][q] = C[(i + r) * N + j + q];
+          for (int64_t k = k0; k < k1; ++k) {
+            const T* bk = B + k * N + j;
+            for (int64_t r = 0; r < kRows; ++r) {
+              const T av = A[(i + r) * K + k];
+              for (int64_t q = 0; q < kCols; ++q) acc[r][q] += av * bk[q];
+            }
+          }
+          for (int64_t r = 0; r < kRows; ++r)
+            for (int64_t q = 0; q < kCols; ++q) C[(i + r) * N + j + q] = acc[r][q];
+        }
+        matmul_plain(A, B, C, K, N, i, i + kRows, k0, k1, jv, j1);
+      }
+      matmul_plain(A, B, C, K, N, i, M, k0, k1, j0, j1);
+    }
+  }
+}
+
+}  // namespace
+
 Tensor matmul(const Tensor& a0, const Tensor& b0, DT out) {
   if (a0.rank() == 0 || b0.rank() == 0) fail("MatMul operands must not be scalars");
   if (is_float(a0.dt) != is_float(b0.dt) || is_string(a0.dt) || is_string(b0.dt))
     fail(std::string("MatMul operands have element types ") + dt_name(a0.dt) + " and " + dt_name(b0.dt));
-  Tensor a = a0.rank() == 1 ? reshape_copy(a0, {1, a0.shape[0]}) : a0;
-  Tensor b = b0.rank() == 1 ? reshape_copy(b0, {b0.shape[0], 1}) : b0;
+  // a vector operand as a matrix; a matrix operand read where it is, not copied
+  Tensor a1 = a0.rank() == 1 ? reshape_copy(a0, {1, a0.shape[0]}) : Tensor();
+  Tensor b1 = b0.rank() == 1 ? reshape_copy(b0, {b0.shape[0], 1}) : Tensor();
+  const Tensor& a = a0.rank() == 1 ? a1 : a0;
+  const Tensor& b = b0.rank() == 1 ? b1 : b0;
   const int64_t M = a.shape[a.rank() - 2], K = a.shape[a.rank() - 1];
   const int64_t K2 = b.shape[b.rank() - 2], N = b.shape[b.rank() - 1];
   if (K != K2) fail("MatMul inner dimensions differ: " + a0.describe() + " x " + b0.describe());
@@ -23,8 +80,15 @@ Tensor matmul(const Tensor& a0, const Tensor& b0, DT out) {
   Tensor r(out, od);
   const Dims sa = bstrides(ab, batch), sb = bstrides(bb, batch);
   const bool fl = is_float(out);
+  const bool fast = fl ? is_float(a.dt) && is_float(b.dt) : is_int_storage(a.dt) && is_int_storage(b.dt);
+  for (const Tensor* t : {&a, &b}) {  // what getf's bounds check would have said, before the unchecked loops
+    const auto held = static_cast<int64_t>(fl ? t->f.size() : t->i.size());
+    if (fast && held < t->numel()) t->out_of_range(held);
+  }
   for_broadcast(batch, std::array<Dims, 2>{sa, sb}, [&](int64_t bi, const std::array<int64_t, 2>& ix) {
     const int64_t ao = ix[0] * M * K, bo = ix[1] * K * N, oo = bi * M * N;
+    if (fast && fl) return matmul_block(a.f.data() + ao, b.f.data() + bo, r.f.data() + oo, M, K, N);
+    if (fast) return matmul_block(a.i.data() + ao, b.i.data() + bo, r.i.data() + oo, M, K, N);
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         if (fl) {
@@ -164,6 +228,60 @@ void for_each_index(const Dims& d, F&& f) {
   }
 }
 
+// Conv of floating-point X and W read in place: per output position the kernel offsets that fall inside the
+// input are listed once (in the order of the kernel's index space), then each channel's products are added in
+// that order, channel by channel: the sum of the generic loop below, in its order, so the same bits.
+void conv_float(const Tensor& x, const Tensor& w, const Tensor* bias, const Geo& g, int64_t cg, int64_t mg,
+                Tensor& y) {
+  const int64_t N = x.shape[0], M = w.shape[0];
+  const Dims xs = strides_of(x.shape), ws = strides_of(w.shape), ys = strides_of(y.shape);
+  const int64_t kn = checked_numel(g.k);
+  std::vector<int64_t> xoff, woff, kk(g.nd);
+  xoff.reserve(kn);
+  woff.reserve(kn);
+  const bool yf = is_float(y.dt);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m) {
+      const double* xb = x.f.data() + n * xs[0] + (m / mg) * cg * xs[1];
+      const double* wb = w.f.data() + m * ws[0];
+      const double b0 = bias ? bias->getf(m) : 0.0;
+      for_each_index(g.out, [&](const std::vector<int64_t>& o) {
+        xoff.clear();
+        woff.clear();
+        std::fill(kk.begin(), kk.end(), 0);
+        for (int64_t t = 0; t < kn; ++t) {
+          int64_t xo = 0, wo = 0;
+          bool inside = true;
+          for (int64_t d = 0; d < g.nd && inside; ++d) {
+            const int64_t p = o[d] * g.stride[d] + kk[d] * g.dil[d] - g.pad_lo[d];
+            inside = p >= 0 && p < g.in[d];
+            xo += p * xs[2 + d];
+            wo += kk[d] * ws[2 + d];
+          }
+          if (inside) {
+            xoff.push_back(xo);
+            woff.push_back(wo);
+          }
+          for (int64_t d = g.nd - 1; d >= 0; --d) {
+            if (++kk[d] < g.k[d]) break;
+            kk[d] = 0;
+          }
+        }
+        const size_t np = xoff.size();
+        double s = b0;
+        for (int64_t ci = 0; ci < cg; ++ci) {
+          const double* xc = xb + ci * xs[1];
+          const double* wc = wb + ci * ws[1];
+          for (size_t t = 0; t < np; ++t) s += xc[xoff[t]] * wc[woff[t]];
+        }
+        int64_t yo = n * ys[0] + m * ys[1];
+        for (int64_t d = 0; d < g.nd; ++d) yo += o[d] * ys[2 + d];
+        if (yf) y.f[yo] = s;
+        else y.i[yo] = double_to_int(y.dt, s);
+      });
+    }
+}
+
 Tensor conv_core(OpCtx& c, const Tensor& x, const Tensor& w, const Tensor* bias, DT out_dt) {
   if (x.rank() < 3 || w.rank() != x.rank()) fail("Conv needs X and W of the same rank >= 3");
   const int64_t N = x.shape[0], C = x.shape[1], M = w.shape[0];
@@ -176,6 +294,12 @@ Tensor conv_core(OpCtx& c, const Tensor& x, const Tensor& w, const Tensor* bias,
   Tensor y(out_dt, od);
   const Dims xs = strides_of(x.shape), ws = strides_of(w.shape), ys = strides_of(od);
   const int64_t cg = C / group, mg = M / group;
+  if (is_float(x.dt) && is_float(w.dt) && static_cast<int64_t>(x.f.size()) >= x.numel() &&
+      static_cast<int64_t>(w.f.size()) >= w.numel()) {
+    conv_float(x, w, bias, g, cg, mg, y);
+    normalize(y);
+    return y;
+  }
   for (int64_t n = 0; n < N; ++n)
     for (int64_t m = 0; m < M; ++m) {
       const int64_t gi = m / mg;
@@ -435,14 +559,30 @@ void k_lrn(OpCtx& c) {
   c.set(0, std::move(y));
 }
 
-// Per-axis parameter of a quantize/dequantize op.
-double param(const Tensor& p, int64_t k, int64_t axis, const Tensor& x) {
-  if (p.numel() == 1) return p.getf(0);
-  if (axis < 0) fail("per-axis quantization parameter of " + p.describe() + " with an axis out of range");
-  int64_t inner = 1;
-  for (size_t a = axis + 1; a < x.rank(); ++a) inner *= x.shape[a];
-  return p.getf((k / inner) % x.shape[axis]);
-}
+// Per-axis parameter of a quantize/dequantize op (a scalar, or one value per index of `axis` of x), its values
+// and the division by the inner extent worked out once per tensor.
+class ParamOf {
+ public:
+  ParamOf(const Tensor& p, int64_t axis, const Tensor& x) : p_(p) {
+    if (p.numel() == 1 || x.numel() == 0) return;
+    if (axis < 0) fail("per-axis quantization parameter of " + p.describe() + " with an axis out of range");
+    for (size_t a = axis + 1; a < x.rank(); ++a) inner_ *= x.shape[a];
+    dim_ = x.shape[axis];
+    v_.resize(std::min(p.numel(), dim_));
+    for (size_t k = 0; k < v_.size(); ++k) v_[k] = p.getf(static_cast<int64_t>(k));
+  }
+  double at(int64_t k) const {
+    if (dim_ == 0) return p_.getf(0);
+    const int64_t j = (k / inner_) % dim_;
+    if (j >= static_cast<int64_t>(v_.size())) p_.out_of_range(j);
+    return v_[j];
+  }
+
+ private:
+  const Tensor& p_;
+  int64_t inner_ = 1, dim_ = 0;
+  std::vector<double> v_;
+};
 
 void k_quantize(OpCtx& c) {
   const Tensor& x = c.t(0);
@@ -453,9 +593,12 @@ void k_quantize(OpCtx& c) {
   Tensor y(dt, x.shape);
   const double lo = dt == DT::U8 ? 0 : dt == DT::I8 ? -128 : dt == DT::U16 ? 0 : -32768;
   const double hi = dt == DT::U8 ? 255 : dt == DT::I8 ? 127 : dt == DT::U16 ? 65535 : 32767;
-  for (int64_t k = 0; k < x.numel(); ++k) {
-    const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
-    const double sc = param(s, k, axis, x);
+  const bool has_zp = c.has(2);
+  const ParamOf zps(has_zp ? c.t(2) : s, axis, x), scs(s, axis, x);
+  const int64_t n = x.numel();
+  for (int64_t k = 0; k < n; ++k) {
+    const double zp = has_zp ? zps.at(k) : 0;
+    const double sc = scs.at(k);
     // divide in the input's own precision, as the reference does (float32 rounding decides .5 ties)
     const double ratio =
         x.dt == DT::F64 ? x.getf(k) / sc : static_cast<double>(static_cast<float>(x.getf(k)) / static_cast<float>(sc));
@@ -471,9 +614,12 @@ void k_dequantize(OpCtx& c) {
   const int64_t ra = c.attr_i("axis", 1), rr = static_cast<int64_t>(x.rank());
   const int64_t axis = ra >= -rr && ra < rr ? (ra < 0 ? ra + rr : ra) : -1;
   Tensor y(s.dt, x.shape);
-  for (int64_t k = 0; k < x.numel(); ++k) {
-    const double zp = c.has(2) ? param(c.t(2), k, axis, x) : 0;
-    put(y, k, (x.getf(k) - zp) * param(s, k, axis, x));
+  const bool has_zp = c.has(2);
+  const ParamOf zps(has_zp ? c.t(2) : s, axis, x), scs(s, axis, x);
+  const int64_t n = x.numel();
+  for (int64_t k = 0; k < n; ++k) {
+    const double zp = has_zp ? zps.at(k) : 0;
+    put(y, k, (x.getf(k) - zp) * scs.at(k));
   }
   normalize(y);
   c.set(0, std::move(y));

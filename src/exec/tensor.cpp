@@ -48,8 +48,6 @@ const char* dt_name(DT t) {
   }
 }
 
-bool is_float(DT t) { return t == DT::F32 || t == DT::F64 || t == DT::F16 || t == DT::BF16; }
-bool is_string(DT t) { return t == DT::Str; }
 bool is_signed_int(DT t) { return t == DT::I8 || t == DT::I16 || t == DT::I32 || t == DT::I64; }
 bool is_unsigned_int(DT t) { return t == DT::U8 || t == DT::U16 || t == DT::U32 || t == DT::U64; }
 

@@ -37,8 +37,9 @@ enum class DT : int {
 
 bool dt_known(int onnx_type);
 const char* dt_name(DT t);
-bool is_float(DT t);
-bool is_string(DT t);
+// Inline: kernels test the element type in their loops.
+inline bool is_float(DT t) { return t == DT::F32 || t == DT::F64 || t == DT::F16 || t == DT::BF16; }
+inline bool is_string(DT t) { return t == DT::Str; }
 inline bool is_int_storage(DT t) { return !is_float(t) && !is_string(t) && t != DT::Undefined; }
 bool is_signed_int(DT t);
 bool is_unsigned_int(DT t);
