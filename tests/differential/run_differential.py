@@ -372,6 +372,11 @@ def write_table(args, binary, cases, rows, counts, skipped, miss_by, fa_by, summ
                      f"{md(shape_text(c['branches']['else']))} | {c['if_output_declared']} | "
                      f"{md(' -> '.join(s['desc'] for s in c['chain']))} | {ort_text or '-'} | {cl} |")
     lines += ["", summary, ""]
+    # The IR half's section (run_differential_ir.py writes it between these markers) is kept.
+    begin, end = "<!-- BEGIN ir-differential", "<!-- END ir-differential -->"
+    old = open(args.table).read() if os.path.exists(args.table) else ""
+    if begin in old and end in old:
+        lines += [begin + old.partition(begin)[2].partition(end)[0] + end, ""]
     with open(args.table, "w") as f:
         f.write("\n".join(lines))
 
