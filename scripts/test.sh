@@ -58,7 +58,10 @@ if [ "${CONDLINT_SKIP_SANITIZE:-0}" != 1 ]; then
   # that smaller tests of the suite already take there (they ran above, unsanitized): the Python differential tests
   # (RealWorld.*: thousands of condlint runs on mutants and real models), the 108 OpenVINO-written IRs run against
   # their golden data (CorpusOpenvino.*), the IR half of the C014 differential (OpenVINO converting and running 12
-  # generated models: Differential.C014.ir_sample; the ONNX half runs), the NNAPI export of 10,000 nested and 2^40
+  # generated models: Differential.C014.ir_sample; the ONNX half runs),
+  # the real models through the installed runtimes' live checks and OpenVINO's reader at the depths it crashes
+  # (children the sanitizers do not see into), the Python API over the CLI, the wire-level strip of every corpus model
+  # (OnnxWire's own tests and the fuzz targets take that code), the NNAPI export of 10,000 nested and 2^40
   # shared IFs, the comparisons with ONNX Runtime over every CTS vector and node test, and the byte-for-byte merge of
   # 1, 3 and 7 shares (44 condlint runs; the other Merge tests take its code paths), and the CLI repeats of what
   # the library tests take there: 10,000 nested IR Ifs through the CLI (Hostile.IrIfsNested10000Deep has them),
@@ -71,7 +74,7 @@ if [ "${CONDLINT_SKIP_SANITIZE:-0}" != 1 ]; then
   # Together they are two thirds of the sanitized suite's time (docs/hardening.md). CONDLINT_SANITIZED_SUITE=1: the tests that end
   # in an external validator (the SARIF Multitool, headless Chromium) run condlint sanitized and leave the validator's
   # verdict on the same bytes to the suite above (about 90 s of test time).
-  san_skip='^(RealWorld\.|CorpusOpenvino\.|Differential\.C014\.ir_sample$|ExportNnapi\.(HostileNestingAndCycles|CtsVectorsAgreeWithTheNnapiExecutor|OnnxRuntimeAgreesWithTheExamples)$|DiffOrt\.NodeTestsRefAgreesWithOnnxRuntime$|Merge\.(SharesGiveTheUnshardedReportByteForByte|TheExitCodeFollowsFailOnOverTheMergedResults)$|IrLoader\.(TenThousandNestedIfsThroughTheCli|TwoCoresGiveTheModelAndFindingsOfOne)$|Hostile\.(NnapiDimensionsListOfMillionsStaysWithinTheMemoryBound|OnnxWeightsInTheFileAreNeverCopied)$|FirstHour\.SynthesizedInputsKeepTheShapesGiven$|Merge\.(TheHtmlPageOfTheSharesIsTheUnshardedLintsPage|AMissingRepeatedCutOrForeignShareIsAnError)$|CiDocs\.ShardedCommandLinesRunAndTheirMergeIsTheUnshardedReport$|DiffCmd\.(PerturbedOutputIsCaughtEverywhere|DivergenceInOneBranchOnlyIsNamed)$)'
+  san_skip='^(RealWorld\.|CorpusOpenvino\.|Differential\.C014\.ir_sample$|LiveTargets\.RealWorldModelsUnderBothTargets$|Targets\.IrNestingAtTheDepthsOpenVinosReaderCrashesOrStallsAt$|Python\.CondlintApi$|OnnxWire\.EveryCorpusModelLintsAsFromItsWholeBytes$|ExportNnapi\.(HostileNestingAndCycles|CtsVectorsAgreeWithTheNnapiExecutor|OnnxRuntimeAgreesWithTheExamples)$|DiffOrt\.NodeTestsRefAgreesWithOnnxRuntime$|Merge\.(SharesGiveTheUnshardedReportByteForByte|TheExitCodeFollowsFailOnOverTheMergedResults)$|IrLoader\.(TenThousandNestedIfsThroughTheCli|TwoCoresGiveTheModelAndFindingsOfOne)$|Hostile\.(NnapiDimensionsListOfMillionsStaysWithinTheMemoryBound|OnnxWeightsInTheFileAreNeverCopied)$|FirstHour\.SynthesizedInputsKeepTheShapesGiven$|Merge\.(TheHtmlPageOfTheSharesIsTheUnshardedLintsPage|AMissingRepeatedCutOrForeignShareIsAnError)$|CiDocs\.ShardedCommandLinesRunAndTheirMergeIsTheUnshardedReport$|DiffCmd\.(PerturbedOutputIsCaughtEverywhere|DivergenceInOneBranchOnlyIsNamed)$)'
   (cd "$san" &&
     UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" \
       CONDLINT_SANITIZED_SUITE=1 ctest --output-on-failure -j "$(nproc)" --timeout 1200 -E "$san_skip") || status=1
