@@ -225,6 +225,12 @@ bool load_ir_base(const fs::path& model_path, const Model& model, const fs::path
     md.error = model_path.string() + ": not an OpenVINO IR with a main graph";
     return false;
   }
+  // What `run` refuses to execute (exec::run_ir_model) is not diffed either, nor handed to OpenVINO.
+  for (const auto& p : model.ir->problems)
+    if (p.kind != IrProblem::Kind::BadAttribute) {
+      md.error = model_path.string() + ": " + p.message;
+      return false;
+    }
   // The runtimes that read IR themselves get the view of the files condlint checked (model_view.hpp), under a name
   // no job list can misread.
   std::string why;
@@ -419,53 +425,26 @@ void add_branch_variants(const onnx::ModelProto& m, const exec::BranchPolicy* po
         "branch");
 }
 
-// One data set's inputs for an IR's Parameters `decls` (each file read as it says: .pb or .npy); false (md.error set)
-// when one is missing or unreadable.
-bool read_ir_input_set(const exec::DataSet& ds, const std::vector<exec::InputDecl>& decls, ModelDiff& md,
-                       InputSet& is) {
-  is.name = ds.dir.string();
-  if (std::string why = ds.problem(/*outputs_too=*/false); !why.empty()) {
-    md.error = ds.dir.string() + ": " + why;
-    return false;
-  }
-  if (ds.inputs.size() > decls.size()) {
-    md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
-               std::to_string(decls.size()) + " Parameters";
-    return false;
-  }
-  for (size_t k = 0; k < decls.size(); ++k) {
-    if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
-      md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for Parameter '" + decls[k].name + "'";
-      return false;
-    }
-    try {
-      is.values.push_back(exec::read_golden(ds.inputs[k]));
-    } catch (const std::exception& e) {
-      md.error = ds.inputs[k].string() + ": " + e.what();
-      return false;
-    }
-  }
-  return true;
-}
-
-// One data set's inputs read for the model's inputs `ins`; false (md.error set) when one is missing or unreadable.
+// One data set's inputs read for the model's inputs `decls` (an ONNX model's `ins` give each .pb its declared type;
+// an IR has none: each file read as it says); false (md.error set) when one is missing or unreadable.
 bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::ValueInfoProto*>& ins,
                     const std::vector<exec::InputDecl>& decls, ModelDiff& md, InputSet& is) {
-  if (ins.empty() && !decls.empty()) return read_ir_input_set(ds, decls, md, is);
+  const bool ir = ins.empty();
   is.name = ds.dir.string();
   // diff reads a set's inputs only: an unusable golden output does not stop it, an unusable input does.
   if (std::string why = ds.problem(/*outputs_too=*/false); !why.empty()) {
     md.error = ds.dir.string() + ": " + why;
     return false;
   }
-  if (ds.inputs.size() > ins.size()) {
+  if (ds.inputs.size() > decls.size()) {
     md.error = ds.dir.string() + ": input_" + std::to_string(ds.inputs.size() - 1) + " but the model has " +
-               std::to_string(ins.size()) + " inputs";
+               std::to_string(decls.size()) + (ir ? " Parameters" : " inputs");
     return false;
   }
-  for (size_t k = 0; k < ins.size(); ++k) {
+  for (size_t k = 0; k < decls.size(); ++k) {
     if (k >= ds.inputs.size() || ds.inputs[k].empty()) {
-      md.error = ds.dir.string() + ": no input_" + std::to_string(k) + " for model input '" + ins[k]->name() + "'";
+      md.error = ds.dir.string() + ": no input_" + std::to_string(k) + (ir ? " for Parameter '" : " for model input '") +
+                 decls[k].name + "'";
       return false;
     }
     std::string b;
@@ -473,10 +452,9 @@ bool read_input_set(const exec::DataSet& ds, const std::vector<const onnx::Value
       md.error = e;
       return false;
     }
+    const onnx::TypeProto* type = k < ins.size() && ins[k]->has_type() ? &ins[k]->type() : nullptr;
     try {
-      is.values.push_back(ds.inputs[k].extension() == ".npy"
-                              ? exec::read_npy(b)
-                              : exec::read_pb_value(b, ins[k]->has_type() ? &ins[k]->type() : nullptr));
+      is.values.push_back(ds.inputs[k].extension() == ".npy" ? exec::read_npy(b) : exec::read_pb_value(b, type));
     } catch (const std::exception& e) {
       md.error = ds.inputs[k].string() + ": " + e.what();
       return false;

@@ -38,12 +38,7 @@ void check(const Model& m, Reporter& r) {
 // The IR's If reads its condition through a new Convert layer (destination_type boolean): the edge into the If's
 // first input goes into the Convert, and a new edge takes the Convert's output to the If.
 std::optional<Fix> make_fix(const Model& m, const Finding& f, std::string_view text, std::string& why) {
-  size_t i = 0;
-  try {
-    i = std::stoul(f.fix_key);
-  } catch (const std::exception&) {
-    i = m.conditionals.size();
-  }
+  const size_t i = fix_key_index(f).value_or(m.conditionals.size());
   if (i >= m.conditionals.size() || !m.ir) {
     why = "the If is not in the model";
     return std::nullopt;

@@ -97,13 +97,12 @@ void check(const Model& m, Reporter& r) {
 }
 
 std::optional<Fix> make_fix(const Model& m, const Finding& f, std::string_view text, std::string& why) {
-  size_t i = 0;
-  try {
-    i = std::stoul(f.fix_key);
-  } catch (...) {
+  const auto key = fix_key_index(f);
+  if (!key) {
     why = "the finding names no output";
     return std::nullopt;
   }
+  const size_t i = *key;
   for (const auto& c : m.conditionals)
     if (c.graph == f.loc.graph && c.node == f.loc.node_index && i < c.outputs.size())
       return plan_retype(m, c, i, text, why);

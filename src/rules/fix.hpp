@@ -57,6 +57,9 @@ struct FixerDef {
   std::optional<Fix> (*make)(const Model& m, const Finding& f, std::string_view text, std::string& why);
 };
 
+// The index a rule put in a finding's fix_key (report_fixable(..., std::to_string(i))); nullopt when there is none.
+std::optional<size_t> fix_key_index(const Finding& f);
+
 // Every fixer, in rule ID order (registry.cpp), and the one of a rule (null: the rule has none).
 const std::vector<const FixerDef*>& all_fixers();
 const FixerDef* find_fixer(std::string_view rule);

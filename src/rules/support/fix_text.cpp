@@ -87,6 +87,12 @@ size_t xml_start_tag_end(std::string_view t, int64_t offset) {
   return tag_end(t, static_cast<size_t>(offset), self_closing);
 }
 
+std::optional<size_t> fix_key_index(const Finding& f) {
+  if (f.fix_key.empty() || f.fix_key.find_first_not_of("0123456789") != std::string::npos || f.fix_key.size() > 9)
+    return std::nullopt;
+  return static_cast<size_t>(std::stoul(f.fix_key));
+}
+
 std::optional<std::pair<size_t, size_t>> xml_attribute(std::string_view t, int64_t offset, std::string_view name) {
   const size_t end = xml_start_tag_end(t, offset);
   if (end == std::string_view::npos) return std::nullopt;
